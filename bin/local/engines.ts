@@ -1,0 +1,176 @@
+/**
+ * The real engines behind the local runtime: DynamoDB Local (AWS's emulator, the jar shipped in
+ * the amplify-dynamodb-simulator package, run on the machine's Java) and s3rver. Nothing is
+ * downloaded at run time.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { createTableInput } from '#store/table.ts';
+
+const require = createRequire(import.meta.url);
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export const JAVA_MISSING =
+  'DynamoDB Local needs Java 17 or newer and no `java` was found: install it with `sudo apt-get install -y openjdk-17-jre-headless`.';
+
+function checkJava(): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) throw new Error(JAVA_MISSING);
+  const version = /version "(\d+)/.exec(`${probe.stderr}${probe.stdout}`)?.[1];
+  if (version && Number(version) < 17) {
+    throw new Error(
+      `DynamoDB Local needs Java 17 or newer, found Java ${version}: install openjdk-17-jre-headless.`,
+    );
+  }
+}
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function startDynamoDbLocal(options: {
+  dataDir?: string;
+  port?: number;
+}): Promise<DynamoDbLocal> {
+  checkJava();
+  const emulator = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+  const port = options.port ?? (await freePort());
+  const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const child: ChildProcess = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
+      '-Xmx1g',
+      '-jar',
+      join(emulator, 'DynamoDBLocal.jar'),
+      '-port',
+      String(port),
+      '-sharedDb',
+      ...storage,
+    ],
+    { cwd: emulator, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  await waitUntilReady(endpoint, child, () => output);
+  let stopped = false;
+  return {
+    endpoint,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (stopped || child.exitCode !== null) return resolve();
+        stopped = true;
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}
+
+async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  const deadline = Date.now() + 30_000;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${output()}`);
+      try {
+        await client.send(new DescribeTableCommand({ TableName: 'readiness-probe' }));
+        return;
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ResourceNotFoundException') return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`DynamoDB Local did not start within 30 s: ${output()}`);
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Creates the table from the shared table definition unless it is there already. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'ResourceNotFoundException')) throw error;
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+  } finally {
+    client.destroy();
+  }
+}
+
+export interface S3Local {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function startS3rver(options: {
+  dataDir: string;
+  port?: number;
+  bucket: string;
+}): Promise<S3Local> {
+  const { default: S3rver } = await import('s3rver');
+  mkdirSync(options.dataDir, { recursive: true });
+  const port = options.port ?? (await freePort());
+  const server = new S3rver({
+    port,
+    address: '127.0.0.1',
+    directory: options.dataDir,
+    silent: true,
+    allowMismatchedSignatures: true,
+  });
+  await server.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: options.bucket }));
+  } catch {
+    await client.send(new CreateBucketCommand({ Bucket: options.bucket }));
+  } finally {
+    client.destroy();
+  }
+  return { endpoint, stop: () => server.close() };
+}
+
+export const dataDirExists = (dir: string) => existsSync(dir);

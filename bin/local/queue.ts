@@ -1,0 +1,157 @@
+/**
+ * The in-process stand-in for SQS + event source mappings: builds real `SQSEvent`s, invokes the
+ * worker handlers from the worker table, retries what they report in `batchItemFailures` (or
+ * everything, when they throw) with backoff, and moves a message to a dead-letter list after the
+ * queue's maxReceiveCount.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { WorkerDefinition } from '../../functions/workers.ts';
+import { lambdaContext } from './lambda-context.ts';
+
+type WorkerHandler = (
+  event: SQSEvent,
+  context: ReturnType<typeof lambdaContext>,
+) => Promise<SQSBatchResponse | undefined>;
+
+interface Message {
+  id: string;
+  body: string;
+  receiveCount: number;
+  sentAt: number;
+  visibleAt: number;
+}
+
+interface QueueState {
+  worker: WorkerDefinition;
+  handler: WorkerHandler;
+  ready: Message[];
+  inFlight: number;
+  deadLetters: Message[];
+}
+
+export class LocalQueues {
+  private readonly queues = new Map<string, QueueState>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private idleWaiters: (() => void)[] = [];
+
+  register(worker: WorkerDefinition, handler: WorkerHandler): void {
+    this.queues.set(worker.queue, { worker, handler, ready: [], inFlight: 0, deadLetters: [] });
+  }
+
+  /** Accepts a message like SendMessage does. */
+  send = (queue: string, body: string): void => {
+    const state = this.queues.get(queue);
+    if (!state) throw new Error(`unknown queue ${queue}`);
+    const now = Date.now();
+    state.ready.push({ id: randomUUID(), body, receiveCount: 0, sentAt: now, visibleAt: now });
+    this.schedule(0);
+  };
+
+  start(): void {
+    this.running = true;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  deadLetters(queue: string): string[] {
+    return (this.queues.get(queue)?.deadLetters ?? []).map((message) => message.body);
+  }
+
+  /** Resolves when no message is waiting or in flight (messages waiting out a retry count). */
+  async drain(timeoutMs = 30_000): Promise<void> {
+    if (this.idle()) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('queues did not drain')), timeoutMs);
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private idle(): boolean {
+    for (const state of this.queues.values()) if (state.ready.length || state.inFlight) return false;
+    return true;
+  }
+
+  private schedule(delay: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.poll(), delay);
+  }
+
+  private poll(): void {
+    const now = Date.now();
+    let nextVisible = Number.POSITIVE_INFINITY;
+    for (const state of this.queues.values()) {
+      const visible = state.ready.filter((message) => message.visibleAt <= now);
+      for (const message of state.ready)
+        if (message.visibleAt > now) nextVisible = Math.min(nextVisible, message.visibleAt);
+      if (visible.length === 0) continue;
+      const batch = visible.slice(0, state.worker.batchSize);
+      state.ready = state.ready.filter((message) => !batch.includes(message));
+      void this.deliver(state, batch);
+    }
+    if (nextVisible !== Number.POSITIVE_INFINITY) this.schedule(Math.max(0, nextVisible - now));
+    this.notifyIfIdle();
+  }
+
+  private async deliver(state: QueueState, batch: Message[]): Promise<void> {
+    state.inFlight += batch.length;
+    for (const message of batch) message.receiveCount++;
+    const records: SQSRecord[] = batch.map((message) => ({
+      messageId: message.id,
+      receiptHandle: `${message.id}#${message.receiveCount}`,
+      body: message.body,
+      attributes: {
+        ApproximateReceiveCount: String(message.receiveCount),
+        SentTimestamp: String(message.sentAt),
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
+      messageAttributes: {},
+      md5OfBody: createHash('md5').update(message.body).digest('hex'),
+      eventSource: 'aws:sqs',
+      eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${state.worker.queue}`,
+      awsRegion: 'us-east-1',
+    }));
+    let failed: Set<string>;
+    try {
+      const result = await state.handler(
+        { Records: records },
+        lambdaContext(`worker-${state.worker.queue}`, state.worker.timeout),
+      );
+      failed = new Set((result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+    } catch {
+      failed = new Set(batch.map((message) => message.id));
+    }
+    for (const message of batch) {
+      if (!failed.has(message.id)) continue;
+      if (message.receiveCount >= state.worker.maxReceiveCount) {
+        state.deadLetters.push(message);
+        process.stderr.write(
+          `${JSON.stringify({ level: 'warn', message: 'moved to dead-letter queue', queue: state.worker.queue, messageId: message.id })}\n`,
+        );
+      } else {
+        // Backoff in place of the visibility timeout: quick locally, growing with each failure.
+        message.visibleAt = Date.now() + Math.min(10_000, 100 * 2 ** message.receiveCount);
+        state.ready.push(message);
+      }
+    }
+    state.inFlight -= batch.length;
+    this.schedule(0);
+  }
+
+  private notifyIfIdle(): void {
+    if (!this.idle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+}

@@ -1,0 +1,16 @@
+import { notFound } from '#domain/errors.ts';
+import { params } from '#domain/params.ts';
+import { userPublic, userWithAdmin } from '#domain/users.ts';
+import { defineRoute } from '#http/route.ts';
+import { getUser } from '#store/users.ts';
+
+export const handler = defineRoute({
+  auth: 'user',
+  userRead: true,
+  params: params({}),
+  run: async ({ caller, request }) => {
+    const user = await getUser(caller.id);
+    if (!user) throw notFound('User');
+    return user.admin ? userWithAdmin(user, request.baseUrl) : userPublic(user, request.baseUrl);
+  },
+});

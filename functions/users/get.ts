@@ -1,0 +1,16 @@
+import { notFound } from '#domain/errors.ts';
+import { id, params, required } from '#domain/params.ts';
+import { userEntity, userWithAdmin } from '#domain/users.ts';
+import { defineRoute } from '#http/route.ts';
+import { getUser } from '#store/users.ts';
+
+export const handler = defineRoute({
+  auth: 'optional',
+  userRead: true,
+  params: params({ id: required(id()) }),
+  run: async ({ params: { id }, caller, request }) => {
+    const user = await getUser(id);
+    if (!user) throw notFound('User');
+    return caller?.admin ? userWithAdmin(user, request.baseUrl) : userEntity(user, request.baseUrl);
+  },
+});

@@ -1,0 +1,62 @@
+/**
+ * Every environment variable the runtime reads is named here once. The stack sets them on each
+ * function; the local runtime sets them in-process before any handler is imported.
+ */
+export const envNames = {
+  tableName: 'TABLE_NAME',
+  bucketName: 'BUCKET_NAME',
+  dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
+  s3Endpoint: 'S3_ENDPOINT',
+  /** `local` routes queue messages to the in-process dispatcher instead of SQS. */
+  queueMode: 'QUEUE_MODE',
+  /** Prefix of one variable per queue: QUEUE_URL_<QUEUE NAME IN UPPER SNAKE CASE>. */
+  queueUrlPrefix: 'QUEUE_URL_',
+  externalUrl: 'EXTERNAL_URL',
+  allowLocalRequests: 'ALLOW_LOCAL_REQUESTS',
+  idBlockSize: 'ID_BLOCK_SIZE',
+  logLevel: 'LOG_LEVEL',
+} as const;
+
+function read(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+export const config = {
+  get tableName(): string {
+    return read(envNames.tableName) ?? 'gitlab-api';
+  },
+  get bucketName(): string {
+    return read(envNames.bucketName) ?? 'gitlab-api-uploads';
+  },
+  get dynamodbEndpoint(): string | undefined {
+    return read(envNames.dynamodbEndpoint);
+  },
+  get s3Endpoint(): string | undefined {
+    return read(envNames.s3Endpoint);
+  },
+  get queueMode(): 'sqs' | 'local' {
+    return read(envNames.queueMode) === 'local' ? 'local' : 'sqs';
+  },
+  queueUrl(queue: string): string | undefined {
+    return read(queueUrlVariable(queue));
+  },
+  get externalUrl(): string | undefined {
+    return read(envNames.externalUrl);
+  },
+  get allowLocalRequests(): boolean {
+    return read(envNames.allowLocalRequests) === 'true';
+  },
+  get idBlockSize(): number {
+    const size = Number(read(envNames.idBlockSize) ?? '10');
+    return Number.isInteger(size) && size > 0 ? size : 10;
+  },
+  get logLevel(): 'debug' | 'info' | 'warn' | 'error' | 'silent' {
+    const level = read(envNames.logLevel);
+    return level === 'debug' || level === 'warn' || level === 'error' || level === 'silent' ? level : 'info';
+  },
+};
+
+export function queueUrlVariable(queue: string): string {
+  return `${envNames.queueUrlPrefix}${queue.replace(/[^a-zA-Z0-9]+/g, '_').toUpperCase()}`;
+}

@@ -1,0 +1,70 @@
+/** Personal access tokens: rules and entity. The secret is shown once and stored as a SHA-256 hash. */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Caller } from './users.ts';
+
+export const TOKEN_SCOPES = [
+  'api',
+  'read_api',
+  'read_user',
+  'read_repository',
+  'write_repository',
+  'read_registry',
+  'write_registry',
+  'sudo',
+  'admin_mode',
+] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+export interface AccessToken {
+  id: number;
+  user_id: number;
+  name: string;
+  scopes: string[];
+  expires_at: string | null;
+  revoked: boolean;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** The lookup item found by hash: the token's state plus the owner's auth snapshot. */
+export interface TokenGrant {
+  token_id: number;
+  scopes: string[];
+  expires_at: string | null;
+  revoked: boolean;
+  user: Caller;
+}
+
+export const hashToken = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+export const generateTokenSecret = () => `glpat-${randomBytes(15).toString('base64url')}`;
+
+/** Tokens expire at midnight UTC at the start of their expiry date. */
+export function isExpired(expiresAt: string | null, now: Date = new Date()): boolean {
+  return expiresAt !== null && now.toISOString().slice(0, 10) >= expiresAt;
+}
+
+export const isActive = (token: Pick<AccessToken, 'revoked' | 'expires_at'>, now?: Date) =>
+  !token.revoked && !isExpired(token.expires_at, now);
+
+/** Which scopes let a token call a route: `api` everything, `read_api` reads, `read_user` user reads. */
+export function scopeAllows(scopes: readonly string[], method: string, userRead: boolean): boolean {
+  if (scopes.includes('api')) return true;
+  const read = method === 'GET' || method === 'HEAD';
+  if (read && scopes.includes('read_api')) return true;
+  return read && userRead && scopes.includes('read_user');
+}
+
+export function accessTokenEntity(token: AccessToken, now?: Date) {
+  return {
+    id: token.id,
+    name: token.name,
+    revoked: token.revoked,
+    created_at: token.created_at,
+    scopes: token.scopes,
+    user_id: token.user_id,
+    last_used_at: token.last_used_at,
+    active: isActive(token, now),
+    expires_at: token.expires_at,
+  };
+}

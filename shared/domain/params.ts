@@ -1,0 +1,136 @@
+/**
+ * Parameter schemas with GitLab's (Grape's) coercion rules. Values arrive as strings (query,
+ * form, multipart) or JSON values; each schema accepts both and yields the typed value.
+ * Issue messages are codes that shared/http turns into Grape's sentences:
+ * `missing` → "x is missing", `invalid` → "x is invalid", `valid` → "x does not have a valid value".
+ */
+import * as v from 'valibot';
+
+export const issueCode = { missing: 'missing', invalid: 'invalid', notAllowed: 'valid' } as const;
+
+const TRUE_WORDS = new Set(['true', '1', 't', 'yes', 'y', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'f', 'no', 'n', 'off']);
+
+/** A string; numbers are accepted and written out, as Grape's String coercion does. */
+export const str = () =>
+  v.pipe(
+    v.union([v.string(), v.number()], issueCode.invalid),
+    v.transform((value) => String(value)),
+  );
+
+/** true/false/1/0/t/f/yes/no/on/off in any case (python-gitlab sends `True`). */
+export const bool = () =>
+  v.pipe(
+    v.union([v.boolean(), v.string(), v.number()], issueCode.invalid),
+    v.check((value) => {
+      if (typeof value === 'boolean') return true;
+      const word = String(value).toLowerCase();
+      return TRUE_WORDS.has(word) || FALSE_WORDS.has(word);
+    }, issueCode.invalid),
+    v.transform((value) =>
+      typeof value === 'boolean' ? value : TRUE_WORDS.has(String(value).toLowerCase()),
+    ),
+  );
+
+/** An integer, from a JSON number or a string of digits. */
+export const int = () =>
+  v.pipe(
+    v.union([v.number(), v.string()], issueCode.invalid),
+    v.check((value) => {
+      if (typeof value === 'number') return Number.isSafeInteger(value);
+      return /^\s*[-+]?\d{1,15}\s*$/.test(value);
+    }, issueCode.invalid),
+    v.transform((value) => Number(value)),
+  );
+
+/** A positive integer id: anything else is "invalid", as Grape says for Integer params. */
+export const id = () =>
+  v.pipe(
+    int(),
+    v.check((value) => value > 0, issueCode.invalid),
+  );
+
+/** One of a fixed set of strings. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  v.pipe(
+    v.union([v.string(), v.number()], issueCode.notAllowed),
+    v.transform((value) => String(value)),
+    v.picklist(values, issueCode.notAllowed),
+  );
+
+/** One of a fixed set of integers (access levels). */
+export const intOneOf = <const T extends readonly number[]>(values: T) =>
+  v.pipe(
+    int(),
+    v.check((value) => values.includes(value), issueCode.notAllowed),
+  );
+
+/** A calendar date written YYYY-MM-DD. */
+export const date = () =>
+  v.pipe(
+    v.string(issueCode.invalid),
+    v.check((value) => {
+      const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+      if (!match) return false;
+      const parsed = new Date(`${value}T00:00:00.000Z`);
+      return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
+    }, issueCode.invalid),
+  );
+
+/** An ISO 8601 timestamp; yields the normalised UTC form with milliseconds. */
+export const timestamp = () =>
+  v.pipe(
+    v.string(issueCode.invalid),
+    v.check(
+      (value) => /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value)),
+      issueCode.invalid,
+    ),
+    v.transform((value) => new Date(value).toISOString()),
+  );
+
+/** An array: JSON arrays, repeated keys and `a[]=x` all arrive as arrays; one value becomes a list of one. */
+export const list = <T extends v.GenericSchema>(item: T) =>
+  v.pipe(
+    v.union([v.array(v.unknown()), v.string(), v.number()], issueCode.invalid),
+    v.transform((value) => (Array.isArray(value) ? value : [value])),
+    v.array(item, issueCode.invalid),
+  );
+
+/** A `key[name]=value` map, such as `custom_attributes[color]=red`. */
+export const stringMap = () =>
+  v.pipe(
+    v.record(v.string(), v.union([v.string(), v.number(), v.boolean()]), issueCode.invalid),
+    v.transform((value) =>
+      Object.fromEntries(Object.entries(value).map(([key, item]) => [key, String(item)])),
+    ),
+  );
+
+/** Required param: present and not null. */
+export const required = <T extends v.GenericSchema>(schema: T) =>
+  v.pipe(
+    v.unknown(),
+    v.check((value) => value !== undefined && value !== null, issueCode.missing),
+    schema,
+  );
+
+/** Optional param: absent or null means not given. */
+export const optional = <T extends v.GenericSchema>(schema: T) =>
+  v.optional(
+    v.pipe(
+      v.unknown(),
+      v.transform((value) => (value === null ? undefined : value)),
+      v.optional(schema),
+    ),
+  );
+
+export const params = <T extends v.ObjectEntries>(entries: T) => v.object(entries, issueCode.invalid);
+
+export type Params<T extends v.GenericSchema> = v.InferOutput<T>;
+
+/**
+ * Grape's `at_least_one_of`: "name, path are missing, at least one parameter must be provided".
+ */
+export function atLeastOneOf(values: Record<string, unknown>, names: readonly string[]): string | undefined {
+  const present = names.some((name) => values[name] !== undefined && values[name] !== null);
+  return present ? undefined : `${names.join(', ')} are missing, at least one parameter must be provided`;
+}

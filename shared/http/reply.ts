@@ -1,0 +1,29 @@
+/** What a handler returns: a value (status chosen by method) or one of these replies. */
+import type { PageRequest } from '#domain/pagination.ts';
+
+export type Reply =
+  | { kind: 'body'; status: number; body: unknown }
+  | { kind: 'empty'; status: number }
+  | { kind: 'page'; items: unknown[]; total: number | undefined; request: PageRequest }
+  | { kind: 'raw'; status: number; body: Buffer; contentType: string; headers?: Record<string, string> };
+
+const REPLY = Symbol.for('gitlab-api.reply');
+type Tagged = Reply & { [REPLY]: true };
+const tag = (reply: Reply): Tagged => Object.assign(reply, { [REPLY]: true as const });
+
+export const reply = {
+  ok: (body: unknown) => tag({ kind: 'body', status: 200, body }),
+  created: (body: unknown) => tag({ kind: 'body', status: 201, body }),
+  /** 202 with GitLab's `{"message":"202 Accepted"}`. */
+  accepted: () => tag({ kind: 'body', status: 202, body: { message: '202 Accepted' } }),
+  noContent: () => tag({ kind: 'empty', status: 204 }),
+  notModified: () => tag({ kind: 'empty', status: 304 }),
+  page: (items: unknown[], total: number | undefined, request: PageRequest) =>
+    tag({ kind: 'page', items, total, request }),
+  raw: (body: Buffer, contentType: string, headers?: Record<string, string>) =>
+    tag({ kind: 'raw', status: 200, body, contentType, headers }),
+};
+
+export function isReply(value: unknown): value is Reply {
+  return typeof value === 'object' && value !== null && REPLY in value;
+}

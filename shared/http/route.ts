@@ -1,0 +1,332 @@
+/**
+ * The middy chain every endpoint runs through. A handler declares its auth mode and params schema
+ * and returns a value or a `reply`; parsing, authentication, validation, error shapes, pagination
+ * headers and logging all happen here, once.
+ */
+import { randomUUID } from 'node:crypto';
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import * as v from 'valibot';
+import { isExpired, scopeAllows } from '#domain/access-tokens.ts';
+import {
+  ApiError,
+  forbidden,
+  insufficientScope,
+  invalidParams,
+  invalidToken,
+  unauthorized,
+} from '#domain/errors.ts';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagination.ts';
+import { int, issueCode, optional } from '#domain/params.ts';
+import type { Caller } from '#domain/users.ts';
+import { findGrant } from '#store/access-tokens.ts';
+import { log } from './log.ts';
+import { paginationHeaders } from './pagination.ts';
+import {
+  headerValue,
+  type ParsedRequest,
+  parseQueryString,
+  parseRequest,
+  type UploadedFile,
+} from './parse.ts';
+import { isReply, type Reply } from './reply.ts';
+
+export type { UploadedFile };
+export type Response = APIGatewayProxyStructuredResultV2;
+
+/** Who may call: anyone (public data only when anonymous), any signed-in user, or admins. */
+export type AuthMode = 'optional' | 'user' | 'admin';
+
+export interface RequestInfo {
+  method: string;
+  requestId: string;
+  /** Scheme and host the client used, e.g. `http://127.0.0.1:3000`. */
+  baseUrl: string;
+  /** The URL path as requested, for Link headers. */
+  path: string;
+  query: Record<string, unknown>;
+}
+
+export interface RouteInput<P> {
+  params: P;
+  caller: Caller | undefined;
+  files: Record<string, UploadedFile>;
+  page: PageRequest;
+  request: RequestInfo;
+}
+
+type ObjectSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
+
+export interface RouteSpec<S extends ObjectSchema, C extends AuthMode> {
+  /** `optional`: anonymous callers allowed (they see public data only). */
+  auth: C;
+  /** A GET about users, allowed to tokens with only the `read_user` scope. */
+  userRead?: boolean;
+  params: S;
+  paginated?: boolean;
+  run: (
+    input: RouteInput<v.InferOutput<S>> & { caller: C extends 'optional' ? Caller | undefined : Caller },
+  ) => Promise<unknown>;
+}
+
+export type ApiEvent = APIGatewayProxyEventV2 & { api?: ApiState };
+
+interface ApiState {
+  started: number;
+  requestId: string;
+  parsed?: ParsedRequest;
+  caller?: Caller;
+  params?: unknown;
+  page?: PageRequest;
+  info?: RequestInfo;
+}
+
+const SECURITY_HEADERS = {
+  'X-Frame-Options': 'SAMEORIGIN',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return {
+    statusCode: status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+const state = (event: ApiEvent): ApiState => {
+  if (!event.api)
+    event.api = { started: Date.now(), requestId: event.requestContext?.requestId ?? randomUUID() };
+  return event.api;
+};
+
+// Middlewares ------------------------------------------------------------------------------------
+
+/** Logs one structured line per request; registered first so it sees the final response. */
+const requestLog = (): MiddlewareObj<ApiEvent, Response> => {
+  const write = (event: ApiEvent, response: Response | undefined) => {
+    const api = state(event);
+    log('info', 'request', {
+      requestId: api.requestId,
+      method: event.requestContext?.http?.method,
+      route: event.routeKey,
+      status: response?.statusCode,
+      durationMs: Date.now() - api.started,
+      userId: api.caller?.id,
+    });
+  };
+  return {
+    before: (request) => {
+      state(request.event);
+    },
+    after: (request) => {
+      request.response = withHeaders(request.response, { 'X-Request-Id': state(request.event).requestId });
+      write(request.event, request.response);
+    },
+    onError: (request) => {
+      request.response = withHeaders(request.response, { 'X-Request-Id': state(request.event).requestId });
+      write(request.event, request.response);
+    },
+  };
+};
+
+function withHeaders(response: Response | null | undefined, headers: Record<string, string>): Response {
+  const base = response ?? json(500, { message: '500 Internal Server Error' });
+  return { ...base, headers: { ...SECURITY_HEADERS, ...(base.headers ?? {}), ...headers } };
+}
+
+/** Turns any error into GitLab's shape; anything unexpected is logged and answered with a 500. */
+const gitlabErrors = (): MiddlewareObj<ApiEvent, Response> => ({
+  onError: (request) => {
+    const error = request.error;
+    if (error instanceof ApiError) {
+      request.response = json(error.status, error.body, error.headers);
+      return;
+    }
+    log('error', 'unhandled error', {
+      requestId: state(request.event).requestId,
+      error:
+        error instanceof Error
+          ? { name: error.name, message: error.message, stack: error.stack }
+          : String(error),
+    });
+    request.response = json(500, { message: '500 Internal Server Error' });
+  },
+});
+
+const parseParams = (): MiddlewareObj<ApiEvent, Response> => ({
+  before: async (request) => {
+    const event = request.event;
+    const api = state(event);
+    api.parsed = await parseRequest(event);
+    api.info = {
+      method: event.requestContext?.http?.method ?? 'GET',
+      requestId: api.requestId,
+      baseUrl: baseUrlOf(event),
+      path: event.rawPath ?? event.requestContext?.http?.path ?? '/',
+      query: parseQueryString(event.rawQueryString),
+    };
+  },
+});
+
+function baseUrlOf(event: ApiEvent): string {
+  const configured = process.env.EXTERNAL_URL;
+  if (configured) return configured.replace(/\/+$/, '');
+  const host = headerValue(event.headers, 'host') ?? event.requestContext?.domainName ?? 'localhost';
+  const proto = headerValue(event.headers, 'x-forwarded-proto') ?? 'https';
+  return `${proto}://${host}`;
+}
+
+/** The presented credential: `private_token`/`access_token` param, PRIVATE-TOKEN header, Bearer. */
+function presentedToken(event: ApiEvent, params: Record<string, unknown>): string | undefined {
+  const candidates = [
+    params.private_token,
+    headerValue(event.headers, 'private-token'),
+    params.access_token,
+    /^Bearer\s+(.+)$/i.exec(headerValue(event.headers, 'authorization') ?? '')?.[1],
+  ];
+  for (const candidate of candidates) {
+    if (typeof candidate === 'string' && candidate.trim() !== '') return candidate.trim();
+  }
+  return undefined;
+}
+
+const authenticate = (mode: AuthMode, userRead: boolean): MiddlewareObj<ApiEvent, Response> => ({
+  before: async (request) => {
+    const event = request.event;
+    const api = state(event);
+    const secret = presentedToken(event, api.parsed?.params ?? {});
+    if (secret !== undefined) {
+      const grant = await findGrant(secret);
+      if (!grant) throw unauthorized();
+      if (grant.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+      if (isExpired(grant.expires_at)) {
+        throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
+      }
+      if (grant.user.state === 'blocked') throw forbidden('User is blocked');
+      if (!scopeAllows(grant.scopes, api.info?.method ?? 'GET', userRead)) throw insufficientScope('api');
+      api.caller = grant.user;
+    }
+    if (mode !== 'optional' && !api.caller) throw unauthorized();
+    if (mode === 'admin' && !api.caller?.admin) throw forbidden();
+  },
+});
+
+const pageParams = {
+  page: optional(int()),
+  per_page: optional(int()),
+};
+
+/** Grape's sentences for each failed parameter, joined like Grape joins them. */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  const sentences: string[] = [];
+  for (const issue of issues) {
+    const path = issue.path ?? [];
+    const first = path[0]?.key;
+    if (first === undefined) {
+      sentences.push('parameters are invalid');
+      continue;
+    }
+    let name = String(first);
+    const second = path[1];
+    if (second && second.type === 'object') name += `[${String(second.key)}]`;
+    const code =
+      issue.type === 'object' && issue.input === undefined && path.length === 1
+        ? issueCode.missing
+        : issue.message;
+    const sentence =
+      code === issueCode.missing
+        ? `${name} is missing`
+        : code === issueCode.notAllowed
+          ? `${name} does not have a valid value`
+          : `${name} is invalid`;
+    if (!sentences.includes(sentence)) sentences.push(sentence);
+  }
+  return sentences.join(', ');
+}
+
+const validate = (schema: ObjectSchema, paginated: boolean): MiddlewareObj<ApiEvent, Response> => {
+  const full = paginated ? v.object({ ...schema.entries, ...pageParams }, issueCode.invalid) : schema;
+  return {
+    before: (request) => {
+      const api = state(request.event);
+      const result = v.safeParse(full, api.parsed?.params ?? {}, { abortEarly: false });
+      if (!result.success) throw invalidParams(describeIssues(result.issues));
+      const output = result.output as Record<string, unknown> & { page?: number; per_page?: number };
+      api.params = output;
+      api.page = pageRequest(output.page, output.per_page);
+    },
+  };
+};
+
+/** Kaminari: page ≤ 0 is page 1; per_page over 100 is 100; negative per_page is the default; 0 is refused. */
+export function pageRequest(page: number | undefined, perPage: number | undefined): PageRequest {
+  if (perPage === 0) throw invalidParams('per_page does not have a valid value');
+  const size = perPage === undefined || perPage < 0 ? DEFAULT_PER_PAGE : Math.min(perPage, MAX_PER_PAGE);
+  return { page: page === undefined || page < 1 ? 1 : page, perPage: size };
+}
+
+// Responses --------------------------------------------------------------------------------------
+
+function toResponse(value: unknown, api: ApiState): Response {
+  const method = api.info?.method ?? 'GET';
+  if (!isReply(value)) {
+    if (value === undefined) return { statusCode: method === 'DELETE' ? 204 : 200, headers: {} };
+    return json(method === 'POST' ? 201 : 200, value);
+  }
+  const r: Reply = value;
+  switch (r.kind) {
+    case 'body':
+      return json(r.status, r.body);
+    case 'empty':
+      return { statusCode: r.status, headers: {} };
+    case 'raw':
+      return {
+        statusCode: r.status,
+        headers: { 'Content-Type': r.contentType, ...(r.headers ?? {}) },
+        body: r.body.toString('base64'),
+        isBase64Encoded: true,
+      };
+    case 'page': {
+      const info = api.info as RequestInfo;
+      const headers = paginationHeaders(r.request, r.total, r.items.length, {
+        base: `${info.baseUrl}${info.path}`,
+        query: info.query,
+      });
+      return json(200, r.items, headers);
+    }
+  }
+}
+
+export function defineRoute<S extends ObjectSchema, C extends AuthMode = 'optional'>(spec: RouteSpec<S, C>) {
+  const base = async (event: ApiEvent, _context: Context): Promise<Response> => {
+    const api = state(event);
+    const value = await spec.run({
+      params: api.params as v.InferOutput<S>,
+      caller: api.caller as Caller,
+      files: api.parsed?.files ?? {},
+      page: api.page as PageRequest,
+      request: api.info as RequestInfo,
+    });
+    return toResponse(value, api);
+  };
+  const method = (spec.auth ?? undefined) as AuthMode | undefined;
+  return middy<ApiEvent, Response>(base)
+    .use(requestLog())
+    .use(gitlabErrors())
+    .use(parseParams())
+    .use(authenticate(method ?? 'optional', spec.userRead ?? false))
+    .use(validate(spec.params, spec.paginated ?? false));
+}
+
+/** The catch-all route: no authentication (GitLab answers unknown routes the same for everyone). */
+export function defineFallback(run: (request: { method: string; path: string }) => Promise<unknown>) {
+  const base = async (event: ApiEvent): Promise<Response> => {
+    const value = await run({
+      method: event.requestContext?.http?.method ?? 'GET',
+      path: event.rawPath ?? event.requestContext?.http?.path ?? '/',
+    });
+    return toResponse(value, state(event));
+  };
+  return middy<ApiEvent, Response>(base).use(requestLog()).use(gitlabErrors());
+}

@@ -1,0 +1,192 @@
+/**
+ * Personal access tokens: the token item (listed per user and globally) and a lookup item keyed by
+ * the secret's SHA-256, which carries the owner's auth fields so authentication is one read.
+ */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type AccessToken, hashToken, type TokenGrant } from '#domain/access-tokens.ts';
+import { notFound } from '#domain/errors.ts';
+import type { PageRequest } from '#domain/pagination.ts';
+import { callerOf, type User } from '#domain/users.ts';
+import { documentClient, tableName } from './client.ts';
+import { nextId } from './ids.ts';
+import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { type ListPage, listCountChange, queryList } from './lists.ts';
+import { indexName } from './table.ts';
+import { ConditionFailed, type TransactItem, transact } from './transact.ts';
+
+type StoredToken = AccessToken & { token_hash: string };
+
+const decodeToken = (item: Record<string, unknown>): AccessToken => {
+  const { token_hash: _hash, kind: _kind, ...token } = stripStorage<StoredToken & { kind: string }>(item);
+  return token;
+};
+
+export interface NewAccessToken {
+  name: string;
+  scopes: string[];
+  expires_at: string | null;
+}
+
+/** Stores a token for `user` whose secret is `secret`; the user must still exist. */
+export async function createAccessToken(
+  user: User,
+  fields: NewAccessToken,
+  secret: string,
+  now = new Date().toISOString(),
+): Promise<AccessToken> {
+  const token: AccessToken = {
+    id: await nextId('personal_access_token'),
+    user_id: user.id,
+    name: fields.name,
+    scopes: fields.scopes,
+    expires_at: fields.expires_at,
+    revoked: false,
+    created_at: now,
+    last_used_at: null,
+  };
+  const tokenHash = hashToken(secret);
+  const grant: TokenGrant = {
+    token_id: token.id,
+    scopes: token.scopes,
+    expires_at: token.expires_at,
+    revoked: false,
+    user: callerOf(user),
+  };
+  try {
+    await transact([
+      {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: keys.user(user.id),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...keys.accessToken(token.id),
+            ...token,
+            token_hash: tokenHash,
+            kind: 'personal_access_token',
+            l1: lists.accessTokens,
+            l2: lists.accessTokensOfUser(user.id),
+            ...sortAttributes({ id: token.id, created_at: token.created_at }),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.accessTokenHash(tokenHash), kind: 'token_grant', ...grant },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      listCountChange(lists.accessTokens, 1),
+      listCountChange(lists.accessTokensOfUser(user.id), 1),
+    ]);
+  } catch (error) {
+    if (error instanceof ConditionFailed && error.failedAt(0)) throw notFound('User');
+    throw error;
+  }
+  return token;
+}
+
+/** The grant for a presented secret, read consistently so a revocation counts at once. */
+export async function findGrant(secret: string): Promise<TokenGrant | undefined> {
+  const result = await documentClient().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.accessTokenHash(hashToken(secret)),
+      ConsistentRead: true,
+    }),
+  );
+  if (!result.Item) return undefined;
+  const { token_id, scopes, expires_at, revoked, user } = result.Item as TokenGrant;
+  return { token_id, scopes, expires_at, revoked, user };
+}
+
+export async function getAccessToken(
+  id: number,
+): Promise<(AccessToken & { token_hash: string }) | undefined> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.accessToken(id), ConsistentRead: true }),
+  );
+  if (!result.Item) return undefined;
+  return { ...decodeToken(result.Item), token_hash: String(result.Item.token_hash) };
+}
+
+export async function listAccessTokens(query: {
+  userId?: number;
+  filter?: (token: AccessToken) => boolean;
+  page: PageRequest;
+}): Promise<ListPage<AccessToken>> {
+  return queryList({
+    list: query.userId === undefined ? 'l1' : 'l2',
+    partition: query.userId === undefined ? lists.accessTokens : lists.accessTokensOfUser(query.userId),
+    order: 'id',
+    sort: 'asc',
+    page: query.page,
+    decode: decodeToken,
+    filter: query.filter,
+  });
+}
+
+/** Marks the token and its lookup item revoked together. */
+export async function revokeAccessToken(token: AccessToken & { token_hash: string }): Promise<void> {
+  const revoke = (Key: { pk: string; sk: string }): TransactItem => ({
+    Update: {
+      TableName: tableName(),
+      Key,
+      UpdateExpression: 'SET revoked = :true',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':true': true },
+    },
+  });
+  try {
+    await transact([revoke(keys.accessToken(token.id)), revoke(keys.accessTokenHash(token.token_hash))]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw notFound();
+    throw error;
+  }
+}
+
+/** Removes every token of a deleted user (token items, lookup items, counters). Idempotent. */
+export async function deleteAccessTokensOfUser(userId: number): Promise<number> {
+  let removed = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: indexName('l2', 'id'),
+        KeyConditionExpression: 'l2 = :list',
+        ExpressionAttributeValues: { ':list': lists.accessTokensOfUser(userId) },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of result.Items ?? []) {
+      try {
+        await transact([
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: keys.accessToken(Number(item.id)),
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          { Delete: { TableName: tableName(), Key: keys.accessTokenHash(String(item.token_hash)) } },
+          listCountChange(lists.accessTokens, -1),
+          listCountChange(lists.accessTokensOfUser(userId), -1),
+        ]);
+        removed++;
+      } catch (error) {
+        // Already removed by an earlier delivery of the same job: nothing left to do for it.
+        if (!(error instanceof ConditionFailed)) throw error;
+      }
+    }
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return removed;
+}

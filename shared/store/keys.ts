@@ -1,0 +1,67 @@
+/** Key builders: the only place that knows how items are addressed. */
+import { type ListOrder, listSortAttributes } from './table.ts';
+
+export const padId = (id: number) => id.toString().padStart(12, '0');
+
+type Key = { pk: string; sk: string };
+
+export const keys = {
+  idCounter: (kind: string): Key => ({ pk: `COUNTER#${kind}`, sk: 'COUNTER' }),
+  listCount: (list: string): Key => ({ pk: `LISTCOUNT#${list}`, sk: 'COUNT' }),
+  user: (id: number): Key => ({ pk: `USER#${id}`, sk: 'USER' }),
+  /** Full paths of users, groups and projects share one namespace, as in GitLab. */
+  route: (fullPath: string): Key => ({ pk: `ROUTE#${fullPath.toLowerCase()}`, sk: 'ROUTE' }),
+  email: (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
+  accessToken: (id: number): Key => ({ pk: `PAT#${id}`, sk: 'PAT' }),
+  accessTokenHash: (hash: string): Key => ({ pk: `TOKENHASH#${hash}`, sk: 'TOKENHASH' }),
+};
+
+/** Names of list partitions (values of `l1`/`l2`). */
+export const lists = {
+  users: 'USERS',
+  usersInState: (state: string) => `USERS#${state}`,
+  accessTokens: 'PATS',
+  accessTokensOfUser: (userId: number) => `PATS#USER#${userId}`,
+};
+
+export interface SortSource {
+  id: number;
+  name?: string;
+  path?: string;
+  created_at?: string;
+  updated_at?: string;
+  last_activity_at?: string;
+}
+
+/** The sort attributes of an item: each value ends with the padded id so order is total. */
+export function sortAttributes(source: SortSource): Record<string, string> {
+  const suffix = `#${padId(source.id)}`;
+  const values: Partial<Record<ListOrder, string | undefined>> = {
+    id: padId(source.id),
+    name: source.name === undefined ? undefined : source.name.toLowerCase() + suffix,
+    path: source.path === undefined ? undefined : source.path.toLowerCase() + suffix,
+    created_at: source.created_at === undefined ? undefined : source.created_at + suffix,
+    updated_at: source.updated_at === undefined ? undefined : source.updated_at + suffix,
+    last_activity_at: source.last_activity_at === undefined ? undefined : source.last_activity_at + suffix,
+  };
+  const attributes: Record<string, string> = {};
+  for (const [order, value] of Object.entries(values)) {
+    if (value !== undefined) attributes[listSortAttributes[order as ListOrder]] = value;
+  }
+  return attributes;
+}
+
+/** Attributes that belong to the storage layout, never to an entity. */
+export const storageAttributes = new Set<string>([
+  'pk',
+  'sk',
+  'l1',
+  'l2',
+  ...Object.values(listSortAttributes),
+]);
+
+export function stripStorage<T>(item: Record<string, unknown>): T {
+  const entity: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(item)) if (!storageAttributes.has(name)) entity[name] = value;
+  return entity as T;
+}

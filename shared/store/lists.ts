@@ -1,0 +1,114 @@
+import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { ApiError } from '#domain/errors.ts';
+import type { PageRequest } from '#domain/pagination.ts';
+import { documentClient, tableName } from './client.ts';
+import { keys } from './keys.ts';
+import { indexName, type ListOrder, type ListPartitionAttribute } from './table.ts';
+import type { TransactItem } from './transact.ts';
+
+export interface ListQuery<T> {
+  list: ListPartitionAttribute;
+  partition: string;
+  order: ListOrder;
+  sort: 'asc' | 'desc';
+  page: PageRequest;
+  decode: (item: Record<string, unknown>) => T;
+  /** A pure predicate (search, flags). Without one the total comes from the list's counter item. */
+  filter?: (entity: T) => boolean;
+}
+
+export interface ListPage<T> {
+  items: T[];
+  /** Undefined when counting would mean reading more than `MAX_COUNTED_ITEMS` (GitLab omits it too). */
+  total: number | undefined;
+}
+
+/** GitLab caps offset pagination; deeper pages must not turn into unbounded reads. */
+export const MAX_OFFSET = 50_000;
+/** A filtered list reads at most this many items to count matches. */
+export const MAX_COUNTED_ITEMS = 10_000;
+
+function offsetTooLarge(): ApiError {
+  return new ApiError(405, {
+    message: `Offset pagination has a maximum allowed offset of ${MAX_OFFSET} for requests that return objects of this type. Remaining records can be retrieved using keyset pagination.`,
+  });
+}
+
+async function queryChunk<T>(query: ListQuery<T>, limit: number, startKey?: Record<string, unknown>) {
+  return documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: indexName(query.list, query.order),
+      KeyConditionExpression: '#list = :partition',
+      ExpressionAttributeNames: { '#list': query.list },
+      ExpressionAttributeValues: { ':partition': query.partition },
+      ScanIndexForward: query.sort === 'asc',
+      Limit: limit,
+      ExclusiveStartKey: startKey,
+    }),
+  );
+}
+
+/** Reads one page of a list: a Query on the list's GSI in the requested order, never a Scan. */
+export async function queryList<T>(query: ListQuery<T>): Promise<ListPage<T>> {
+  const offset = (query.page.page - 1) * query.page.perPage;
+  if (offset >= MAX_OFFSET) throw offsetTooLarge();
+  return query.filter ? queryFiltered(query, offset) : queryUnfiltered(query, offset);
+}
+
+async function queryUnfiltered<T>(query: ListQuery<T>, offset: number): Promise<ListPage<T>> {
+  const wanted = offset + query.page.perPage;
+  const readPage = async () => {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result: QueryCommandOutput = await queryChunk(query, wanted - items.length, startKey);
+      items.push(...((result.Items ?? []) as Record<string, unknown>[]));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey && items.length < wanted);
+    return items.slice(offset, wanted).map(query.decode);
+  };
+  const [items, total] = await Promise.all([readPage(), readListCount(query.partition)]);
+  return { items, total };
+}
+
+async function queryFiltered<T>(query: ListQuery<T>, offset: number): Promise<ListPage<T>> {
+  const filter = query.filter as (entity: T) => boolean;
+  const wanted = offset + query.page.perPage;
+  const matches: T[] = [];
+  let matched = 0;
+  let read = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result: QueryCommandOutput = await queryChunk(query, 1000, startKey);
+    for (const raw of (result.Items ?? []) as Record<string, unknown>[]) {
+      read++;
+      const entity = query.decode(raw);
+      if (!filter(entity)) continue;
+      if (matched >= offset && matched < wanted) matches.push(entity);
+      matched++;
+    }
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && read < MAX_COUNTED_ITEMS);
+  return { items: matches, total: startKey ? undefined : matched };
+}
+
+export async function readListCount(list: string): Promise<number> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.listCount(list) }),
+  );
+  return Math.max(0, Number(result.Item?.count ?? 0));
+}
+
+/** The counter change that goes in the same transaction as an item joining or leaving a list. */
+export function listCountChange(list: string, delta: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.listCount(list),
+      UpdateExpression: 'ADD #count :delta',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/** Helpers for tests that talk HTTP to the local runtime. */
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+
+export const apiUrl = () => inject('apiUrl');
+export const rootToken = () => inject('rootToken');
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function api<T = unknown>(
+  method: string,
+  path: string,
+  options: {
+    token?: string | null;
+    json?: unknown;
+    form?: Record<string, string>;
+    body?: BodyInit;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  const token = options.token === undefined ? rootToken() : options.token;
+  if (token) headers['PRIVATE-TOKEN'] = token;
+  let body: BodyInit | undefined = options.body;
+  if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (options.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(options.form).toString();
+  }
+  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+export const unique = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
+
+export interface TestUser {
+  id: number;
+  username: string;
+  email: string;
+  token: string;
+}
+
+/** Creates a user through the API and a token for it. */
+export async function createUser(options: { admin?: boolean; scopes?: string[] } = {}): Promise<TestUser> {
+  const username = unique('user');
+  const email = `${username}@example.com`;
+  const created = await api<{ id: number }>('POST', '/users', {
+    json: { username, email, name: username, password: 'password123', admin: options.admin ?? false },
+  });
+  if (created.status !== 201) throw new Error(`user create failed: ${created.status} ${created.text}`);
+  const token = await api<{ token: string }>('POST', `/users/${created.body.id}/personal_access_tokens`, {
+    json: { name: 'test', scopes: options.scopes ?? ['api'] },
+  });
+  if (token.status !== 201) throw new Error(`token create failed: ${token.status} ${token.text}`);
+  return { id: created.body.id, username, email, token: token.body.token };
+}

@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { type LocalRuntime, startLocalRuntime } from '../../bin/local/runtime.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    apiUrl: string;
+    baseUrl: string;
+    rootToken: string;
+  }
+}
+
+let runtime: LocalRuntime | undefined;
+let dataDir: string | undefined;
+
+export async function setup(project: TestProject): Promise<void> {
+  process.env.LOG_LEVEL = 'silent';
+  dataDir = mkdtempSync(join(tmpdir(), 'gitlab-api-test-'));
+  runtime = await startLocalRuntime({ dataDir, inMemory: true, rootToken: 'test-root-token-0123456789' });
+  project.provide('apiUrl', runtime.apiUrl);
+  project.provide('baseUrl', runtime.url);
+  project.provide('rootToken', runtime.rootToken);
+}
+
+export async function teardown(): Promise<void> {
+  await runtime?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,43 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test tiers. `unit`, `handlers` and `infra` need no engines; `integration` and `e2e` share one
+ * local runtime (DynamoDB Local, s3rver, in-process queues, the gateway) started by the global
+ * setup and reached over HTTP, exactly as clients reach `npm start`.
+ */
+export default defineConfig({
+  test: {
+    expect: { requireAssertions: true },
+    reporters: ['default', ['json', { outputFile: '.test-results/vitest.json' }]],
+    env: { LOG_LEVEL: 'silent' },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'handlers', include: ['test/handlers/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
