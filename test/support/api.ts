@@ -19,14 +19,14 @@ export async function api<T = unknown>(
     token?: string | null;
     json?: unknown;
     form?: Record<string, string>;
-    body?: BodyInit;
+    body?: RequestInit['body'];
     headers?: Record<string, string>;
   } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   const token = options.token === undefined ? rootToken() : options.token;
   if (token) headers['PRIVATE-TOKEN'] = token;
-  let body: BodyInit | undefined = options.body;
+  let body: RequestInit['body'] | undefined = options.body;
   if (options.json !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.json);
