@@ -82,7 +82,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
       size += chunk.length;
       if (size > MAX_PAYLOAD_BYTES) {
         req.removeAllListeners('data');
-        req.pause();
+        chunks.length = 0;
         resolve('too-large');
         return;
       }
@@ -178,9 +178,10 @@ export function gatewayListener(matcher: RouteMatcher) {
       const match = matcher.match(req.method ?? 'GET', rawPath);
       const body = await readBody(req);
       if (body === 'too-large') {
-        res.setHeader('Connection', 'close');
+        // Answer at once; the rest of the upload is read and dropped, never buffered.
+        req.on('data', () => undefined);
+        req.resume();
         send(res, jsonError(413, { message: '413 Request Entity Too Large' }));
-        req.destroy();
         return;
       }
       if (!match) return send(res, jsonError(404, { error: '404 Not Found' }));
