@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
+import { config } from '#config/env.ts';
 import { isExpired, scopeAllows } from '#domain/access-tokens.ts';
 import {
   ApiError,
@@ -170,7 +171,7 @@ const parseParams = (): MiddlewareObj<ApiEvent, Response> => ({
 });
 
 function baseUrlOf(event: ApiEvent): string {
-  const configured = process.env.EXTERNAL_URL;
+  const configured = config.externalUrl;
   if (configured) return configured.replace(/\/+$/, '');
   const host = headerValue(event.headers, 'host') ?? event.requestContext?.domainName ?? 'localhost';
   const proto = headerValue(event.headers, 'x-forwarded-proto') ?? 'https';

@@ -1,0 +1,115 @@
+/**
+ * One synth with real bundling (the local esbuild, never Docker): every function's asset is an ESM
+ * bundle with its source map and the AWS SDK inside, and Node can load it and call its handler.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/routes.ts';
+import { workers } from '../../functions/workers.ts';
+import { buildApp } from './support.ts';
+
+interface Bundle {
+  entry: string;
+  dir: string;
+}
+
+let outdir: string;
+let bundles: Bundle[] = [];
+let bundleSeconds = 0;
+
+beforeAll(() => {
+  outdir = mkdtempSync(path.join(tmpdir(), 'gitlab-api-synth-'));
+  const started = performance.now();
+  const { app, stack } = buildApp({ bundle: true, outdir });
+  const assembly = app.synth();
+  bundleSeconds = (performance.now() - started) / 1000;
+  const template = assembly.getStackByName(stack.stackName).template as {
+    Resources: Record<
+      string,
+      { Type: string; Properties: { Description: string }; Metadata: Record<string, string> }
+    >;
+  };
+  bundles = Object.values(template.Resources)
+    .filter((resource) => resource.Type === 'AWS::Lambda::Function')
+    .map((resource) => ({
+      entry: resource.Properties.Description,
+      dir: path.join(assembly.directory, resource.Metadata['aws:asset:path']!),
+    }));
+});
+
+afterAll(() => {
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('real bundling', () => {
+  it('bundles every route and worker entry with the local esbuild', () => {
+    const entries = [
+      ...new Set([...routes.map((route) => route.entry), ...workers.map((worker) => worker.entry)]),
+    ];
+    expect(bundles.map((bundle) => bundle.entry).sort()).toEqual(entries.sort());
+    expect(bundleSeconds).toBeLessThan(120);
+  });
+
+  it('produces one minified ESM file and its source map per function, no node_modules', () => {
+    for (const { entry, dir } of bundles) {
+      expect(readdirSync(dir).sort(), entry).toEqual(['index.mjs', 'index.mjs.map']);
+      const code = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
+      expect(code.startsWith('import { createRequire'), entry).toBe(true);
+      expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map'), entry).toBe(true);
+      expect(code.length / code.split('\n').length, `${entry} is minified`).toBeGreaterThan(1000);
+      const map = JSON.parse(readFileSync(path.join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      expect(
+        map.sources.some((source) => source.endsWith(entry)),
+        entry,
+      ).toBe(true);
+    }
+  });
+
+  it('bundles the AWS SDK and every other dependency: only node: built-ins are imported', () => {
+    for (const { entry, dir } of bundles) {
+      const code = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
+      const specifiers = [...code.matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((match) => match[1]!);
+      expect(specifiers.length, entry).toBeGreaterThan(0);
+      expect(
+        specifiers.filter((specifier) => !specifier.startsWith('node:')),
+        entry,
+      ).toEqual([]);
+    }
+    const withSdk = bundles.find((bundle) => bundle.entry === 'functions/users/get.ts')!;
+    expect(readFileSync(path.join(withSdk.dir, 'index.mjs'), 'utf8')).toContain('dynamodb');
+  });
+
+  it('loads in Node and exports a working handler', () => {
+    const notFound = bundles.find((bundle) => bundle.entry === 'functions/not-found.ts')!;
+    expect(existsSync(notFound.dir)).toBe(true);
+    const script = `
+      const urls = JSON.parse(process.argv[1]);
+      const types = {};
+      for (const [entry, url] of Object.entries(urls)) types[entry] = typeof (await import(url)).handler;
+      const { handler } = await import(urls['functions/not-found.ts']);
+      const event = {
+        version: '2.0', routeKey: '$default', rawPath: '/api/v4/no-such-thing', rawQueryString: '',
+        headers: { host: 'example.test' }, isBase64Encoded: false,
+        requestContext: { domainName: 'example.test', requestId: 'r1', http: { method: 'GET', path: '/api/v4/no-such-thing' } },
+      };
+      const response = await handler(event, { awsRequestId: 'r1', getRemainingTimeInMillis: () => 10000 });
+      process.stdout.write(JSON.stringify({ types, statusCode: response.statusCode, body: response.body }));
+    `;
+    const urls = Object.fromEntries(
+      bundles.map(({ entry, dir }) => [entry, pathToFileURL(path.join(dir, 'index.mjs')).href]),
+    );
+    const output = execFileSync(
+      process.execPath,
+      ['--enable-source-maps', '--input-type=module', '-e', script, JSON.stringify(urls)],
+      { encoding: 'utf8', env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' }, cwd: tmpdir() },
+    );
+    const result = JSON.parse(output) as { types: Record<string, string>; statusCode: number; body: string };
+    expect(result.types).toEqual(Object.fromEntries(bundles.map(({ entry }) => [entry, 'function'])));
+    expect(result.statusCode).toBe(404);
+    expect(JSON.parse(result.body)).toBeTypeOf('object');
+  });
+});
