@@ -24,4 +24,13 @@ export const workers: readonly WorkerDefinition[] = [
     timeout: 60,
     access: { table: 'write' },
   },
+  {
+    queue: 'group-delete',
+    entry: 'functions/workers/group-delete.ts',
+    batchSize: 1,
+    visibilityTimeout: 900,
+    maxReceiveCount: 5,
+    timeout: 300,
+    access: { table: 'write' },
+  },
 ];

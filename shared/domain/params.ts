@@ -50,6 +50,13 @@ export const id = () =>
     v.check((value) => value > 0, issueCode.invalid),
   );
 
+/** A project or group reference: a numeric id or a full path (`group/sub`). */
+export const idOrPath = () =>
+  v.pipe(
+    str(),
+    v.check((value) => value.trim().length > 0, issueCode.invalid),
+  );
+
 /** One of a fixed set of strings. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   v.pipe(

@@ -13,6 +13,8 @@ export function verifyPassword(password: string, stored: string): boolean {
   const [scheme, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64');
+  // A key that decodes to nothing would compare equal to any password's empty derivation.
+  if (expected.length === 0) return false;
   const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length);
   return timingSafeEqual(expected, actual);
 }

@@ -14,6 +14,8 @@ export const keys = {
   email: (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
   accessToken: (id: number): Key => ({ pk: `PAT#${id}`, sk: 'PAT' }),
   accessTokenHash: (hash: string): Key => ({ pk: `TOKENHASH#${hash}`, sk: 'TOKENHASH' }),
+  group: (id: number): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' }),
+  groupMember: (groupId: number, userId: number): Key => ({ pk: `GROUP#${groupId}`, sk: `MEMBER#${userId}` }),
 };
 
 /** Names of list partitions (values of `l1`/`l2`). */
@@ -22,6 +24,11 @@ export const lists = {
   usersInState: (state: string) => `USERS#${state}`,
   accessTokens: 'PATS',
   accessTokensOfUser: (userId: number) => `PATS#USER#${userId}`,
+  groupsWithVisibility: (visibility: string) => `GROUPS#${visibility}`,
+  /** Direct subgroups of a group, or top-level groups for `null`. */
+  groupChildren: (parentId: number | null) => `GROUPS#CHILDREN#${parentId ?? 'ROOT'}`,
+  groupMembers: (groupId: number) => `MEMBERS#GROUP#${groupId}`,
+  groupMembershipsOfUser: (userId: number) => `MEMBERSHIPS#GROUP#USER#${userId}`,
 };
 
 export interface SortSource {
@@ -33,9 +40,15 @@ export interface SortSource {
   last_activity_at?: string;
 }
 
-/** The sort attributes of an item: each value ends with the padded id so order is total. */
+/**
+ * The sort attributes of an item: each value ends with the padded id so order is total. The
+ * separator is U+0000, below every printable character, so a value sorts before its
+ * extensions ("John" before "John Smith"; with `#` the space, `!` and `"` sorted first).
+ */
+export const SORT_SEPARATOR = '\u0000';
+
 export function sortAttributes(source: SortSource): Record<string, string> {
-  const suffix = `#${padId(source.id)}`;
+  const suffix = `${SORT_SEPARATOR}${padId(source.id)}`;
   const values: Partial<Record<ListOrder, string | undefined>> = {
     id: padId(source.id),
     name: source.name === undefined ? undefined : source.name.toLowerCase() + suffix,

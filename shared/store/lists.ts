@@ -3,7 +3,7 @@ import { ApiError } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { indexName, type ListOrder, type ListPartitionAttribute } from './table.ts';
+import { indexName, type ListOrder, type ListPartitionAttribute, listSortAttributes } from './table.ts';
 import type { TransactItem } from './transact.ts';
 
 export interface ListQuery<T> {
@@ -111,4 +111,70 @@ export function listCountChange(list: string, delta: number): TransactItem {
       ExpressionAttributeValues: { ':delta': delta },
     },
   };
+}
+
+/** The first `limit` raw items of a list in the given order (several queries if pages are cut). */
+export async function readListHead(
+  list: ListPartitionAttribute,
+  partition: string,
+  order: ListOrder,
+  sort: 'asc' | 'desc',
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  const query = { list, partition, order, sort } as ListQuery<unknown>;
+  do {
+    const result: QueryCommandOutput = await queryChunk(query, Math.max(1, limit - items.length), startKey);
+    items.push(...((result.Items ?? []) as Record<string, unknown>[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && items.length < limit);
+  return items.slice(0, limit);
+}
+
+/** Every raw item of a list, up to `MAX_COUNTED_ITEMS`; `complete` is false when cut there. */
+export async function readWholeList(
+  list: ListPartitionAttribute,
+  partition: string,
+  order: ListOrder = 'id',
+): Promise<{ items: Record<string, unknown>[]; complete: boolean }> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  const query = { list, partition, order, sort: 'asc' } as ListQuery<unknown>;
+  do {
+    const result: QueryCommandOutput = await queryChunk(query, 1000, startKey);
+    items.push(...((result.Items ?? []) as Record<string, unknown>[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && items.length < MAX_COUNTED_ITEMS);
+  return { items, complete: !startKey };
+}
+
+/** Merges raw items from several lists into one order, dropping repeats of the same item. */
+export function mergeSorted(
+  sources: Record<string, unknown>[][],
+  order: ListOrder,
+  sort: 'asc' | 'desc',
+): Record<string, unknown>[] {
+  const attribute = listSortAttributes[order];
+  const seen = new Set<string>();
+  const merged: Record<string, unknown>[] = [];
+  for (const item of sources.flat()) {
+    const key = `${String(item.pk)}|${String(item.sk)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    merged.push(item);
+  }
+  merged.sort((a, b) => {
+    const left = String(a[attribute] ?? '');
+    const right = String(b[attribute] ?? '');
+    const compared = left < right ? -1 : left > right ? 1 : 0;
+    return sort === 'asc' ? compared : -compared;
+  });
+  return merged;
+}
+
+export function offsetOf(page: PageRequest): number {
+  const offset = (page.page - 1) * page.perPage;
+  if (offset >= MAX_OFFSET) throw offsetTooLarge();
+  return offset;
 }

@@ -1,0 +1,37 @@
+import { MEMBER_ACCESS_LEVELS } from '#domain/access.ts';
+import { forbidden, notFound, validationFailed } from '#domain/errors.ts';
+import { canAdminGroup } from '#domain/group-policy.ts';
+import { memberEntity } from '#domain/members.ts';
+import { date, id, idOrPath, int, optional, params, required } from '#domain/params.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { addGroupMember, readableGroup } from '#store/groups.ts';
+import { getUser } from '#store/users.ts';
+
+export const handler = defineRoute({
+  auth: 'user',
+  params: params({
+    id: required(idOrPath()),
+    user_id: required(id()),
+    access_level: required(int()),
+    expires_at: optional(date()),
+  }),
+  run: async ({ params: input, caller, request }) => {
+    const { group, access } = await readableGroup(input.id, caller);
+    if (!canAdminGroup(caller, access)) throw forbidden();
+    const user = await getUser(input.user_id);
+    if (!user) throw notFound('User');
+    if (!(MEMBER_ACCESS_LEVELS as readonly number[]).includes(input.access_level)) {
+      throw validationFailed({ access_level: ['is not included in the list'] });
+    }
+    const member = await addGroupMember(group, {
+      group_id: group.id,
+      user_id: user.id,
+      access_level: input.access_level,
+      expires_at: input.expires_at ?? null,
+      created_at: new Date().toISOString(),
+      created_by_id: caller.id,
+    });
+    return reply.created(memberEntity(user, member, request.baseUrl));
+  },
+});

@@ -1,0 +1,23 @@
+import { forbidden, recordNotFound } from '#domain/errors.ts';
+import { canAdminGroup } from '#domain/group-policy.ts';
+import { removesLastOwner } from '#domain/members.ts';
+import { id, idOrPath, params, required } from '#domain/params.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { countGroupOwners, getGroupMember, readableGroup, removeGroupMember } from '#store/groups.ts';
+
+/** Owners remove anyone; members may leave; the last owner stays. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: params({ id: required(idOrPath()), user_id: required(id()) }),
+  run: async ({ params: input, caller }) => {
+    const { group, access } = await readableGroup(input.id, caller);
+    const leaving = input.user_id === caller.id;
+    if (!leaving && !canAdminGroup(caller, access)) throw forbidden();
+    const member = await getGroupMember(group.id, input.user_id);
+    if (!member) throw recordNotFound();
+    if (removesLastOwner(member, await countGroupOwners(group.id))) throw forbidden();
+    await removeGroupMember(group.id, member.user_id);
+    return reply.noContent();
+  },
+});

@@ -1,0 +1,36 @@
+import { MEMBER_ACCESS_LEVELS } from '#domain/access.ts';
+import { forbidden, notFound, recordNotFound, validationFailed } from '#domain/errors.ts';
+import { canAdminGroup } from '#domain/group-policy.ts';
+import { memberEntity, removesLastOwner } from '#domain/members.ts';
+import { date, id, idOrPath, int, optional, params, required } from '#domain/params.ts';
+import { defineRoute } from '#http/route.ts';
+import { countGroupOwners, getGroupMember, readableGroup, updateGroupMember } from '#store/groups.ts';
+import { getUser } from '#store/users.ts';
+
+export const handler = defineRoute({
+  auth: 'user',
+  params: params({
+    id: required(idOrPath()),
+    user_id: required(id()),
+    access_level: required(int()),
+    expires_at: optional(date()),
+  }),
+  run: async ({ params: input, caller, request }) => {
+    const { group, access } = await readableGroup(input.id, caller);
+    if (!canAdminGroup(caller, access)) throw forbidden();
+    const member = await getGroupMember(group.id, input.user_id);
+    if (!member) throw recordNotFound();
+    if (!(MEMBER_ACCESS_LEVELS as readonly number[]).includes(input.access_level)) {
+      throw validationFailed({ access_level: ['is not included in the list'] });
+    }
+    if (removesLastOwner(member, await countGroupOwners(group.id), input.access_level)) throw forbidden();
+    const user = await getUser(member.user_id);
+    if (!user) throw notFound('User');
+    const updated = await updateGroupMember(group, {
+      ...member,
+      access_level: input.access_level,
+      expires_at: input.expires_at === undefined ? member.expires_at : input.expires_at,
+    });
+    return memberEntity(user, updated, request.baseUrl);
+  },
+});

@@ -1,0 +1,52 @@
+/** Filters and presentation shared by the group lists. */
+import {
+  type Group,
+  type GroupEntityOptions,
+  groupEntity,
+  groupMatchesSearch,
+  matchesCustomAttributes,
+} from './groups.ts';
+import type { Caller } from './users.ts';
+
+export interface GroupListParams {
+  skip_groups?: number[];
+  search?: string;
+  statistics?: boolean;
+  with_custom_attributes?: boolean;
+  custom_attributes?: Record<string, string>;
+}
+
+/** The pure filters a list request asks for, or undefined when it asks for none. */
+export function groupListFilter(params: GroupListParams, caller: Caller | undefined) {
+  const filters: ((group: Group) => boolean)[] = [];
+  if (params.skip_groups?.length) {
+    const skipped = new Set(params.skip_groups);
+    filters.push((group) => !skipped.has(group.id));
+  }
+  if (params.search !== undefined)
+    filters.push((group) => groupMatchesSearch(group, params.search as string));
+  // Custom attributes are an admin matter; others' filters are ignored as GitLab does.
+  if (params.custom_attributes && caller?.admin) {
+    const wanted = params.custom_attributes;
+    filters.push((group) => matchesCustomAttributes(group, wanted));
+  }
+  return filters.length ? (group: Group) => filters.every((accept) => accept(group)) : undefined;
+}
+
+/** A search answers with id, name, path and description only (spec §2.5). */
+export function presentGroupListItem(
+  group: Group,
+  params: GroupListParams,
+  caller: Caller | undefined,
+  baseUrl: string,
+) {
+  if (params.search !== undefined) {
+    return { id: group.id, name: group.name, path: group.path, description: group.description };
+  }
+  const options: GroupEntityOptions = {
+    baseUrl,
+    statistics: Boolean(params.statistics && caller?.admin),
+    customAttributes: Boolean(params.with_custom_attributes && caller?.admin),
+  };
+  return groupEntity(group, options);
+}

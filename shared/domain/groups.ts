@@ -1,0 +1,231 @@
+/** Groups: stored shape, naming and visibility rules, entities. */
+import { moreVisible, type Visibility } from './access.ts';
+import { badRequest, validationFailed } from './errors.ts';
+import { PATH_FORMAT_MESSAGE } from './users.ts';
+
+export interface Group {
+  id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  full_name: string;
+  description: string;
+  visibility: Visibility;
+  lfs_enabled: boolean;
+  request_access_enabled: boolean;
+  parent_id: number | null;
+  /** Ids from the top-level group down to the parent. */
+  ancestor_ids: number[];
+  membership_lock: boolean;
+  share_with_group_lock: boolean;
+  shared_runners_minutes_limit: number | null;
+  custom_attributes: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Paths GitLab refuses for top-level namespaces (routes of the web app). */
+const RESERVED_TOP_LEVEL = new Set([
+  '-',
+  '.well-known',
+  '404.html',
+  '422.html',
+  '500.html',
+  '502.html',
+  '503.html',
+  'abuse_reports',
+  'admin',
+  'api',
+  'apple-touch-icon-precomposed.png',
+  'apple-touch-icon.png',
+  'assets',
+  'autocomplete',
+  'ci',
+  'dashboard',
+  'deploy.html',
+  'explore',
+  'favicon.ico',
+  'favicon.png',
+  'files',
+  'groups',
+  'health_check',
+  'help',
+  'import',
+  'invites',
+  'jwt',
+  'login',
+  'notification_settings',
+  'oauth',
+  'profile',
+  'projects',
+  'public',
+  'robots.txt',
+  's',
+  'search',
+  'sent_notifications',
+  'slash-command-logo.png',
+  'snippets',
+  'u',
+  'unicorn_test',
+  'unsubscribes',
+  'uploads',
+  'users',
+]);
+/** Paths refused for subgroups (they would clash with group routes). */
+const RESERVED_CHILD = new Set([
+  '-',
+  'edit',
+  'group_members',
+  'labels',
+  'milestones',
+  'projects',
+  'subgroups',
+]);
+
+const NAMESPACE_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
+const GROUP_NAME = /^[\p{L}\p{N}_\p{Extended_Pictographic}][\p{L}\p{N}_.\-() \p{Extended_Pictographic}]*$/u;
+export const GROUP_NAME_MESSAGE =
+  "can contain only letters, digits, emojis, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'.";
+
+export function groupPathErrors(path: string, topLevel: boolean): string[] {
+  if (path.length === 0) return ["can't be blank"];
+  const errors: string[] = [];
+  if (path.length > 255) errors.push('is too long (maximum is 255 characters)');
+  if (!NAMESPACE_PATH.test(path) || path.endsWith('.') || /\.(git|atom)$/i.test(path))
+    errors.push(PATH_FORMAT_MESSAGE);
+  if ((topLevel ? RESERVED_TOP_LEVEL : RESERVED_CHILD).has(path.toLowerCase()))
+    errors.push(`${path} is a reserved name`);
+  return errors;
+}
+
+export function groupNameErrors(name: string): string[] {
+  if (name.trim().length === 0) return ["can't be blank"];
+  const errors: string[] = [];
+  if (name.length > 255) errors.push('is too long (maximum is 255 characters)');
+  if (!GROUP_NAME.test(name)) errors.push(GROUP_NAME_MESSAGE);
+  return errors;
+}
+
+/** A group may not be more visible than its parent. */
+export function parentVisibilityError(visibility: Visibility, parent: Group | undefined): string | undefined {
+  if (!parent || !moreVisible(visibility, parent.visibility)) return undefined;
+  return `${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`;
+}
+
+/** A group may not become less visible than its subgroups or projects. */
+export function childrenVisibilityError(
+  visibility: Visibility,
+  children: { subgroups: Visibility[]; projects: Visibility[] },
+): string | undefined {
+  if (children.projects.some((child) => moreVisible(child, visibility))) {
+    return `${visibility} is not allowed since this group contains projects with higher visibility.`;
+  }
+  if (children.subgroups.some((child) => moreVisible(child, visibility))) {
+    return `${visibility} is not allowed since there are sub-groups with higher visibility.`;
+  }
+  return undefined;
+}
+
+/** Ruby's Hash#inspect of ActiveRecord errors, as GitLab embeds it in "Failed to save group ...". */
+export function rubyErrorHash(errors: Record<string, string[]>): string {
+  const entries = Object.entries(errors).map(
+    ([attribute, messages]) =>
+      `:${attribute}=>[${messages.map((message) => JSON.stringify(message)).join(', ')}]`,
+  );
+  return `{${entries.join(', ')}}`;
+}
+
+/** Case-insensitive substring on name or path (GitLab's group search). */
+export function groupMatchesSearch(group: Group, search: string): boolean {
+  const term = search.toLowerCase();
+  if (term.length < 3) return group.name.toLowerCase() === term || group.path.toLowerCase() === term;
+  return group.name.toLowerCase().includes(term) || group.path.toLowerCase().includes(term);
+}
+
+export const matchesCustomAttributes = (group: Group, wanted: Record<string, string>) =>
+  Object.entries(wanted).every(([key, value]) => group.custom_attributes[key] === value);
+
+// Entities --------------------------------------------------------------------------------------
+
+export interface GroupEntityOptions {
+  baseUrl: string;
+  statistics?: boolean;
+  customAttributes?: boolean;
+}
+
+export function groupEntity(group: Group, options: GroupEntityOptions) {
+  return {
+    id: group.id,
+    web_url: `${options.baseUrl}/groups/${group.full_path}`,
+    name: group.name,
+    path: group.path,
+    description: group.description,
+    visibility: group.visibility,
+    share_with_group_lock: group.share_with_group_lock,
+    require_two_factor_authentication: false,
+    two_factor_grace_period: 48,
+    project_creation_level: 'developer',
+    membership_lock: group.membership_lock,
+    lfs_enabled: group.lfs_enabled,
+    avatar_url: null,
+    request_access_enabled: group.request_access_enabled,
+    full_name: group.full_name,
+    full_path: group.full_path,
+    parent_id: group.parent_id,
+    created_at: group.created_at,
+    ...(options.customAttributes
+      ? {
+          custom_attributes: Object.entries(group.custom_attributes).map(([key, value]) => ({ key, value })),
+        }
+      : {}),
+    ...(options.statistics
+      ? { statistics: { storage_size: 0, repository_size: 0, lfs_objects_size: 0, job_artifacts_size: 0 } }
+      : {}),
+  };
+}
+
+export function groupDetailEntity(
+  group: Group,
+  options: GroupEntityOptions,
+  related: { projects: unknown[]; shared_projects: unknown[] },
+) {
+  return {
+    ...groupEntity(group, options),
+    shared_runners_minutes_limit: group.shared_runners_minutes_limit,
+    projects: related.projects,
+    shared_projects: related.shared_projects,
+  };
+}
+
+// Writes ------------------------------------------------------------------------------------------
+
+type GroupFields = Pick<Group, 'name' | 'path' | 'visibility'>;
+
+function fieldErrors(fields: GroupFields, parent: Group | undefined): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const name = groupNameErrors(fields.name);
+  if (name.length) errors.name = name;
+  const path = groupPathErrors(fields.path, !parent);
+  if (path.length) errors.path = path;
+  const visibility = parentVisibilityError(fields.visibility, parent);
+  if (visibility) errors.visibility_level = [visibility];
+  return errors;
+}
+
+/** Create-time validation; GitLab reports it inside "Failed to save group {...}". */
+export function newGroupErrors(fields: GroupFields, parent: Group | undefined): void {
+  const errors = fieldErrors(fields, parent);
+  if (Object.keys(errors).length) throw badRequest(`Failed to save group ${rubyErrorHash(errors)}`);
+}
+
+/** Update-time validation, reported as ActiveRecord errors. */
+export function updatedGroupErrors(
+  next: Group,
+  parent: Group | undefined,
+  children: { subgroups: Visibility[]; projects: Visibility[] },
+): void {
+  const errors = fieldErrors(next, parent);
+  const childError = childrenVisibilityError(next.visibility, children);
+  if (childError) errors.visibility_level = [...(errors.visibility_level ?? []), childError];
+  if (Object.keys(errors).length) throw validationFailed(errors);
+}

@@ -1,0 +1,614 @@
+/**
+ * Groups and group members. A group item joins the list of its visibility (`l1`) and the list of
+ * its parent's children (`l2`); its full path is a route item written in the same transaction, so
+ * path uniqueness is the database's job. Member items live in the group's partition and join the
+ * group's member list and the user's membership list.
+ */
+import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Visibility } from '#domain/access.ts';
+import { ApiError, badRequest, conflict, notFound, recordNotFound } from '#domain/errors.ts';
+import { canReadGroup } from '#domain/group-policy.ts';
+import { type Group, rubyErrorHash } from '#domain/groups.ts';
+import type { PageRequest } from '#domain/pagination.ts';
+import type { Caller } from '#domain/users.ts';
+import { documentClient, tableName } from './client.ts';
+import { nextId } from './ids.ts';
+import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import {
+  type ListPage,
+  listCountChange,
+  mergeSorted,
+  offsetOf,
+  readListCount,
+  readListHead,
+  readWholeList,
+} from './lists.ts';
+import type { ListOrder } from './table.ts';
+import { ConditionFailed, type TransactItem, transact } from './transact.ts';
+
+export interface GroupMember {
+  group_id: number;
+  user_id: number;
+  access_level: number;
+  expires_at: string | null;
+  created_at: string;
+  created_by_id: number | null;
+}
+
+type Raw = Record<string, unknown>;
+const MAX_DEPTH = 20;
+const TRANSACTION_LIMIT = 90;
+
+export function decodeGroup(item: Raw): Group {
+  const {
+    kind: _kind,
+    deleting: _deleting,
+    ...group
+  } = stripStorage<Group & { kind: string; deleting?: boolean }>(item);
+  return { ...group, custom_attributes: group.custom_attributes ?? {} };
+}
+
+const decodeMember = (item: Raw): GroupMember => ({
+  group_id: Number(item.group_id),
+  user_id: Number(item.user_id),
+  access_level: Number(item.access_level),
+  expires_at: (item.expires_at as string | null) ?? null,
+  created_at: String(item.created_at),
+  created_by_id: (item.created_by_id as number | null) ?? null,
+});
+
+function groupItem(group: Group): Raw {
+  return {
+    ...keys.group(group.id),
+    ...group,
+    kind: 'group',
+    l1: lists.groupsWithVisibility(group.visibility),
+    l2: lists.groupChildren(group.parent_id),
+    ...sortAttributes({ id: group.id, name: group.name, path: group.path, created_at: group.created_at }),
+  };
+}
+
+function memberItem(member: GroupMember, ancestorIds: number[]): Raw {
+  return {
+    ...keys.groupMember(member.group_id, member.user_id),
+    ...member,
+    kind: 'group_member',
+    group_ancestor_ids: ancestorIds,
+    l1: lists.groupMembers(member.group_id),
+    l2: lists.groupMembershipsOfUser(member.user_id),
+    ...sortAttributes({ id: member.user_id, created_at: member.created_at }),
+  };
+}
+
+const routeItem = (group: Group): Raw => ({
+  ...keys.route(group.full_path),
+  kind: 'group',
+  id: group.id,
+  full_path: group.full_path,
+});
+
+const put = (Item: Raw, ConditionExpression?: string): TransactItem => ({
+  Put: { TableName: tableName(), Item, ...(ConditionExpression ? { ConditionExpression } : {}) },
+});
+const NEW_ITEM = 'attribute_not_exists(pk)';
+const pathTaken = () =>
+  badRequest(`Failed to save group ${rubyErrorHash({ path: ['has already been taken'] })}`);
+
+export type NewGroup = Omit<
+  Group,
+  'id' | 'created_at' | 'updated_at' | 'full_path' | 'full_name' | 'ancestor_ids'
+>;
+
+/** Creates a group with its creator as owner; fails with GitLab's message when the path is taken. */
+export async function createGroup(
+  fields: NewGroup,
+  parent: Group | undefined,
+  creatorId: number,
+): Promise<Group> {
+  const now = new Date().toISOString();
+  const group: Group = {
+    ...fields,
+    id: await nextId('namespace'),
+    full_path: parent ? `${parent.full_path}/${fields.path}` : fields.path,
+    full_name: parent ? `${parent.full_name} / ${fields.name}` : fields.name,
+    ancestor_ids: parent ? [...parent.ancestor_ids, parent.id] : [],
+    created_at: now,
+    updated_at: now,
+  };
+  const owner: GroupMember = {
+    group_id: group.id,
+    user_id: creatorId,
+    access_level: 50,
+    expires_at: null,
+    created_at: now,
+    created_by_id: creatorId,
+  };
+  const items: TransactItem[] = [
+    put(groupItem(group), NEW_ITEM),
+    put(routeItem(group), NEW_ITEM),
+    put(memberItem(owner, group.ancestor_ids)),
+    listCountChange(lists.groupsWithVisibility(group.visibility), 1),
+    listCountChange(lists.groupChildren(group.parent_id), 1),
+    listCountChange(lists.groupMembers(group.id), 1),
+    listCountChange(lists.groupMembershipsOfUser(creatorId), 1),
+  ];
+  if (parent) {
+    items.push({
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: keys.group(parent.id),
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+      },
+    });
+  }
+  try {
+    await transact(items);
+  } catch (error) {
+    if (error instanceof ConditionFailed) {
+      if (error.failedAt(1) || error.failedAt(0)) throw pathTaken();
+      throw notFound('Group');
+    }
+    throw error;
+  }
+  return group;
+}
+
+async function getRawGroup(id: number): Promise<Raw | undefined> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.group(id), ConsistentRead: true }),
+  );
+  return result.Item;
+}
+
+export async function getGroup(id: number): Promise<Group | undefined> {
+  const item = await getRawGroup(id);
+  return item && !item.deleting ? decodeGroup(item) : undefined;
+}
+
+/** A group by numeric id or by (case-insensitive) full path. */
+export async function findGroup(idOrPath: string | number): Promise<Group | undefined> {
+  const text = String(idOrPath);
+  if (/^\d+$/.test(text)) return getGroup(Number(text));
+  const route = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.route(text), ConsistentRead: true }),
+  );
+  if (route.Item?.kind !== 'group') return undefined;
+  return getGroup(Number(route.Item.id));
+}
+
+async function batchGet(keyList: { pk: string; sk: string }[]): Promise<Raw[]> {
+  const found: Raw[] = [];
+  const unique = [...new Map(keyList.map((key) => [`${key.pk}|${key.sk}`, key])).values()];
+  for (let start = 0; start < unique.length; start += 100) {
+    let request: Record<string, { Keys: Raw[]; ConsistentRead?: boolean }> | undefined = {
+      [tableName()]: { Keys: unique.slice(start, start + 100), ConsistentRead: true },
+    };
+    while (request && Object.keys(request).length) {
+      const result = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
+      found.push(...(result.Responses?.[tableName()] ?? []));
+      request = result.UnprocessedKeys as typeof request;
+    }
+  }
+  return found;
+}
+
+export async function getGroupsRaw(ids: number[]): Promise<Raw[]> {
+  const items = await batchGet(ids.map((id) => keys.group(id)));
+  return items.filter((item) => !item.deleting);
+}
+
+const memberActive = (member: GroupMember, today: string) =>
+  member.expires_at === null || member.expires_at > today;
+
+/**
+ * The caller's access to a group: the highest of their memberships in the group and its ancestors
+ * (GitLab's inherited membership). One batch read.
+ */
+export async function groupAccessOf(userId: number, group: Group): Promise<number> {
+  const ids = [group.id, ...group.ancestor_ids];
+  const items = await batchGet(ids.map((id) => keys.groupMember(id, userId)));
+  const today = new Date().toISOString().slice(0, 10);
+  return items
+    .map(decodeMember)
+    .filter((member) => memberActive(member, today))
+    .reduce((highest, member) => Math.max(highest, member.access_level), 0);
+}
+
+export async function getGroupMember(groupId: number, userId: number): Promise<GroupMember | undefined> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.groupMember(groupId, userId), ConsistentRead: true }),
+  );
+  return result.Item ? decodeMember(result.Item) : undefined;
+}
+
+/** The groups a user is a direct member of, with the level and the groups' ancestors. */
+export async function membershipsOfUser(
+  userId: number,
+): Promise<{ groupId: number; accessLevel: number; ancestorIds: number[] }[]> {
+  const { items } = await readWholeList('l2', lists.groupMembershipsOfUser(userId));
+  const today = new Date().toISOString().slice(0, 10);
+  return items
+    .filter((item) => memberActive(decodeMember(item), today))
+    .map((item) => ({
+      groupId: Number(item.group_id),
+      accessLevel: Number(item.access_level),
+      ancestorIds: ((item.group_ancestor_ids as number[] | undefined) ?? []).map(Number),
+    }));
+}
+
+/** All descendants of the given groups (raw items), level by level. */
+export async function descendantsOf(groupIds: number[]): Promise<Raw[]> {
+  const found: Raw[] = [];
+  let frontier = [...new Set(groupIds)];
+  for (let depth = 0; depth < MAX_DEPTH && frontier.length; depth++) {
+    const levels = await Promise.all(frontier.map((id) => readWholeList('l2', lists.groupChildren(id))));
+    const children = levels.flatMap((level) => level.items).filter((item) => !item.deleting);
+    found.push(...children);
+    frontier = children.map((item) => Number(item.id));
+  }
+  return found;
+}
+
+export async function childrenOf(groupId: number): Promise<Group[]> {
+  const { items } = await readWholeList('l2', lists.groupChildren(groupId));
+  return items.filter((item) => !item.deleting).map(decodeGroup);
+}
+
+export interface GroupListQuery {
+  /** Visibility lists to read in full order (everyone's view of public/internal, admins' of all). */
+  visibilities: Visibility[];
+  /** Further groups the caller may see (raw items), merged in. */
+  extra: Raw[];
+  order: ListOrder;
+  sort: 'asc' | 'desc';
+  page: PageRequest;
+  filter?: (group: Group) => boolean;
+}
+
+/**
+ * One page of groups merged from visibility lists and caller-specific groups. Without a filter
+ * each list is read only up to the end of the requested page and totals come from counters.
+ */
+export async function listGroups(query: GroupListQuery): Promise<ListPage<Group>> {
+  const offset = offsetOf(query.page);
+  const wanted = offset + query.page.perPage;
+  const visible = new Set<string>(query.visibilities);
+  const extra = query.extra.filter((item) => !visible.has(String(item.visibility)));
+  if (!query.filter) {
+    const [heads, counts] = await Promise.all([
+      Promise.all(
+        query.visibilities.map((visibility) =>
+          readListHead('l1', lists.groupsWithVisibility(visibility), query.order, query.sort, wanted),
+        ),
+      ),
+      Promise.all(
+        query.visibilities.map((visibility) => readListCount(lists.groupsWithVisibility(visibility))),
+      ),
+    ]);
+    const merged = mergeSorted([...heads, extra], query.order, query.sort);
+    const total = counts.reduce((sum, count) => sum + count, 0) + extra.length;
+    return { items: merged.slice(offset, wanted).map(decodeGroup), total };
+  }
+  const whole = await Promise.all(
+    query.visibilities.map((visibility) =>
+      readWholeList('l1', lists.groupsWithVisibility(visibility), query.order),
+    ),
+  );
+  const merged = mergeSorted([...whole.map((list) => list.items), extra], query.order, query.sort)
+    .map(decodeGroup)
+    .filter(query.filter);
+  const complete = whole.every((list) => list.complete);
+  return { items: merged.slice(offset, wanted), total: complete ? merged.length : undefined };
+}
+
+/** Sorts and pages groups already in memory (subgroups), with the same tie-breaker as the indexes. */
+export function pageOf(
+  groups: Group[],
+  order: ListOrder,
+  sort: 'asc' | 'desc',
+  page: PageRequest,
+  filter?: (group: Group) => boolean,
+): ListPage<Group> {
+  const offset = offsetOf(page);
+  const raw = groups.map((group) => ({ ...keys.group(group.id), ...sortAttributes(group), group }));
+  const sorted = mergeSorted([raw], order, sort)
+    .map((item) => item.group as Group)
+    .filter(filter ?? (() => true));
+  return { items: sorted.slice(offset, offset + page.perPage), total: sorted.length };
+}
+
+/** The caller's direct membership level in each of the given groups. */
+export async function directAccessTo(userId: number, groups: Group[]): Promise<Map<number, number>> {
+  const items = await batchGet(groups.map((group) => keys.groupMember(group.id, userId)));
+  const today = new Date().toISOString().slice(0, 10);
+  return new Map(
+    items
+      .map(decodeMember)
+      .filter((member) => memberActive(member, today))
+      .map((member) => [member.group_id, member.access_level]),
+  );
+}
+
+/**
+ * Writes a changed group. A new path or name rewrites the full path and full name of every
+ * descendant and moves their route items; the group's own route move is in the first
+ * transaction, so a taken path fails before anything changes.
+ */
+export async function saveGroup(previous: Group, next: Group): Promise<Group> {
+  const first: TransactItem[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: groupItem(next),
+        ConditionExpression: 'updated_at = :previous AND attribute_not_exists(deleting)',
+        ExpressionAttributeValues: { ':previous': previous.updated_at },
+      },
+    },
+  ];
+  let routeIndex = -1;
+  if (next.full_path !== previous.full_path) {
+    if (next.full_path.toLowerCase() !== previous.full_path.toLowerCase()) {
+      routeIndex = first.push(put(routeItem(next), NEW_ITEM)) - 1;
+      first.push({ Delete: { TableName: tableName(), Key: keys.route(previous.full_path) } });
+    } else {
+      first.push(put(routeItem(next)));
+    }
+  }
+  if (next.visibility !== previous.visibility) {
+    first.push(listCountChange(lists.groupsWithVisibility(previous.visibility), -1));
+    first.push(listCountChange(lists.groupsWithVisibility(next.visibility), 1));
+  }
+  const renamed = next.full_path !== previous.full_path || next.full_name !== previous.full_name;
+  const descendants = renamed ? (await descendantsOf([next.id])).map(decodeGroup) : [];
+  const rest: TransactItem[] = [];
+  for (const descendant of descendants) {
+    const moved: Group = {
+      ...descendant,
+      full_path: next.full_path + descendant.full_path.slice(previous.full_path.length),
+      full_name: next.full_name + descendant.full_name.slice(previous.full_name.length),
+    };
+    const batch = first.length + 3 <= TRANSACTION_LIMIT ? first : rest;
+    batch.push(put(groupItem(moved)));
+    if (moved.full_path !== descendant.full_path) {
+      batch.push({ Delete: { TableName: tableName(), Key: keys.route(descendant.full_path) } });
+      batch.push(put(routeItem(moved)));
+    }
+  }
+  try {
+    await transact(first);
+  } catch (error) {
+    if (error instanceof ConditionFailed) {
+      if (routeIndex >= 0 && error.failedAt(routeIndex)) {
+        throw badRequest(`Failed to update group ${rubyErrorHash({ path: ['has already been taken'] })}`);
+      }
+      throw conflict('409 Conflict: Resource lock');
+    }
+    throw error;
+  }
+  for (let start = 0; start < rest.length; start += TRANSACTION_LIMIT) {
+    await transact(rest.slice(start, start + TRANSACTION_LIMIT));
+  }
+  return next;
+}
+
+/** Sets or removes one custom attribute on the group item. */
+export async function setGroupCustomAttribute(
+  groupId: number,
+  key: string,
+  value: string | undefined,
+): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.group(groupId),
+      UpdateExpression:
+        value === undefined ? 'REMOVE custom_attributes.#key' : 'SET custom_attributes.#key = :value',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#key': key },
+      ...(value === undefined ? {} : { ExpressionAttributeValues: { ':value': value } }),
+    }),
+  );
+}
+
+/**
+ * Takes the group out of every list and frees its path at once; the delete worker removes the
+ * rest (subgroups, projects, members). Fails with 404 when it is already being deleted.
+ */
+export async function markGroupDeleted(group: Group): Promise<void> {
+  try {
+    await transact([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.group(group.id),
+          UpdateExpression: 'SET deleting = :true REMOVE l1, l2',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+          ExpressionAttributeValues: { ':true': true },
+        },
+      },
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.route(group.full_path),
+          ConditionExpression: 'attribute_not_exists(pk) OR id = :id',
+          ExpressionAttributeValues: { ':id': group.id },
+        },
+      },
+      listCountChange(lists.groupsWithVisibility(group.visibility), -1),
+      listCountChange(lists.groupChildren(group.parent_id), -1),
+    ]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw notFound('Group');
+    throw error;
+  }
+}
+
+// Members -----------------------------------------------------------------------------------------
+
+export async function listGroupMembers(
+  groupId: number,
+  page: PageRequest,
+  filter?: (member: GroupMember) => boolean,
+) {
+  const { items, complete } = await readWholeList('l1', lists.groupMembers(groupId));
+  const members = items.map(decodeMember).filter(filter ?? (() => true));
+  const offset = offsetOf(page);
+  return {
+    items: members.slice(offset, offset + page.perPage),
+    total: complete ? members.length : undefined,
+  };
+}
+
+export async function addGroupMember(group: Group, member: GroupMember): Promise<GroupMember> {
+  try {
+    await transact([
+      put(memberItem(member, group.ancestor_ids), NEW_ITEM),
+      {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: keys.user(member.user_id),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      listCountChange(lists.groupMembers(group.id), 1),
+      listCountChange(lists.groupMembershipsOfUser(member.user_id), 1),
+    ]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) {
+      if (error.failedAt(0)) throw conflict('Member already exists');
+      throw notFound('User');
+    }
+    throw error;
+  }
+  return member;
+}
+
+export async function updateGroupMember(group: Group, member: GroupMember): Promise<GroupMember> {
+  try {
+    await transact([put(memberItem(member, group.ancestor_ids), 'attribute_exists(pk)')]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw recordNotFound();
+    throw error;
+  }
+  return member;
+}
+
+export async function removeGroupMember(groupId: number, userId: number): Promise<void> {
+  try {
+    await transact([
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.groupMember(groupId, userId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      listCountChange(lists.groupMembers(groupId), -1),
+      listCountChange(lists.groupMembershipsOfUser(userId), -1),
+    ]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw recordNotFound();
+    throw error;
+  }
+}
+
+// Deletion cascade ----------------------------------------------------------------------------------
+
+/**
+ * Removes a group marked deleted and everything under it: subgroups (deepest first), members,
+ * routes and counters. Every step is conditional, so a redelivered message finishes the job
+ * without counting anything twice.
+ */
+export async function purgeGroupTree(groupId: number, removeProjectsOf: (groupId: number) => Promise<void>) {
+  const root = await getRawGroup(groupId);
+  if (!root) return;
+  const descendants = await descendantsOf([groupId]);
+  const ordered = [root, ...descendants].reverse();
+  for (const item of ordered) {
+    const group = decodeGroup(item);
+    await removeProjectsOf(group.id);
+    const members = await readWholeList('l1', lists.groupMembers(group.id));
+    for (const member of members.items) {
+      await removeGroupMember(group.id, Number(member.user_id)).catch((error: unknown) => {
+        // Removed by an earlier delivery of the same job.
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      });
+    }
+    const listed = item.l1 !== undefined;
+    await deleteRouteOf(group);
+    try {
+      await transact([
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: keys.group(group.id),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        ...(listed
+          ? [
+              listCountChange(lists.groupsWithVisibility(group.visibility), -1),
+              listCountChange(lists.groupChildren(group.parent_id), -1),
+            ]
+          : []),
+      ]);
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+    }
+  }
+}
+
+/** Deletes the group's route item unless the path now belongs to someone else. */
+async function deleteRouteOf(group: Group): Promise<void> {
+  try {
+    await transact([
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.route(group.full_path),
+          ConditionExpression: 'attribute_not_exists(pk) OR id = :id',
+          ExpressionAttributeValues: { ':id': group.id },
+        },
+      },
+    ]);
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+  }
+}
+
+// Access for callers ---------------------------------------------------------------------------------
+
+/**
+ * The group a caller asked for, with their inherited access; 404 `Group Not Found` when it does
+ * not exist or the caller may not see it (GitLab never says 403 for what one cannot see).
+ */
+export async function readableGroup(
+  idOrPath: string | number,
+  caller: Caller | undefined,
+): Promise<{ group: Group; access: number }> {
+  const group = await findGroup(idOrPath);
+  if (!group) throw notFound('Group');
+  const access = caller ? await groupAccessOf(caller.id, group) : 0;
+  if (!canReadGroup(group, caller, access)) throw notFound('Group');
+  return { group, access };
+}
+
+/** Groups a signed-in user is entitled to see through membership: member groups, their ancestors and descendants. */
+export async function authorizedGroupsOf(userId: number, minimumAccess = 0): Promise<Raw[]> {
+  const memberships = (await membershipsOfUser(userId)).filter((m) => m.accessLevel >= minimumAccess);
+  if (memberships.length === 0) return [];
+  const memberIds = memberships.map((m) => m.groupId);
+  if (minimumAccess > 0) return getGroupsRaw(memberIds);
+  const ancestorIds = memberships.flatMap((m) => m.ancestorIds);
+  const [direct, descendants] = await Promise.all([
+    getGroupsRaw([...memberIds, ...ancestorIds]),
+    descendantsOf(memberIds),
+  ]);
+  return [...direct, ...descendants];
+}
+
+/** How many direct owners the group has (the last one may not leave). */
+export async function countGroupOwners(groupId: number): Promise<number> {
+  const { items } = await readWholeList('l1', lists.groupMembers(groupId));
+  return items.filter((item) => Number(item.access_level) === 50).length;
+}
