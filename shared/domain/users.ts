@@ -69,6 +69,7 @@ export function usernameErrors(username: string): string[] {
 /** The same loose check as Devise's default email regexp: something@something, no spaces. */
 export function emailErrors(email: string): string[] {
   if (email.length === 0) return ["can't be blank"];
+  if (email.length > 255) return ['is too long (maximum is 255 characters)'];
   return /^[^@\s]+@[^@\s]+$/.test(email) ? [] : ['is invalid'];
 }
 
@@ -210,7 +211,8 @@ export function newUserFrom(
   >;
   return {
     username: fields.username,
-    email: fields.email,
+    // Devise keeps emails case-insensitive by storing them lower-cased.
+    email: fields.email.toLowerCase(),
     name: fields.name,
     state: 'active',
     admin: fields.admin ?? false,
@@ -229,7 +231,7 @@ export function updatedUser(user: User, fields: UserFields, now: string): User {
   if (errors) throw validationFailed(errors);
   const next: User = { ...user, updated_at: now };
   for (const field of PROFILE_FIELDS) if (fields[field] !== undefined) next[field] = fields[field];
-  if (fields.email !== undefined) next.email = fields.email;
+  if (fields.email !== undefined) next.email = fields.email.toLowerCase();
   if (fields.name !== undefined) next.name = fields.name;
   if (fields.username !== undefined) next.username = fields.username;
   if (fields.admin !== undefined) next.admin = fields.admin;

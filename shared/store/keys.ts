@@ -47,12 +47,16 @@ export interface SortSource {
  */
 export const SORT_SEPARATOR = '\u0000';
 
+/** Index sort keys are limited to 1024 bytes: 200 characters (≤ 800 bytes) decide the order. */
+const SORT_PREFIX_CHARS = 200;
+const sortText = (text: string) => Array.from(text.toLowerCase()).slice(0, SORT_PREFIX_CHARS).join('');
+
 export function sortAttributes(source: SortSource): Record<string, string> {
   const suffix = `${SORT_SEPARATOR}${padId(source.id)}`;
   const values: Partial<Record<ListOrder, string | undefined>> = {
     id: padId(source.id),
-    name: source.name === undefined ? undefined : source.name.toLowerCase() + suffix,
-    path: source.path === undefined ? undefined : source.path.toLowerCase() + suffix,
+    name: source.name === undefined ? undefined : sortText(source.name) + suffix,
+    path: source.path === undefined ? undefined : sortText(source.path) + suffix,
     created_at: source.created_at === undefined ? undefined : source.created_at + suffix,
     updated_at: source.updated_at === undefined ? undefined : source.updated_at + suffix,
     last_activity_at: source.last_activity_at === undefined ? undefined : source.last_activity_at + suffix,

@@ -167,7 +167,10 @@ export function parsed(response: APIGatewayProxyStructuredResultV2): ParsedRespo
   };
 }
 
-type ApiHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+type ApiHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** Invokes a route handler as Lambda would and parses the answer. */
 export async function invoke(

@@ -9,6 +9,9 @@ declare module 'vitest' {
     apiUrl: string;
     baseUrl: string;
     rootToken: string;
+    /** DynamoDB Local behind the runtime, for tests that check storage by key. */
+    dynamodbEndpoint: string;
+    tableName: string;
   }
 }
 
@@ -22,6 +25,8 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('apiUrl', runtime.apiUrl);
   project.provide('baseUrl', runtime.url);
   project.provide('rootToken', runtime.rootToken);
+  project.provide('dynamodbEndpoint', process.env.DYNAMODB_ENDPOINT ?? '');
+  project.provide('tableName', process.env.TABLE_NAME ?? '');
 }
 
 export async function teardown(): Promise<void> {

@@ -1,0 +1,248 @@
+/**
+ * Shared set-up for handler tests: environment, the DocumentClient mock, and stored items written out
+ * literally (not through the repositories' own builders), so a test notices when a key changes.
+ */
+import { createHash } from 'node:crypto';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
+import { vi } from 'vitest';
+import { forgetReservedIds } from '#store/ids.ts';
+
+export const TABLE = 'gitlab-test';
+export const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/gitlab-user-cleanup';
+
+process.env.TABLE_NAME = TABLE;
+process.env.LOG_LEVEL = 'silent';
+process.env.QUEUE_URL_USER_CLEANUP = QUEUE_URL;
+process.env.AWS_REGION = 'us-east-1';
+for (const name of ['QUEUE_MODE', 'EXTERNAL_URL', 'DYNAMODB_ENDPOINT', 'ID_BLOCK_SIZE'])
+  delete process.env[name];
+
+/** The client the repositories really send through (created lazily in shared/store/client.ts). */
+export const ddb = mockClient(DynamoDBDocumentClient);
+export const sqs = mockClient(SQSClient);
+
+/** "Now" in every handler test. */
+export const NOW = '2026-11-22T10:00:00.000Z';
+export const CREATED = '2026-01-15T08:00:00.000Z';
+
+/** Fresh mocks, fresh id blocks, a fixed clock (Date only: timers stay real for retry back-off). */
+export function resetMocks(): void {
+  ddb.reset();
+  sqs.reset();
+  forgetReservedIds();
+  ddb.on(GetCommand).resolves({});
+  vi.useFakeTimers({ toFake: ['Date'], now: new Date(NOW) });
+}
+
+export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** What the auth middleware must send to look a presented secret up. */
+export const tokenLookup = (secret: string) => ({
+  TableName: TABLE,
+  Key: { pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' },
+  ConsistentRead: true,
+});
+
+export interface CallerFields {
+  id: number;
+  username: string;
+  admin: boolean;
+  state: 'active' | 'blocked';
+  can_create_group: boolean;
+  external: boolean;
+}
+
+export const ADMIN: CallerFields = {
+  id: 1,
+  username: 'root',
+  admin: true,
+  state: 'active',
+  can_create_group: true,
+  external: false,
+};
+export const REGULAR: CallerFields = {
+  id: 2,
+  username: 'alice',
+  admin: false,
+  state: 'active',
+  can_create_group: true,
+  external: false,
+};
+
+export const ADMIN_TOKEN = 'glpat-admin-0000000000000000';
+export const USER_TOKEN = 'glpat-alice-0000000000000000';
+
+/** A token lookup item as stored: the grant and the owner's auth snapshot. */
+export function grantItem(
+  secret: string,
+  grant: {
+    user: CallerFields;
+    token_id?: number;
+    scopes?: string[];
+    expires_at?: string | null;
+    revoked?: boolean;
+  },
+) {
+  return {
+    pk: `TOKENHASH#${sha256(secret)}`,
+    sk: 'TOKENHASH',
+    kind: 'token_grant',
+    token_id: grant.token_id ?? grant.user.id * 100,
+    scopes: grant.scopes ?? ['api'],
+    expires_at: grant.expires_at ?? null,
+    revoked: grant.revoked ?? false,
+    user: grant.user,
+  };
+}
+
+/** Makes `secret` a stored token with the given grant. */
+export function givenToken(secret: string, grant: Parameters<typeof grantItem>[1]): void {
+  ddb.on(GetCommand, { Key: { pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' } }).resolves({
+    Item: grantItem(secret, grant),
+  });
+}
+
+export const givenAdminToken = () => givenToken(ADMIN_TOKEN, { user: ADMIN });
+export const givenUserToken = () => givenToken(USER_TOKEN, { user: REGULAR });
+
+export interface UserRecord {
+  id: number;
+  username: string;
+  email: string;
+  name: string;
+  state: 'active' | 'blocked';
+  admin: boolean;
+  can_create_group: boolean;
+  projects_limit: number;
+  external: boolean;
+  bio: string;
+  location: string;
+  skype: string;
+  linkedin: string;
+  twitter: string;
+  website_url: string;
+  organization: string;
+  created_at: string;
+  updated_at: string;
+  confirmed_at: string | null;
+  password_hash: string;
+}
+
+export function userRecord(overrides: Partial<UserRecord> = {}): UserRecord {
+  return {
+    id: 7,
+    username: 'bob',
+    email: 'bob@example.com',
+    name: 'Bob Builder',
+    state: 'active',
+    admin: false,
+    can_create_group: true,
+    projects_limit: 100000,
+    external: false,
+    bio: '',
+    location: 'Lisbon',
+    skype: '',
+    linkedin: '',
+    twitter: '',
+    website_url: '',
+    organization: '',
+    created_at: CREATED,
+    updated_at: CREATED,
+    confirmed_at: CREATED,
+    password_hash: 'scrypt$c2FsdHNhbHRzYWx0c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U=',
+    ...overrides,
+  };
+}
+
+const pad = (id: number) => String(id).padStart(12, '0');
+/** The separator between a sort value and the padded id. */
+export const SEP = '\u0000';
+
+/** A user item as the table holds it. */
+export function userItem(user: UserRecord) {
+  return {
+    pk: `USER#${user.id}`,
+    sk: 'USER',
+    ...user,
+    kind: 'user',
+    l1: 'USERS',
+    l2: `USERS#${user.state}`,
+    sid: pad(user.id),
+    sname: `${user.name.toLowerCase()}${SEP}${pad(user.id)}`,
+    spath: `${user.username.toLowerCase()}${SEP}${pad(user.id)}`,
+    screated: `${user.created_at}${SEP}${pad(user.id)}`,
+  };
+}
+
+export function givenStoredUser(user: UserRecord): void {
+  ddb.on(GetCommand, { Key: { pk: `USER#${user.id}`, sk: 'USER' } }).resolves({ Item: userItem(user) });
+}
+
+export const getUserInput = (id: number) => ({
+  TableName: TABLE,
+  Key: { pk: `USER#${id}`, sk: 'USER' },
+  ConsistentRead: true,
+});
+
+/** Every command the DocumentClient was sent, in order, as `{CommandName: input}`. */
+export function sentCommands(): Record<string, unknown>[] {
+  return ddb.calls().map((call) => {
+    const command = call.args[0] as { constructor: { name: string }; input: unknown };
+    return { [command.constructor.name]: command.input };
+  });
+}
+
+/** The entity GitLab shows admins (userWithAdmin) for a record. */
+export function adminView(user: UserRecord, baseUrl = 'https://gitlab.example.com') {
+  return {
+    id: user.id,
+    name: user.name,
+    username: user.username,
+    state: user.state,
+    avatar_url: null,
+    web_url: `${baseUrl}/${user.username}`,
+    created_at: user.created_at,
+    bio: user.bio,
+    location: user.location,
+    public_email: '',
+    skype: user.skype,
+    linkedin: user.linkedin,
+    twitter: user.twitter,
+    website_url: user.website_url,
+    organization: user.organization,
+    last_sign_in_at: null,
+    confirmed_at: user.confirmed_at,
+    last_activity_on: null,
+    email: user.email,
+    theme_id: 1,
+    color_scheme_id: 1,
+    projects_limit: user.projects_limit,
+    current_sign_in_at: null,
+    identities: [],
+    can_create_group: user.can_create_group,
+    can_create_project: user.projects_limit > 0,
+    two_factor_enabled: false,
+    external: user.external,
+    private_profile: false,
+    is_admin: user.admin,
+  };
+}
+
+/** Headers every JSON answer carries. */
+export const jsonHeaders = (extra: Record<string, string> = {}) => ({
+  'Content-Type': 'application/json',
+  'X-Frame-Options': 'SAMEORIGIN',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Request-Id': 'req-0123456789',
+  ...extra,
+});
+
+/** Headers of an answer without a body (204). */
+export const emptyHeaders = () => ({
+  'X-Frame-Options': 'SAMEORIGIN',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Request-Id': 'req-0123456789',
+});

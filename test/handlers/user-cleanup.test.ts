@@ -1,0 +1,147 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { handler } from '../../functions/workers/user-cleanup.ts';
+import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
+import { ddb, resetMocks, sentCommands, TABLE } from './fixtures.ts';
+
+const tokensQuery = (userId: number, startKey?: Record<string, unknown>) => ({
+  TableName: TABLE,
+  IndexName: 'l2-id',
+  KeyConditionExpression: 'l2 = :list',
+  ExpressionAttributeValues: { ':list': `PATS#USER#${userId}` },
+  ExclusiveStartKey: startKey,
+});
+
+const listCount = (list: string, delta: number) => ({
+  Update: {
+    TableName: TABLE,
+    Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' },
+    UpdateExpression: 'ADD #count :delta',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':delta': delta },
+  },
+});
+
+const removal = (tokenId: number, hash: string, userId: number) => ({
+  TransactWriteCommand: {
+    TransactItems: [
+      {
+        Delete: {
+          TableName: TABLE,
+          Key: { pk: `PAT#${tokenId}`, sk: 'PAT' },
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      { Delete: { TableName: TABLE, Key: { pk: `TOKENHASH#${hash}`, sk: 'TOKENHASH' } } },
+      listCount('PATS', -1),
+      listCount(`PATS#USER#${userId}`, -1),
+    ],
+  },
+});
+
+const token = (id: number, hash: string) => ({
+  pk: `PAT#${id}`,
+  sk: 'PAT',
+  id,
+  user_id: 7,
+  token_hash: hash,
+  l2: 'PATS#USER#7',
+  sid: String(id).padStart(12, '0'),
+});
+
+beforeEach(() => {
+  resetMocks();
+  ddb.on(TransactWriteCommand).resolves({});
+});
+
+const run = (...records: ReturnType<typeof sqsRecord>[]) =>
+  handler(sqsEvent(...records), lambdaContext('user-cleanup'));
+
+describe('user-cleanup worker', () => {
+  it('deletes every token item of the user, page by page → no failures', async () => {
+    const lastKey = { pk: 'PAT#4', sk: 'PAT', l2: 'PATS#USER#7', sid: '000000000004' };
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [token(3, 'h3'), token(4, 'h4')], LastEvaluatedKey: lastKey })
+      .resolvesOnce({ Items: [token(6, 'h6')] });
+    expect(await run(sqsRecord('{"userId":7}', 'msg-1'))).toEqual({ batchItemFailures: [] });
+    expect(sentCommands()).toEqual([
+      { QueryCommand: tokensQuery(7) },
+      removal(3, 'h3', 7),
+      removal(4, 'h4', 7),
+      { QueryCommand: tokensQuery(7, lastKey) },
+      removal(6, 'h6', 7),
+    ]);
+  });
+
+  it('a user without tokens needs one query', async () => {
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    expect(await run(sqsRecord('{"userId":12}'))).toEqual({ batchItemFailures: [] });
+    expect(sentCommands()).toEqual([{ QueryCommand: tokensQuery(12) }]);
+  });
+
+  it('is idempotent: a token already removed by an earlier delivery is skipped', async () => {
+    ddb.on(QueryCommand).resolves({ Items: [token(3, 'h3'), token(4, 'h4')] });
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(
+        new TransactionCanceledException({
+          message: 'Transaction cancelled',
+          $metadata: {},
+          CancellationReasons: [
+            { Code: 'ConditionalCheckFailed' },
+            { Code: 'None' },
+            { Code: 'None' },
+            { Code: 'None' },
+          ],
+        }),
+      )
+      .resolves({});
+    expect(await run(sqsRecord('{"userId":7}'))).toEqual({ batchItemFailures: [] });
+    expect(sentCommands()).toEqual([
+      { QueryCommand: tokensQuery(7) },
+      removal(3, 'h3', 7),
+      removal(4, 'h4', 7),
+    ]);
+  });
+
+  it.each([
+    ['not JSON', 'userId=7'],
+    ['no userId', '{}'],
+    ['a string id', '{"userId":"7"}'],
+    ['id 0', '{"userId":0}'],
+    ['a fractional id', '{"userId":1.5}'],
+    ['null', 'null'],
+  ])(
+    'reports an invalid message (%s) as a batch item failure without touching the table',
+    async (_case, body) => {
+      expect(await run(sqsRecord(body, 'bad-1'))).toEqual({
+        batchItemFailures: [{ itemIdentifier: 'bad-1' }],
+      });
+      expect(sentCommands()).toEqual([]);
+    },
+  );
+
+  it('fails only the records that fail in a mixed batch', async () => {
+    ddb
+      .on(QueryCommand, { ExpressionAttributeValues: { ':list': 'PATS#USER#7' } })
+      .resolves({ Items: [token(3, 'h3')] });
+    ddb
+      .on(QueryCommand, { ExpressionAttributeValues: { ':list': 'PATS#USER#8' } })
+      .rejects(new Error('throttled'));
+    const result = await run(
+      sqsRecord('{"userId":7}', 'good'),
+      sqsRecord('{"userId":', 'broken'),
+      sqsRecord('{"userId":8}', 'store-error', 3),
+    );
+    expect(result).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'broken' }, { itemIdentifier: 'store-error' }],
+    });
+    expect(sentCommands()).toEqual([
+      { QueryCommand: tokensQuery(7) },
+      removal(3, 'h3', 7),
+      { QueryCommand: tokensQuery(8) },
+    ]);
+  });
+});

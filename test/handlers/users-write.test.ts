@@ -1,0 +1,455 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { handler as blockUser } from '../../functions/users/block.ts';
+import { handler as deleteUser } from '../../functions/users/delete.ts';
+import { handler as unblockUser } from '../../functions/users/unblock.ts';
+import { handler as updateUser } from '../../functions/users/update.ts';
+import { invoke } from '../support/events.ts';
+import {
+  ADMIN_TOKEN,
+  adminView,
+  ddb,
+  emptyHeaders,
+  getUserInput,
+  givenAdminToken,
+  givenStoredUser,
+  givenUserToken,
+  jsonHeaders,
+  NOW,
+  QUEUE_URL,
+  resetMocks,
+  sentCommands,
+  sqs,
+  TABLE,
+  tokenLookup,
+  USER_TOKEN,
+  type UserRecord,
+  userItem,
+  userRecord,
+} from './fixtures.ts';
+
+const bob = userRecord();
+const blockedBob = userRecord({ state: 'blocked' });
+
+const tokenHashesQuery = (userId: number) => ({
+  TableName: TABLE,
+  IndexName: 'l2-id',
+  KeyConditionExpression: 'l2 = :list',
+  ExpressionAttributeValues: { ':list': `PATS#USER#${userId}` },
+  ProjectionExpression: 'token_hash',
+  ExclusiveStartKey: undefined,
+});
+
+const listCount = (list: string, delta: number) => ({
+  Update: {
+    TableName: TABLE,
+    Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' },
+    UpdateExpression: 'ADD #count :delta',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':delta': delta },
+  },
+});
+
+/** The user item written back, guarded by the updated_at it was read with. */
+const guardedPut = (next: UserRecord, previousUpdatedAt = bob.updated_at) => ({
+  Put: {
+    TableName: TABLE,
+    Item: userItem(next),
+    ConditionExpression: 'updated_at = :previous',
+    ExpressionAttributeValues: { ':previous': previousUpdatedAt },
+  },
+});
+
+const grantRefresh = (hash: string, user: UserRecord) => ({
+  Update: {
+    TableName: TABLE,
+    Key: { pk: `TOKENHASH#${hash}`, sk: 'TOKENHASH' },
+    UpdateExpression: 'SET #user = :user',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#user': 'user' },
+    ExpressionAttributeValues: {
+      ':user': {
+        id: user.id,
+        username: user.username,
+        admin: user.admin,
+        state: user.state,
+        can_create_group: user.can_create_group,
+        external: user.external,
+      },
+    },
+  },
+});
+
+function cancelled(...codes: string[]) {
+  return new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
+}
+
+beforeEach(() => {
+  resetMocks();
+  givenAdminToken();
+  givenUserToken();
+  ddb.on(QueryCommand).resolves({ Items: [{ token_hash: 'hash-a' }, { token_hash: 'hash-b' }] });
+  ddb.on(TransactWriteCommand).resolves({});
+});
+
+describe('PUT /users/:id', () => {
+  it('changes profile fields and the email; moves the email item → 200', async () => {
+    givenStoredUser(bob);
+    const response = await invoke(updateUser, 'PUT', '/api/v4/users/7', {
+      token: ADMIN_TOKEN,
+      json: { name: 'Robert', email: 'Robert@Example.com', bio: 'Builds things', location: '' },
+    });
+    const next = {
+      ...bob,
+      name: 'Robert',
+      email: 'robert@example.com',
+      bio: 'Builds things',
+      location: '',
+      updated_at: NOW,
+    };
+    expect(response).toEqual({ statusCode: 200, headers: jsonHeaders(), body: adminView(next) });
+    expect(sentCommands()).toEqual([
+      { GetCommand: tokenLookup(ADMIN_TOKEN) },
+      { GetCommand: getUserInput(7) },
+      { QueryCommand: tokenHashesQuery(7) },
+      {
+        TransactWriteCommand: {
+          TransactItems: [
+            guardedPut(next),
+            {
+              Put: {
+                TableName: TABLE,
+                Item: { pk: 'EMAIL#robert@example.com', sk: 'EMAIL', kind: 'email', user_id: 7 },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            { Delete: { TableName: TABLE, Key: { pk: 'EMAIL#bob@example.com', sk: 'EMAIL' } } },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it('a new username moves the route item and refreshes the auth copy on every token', async () => {
+    givenStoredUser(bob);
+    const response = await invoke(updateUser, 'PUT', '/api/v4/users/7', {
+      token: ADMIN_TOKEN,
+      form: { username: 'builder', admin: 'true' },
+    });
+    const next = { ...bob, username: 'builder', admin: true, updated_at: NOW };
+    expect(response).toEqual({ statusCode: 200, headers: jsonHeaders(), body: adminView(next) });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
+      TransactItems: [
+        guardedPut(next),
+        {
+          Put: {
+            TableName: TABLE,
+            Item: { pk: 'ROUTE#builder', sk: 'ROUTE', kind: 'user', id: 7, full_path: 'builder' },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        { Delete: { TableName: TABLE, Key: { pk: 'ROUTE#bob', sk: 'ROUTE' } } },
+        grantRefresh('hash-a', next),
+        grantRefresh('hash-b', next),
+      ],
+    });
+  });
+
+  it('a change of case only rewrites the route item in place', async () => {
+    givenStoredUser(bob);
+    const response = await invoke(updateUser, 'PUT', '/api/v4/users/7', {
+      token: ADMIN_TOKEN,
+      json: { username: 'Bob' },
+    });
+    const next = { ...bob, username: 'Bob', updated_at: NOW };
+    expect(response).toEqual({ statusCode: 200, headers: jsonHeaders(), body: adminView(next) });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
+      TransactItems: [
+        guardedPut(next),
+        {
+          Put: {
+            TableName: TABLE,
+            Item: { pk: 'ROUTE#bob', sk: 'ROUTE', kind: 'user', id: 7, full_path: 'Bob' },
+          },
+        },
+        grantRefresh('hash-a', next),
+        grantRefresh('hash-b', next),
+      ],
+    });
+  });
+
+  it('a taken email → 409', async () => {
+    givenStoredUser(bob);
+    ddb.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed', 'None'));
+    expect(
+      await invoke(updateUser, 'PUT', '/api/v4/users/7', {
+        token: ADMIN_TOKEN,
+        json: { email: 'taken@example.com' },
+      }),
+    ).toEqual({ statusCode: 409, headers: jsonHeaders(), body: { message: 'Email has already been taken' } });
+  });
+
+  it('a taken username → 409 (its item follows the email items)', async () => {
+    givenStoredUser(bob);
+    ddb
+      .on(TransactWriteCommand)
+      .rejects(cancelled('None', 'None', 'None', 'ConditionalCheckFailed', 'None', 'None', 'None'));
+    expect(
+      await invoke(updateUser, 'PUT', '/api/v4/users/7', {
+        token: ADMIN_TOKEN,
+        json: { email: 'new@example.com', username: 'taken' },
+      }),
+    ).toEqual({
+      statusCode: 409,
+      headers: jsonHeaders(),
+      body: { message: 'Username has already been taken' },
+    });
+  });
+
+  it('a concurrent update of the same user → 409 Resource lock', async () => {
+    givenStoredUser(bob);
+    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed'));
+    expect(
+      await invoke(updateUser, 'PUT', '/api/v4/users/7', { token: ADMIN_TOKEN, json: { bio: 'x' } }),
+    ).toEqual({
+      statusCode: 409,
+      headers: jsonHeaders(),
+      body: { message: '409 Conflict: Resource lock' },
+    });
+  });
+
+  it('invalid attributes → 400 message-body, nothing written', async () => {
+    givenStoredUser(bob);
+    expect(
+      await invoke(updateUser, 'PUT', '/api/v4/users/7', {
+        token: ADMIN_TOKEN,
+        json: { email: 'nope', password: 'short' },
+      }),
+    ).toEqual({
+      statusCode: 400,
+      headers: jsonHeaders(),
+      body: { message: { email: ['is invalid'], password: ['is too short (minimum is 8 characters)'] } },
+    });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('an unknown id → 404 User Not Found', async () => {
+    expect(
+      await invoke(updateUser, 'PUT', '/api/v4/users/99', { token: ADMIN_TOKEN, json: { bio: 'x' } }),
+    ).toEqual({
+      statusCode: 404,
+      headers: jsonHeaders(),
+      body: { message: '404 User Not Found' },
+    });
+    expect(sentCommands()).toEqual([
+      { GetCommand: tokenLookup(ADMIN_TOKEN) },
+      { GetCommand: getUserInput(99) },
+    ]);
+  });
+
+  it('non-admins → 403', async () => {
+    givenStoredUser(bob);
+    expect(
+      await invoke(updateUser, 'PUT', '/api/v4/users/7', { token: USER_TOKEN, json: { bio: 'x' } }),
+    ).toEqual({
+      statusCode: 403,
+      headers: jsonHeaders(),
+      body: { message: '403 Forbidden' },
+    });
+    expect(sentCommands()).toEqual([{ GetCommand: tokenLookup(USER_TOKEN) }]);
+  });
+});
+
+describe('DELETE /users/:id', () => {
+  it('removes the user, its lookup items and token grants at once, then queues the cleanup → 204', async () => {
+    givenStoredUser(bob);
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+    expect(await invoke(deleteUser, 'DELETE', '/api/v4/users/7', { token: ADMIN_TOKEN })).toEqual({
+      statusCode: 204,
+      headers: emptyHeaders(),
+      body: undefined,
+    });
+    expect(sentCommands()).toEqual([
+      { GetCommand: tokenLookup(ADMIN_TOKEN) },
+      { GetCommand: getUserInput(7) },
+      { QueryCommand: tokenHashesQuery(7) },
+      {
+        TransactWriteCommand: {
+          TransactItems: [
+            {
+              Delete: {
+                TableName: TABLE,
+                Key: { pk: 'USER#7', sk: 'USER' },
+                ConditionExpression: 'attribute_exists(pk)',
+              },
+            },
+            { Delete: { TableName: TABLE, Key: { pk: 'EMAIL#bob@example.com', sk: 'EMAIL' } } },
+            { Delete: { TableName: TABLE, Key: { pk: 'ROUTE#bob', sk: 'ROUTE' } } },
+            listCount('USERS', -1),
+            listCount('USERS#active', -1),
+            { Delete: { TableName: TABLE, Key: { pk: 'TOKENHASH#hash-a', sk: 'TOKENHASH' } } },
+            { Delete: { TableName: TABLE, Key: { pk: 'TOKENHASH#hash-b', sk: 'TOKENHASH' } } },
+          ],
+        },
+      },
+    ]);
+    expect(sqs).toHaveReceivedCommandExactlyOnceWith(SendMessageCommand, {
+      QueueUrl: QUEUE_URL,
+      MessageBody: '{"userId":7}',
+    });
+    expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
+      { QueueUrl: QUEUE_URL, MessageBody: '{"userId":7}' },
+    ]);
+  });
+
+  it('counts a blocked user out of the blocked list', async () => {
+    givenStoredUser(blockedBob);
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm-2' });
+    const response = await invoke(deleteUser, 'DELETE', '/api/v4/users/7', { token: ADMIN_TOKEN });
+    expect(response).toEqual({ statusCode: 204, headers: emptyHeaders(), body: undefined });
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.slice(3)).toEqual([
+      listCount('USERS', -1),
+      listCount('USERS#blocked', -1),
+    ]);
+  });
+
+  it('an unknown id → 404 User Not Found, nothing written or queued', async () => {
+    expect(await invoke(deleteUser, 'DELETE', '/api/v4/users/99', { token: ADMIN_TOKEN })).toEqual({
+      statusCode: 404,
+      headers: jsonHeaders(),
+      body: { message: '404 User Not Found' },
+    });
+    expect(sentCommands()).toEqual([
+      { GetCommand: tokenLookup(ADMIN_TOKEN) },
+      { GetCommand: getUserInput(99) },
+    ]);
+    expect(sqs.calls()).toHaveLength(0);
+  });
+
+  it('a user deleted meanwhile → 404, nothing queued', async () => {
+    givenStoredUser(bob);
+    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None', 'None', 'None'));
+    expect(await invoke(deleteUser, 'DELETE', '/api/v4/users/7', { token: ADMIN_TOKEN })).toEqual({
+      statusCode: 404,
+      headers: jsonHeaders(),
+      body: { message: '404 User Not Found' },
+    });
+    expect(sqs.calls()).toHaveLength(0);
+  });
+
+  it('non-admins → 403, anonymous → 401', async () => {
+    givenStoredUser(bob);
+    expect(await invoke(deleteUser, 'DELETE', '/api/v4/users/7', { token: USER_TOKEN })).toEqual({
+      statusCode: 403,
+      headers: jsonHeaders(),
+      body: { message: '403 Forbidden' },
+    });
+    expect(await invoke(deleteUser, 'DELETE', '/api/v4/users/7')).toEqual({
+      statusCode: 401,
+      headers: jsonHeaders(),
+      body: { message: '401 Unauthorized' },
+    });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(sqs.calls()).toHaveLength(0);
+  });
+});
+
+describe('POST /users/:id/block and /unblock', () => {
+  it('blocks an active user: moves it between state lists and refreshes its grants → 201 true', async () => {
+    givenStoredUser(bob);
+    expect(await invoke(blockUser, 'POST', '/api/v4/users/7/block', { token: ADMIN_TOKEN })).toEqual({
+      statusCode: 201,
+      headers: jsonHeaders(),
+      body: true,
+    });
+    const next = { ...bob, state: 'blocked' as const, updated_at: NOW };
+    expect(sentCommands()).toEqual([
+      { GetCommand: tokenLookup(ADMIN_TOKEN) },
+      { GetCommand: getUserInput(7) },
+      { QueryCommand: tokenHashesQuery(7) },
+      {
+        TransactWriteCommand: {
+          TransactItems: [
+            guardedPut(next),
+            listCount('USERS#active', -1),
+            listCount('USERS#blocked', 1),
+            grantRefresh('hash-a', next),
+            grantRefresh('hash-b', next),
+          ],
+        },
+      },
+    ]);
+    expect(userItem(next).l2).toBe('USERS#blocked');
+  });
+
+  it('blocking a blocked user changes nothing → 201 false', async () => {
+    givenStoredUser(blockedBob);
+    expect(await invoke(blockUser, 'POST', '/api/v4/users/7/block', { token: ADMIN_TOKEN })).toEqual({
+      statusCode: 201,
+      headers: jsonHeaders(),
+      body: false,
+    });
+    expect(sentCommands()).toEqual([
+      { GetCommand: tokenLookup(ADMIN_TOKEN) },
+      { GetCommand: getUserInput(7) },
+    ]);
+  });
+
+  it('unblocks a blocked user → 201 true', async () => {
+    givenStoredUser(blockedBob);
+    expect(await invoke(unblockUser, 'POST', '/api/v4/users/7/unblock', { token: ADMIN_TOKEN })).toEqual({
+      statusCode: 201,
+      headers: jsonHeaders(),
+      body: true,
+    });
+    const next = { ...bob, state: 'active' as const, updated_at: NOW };
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
+      TransactItems: [
+        guardedPut(next),
+        listCount('USERS#blocked', -1),
+        listCount('USERS#active', 1),
+        grantRefresh('hash-a', next),
+        grantRefresh('hash-b', next),
+      ],
+    });
+  });
+
+  it('unblocking an active user changes nothing → 201 false', async () => {
+    givenStoredUser(bob);
+    expect(await invoke(unblockUser, 'POST', '/api/v4/users/7/unblock', { token: ADMIN_TOKEN })).toEqual({
+      statusCode: 201,
+      headers: jsonHeaders(),
+      body: false,
+    });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('an unknown id → 404 User Not Found', async () => {
+    expect(await invoke(blockUser, 'POST', '/api/v4/users/99/block', { token: ADMIN_TOKEN })).toEqual({
+      statusCode: 404,
+      headers: jsonHeaders(),
+      body: { message: '404 User Not Found' },
+    });
+    expect(await invoke(unblockUser, 'POST', '/api/v4/users/99/unblock', { token: ADMIN_TOKEN })).toEqual({
+      statusCode: 404,
+      headers: jsonHeaders(),
+      body: { message: '404 User Not Found' },
+    });
+  });
+
+  it('non-admins → 403', async () => {
+    givenStoredUser(bob);
+    expect(await invoke(blockUser, 'POST', '/api/v4/users/7/block', { token: USER_TOKEN })).toEqual({
+      statusCode: 403,
+      headers: jsonHeaders(),
+      body: { message: '403 Forbidden' },
+    });
+  });
+});

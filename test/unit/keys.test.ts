@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { keys, lists, padId, sortAttributes, storageAttributes, stripStorage } from '#store/keys.ts';
+import { createTableInput, indexes, indexName } from '#store/table.ts';
+
+describe('padId()', () => {
+  it('pads ids to 12 digits so string order is numeric order', () => {
+    expect(padId(7)).toBe('000000000007');
+    expect(padId(123456789012)).toBe('123456789012');
+    const ids = [10, 9, 100, 1, 99, 1000];
+    expect(ids.map(padId).sort()).toEqual([1, 9, 10, 99, 100, 1000].map(padId));
+  });
+});
+
+describe('keys', () => {
+  it('address items by immutable ids, lookups by lower-cased names', () => {
+    expect(keys.user(42)).toEqual({ pk: 'USER#42', sk: 'USER' });
+    expect(keys.route('Group/Sub')).toEqual({ pk: 'ROUTE#group/sub', sk: 'ROUTE' });
+    expect(keys.email('John.Doe@Example.COM')).toEqual({ pk: 'EMAIL#john.doe@example.com', sk: 'EMAIL' });
+    expect(keys.accessToken(3)).toEqual({ pk: 'PAT#3', sk: 'PAT' });
+    expect(keys.accessTokenHash('abc')).toEqual({ pk: 'TOKENHASH#abc', sk: 'TOKENHASH' });
+    expect(keys.idCounter('user')).toEqual({ pk: 'COUNTER#user', sk: 'COUNTER' });
+    expect(keys.listCount('USERS')).toEqual({ pk: 'LISTCOUNT#USERS', sk: 'COUNT' });
+  });
+
+  it('name lists', () => {
+    expect(lists.users).toBe('USERS');
+    expect(lists.usersInState('blocked')).toBe('USERS#blocked');
+    expect(lists.accessTokens).toBe('PATS');
+    expect(lists.accessTokensOfUser(5)).toBe('PATS#USER#5');
+  });
+});
+
+/** What separates a sort value from the padded id: below every printable character. */
+const SEP = '\u0000';
+
+describe('sortAttributes()', () => {
+  it('gives every present order a value ending with the padded id', () => {
+    expect(
+      sortAttributes({
+        id: 7,
+        name: 'Alice Smith',
+        path: 'Alice',
+        created_at: '2026-11-22T10:00:00.000Z',
+        updated_at: '2026-11-23T10:00:00.000Z',
+        last_activity_at: '2026-11-24T10:00:00.000Z',
+      }),
+    ).toEqual({
+      sid: '000000000007',
+      sname: `alice smith${SEP}000000000007`,
+      spath: `alice${SEP}000000000007`,
+      screated: `2026-11-22T10:00:00.000Z${SEP}000000000007`,
+      supdated: `2026-11-23T10:00:00.000Z${SEP}000000000007`,
+      sactivity: `2026-11-24T10:00:00.000Z${SEP}000000000007`,
+    });
+  });
+
+  it('leaves absent orders out', () => {
+    expect(sortAttributes({ id: 12 })).toEqual({ sid: '000000000012' });
+    expect(sortAttributes({ id: 12, created_at: '2026-01-01T00:00:00.000Z' })).toEqual({
+      sid: '000000000012',
+      screated: `2026-01-01T00:00:00.000Z${SEP}000000000012`,
+    });
+  });
+
+  const order = (
+    attribute: 'sname' | 'spath' | 'screated',
+    rows: { id: number; name?: string; path?: string; created_at?: string }[],
+  ) =>
+    rows
+      .map((row) => ({ row, key: sortAttributes(row)[attribute] as string }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map(({ row }) => row.id);
+
+  it('orders ids numerically', () => {
+    const rows = [{ id: 100 }, { id: 9 }, { id: 10 }, { id: 1 }];
+    const sorted = rows.map((row) => sortAttributes(row).sid as string).sort();
+    expect(sorted).toEqual(['000000000001', '000000000009', '000000000010', '000000000100']);
+  });
+
+  it('orders paths case-insensitively, a prefix before its extensions, ties by id', () => {
+    expect(
+      order('spath', [
+        { id: 1, path: 'beta' },
+        { id: 2, path: 'Alpha' },
+        { id: 3, path: 'alpha-2' },
+        { id: 4, path: 'alpha.x' },
+        { id: 5, path: 'alpha_b' },
+        { id: 6, path: 'ALPHA' },
+      ]),
+    ).toEqual([2, 6, 3, 4, 5, 1]);
+  });
+
+  it('orders names as strings: "John" before "John Smith", ties by id', () => {
+    expect(
+      order('sname', [
+        { id: 1, name: 'John Smith' },
+        { id: 2, name: 'John' },
+        { id: 3, name: 'john' },
+        { id: 4, name: 'Johnny' },
+        { id: 5, name: 'John!' },
+        { id: 6, name: 'Adam' },
+      ]),
+    ).toEqual([6, 2, 3, 1, 5, 4]);
+  });
+
+  it('orders timestamps chronologically, ties by id', () => {
+    expect(
+      order('screated', [
+        { id: 3, created_at: '2026-11-22T10:00:00.000Z' },
+        { id: 1, created_at: '2026-11-22T10:00:00.001Z' },
+        { id: 2, created_at: '2026-11-22T10:00:00.000Z' },
+        { id: 4, created_at: '2025-12-31T23:59:59.999Z' },
+      ]),
+    ).toEqual([4, 2, 3, 1]);
+  });
+});
+
+describe('stripStorage()', () => {
+  it('removes keys, list and sort attributes, keeps the entity', () => {
+    const item = {
+      pk: 'USER#1',
+      sk: 'USER',
+      l1: 'USERS',
+      l2: 'USERS#active',
+      sid: '000000000001',
+      sname: 'a#000000000001',
+      spath: 'a#000000000001',
+      screated: 'x',
+      supdated: 'y',
+      sactivity: 'z',
+      id: 1,
+      name: 'A',
+      kind: 'user',
+    };
+    expect(stripStorage(item)).toEqual({ id: 1, name: 'A', kind: 'user' });
+    expect([...storageAttributes].sort()).toEqual(
+      ['l1', 'l2', 'pk', 'sactivity', 'screated', 'sid', 'sk', 'sname', 'spath', 'supdated'].sort(),
+    );
+  });
+});
+
+describe('table definition', () => {
+  it('has one GSI per list attribute and order, named list-order', () => {
+    expect(indexName('l2', 'id')).toBe('l2-id');
+    expect(indexes.map((index) => `${index.name}:${index.partitionKey}/${index.sortKey}`)).toEqual([
+      'l1-id:l1/sid',
+      'l1-name:l1/sname',
+      'l1-path:l1/spath',
+      'l1-created_at:l1/screated',
+      'l1-updated_at:l1/supdated',
+      'l1-last_activity_at:l1/sactivity',
+      'l2-id:l2/sid',
+      'l2-name:l2/sname',
+      'l2-path:l2/spath',
+      'l2-created_at:l2/screated',
+      'l2-updated_at:l2/supdated',
+      'l2-last_activity_at:l2/sactivity',
+    ]);
+    const input = createTableInput('t');
+    expect(input.KeySchema).toEqual([
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ]);
+    expect(input.AttributeDefinitions.every((definition) => definition.AttributeType === 'S')).toBe(true);
+    expect(input.GlobalSecondaryIndexes).toHaveLength(12);
+  });
+});
