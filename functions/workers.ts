@@ -31,6 +31,6 @@ export const workers: readonly WorkerDefinition[] = [
     visibilityTimeout: 900,
     maxReceiveCount: 5,
     timeout: 300,
-    access: { table: 'write' },
+    access: { table: 'write', bucket: 'write' },
   },
 ];

@@ -1,10 +1,8 @@
 import { defineWorker } from '#queue/worker.ts';
+import { purgeGroupProjects } from '#store/group-projects.ts';
 import { purgeGroupTree } from '#store/groups.ts';
 
-/**
- * Removes a deleted group and everything under it. Groups hold no projects yet; the Projects work
- * passes their removal in here.
- */
+/** Removes a deleted group and everything under it: subgroups, their projects (uploads too) and members. */
 export const handler = defineWorker('group-delete', async ({ groupId }) => {
-  await purgeGroupTree(groupId, async () => undefined);
+  await purgeGroupTree(groupId, purgeGroupProjects);
 });

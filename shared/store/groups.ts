@@ -4,25 +4,25 @@
  * path uniqueness is the database's job. Member items live in the group's partition and join the
  * group's member list and the user's membership list.
  */
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Visibility } from '#domain/access.ts';
-import { ApiError, badRequest, conflict, notFound, recordNotFound } from '#domain/errors.ts';
+import {
+  ApiError,
+  badRequest,
+  conflict,
+  notFound,
+  recordNotFound,
+  validationFailed,
+} from '#domain/errors.ts';
 import { canReadGroup } from '#domain/group-policy.ts';
 import { type Group, rubyErrorHash } from '#domain/groups.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Caller } from '#domain/users.ts';
+import { batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
 import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
-import {
-  type ListPage,
-  listCountChange,
-  mergeSorted,
-  offsetOf,
-  readListCount,
-  readListHead,
-  readWholeList,
-} from './lists.ts';
+import { type ListPage, listCountChange, listMerged, mergeSorted, offsetOf, readWholeList } from './lists.ts';
 import type { ListOrder } from './table.ts';
 import { ConditionFailed, type TransactItem, transact } from './transact.ts';
 
@@ -176,24 +176,8 @@ export async function findGroup(idOrPath: string | number): Promise<Group | unde
   return getGroup(Number(route.Item.id));
 }
 
-async function batchGet(keyList: { pk: string; sk: string }[]): Promise<Raw[]> {
-  const found: Raw[] = [];
-  const unique = [...new Map(keyList.map((key) => [`${key.pk}|${key.sk}`, key])).values()];
-  for (let start = 0; start < unique.length; start += 100) {
-    let request: Record<string, { Keys: Raw[]; ConsistentRead?: boolean }> | undefined = {
-      [tableName()]: { Keys: unique.slice(start, start + 100), ConsistentRead: true },
-    };
-    while (request && Object.keys(request).length) {
-      const result = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
-      found.push(...(result.Responses?.[tableName()] ?? []));
-      request = result.UnprocessedKeys as typeof request;
-    }
-  }
-  return found;
-}
-
 export async function getGroupsRaw(ids: number[]): Promise<Raw[]> {
-  const items = await batchGet(ids.map((id) => keys.group(id)));
+  const items = await batchGetItems(ids.map((id) => keys.group(id)));
   return items.filter((item) => !item.deleting);
 }
 
@@ -206,7 +190,7 @@ const memberActive = (member: GroupMember, today: string) =>
  */
 export async function groupAccessOf(userId: number, group: Group): Promise<number> {
   const ids = [group.id, ...group.ancestor_ids];
-  const items = await batchGet(ids.map((id) => keys.groupMember(id, userId)));
+  const items = await batchGetItems(ids.map((id) => keys.groupMember(id, userId)));
   const today = new Date().toISOString().slice(0, 10);
   return items
     .map(decodeMember)
@@ -270,35 +254,15 @@ export interface GroupListQuery {
  * each list is read only up to the end of the requested page and totals come from counters.
  */
 export async function listGroups(query: GroupListQuery): Promise<ListPage<Group>> {
-  const offset = offsetOf(query.page);
-  const wanted = offset + query.page.perPage;
-  const visible = new Set<string>(query.visibilities);
-  const extra = query.extra.filter((item) => !visible.has(String(item.visibility)));
-  if (!query.filter) {
-    const [heads, counts] = await Promise.all([
-      Promise.all(
-        query.visibilities.map((visibility) =>
-          readListHead('l1', lists.groupsWithVisibility(visibility), query.order, query.sort, wanted),
-        ),
-      ),
-      Promise.all(
-        query.visibilities.map((visibility) => readListCount(lists.groupsWithVisibility(visibility))),
-      ),
-    ]);
-    const merged = mergeSorted([...heads, extra], query.order, query.sort);
-    const total = counts.reduce((sum, count) => sum + count, 0) + extra.length;
-    return { items: merged.slice(offset, wanted).map(decodeGroup), total };
-  }
-  const whole = await Promise.all(
-    query.visibilities.map((visibility) =>
-      readWholeList('l1', lists.groupsWithVisibility(visibility), query.order),
-    ),
-  );
-  const merged = mergeSorted([...whole.map((list) => list.items), extra], query.order, query.sort)
-    .map(decodeGroup)
-    .filter(query.filter);
-  const complete = whole.every((list) => list.complete);
-  return { items: merged.slice(offset, wanted), total: complete ? merged.length : undefined };
+  return listMerged({
+    partitions: query.visibilities.map(lists.groupsWithVisibility),
+    extra: query.extra,
+    order: query.order,
+    sort: query.sort,
+    page: query.page,
+    decode: decodeGroup,
+    filter: query.filter,
+  });
 }
 
 /** Sorts and pages groups already in memory (subgroups), with the same tie-breaker as the indexes. */
@@ -319,7 +283,7 @@ export function pageOf(
 
 /** The caller's direct membership level in each of the given groups. */
 export async function directAccessTo(userId: number, groups: Group[]): Promise<Map<number, number>> {
-  const items = await batchGet(groups.map((group) => keys.groupMember(group.id, userId)));
+  const items = await batchGetItems(groups.map((group) => keys.groupMember(group.id, userId)));
   const today = new Date().toISOString().slice(0, 10);
   return new Map(
     items
@@ -379,7 +343,7 @@ export async function saveGroup(previous: Group, next: Group): Promise<Group> {
   } catch (error) {
     if (error instanceof ConditionFailed) {
       if (routeIndex >= 0 && error.failedAt(routeIndex)) {
-        throw badRequest(`Failed to update group ${rubyErrorHash({ path: ['has already been taken'] })}`);
+        throw validationFailed({ path: ['has already been taken'] });
       }
       throw conflict('409 Conflict: Resource lock');
     }

@@ -16,6 +16,26 @@ export const keys = {
   accessTokenHash: (hash: string): Key => ({ pk: `TOKENHASH#${hash}`, sk: 'TOKENHASH' }),
   group: (id: number): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' }),
   groupMember: (groupId: number, userId: number): Key => ({ pk: `GROUP#${groupId}`, sk: `MEMBER#${userId}` }),
+  /** A user's personal namespace (group namespaces are the groups themselves). */
+  userNamespace: (namespaceId: number): Key => ({ pk: `NAMESPACE#${namespaceId}`, sk: 'NAMESPACE' }),
+  project: (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' }),
+  projectMember: (projectId: number, userId: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `MEMBER#${userId}`,
+  }),
+  projectStar: (projectId: number, userId: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `STAR#${userId}`,
+  }),
+  projectShare: (projectId: number, groupId: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `SHARE#${groupId}`,
+  }),
+  /** Project names are unique within a namespace, like paths. */
+  projectName: (namespaceId: number, name: string): Key => ({
+    pk: `PROJECTNAME#${namespaceId}#${name.toLowerCase()}`,
+    sk: 'PROJECTNAME',
+  }),
 };
 
 /** Names of list partitions (values of `l1`/`l2`). */
@@ -29,6 +49,14 @@ export const lists = {
   groupChildren: (parentId: number | null) => `GROUPS#CHILDREN#${parentId ?? 'ROOT'}`,
   groupMembers: (groupId: number) => `MEMBERS#GROUP#${groupId}`,
   groupMembershipsOfUser: (userId: number) => `MEMBERSHIPS#GROUP#USER#${userId}`,
+  projectsWithVisibility: (visibility: string) => `PROJECTS#${visibility}`,
+  namespaceProjects: (namespaceId: number) => `PROJECTS#NS#${namespaceId}`,
+  projectMembers: (projectId: number) => `MEMBERS#PROJECT#${projectId}`,
+  projectMembershipsOfUser: (userId: number) => `MEMBERSHIPS#PROJECT#USER#${userId}`,
+  projectStars: (projectId: number) => `STARS#PROJECT#${projectId}`,
+  starredByUser: (userId: number) => `STARRED#USER#${userId}`,
+  /** Projects shared with a group. */
+  sharedWithGroup: (groupId: number) => `SHARES#GROUP#${groupId}`,
 };
 
 export interface SortSource {

@@ -178,3 +178,45 @@ export function offsetOf(page: PageRequest): number {
   if (offset >= MAX_OFFSET) throw offsetTooLarge();
   return offset;
 }
+
+export interface MergedListQuery<T> {
+  /** `l1` lists read in the requested order (e.g. every public and internal project). */
+  partitions: string[];
+  /** Caller-specific raw items (e.g. private projects they are a member of), merged in. */
+  extra: Record<string, unknown>[];
+  order: ListOrder;
+  sort: 'asc' | 'desc';
+  page: PageRequest;
+  decode: (item: Record<string, unknown>) => T;
+  filter?: (entity: T) => boolean;
+}
+
+/**
+ * One page merged from several lists plus caller-specific items. Without a filter each list is
+ * read only to the end of the requested page and the total comes from the lists' counters.
+ */
+export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage<T>> {
+  const offset = offsetOf(query.page);
+  const wanted = offset + query.page.perPage;
+  const listed = new Set(query.partitions);
+  const extra = query.extra.filter((item) => !listed.has(String(item.l1)));
+  if (!query.filter) {
+    const [heads, counts] = await Promise.all([
+      Promise.all(
+        query.partitions.map((partition) => readListHead('l1', partition, query.order, query.sort, wanted)),
+      ),
+      Promise.all(query.partitions.map(readListCount)),
+    ]);
+    const merged = mergeSorted([...heads, extra], query.order, query.sort);
+    const total = counts.reduce((sum, count) => sum + count, 0) + extra.length;
+    return { items: merged.slice(offset, wanted).map(query.decode), total };
+  }
+  const whole = await Promise.all(
+    query.partitions.map((partition) => readWholeList('l1', partition, query.order)),
+  );
+  const merged = mergeSorted([...whole.map((list) => list.items), extra], query.order, query.sort)
+    .map(query.decode)
+    .filter(query.filter);
+  const complete = whole.every((list) => list.complete);
+  return { items: merged.slice(offset, wanted), total: complete ? merged.length : undefined };
+}

@@ -21,7 +21,7 @@ export class ConditionFailed extends Error {
   }
 }
 
-const MAX_CONFLICT_RETRIES = 12;
+const MAX_CONFLICT_RETRIES = 30;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,7 +48,7 @@ export async function transact(items: TransactItem[]): Promise<void> {
       }
       const retryable = reasons.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError');
       if (!retryable || attempt >= MAX_CONFLICT_RETRIES) throw error;
-      await sleep(Math.random() * Math.min(1000, 20 * 2 ** attempt));
+      await sleep(Math.random() * Math.min(400, 10 * 2 ** attempt));
     }
   }
 }

@@ -30,7 +30,10 @@ describe('personal access tokens', () => {
     const secret = created.body.token as string;
     expect(secret).toMatch(/^glpat-/);
 
-    for (const headers of [{ 'PRIVATE-TOKEN': secret }, { Authorization: `Bearer ${secret}` }] as Record<string, string>[]) {
+    for (const headers of [{ 'PRIVATE-TOKEN': secret }, { Authorization: `Bearer ${secret}` }] as Record<
+      string,
+      string
+    >[]) {
       const response = await api('GET', '/user', { token: null, headers });
       expect(response.status).toBe(200);
     }

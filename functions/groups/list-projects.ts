@@ -1,0 +1,53 @@
+import { ACCESS } from '#domain/access.ts';
+import { idOrPath, params, required } from '#domain/params.ts';
+import { projectListFilter } from '#domain/project-lists.ts';
+import type { Project } from '#domain/projects.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { visibleTo } from '#store/group-projects.ts';
+import { readableGroup } from '#store/groups.ts';
+import { presentProjects } from '#store/project-views.ts';
+import { listNamespaceProjects, memberProjectsOf, starredProjectIds } from '#store/projects.ts';
+import { projectListParams } from '../projects/params.ts';
+
+const {
+  membership: _m,
+  statistics: _s,
+  with_issues_enabled: _i,
+  with_merge_requests_enabled: _r,
+  ...groupProjectParams
+} = projectListParams;
+
+/** The group's own projects the caller can see; members read them as one key range. */
+export const handler = defineRoute({
+  auth: 'optional',
+  paginated: true,
+  params: params({ id: required(idOrPath()), ...groupProjectParams }),
+  run: async ({ params: input, caller, page, request }) => {
+    const { group, access } = await readableGroup(input.id, caller);
+    const narrowing: ((project: Project) => boolean)[] = [];
+    if (caller && input.starred) {
+      const starred = new Set(await starredProjectIds(caller.id));
+      narrowing.push((project) => starred.has(project.id));
+    }
+    if (caller && input.owned) {
+      const { levels } = await memberProjectsOf(caller.id);
+      narrowing.push((project) => (levels.get(project.id) ?? 0) >= ACCESS.owner);
+    }
+    const seesAll = Boolean(caller?.admin || access >= ACCESS.guest);
+    const result = await listNamespaceProjects({
+      namespaceId: group.id,
+      order: input.order_by ?? 'created_at',
+      sort: input.sort ?? 'desc',
+      page,
+      filter: projectListFilter(input, caller, narrowing),
+      visible: seesAll ? undefined : visibleTo(caller, access),
+    });
+    const items = await presentProjects(result.items, caller, {
+      baseUrl: request.baseUrl,
+      simple: input.simple || !caller,
+      customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
+    });
+    return reply.page(items, result.total, page);
+  },
+});

@@ -1,0 +1,45 @@
+import { ApiError, badRequest, notFound } from '#domain/errors.ts';
+import { groupDetailEntity, rubyErrorHash } from '#domain/groups.ts';
+import { idOrPath, params, required } from '#domain/params.ts';
+import { namespaceVisibilityError } from '#domain/projects.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { groupProjects } from '#store/group-projects.ts';
+import { readableGroup } from '#store/groups.ts';
+import { namespaceOfGroup } from '#store/namespaces.ts';
+import { findProject, transferProject } from '#store/projects.ts';
+
+const failed = (errors: Record<string, string[]>) =>
+  badRequest(`Failed to transfer project ${rubyErrorHash(errors)}`);
+
+/** Admin moves a project into the group; its full path and route move with it. */
+export const handler = defineRoute({
+  auth: 'admin',
+  params: params({ id: required(idOrPath()), project_id: required(idOrPath()) }),
+  run: async ({ params: input, caller, request }) => {
+    const { group, access } = await readableGroup(input.id, caller);
+    const project = await findProject(input.project_id);
+    if (!project) throw notFound('Project');
+    if (project.namespace.id === group.id) {
+      throw failed({ new_namespace: ['Project is already in this namespace.'] });
+    }
+    const namespace = await namespaceOfGroup(group);
+    const visibility = namespaceVisibilityError(project.visibility, namespace);
+    if (visibility) throw failed({ visibility_level: [visibility] });
+    await transferProject(project, namespace).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 400) {
+        throw failed({
+          new_namespace: ['Project with same name or path in target namespace already exists'],
+        });
+      }
+      throw error;
+    });
+    return reply.created(
+      groupDetailEntity(
+        group,
+        { baseUrl: request.baseUrl },
+        await groupProjects(group, caller, access, request.baseUrl),
+      ),
+    );
+  },
+});

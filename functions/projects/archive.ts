@@ -1,0 +1,3 @@
+import { archiveRoute } from './archive-route.ts';
+
+export const handler = archiveRoute(true);

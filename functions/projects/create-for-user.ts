@@ -1,0 +1,28 @@
+import { notFound } from '#domain/errors.ts';
+import { id, params, required, str } from '#domain/params.ts';
+import { newProjectFrom } from '#domain/projects.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { userNamespace } from '#store/namespaces.ts';
+import { presentProject } from '#store/project-views.ts';
+import { createProject, newRunnersToken } from '#store/projects.ts';
+import { getUser } from '#store/users.ts';
+import { projectAttributeParams } from './params.ts';
+
+const { default_branch: _defaultBranch, name: _name, ...attributes } = projectAttributeParams;
+
+/** Admin creates a project in a user's personal namespace; that user owns it. */
+export const handler = defineRoute({
+  auth: 'admin',
+  params: params({ user_id: required(id()), name: required(str()), ...attributes }),
+  run: async ({ params: { user_id, ...input }, caller, request }) => {
+    const user = await getUser(user_id);
+    if (!user) throw notFound('User');
+    const namespace = await userNamespace(user);
+    const project = await createProject(
+      newProjectFrom(input, namespace, user.id, newRunnersToken()),
+      user.id,
+    );
+    return reply.created(await presentProject(project, caller, { baseUrl: request.baseUrl }));
+  },
+});

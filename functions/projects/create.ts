@@ -1,0 +1,25 @@
+import { forbidden, invalidParams } from '#domain/errors.ts';
+import { atLeastOneOf, id, optional, params } from '#domain/params.ts';
+import { newProjectFrom } from '#domain/projects.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { creatableNamespace } from '#store/namespaces.ts';
+import { presentProject } from '#store/project-views.ts';
+import { createProject, newRunnersToken } from '#store/projects.ts';
+import { projectAttributeParams } from './params.ts';
+
+export const handler = defineRoute({
+  auth: 'user',
+  params: params({ ...projectAttributeParams, namespace_id: optional(id()) }),
+  run: async ({ params: input, caller, request }) => {
+    const missing = atLeastOneOf(input, ['name', 'path']);
+    if (missing) throw invalidParams(missing);
+    if (input.repository_storage !== undefined && !caller.admin) throw forbidden();
+    const namespace = await creatableNamespace(caller, input.namespace_id);
+    const project = await createProject(
+      newProjectFrom(input, namespace, caller.id, newRunnersToken()),
+      namespace.owner_id,
+    );
+    return reply.created(await presentProject(project, caller, { baseUrl: request.baseUrl }));
+  },
+});

@@ -1,0 +1,17 @@
+import { idOrPath, params, required, str } from '#domain/params.ts';
+import { defineRoute } from '#http/route.ts';
+import { readableProject, updateProject } from '#store/projects.ts';
+
+export const handler = defineRoute({
+  auth: 'admin',
+  params: params({ id: required(idOrPath()), key: required(str()), value: required(str()) }),
+  run: async ({ params: input, caller }) => {
+    const { project } = await readableProject(input.id, caller);
+    await updateProject(project.id, (current) => ({
+      ...current,
+      custom_attributes: { ...current.custom_attributes, [input.key]: input.value },
+      updated_at: new Date().toISOString(),
+    }));
+    return { key: input.key, value: input.value };
+  },
+});

@@ -1,0 +1,22 @@
+import { getBlob } from '#blob/s3.ts';
+import { recordNotFound } from '#domain/errors.ts';
+import { idOrPath, params, required, str } from '#domain/params.ts';
+import { uploadKey } from '#domain/uploads.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { readableProject } from '#store/projects.ts';
+
+/** The bytes of an upload, to whoever can read the project. */
+export const handler = defineRoute({
+  auth: 'optional',
+  params: params({ id: required(idOrPath()), secret: required(str()), filename: required(str()) }),
+  run: async ({ params: input, caller }) => {
+    const { project } = await readableProject(input.id, caller);
+    if (!/^[0-9a-f]{32}$/.test(input.secret) || input.filename.includes('/')) throw recordNotFound();
+    const blob = await getBlob(uploadKey(project.id, input.secret, input.filename));
+    if (!blob) throw recordNotFound();
+    return reply.raw(blob.body, blob.contentType, {
+      'Content-Disposition': `inline; filename="${input.filename.replace(/"/g, '')}"`,
+    });
+  },
+});

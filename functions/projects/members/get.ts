@@ -1,0 +1,19 @@
+import { notFound, recordNotFound } from '#domain/errors.ts';
+import { memberEntity } from '#domain/members.ts';
+import { id, idOrPath, params, required } from '#domain/params.ts';
+import { defineRoute } from '#http/route.ts';
+import { getProjectMember, readableProject } from '#store/projects.ts';
+import { getUser } from '#store/users.ts';
+
+export const handler = defineRoute({
+  auth: 'user',
+  params: params({ id: required(idOrPath()), user_id: required(id()) }),
+  run: async ({ params: input, caller, request }) => {
+    const { project } = await readableProject(input.id, caller);
+    const member = await getProjectMember(project.id, input.user_id);
+    if (!member) throw recordNotFound();
+    const user = await getUser(member.user_id);
+    if (!user) throw notFound('User');
+    return memberEntity(user, member, request.baseUrl);
+  },
+});

@@ -1,0 +1,22 @@
+import { forbidden, recordNotFound } from '#domain/errors.ts';
+import { id, idOrPath, params, required } from '#domain/params.ts';
+import { checkMemberChange } from '#domain/project-members.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { getProjectMember, readableProject, removeProjectMember } from '#store/projects.ts';
+
+/** Maintainers remove members; anyone may leave, except the owner of a personal project. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: params({ id: required(idOrPath()), user_id: required(id()) }),
+  run: async ({ params: input, caller }) => {
+    const { project, access } = await readableProject(input.id, caller);
+    const member = await getProjectMember(project.id, input.user_id);
+    if (!member) throw recordNotFound();
+    // The owner of a personal project stays its member.
+    if (member.user_id === project.namespace.owner_id) throw forbidden();
+    if (member.user_id !== caller.id) checkMemberChange(project, caller, access, [member.access_level]);
+    await removeProjectMember(project.id, member.user_id);
+    return reply.noContent();
+  },
+});

@@ -1,0 +1,31 @@
+import { notFound, recordNotFound } from '#domain/errors.ts';
+import { memberEntity } from '#domain/members.ts';
+import { date, id, idOrPath, int, optional, params, required } from '#domain/params.ts';
+import { checkMemberChange } from '#domain/project-members.ts';
+import { defineRoute } from '#http/route.ts';
+import { getProjectMember, readableProject, updateProjectMember } from '#store/projects.ts';
+import { getUser } from '#store/users.ts';
+
+export const handler = defineRoute({
+  auth: 'user',
+  params: params({
+    id: required(idOrPath()),
+    user_id: required(id()),
+    access_level: required(int()),
+    expires_at: optional(date()),
+  }),
+  run: async ({ params: input, caller, request }) => {
+    const { project, access } = await readableProject(input.id, caller);
+    const member = await getProjectMember(project.id, input.user_id);
+    if (!member) throw recordNotFound();
+    checkMemberChange(project, caller, access, [input.access_level, member.access_level]);
+    const user = await getUser(member.user_id);
+    if (!user) throw notFound('User');
+    const updated = await updateProjectMember({
+      ...member,
+      access_level: input.access_level,
+      expires_at: input.expires_at === undefined ? member.expires_at : input.expires_at,
+    });
+    return memberEntity(user, updated, request.baseUrl);
+  },
+});

@@ -1,0 +1,19 @@
+import { idOrPath, params, required } from '#domain/params.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { presentProject } from '#store/project-views.ts';
+import { getProject, readableProject, starProject, unstarProject } from '#store/projects.ts';
+
+/** Star or unstar: 201 with the refreshed project when it changed, 304 when nothing changed. */
+export const starRoute = (star: boolean) =>
+  defineRoute({
+    auth: 'user',
+    params: params({ id: required(idOrPath()) }),
+    run: async ({ params: input, caller, request }) => {
+      const { project, access } = await readableProject(input.id, caller);
+      const changed = star ? await starProject(project, caller.id) : await unstarProject(project, caller.id);
+      if (!changed) return reply.notModified();
+      const fresh = (await getProject(project.id)) ?? project;
+      return reply.created(await presentProject(fresh, caller, { baseUrl: request.baseUrl, access }));
+    },
+  });

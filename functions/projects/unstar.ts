@@ -1,0 +1,3 @@
+import { starRoute } from './star-route.ts';
+
+export const handler = starRoute(false);

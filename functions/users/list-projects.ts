@@ -1,0 +1,50 @@
+import { notFound } from '#domain/errors.ts';
+import { params, required, str } from '#domain/params.ts';
+import { projectListFilter } from '#domain/project-lists.ts';
+import { canReadProject, NO_ACCESS, type Project } from '#domain/projects.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { presentProjects } from '#store/project-views.ts';
+import { accessToProjects, listNamespaceProjects } from '#store/projects.ts';
+import { findUserByUsername, getUser } from '#store/users.ts';
+import { projectListParams } from '../projects/params.ts';
+
+/** Projects in a user's personal namespace (by id or username) that the caller can see. */
+export const handler = defineRoute({
+  auth: 'optional',
+  paginated: true,
+  params: params({ user_id: required(str()), ...projectListParams }),
+  run: async ({ params: input, caller, page, request }) => {
+    const user = /^\d+$/.test(input.user_id)
+      ? await getUser(Number(input.user_id))
+      : await findUserByUsername(input.user_id);
+    if (!user) throw notFound('User');
+    const namespaceId = (user as { namespace_id?: number }).namespace_id;
+    const seesAll = Boolean(caller && (caller.admin || caller.id === user.id));
+    const visible = async (projects: Project[]) => {
+      if (seesAll) return projects;
+      const access = caller ? await accessToProjects(caller.id, projects) : new Map();
+      return projects.filter((project) =>
+        canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS),
+      );
+    };
+    const result =
+      namespaceId === undefined
+        ? { items: [], total: 0 }
+        : await listNamespaceProjects({
+            namespaceId,
+            order: input.order_by ?? 'created_at',
+            sort: input.sort ?? 'desc',
+            page,
+            filter: projectListFilter(input, caller),
+            visible: seesAll ? undefined : visible,
+          });
+    const items = await presentProjects(result.items, caller, {
+      baseUrl: request.baseUrl,
+      simple: input.simple || !caller,
+      statistics: input.statistics,
+      customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
+    });
+    return reply.page(items, result.total, page);
+  },
+});

@@ -1,0 +1,458 @@
+/** Projects: stored shape, naming rules, visibility and permission rules, entities. */
+import {
+  ACCESS,
+  moreVisible,
+  NOTIFICATION_GLOBAL,
+  type Visibility,
+  visibleWithoutMembership,
+} from './access.ts';
+import { validationFailed } from './errors.ts';
+import type { Caller } from './users.ts';
+
+export interface ProjectNamespace {
+  id: number;
+  kind: 'user' | 'group';
+  name: string;
+  path: string;
+  full_path: string;
+  parent_id: number | null;
+  /** Group namespaces: the group and its ancestors (top first). Empty for user namespaces. */
+  group_ids: number[];
+  /** User namespaces: the user. */
+  owner_id: number | null;
+  /** Group namespaces: whether the group (or an ancestor) forbids sharing / project membership. */
+  share_with_group_lock: boolean;
+  membership_lock: boolean;
+  visibility: Visibility | null;
+  /** Group namespaces: "Parent / Child". */
+  full_name?: string;
+}
+
+export interface ProjectShare {
+  group_id: number;
+  group_name: string;
+  group_full_path: string;
+  group_access_level: number;
+  expires_at: string | null;
+  /** The group and its ancestors: their members reach the project through the share. */
+  group_ids: number[];
+}
+
+export const FEATURE_FLAGS = [
+  'issues_enabled',
+  'merge_requests_enabled',
+  'jobs_enabled',
+  'wiki_enabled',
+  'snippets_enabled',
+  'container_registry_enabled',
+  'shared_runners_enabled',
+  'lfs_enabled',
+  'request_access_enabled',
+  'public_jobs',
+  'resolve_outdated_diff_discussions',
+  'only_allow_merge_if_pipeline_succeeds',
+  'only_allow_merge_if_all_discussions_are_resolved',
+  'printing_merge_request_link_enabled',
+] as const;
+export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
+
+/** GitLab's defaults for a new project's switches. */
+export const FEATURE_DEFAULTS: Record<FeatureFlag, boolean> = {
+  issues_enabled: true,
+  merge_requests_enabled: true,
+  jobs_enabled: true,
+  wiki_enabled: true,
+  snippets_enabled: true,
+  container_registry_enabled: true,
+  shared_runners_enabled: true,
+  lfs_enabled: true,
+  request_access_enabled: false,
+  public_jobs: true,
+  resolve_outdated_diff_discussions: false,
+  only_allow_merge_if_pipeline_succeeds: false,
+  only_allow_merge_if_all_discussions_are_resolved: false,
+  printing_merge_request_link_enabled: true,
+};
+
+export interface Project extends Record<FeatureFlag, boolean> {
+  id: number;
+  name: string;
+  path: string;
+  description: string | null;
+  default_branch: string | null;
+  visibility: Visibility;
+  namespace: ProjectNamespace;
+  path_with_namespace: string;
+  name_with_namespace: string;
+  creator_id: number;
+  created_at: string;
+  updated_at: string;
+  last_activity_at: string;
+  archived: boolean;
+  star_count: number;
+  forks_count: number;
+  import_url: string | null;
+  import_status: string;
+  import_error: string | null;
+  tag_list: string[];
+  ci_config_path: string | null;
+  repository_storage: string;
+  approvals_before_merge: number;
+  runners_token: string;
+  shared_with_groups: ProjectShare[];
+  custom_attributes: Record<string, string>;
+  forked_from_project_id: number | null;
+}
+
+// Names and paths ---------------------------------------------------------------------------------
+
+const PROJECT_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
+export const PROJECT_PATH_MESSAGE =
+  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+const PROJECT_NAME =
+  /^[\p{L}\p{N}_\p{Extended_Pictographic}][\p{L}\p{N}\p{Pd}_. \p{Extended_Pictographic}]*$/u;
+export const PROJECT_NAME_MESSAGE =
+  "can contain only letters, digits, emojis, '_', '.', dash, space. It must start with letter, digit, emoji or '_'.";
+const RESERVED_PROJECT_PATHS = new Set([
+  'badges',
+  'blame',
+  'blob',
+  'builds',
+  'commits',
+  'create',
+  'create_dir',
+  'edit',
+  'files',
+  'find_file',
+  'new',
+  'preview',
+  'raw',
+  'refs',
+  'tree',
+  'update',
+  'wikis',
+]);
+
+/** Rails' `parameterize`: ASCII, lower case, runs of other characters become one dash. */
+export function pathFromName(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+export function projectPathErrors(path: string): string[] {
+  if (path.length === 0) return ["can't be blank"];
+  const errors: string[] = [];
+  if (path.length > 255) errors.push('is too long (maximum is 255 characters)');
+  if (!PROJECT_PATH.test(path) || /\.(git|atom)$/i.test(path)) errors.push(PROJECT_PATH_MESSAGE);
+  if (RESERVED_PROJECT_PATHS.has(path.toLowerCase())) errors.push(`${path} is a reserved name`);
+  return errors;
+}
+
+export function projectNameErrors(name: string): string[] {
+  if (name.trim().length === 0) return ["can't be blank"];
+  const errors: string[] = [];
+  if (name.length > 255) errors.push('is too long (maximum is 255 characters)');
+  if (!PROJECT_NAME.test(name)) errors.push(PROJECT_NAME_MESSAGE);
+  return errors;
+}
+
+/** A project may not be more visible than the group it lives in. */
+export function namespaceVisibilityError(
+  visibility: Visibility,
+  namespace: ProjectNamespace,
+): string | undefined {
+  if (namespace.kind !== 'group' || !namespace.visibility) return undefined;
+  if (!moreVisible(visibility, namespace.visibility)) return undefined;
+  return `${visibility} is not allowed in a ${namespace.visibility} group.`;
+}
+
+// Access ------------------------------------------------------------------------------------------
+
+/** The levels that make up a caller's access to a project. */
+export interface ProjectAccess {
+  /** Direct project membership. */
+  project: number;
+  /** Membership of the namespace group or its ancestors. */
+  group: number;
+  /** Through groups the project is shared with (capped by each share's level). */
+  shared: number;
+  /** The owner of a personal namespace. */
+  namespaceOwner: boolean;
+}
+
+export const NO_ACCESS: ProjectAccess = { project: 0, group: 0, shared: 0, namespaceOwner: false };
+
+export function effectiveAccess(access: ProjectAccess): number {
+  return Math.max(access.project, access.group, access.shared, access.namespaceOwner ? ACCESS.owner : 0);
+}
+
+export const canReadProject = (project: Project, caller: Caller | undefined, access: ProjectAccess) =>
+  visibleWithoutMembership(project.visibility, caller) || effectiveAccess(access) >= ACCESS.guest;
+
+export const canAdminProject = (caller: Caller, access: ProjectAccess) =>
+  caller.admin || effectiveAccess(access) >= ACCESS.maintainer;
+
+/** Rename, visibility, archive, delete, transfer: owners and admins. */
+export const canOwnProject = (caller: Caller, access: ProjectAccess) =>
+  caller.admin || effectiveAccess(access) >= ACCESS.owner;
+
+// Search and filters ------------------------------------------------------------------------------
+
+/** Case-insensitive match on name, path or description; terms under 3 characters match whole values. */
+export function projectMatchesSearch(project: Project, search: string): boolean {
+  const term = search.toLowerCase();
+  const columns = [project.name, project.path, project.description ?? ''].map((column) =>
+    column.toLowerCase(),
+  );
+  if (term.length < 3) return columns.some((column) => column === term);
+  return columns.some((column) => column.includes(term));
+}
+
+// Entities --------------------------------------------------------------------------------------
+
+export interface ProjectEntityOptions {
+  baseUrl: string;
+  statistics?: boolean;
+  customAttributes?: boolean;
+  /** Present for signed-in callers: their levels for `permissions`. */
+  access?: ProjectAccess;
+  /** Show fields only project admins see (import_error, runners_token). */
+  admin?: boolean;
+}
+
+const host = (baseUrl: string) => baseUrl.replace(/^https?:\/\//, '').replace(/:\d+$/, '');
+
+export function namespaceEntity(namespace: ProjectNamespace) {
+  return {
+    id: namespace.id,
+    name: namespace.name,
+    path: namespace.path,
+    kind: namespace.kind,
+    full_path: namespace.full_path,
+    parent_id: namespace.parent_id,
+  };
+}
+
+/** What `simple=true` and anonymous lists give (GitLab's BasicProjectDetails). */
+export function projectSimpleEntity(project: Project, baseUrl: string) {
+  return {
+    id: project.id,
+    description: project.description,
+    name: project.name,
+    name_with_namespace: project.name_with_namespace,
+    path: project.path,
+    path_with_namespace: project.path_with_namespace,
+    created_at: project.created_at,
+    default_branch: project.default_branch,
+    tag_list: project.tag_list,
+    ssh_url_to_repo: `git@${host(baseUrl)}:${project.path_with_namespace}.git`,
+    http_url_to_repo: `${baseUrl}/${project.path_with_namespace}.git`,
+    web_url: `${baseUrl}/${project.path_with_namespace}`,
+    readme_url: null,
+    avatar_url: null,
+    star_count: project.star_count,
+    forks_count: project.forks_count,
+    last_activity_at: project.last_activity_at,
+    namespace: namespaceEntity(project.namespace),
+  };
+}
+
+export function projectEntity(
+  project: Project,
+  options: ProjectEntityOptions,
+  owner?: { id: number; name: string; username: string; created_at: string },
+) {
+  const self = `${options.baseUrl}/api/v4/projects/${project.id}`;
+  const links: Record<string, string> = { self };
+  if (project.issues_enabled) links.issues = `${self}/issues`;
+  if (project.merge_requests_enabled) links.merge_requests = `${self}/merge_requests`;
+  Object.assign(links, {
+    repo_branches: `${self}/repository/branches`,
+    labels: `${self}/labels`,
+    events: `${self}/events`,
+    members: `${self}/members`,
+  });
+  const features = Object.fromEntries(FEATURE_FLAGS.map((flag) => [flag, project[flag]]));
+  return {
+    ...projectSimpleEntity(project, options.baseUrl),
+    _links: links,
+    archived: project.archived,
+    visibility: project.visibility,
+    ...(owner && project.namespace.kind === 'user'
+      ? {
+          owner: {
+            id: owner.id,
+            name: owner.name,
+            username: owner.username,
+            state: 'active',
+            avatar_url: null,
+            web_url: `${options.baseUrl}/${owner.username}`,
+            created_at: owner.created_at,
+          },
+        }
+      : {}),
+    ...features,
+    printing_merge_requests_link_enabled: project.printing_merge_request_link_enabled,
+    open_issues_count: 0,
+    creator_id: project.creator_id,
+    import_status: project.import_status,
+    import_error: options.admin ? project.import_error : null,
+    ...(options.admin ? { runners_token: project.runners_token } : {}),
+    ci_config_path: project.ci_config_path,
+    shared_with_groups: project.shared_with_groups.map((share) => ({
+      group_id: share.group_id,
+      group_name: share.group_name,
+      group_full_path: share.group_full_path,
+      group_access_level: share.group_access_level,
+      expires_at: share.expires_at,
+    })),
+    repository_storage: project.repository_storage,
+    approvals_before_merge: project.approvals_before_merge,
+    merge_method: 'merge',
+    public: project.visibility === 'public',
+    ...(project.forked_from_project_id
+      ? { forked_from_project: { id: project.forked_from_project_id } }
+      : {}),
+    ...(options.access ? { permissions: permissionsOf(options.access) } : {}),
+    ...(options.statistics
+      ? {
+          statistics: {
+            commit_count: 0,
+            storage_size: 0,
+            repository_size: 0,
+            wiki_size: 0,
+            lfs_objects_size: 0,
+            job_artifacts_size: 0,
+          },
+        }
+      : {}),
+    ...(options.customAttributes
+      ? {
+          custom_attributes: Object.entries(project.custom_attributes).map(([key, value]) => ({
+            key,
+            value,
+          })),
+        }
+      : {}),
+  };
+}
+
+function permissionsOf(access: ProjectAccess) {
+  const level = (value: number) =>
+    value > 0 ? { access_level: value, notification_level: NOTIFICATION_GLOBAL } : null;
+  return { project_access: level(access.project), group_access: level(access.group) };
+}
+
+// Writes ------------------------------------------------------------------------------------------
+
+export interface ProjectAttributes extends Partial<Record<FeatureFlag, boolean>> {
+  name?: string;
+  path?: string;
+  default_branch?: string;
+  description?: string;
+  visibility?: Visibility;
+  import_url?: string;
+  tag_list?: string[];
+  ci_config_path?: string;
+  repository_storage?: string;
+  approvals_before_merge?: number;
+}
+
+function attributeErrors(
+  project: Pick<Project, 'name' | 'path' | 'visibility' | 'namespace' | 'approvals_before_merge'>,
+) {
+  const errors: Record<string, string[]> = {};
+  const name = projectNameErrors(project.name);
+  if (name.length) errors.name = name;
+  const path = projectPathErrors(project.path);
+  if (path.length) errors.path = path;
+  const visibility = namespaceVisibilityError(project.visibility, project.namespace);
+  if (visibility) errors.visibility_level = [visibility];
+  if (project.approvals_before_merge < 0)
+    errors.approvals_before_merge = ['must be greater than or equal to 0'];
+  return errors;
+}
+
+/**
+ * A new project from create params: the path comes from the name (and the name from the path)
+ * when one is missing; switches take GitLab's defaults.
+ */
+export function newProjectFrom(
+  input: ProjectAttributes,
+  namespace: ProjectNamespace,
+  creatorId: number,
+  runnersToken: string,
+): Omit<Project, 'id' | 'created_at' | 'updated_at' | 'last_activity_at'> {
+  const name = input.name ?? input.path ?? '';
+  const path = input.path ?? pathFromName(name);
+  const flags = Object.fromEntries(
+    FEATURE_FLAGS.map((flag) => [flag, input[flag] ?? FEATURE_DEFAULTS[flag]]),
+  ) as Record<FeatureFlag, boolean>;
+  const project = {
+    ...flags,
+    name,
+    path,
+    description: input.description ?? null,
+    default_branch: input.default_branch ?? 'master',
+    visibility: input.visibility ?? 'private',
+    ...placedIn(namespace, { name, path }),
+    creator_id: creatorId,
+    archived: false,
+    star_count: 0,
+    forks_count: 0,
+    import_url: input.import_url ?? null,
+    import_status: 'none',
+    import_error: null,
+    tag_list: input.tag_list ?? [],
+    ci_config_path: input.ci_config_path ?? null,
+    repository_storage: input.repository_storage ?? 'default',
+    approvals_before_merge: input.approvals_before_merge ?? 0,
+    runners_token: runnersToken,
+    shared_with_groups: [],
+    custom_attributes: {},
+    forked_from_project_id: null,
+  };
+  const errors = attributeErrors(project);
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  return project;
+}
+
+/** The fields that follow from where a project lives; a group namespace shows its full name ("Parent / Child"). */
+export function placedIn(namespace: ProjectNamespace, project: Pick<Project, 'name' | 'path'>) {
+  const owner = namespace.kind === 'group' ? (namespace.full_name ?? namespace.name) : namespace.name;
+  return {
+    namespace,
+    path_with_namespace: `${namespace.full_path}/${project.path}`,
+    name_with_namespace: `${owner} / ${project.name}`,
+  };
+}
+
+/** The project after an update; the caller's rights were checked by the handler. */
+export function updatedProject(project: Project, input: ProjectAttributes, now: string): Project {
+  const next: Project = { ...project, updated_at: now, last_activity_at: now };
+  for (const flag of FEATURE_FLAGS) if (input[flag] !== undefined) next[flag] = input[flag];
+  if (input.name !== undefined) next.name = input.name;
+  if (input.path !== undefined) next.path = input.path;
+  if (input.description !== undefined) next.description = input.description;
+  if (input.default_branch !== undefined) next.default_branch = input.default_branch;
+  if (input.visibility !== undefined) next.visibility = input.visibility;
+  if (input.import_url !== undefined) next.import_url = input.import_url;
+  if (input.tag_list !== undefined) next.tag_list = input.tag_list;
+  if (input.ci_config_path !== undefined) next.ci_config_path = input.ci_config_path;
+  if (input.repository_storage !== undefined) next.repository_storage = input.repository_storage;
+  if (input.approvals_before_merge !== undefined) next.approvals_before_merge = input.approvals_before_merge;
+  next.path_with_namespace = `${project.namespace.full_path}/${next.path}`;
+  const prefix = project.name_with_namespace.slice(
+    0,
+    project.name_with_namespace.length - project.name.length,
+  );
+  next.name_with_namespace = `${prefix}${next.name}`;
+  const errors = attributeErrors(next);
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  return next;
+}

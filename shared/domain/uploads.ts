@@ -1,0 +1,36 @@
+/** Uploads: where a file lives and how GitLab describes it (alt, url, markdown). */
+import { randomBytes } from 'node:crypto';
+
+/** GitLab's default max_attachment_size is 10 MB; Lambda's 6 MB request limit is the tighter bound here. */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
+const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff', 'tif', 'ico', 'webp']);
+const VIDEO_EXTENSIONS = new Set(['mp4', 'm4v', 'mov', 'webm', 'ogv']);
+
+export const newUploadSecret = () => randomBytes(16).toString('hex');
+
+/** File names keep letters, digits, dot, dash and underscore; anything else becomes `_` (CarrierWave). */
+export function sanitizeFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const clean = base.replace(/[^a-zA-Z0-9._-]/g, '_').replace(/^\.+/, '_');
+  return clean.length ? clean : 'file';
+}
+
+export const uploadKey = (projectId: number, secret: string, filename: string) =>
+  `uploads/${projectId}/${secret}/${filename}`;
+export const uploadPrefix = (projectId: number) => `uploads/${projectId}/`;
+
+export function uploadEntity(secret: string, filename: string, projectFullPath: string) {
+  const url = `/uploads/${secret}/${filename}`;
+  const dot = filename.lastIndexOf('.');
+  const extension = dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
+  const embedded = IMAGE_EXTENSIONS.has(extension) || VIDEO_EXTENSIONS.has(extension);
+  const alt = embedded && dot > 0 ? filename.slice(0, dot) : filename;
+  const escaped = alt.replace(/]/g, '\\]');
+  return {
+    alt,
+    url,
+    full_path: `/${projectFullPath}${url}`,
+    markdown: embedded ? `![${escaped}](${url})` : `[${escaped}](${url})`,
+  };
+}

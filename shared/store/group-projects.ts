@@ -1,0 +1,111 @@
+/** The projects of a group as a caller may see them. */
+
+import { deleteBlobPrefix } from '#blob/s3.ts';
+import { ACCESS } from '#domain/access.ts';
+import { ApiError } from '#domain/errors.ts';
+import type { Group } from '#domain/groups.ts';
+import { canReadProject, NO_ACCESS, type Project } from '#domain/projects.ts';
+import { uploadPrefix } from '#domain/uploads.ts';
+import type { Caller } from '#domain/users.ts';
+import { decodeGroup, descendantsOf } from './groups.ts';
+import { namespaceOfGroup } from './namespaces.ts';
+import { presentProjects } from './project-views.ts';
+import {
+  accessToProjects,
+  decodeProject,
+  listNamespaceProjects,
+  moveNamespaceProjects,
+  namespaceProjectsRaw,
+  projectsSharedWith,
+  purgeProject,
+  unshareProject,
+  updateProject,
+} from './projects.ts';
+
+/** Narrows projects to those the caller can read; group members and admins read them all. */
+export function visibleTo(caller: Caller | undefined, groupAccess: number) {
+  return async (projects: Project[]): Promise<Project[]> => {
+    if (caller?.admin || groupAccess >= ACCESS.guest) return projects;
+    const access = caller ? await accessToProjects(caller.id, projects) : new Map();
+    return projects.filter((project) => canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS));
+  };
+}
+
+/** Projects shared with the group that the caller can read. */
+export async function sharedProjectsOf(group: Group, caller: Caller | undefined): Promise<Project[]> {
+  const projects = (await projectsSharedWith(group.id)).map(decodeProject);
+  return visibleTo(caller, 0)(projects);
+}
+
+/** GitLab caps the projects embedded in a group's detail at 100. */
+const DETAIL_PROJECTS = 100;
+
+/** The projects and shared projects shown inside a group's detail, as the caller may see them. */
+export async function groupProjects(
+  group: Group,
+  caller: Caller | undefined,
+  groupAccess: number,
+  baseUrl: string,
+) {
+  const [own, shared] = await Promise.all([
+    listNamespaceProjects({
+      namespaceId: group.id,
+      order: 'name',
+      sort: 'asc',
+      page: { page: 1, perPage: DETAIL_PROJECTS },
+      visible: visibleTo(caller, groupAccess),
+    }),
+    sharedProjectsOf(group, caller),
+  ]);
+  const [projects, sharedProjects] = await Promise.all([
+    presentProjects(own.items, caller, { baseUrl }),
+    presentProjects(shared.slice(0, DETAIL_PROJECTS), caller, { baseUrl }),
+  ]);
+  return { projects, shared_projects: sharedProjects };
+}
+
+/**
+ * After a group changed its path, name, visibility or locks, re-places the projects of the group
+ * and of every subgroup so their paths, names and namespace rules follow.
+ */
+export async function followGroupChange(group: Group): Promise<void> {
+  const tree = [group, ...(await descendantsOf([group.id])).map(decodeGroup)];
+  for (const member of tree) {
+    await moveNamespaceProjects(await namespaceOfGroup(member));
+    await renameShares(member);
+  }
+}
+
+/** Projects shared with a renamed group show its new name and path. */
+async function renameShares(group: Group): Promise<void> {
+  for (const item of await projectsSharedWith(group.id)) {
+    await updateProject(Number(item.id), (project) => ({
+      ...project,
+      shared_with_groups: project.shared_with_groups.map((share) =>
+        share.group_id === group.id
+          ? { ...share, group_name: group.name, group_full_path: group.full_path }
+          : share,
+      ),
+    }));
+  }
+}
+
+/**
+ * What a deleted group takes with it besides subgroups and members (used by the delete worker):
+ * its projects with their uploads, and its shares of other projects.
+ */
+export async function purgeGroupProjects(groupId: number): Promise<void> {
+  for (const item of await namespaceProjectsRaw(groupId)) {
+    await deleteBlobPrefix(uploadPrefix(Number(item.id)));
+    await purgeProject(Number(item.id));
+  }
+  for (const item of await projectsSharedWith(groupId)) {
+    const project = decodeProject(item);
+    if (project.shared_with_groups.some((share) => share.group_id === groupId)) {
+      await unshareProject(project, groupId).catch((error: unknown) => {
+        // Unshared by an earlier delivery of the same job.
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      });
+    }
+  }
+}

@@ -1,0 +1,813 @@
+/**
+ * Projects. A project item joins the list of its visibility (`l1`) and its namespace's list
+ * (`l2`); its full path (a route item) and its name within the namespace are unique items written
+ * in the same transaction. Members, stars and shares live in the project's partition; stars and
+ * shares also keep counters / the denormalised `shared_with_groups` in the same transaction.
+ */
+import { randomBytes } from 'node:crypto';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ACCESS } from '#domain/access.ts';
+import { ApiError, conflict, notFound, recordNotFound, validationFailed } from '#domain/errors.ts';
+import type { PageRequest } from '#domain/pagination.ts';
+import {
+  canReadProject,
+  NO_ACCESS,
+  type Project,
+  type ProjectAccess,
+  type ProjectNamespace,
+  type ProjectShare,
+  placedIn,
+} from '#domain/projects.ts';
+import type { Caller } from '#domain/users.ts';
+import { batchGetItems } from './batch.ts';
+import { documentClient, tableName } from './client.ts';
+import { descendantsOf, membershipsOfUser } from './groups.ts';
+import { nextId } from './ids.ts';
+import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { type ListPage, listCountChange, listMerged, offsetOf, queryList, readWholeList } from './lists.ts';
+import { ConditionFailed, type TransactItem, transact } from './transact.ts';
+
+type Raw = Record<string, unknown>;
+const NEW_ITEM = 'attribute_not_exists(pk)';
+const RESOURCE_LOCK = '409 Conflict: Resource lock';
+/** Someone changed the project between our read and our write: read again and retry. */
+const isLockLost = (error: unknown) =>
+  error instanceof ApiError && (error.body as { message?: unknown }).message === RESOURCE_LOCK;
+
+export function decodeProject(item: Raw): Project {
+  const {
+    kind: _kind,
+    deleting: _deleting,
+    ...project
+  } = stripStorage<Project & { kind: string; deleting?: boolean }>(item);
+  return project;
+}
+
+function projectItem(project: Project): Raw {
+  return {
+    ...keys.project(project.id),
+    ...project,
+    kind: 'project',
+    l1: lists.projectsWithVisibility(project.visibility),
+    l2: lists.namespaceProjects(project.namespace.id),
+    ...sortAttributes({
+      id: project.id,
+      name: project.name,
+      path: project.path,
+      created_at: project.created_at,
+      updated_at: project.updated_at,
+      last_activity_at: project.last_activity_at,
+    }),
+  };
+}
+
+const routeItem = (project: Project): Raw => ({
+  ...keys.route(project.path_with_namespace),
+  kind: 'project',
+  id: project.id,
+  full_path: project.path_with_namespace,
+});
+const nameItem = (project: Project): Raw => ({
+  ...keys.projectName(project.namespace.id, project.name),
+  kind: 'project_name',
+  id: project.id,
+});
+const put = (Item: Raw, ConditionExpression?: string): TransactItem => ({
+  Put: { TableName: tableName(), Item, ...(ConditionExpression ? { ConditionExpression } : {}) },
+});
+const remove = (Key: { pk: string; sk: string }, ConditionExpression?: string): TransactItem => ({
+  Delete: { TableName: tableName(), Key, ...(ConditionExpression ? { ConditionExpression } : {}) },
+});
+
+export interface ProjectMember {
+  project_id: number;
+  user_id: number;
+  access_level: number;
+  expires_at: string | null;
+  created_at: string;
+  created_by_id: number | null;
+}
+
+function memberItem(member: ProjectMember): Raw {
+  return {
+    ...keys.projectMember(member.project_id, member.user_id),
+    ...member,
+    kind: 'project_member',
+    l1: lists.projectMembers(member.project_id),
+    l2: lists.projectMembershipsOfUser(member.user_id),
+    ...sortAttributes({ id: member.user_id, created_at: member.created_at }),
+  };
+}
+
+const decodeMember = (item: Raw): ProjectMember => ({
+  project_id: Number(item.project_id),
+  user_id: Number(item.user_id),
+  access_level: Number(item.access_level),
+  expires_at: (item.expires_at as string | null) ?? null,
+  created_at: String(item.created_at),
+  created_by_id: (item.created_by_id as number | null) ?? null,
+});
+
+export const newRunnersToken = () => randomBytes(10).toString('hex');
+
+export type NewProject = Omit<Project, 'id' | 'created_at' | 'updated_at' | 'last_activity_at'>;
+
+/** Which of the uniqueness items failed, as ActiveRecord errors. */
+function takenErrors(error: ConditionFailed, routeIndex: number, nameIndex: number): ApiError | undefined {
+  const errors: Record<string, string[]> = {};
+  if (nameIndex >= 0 && error.failedAt(nameIndex)) errors.name = ['has already been taken'];
+  if (routeIndex >= 0 && error.failedAt(routeIndex)) errors.path = ['has already been taken'];
+  return Object.keys(errors).length ? validationFailed(errors) : undefined;
+}
+
+/** Creates a project; a personal project's owner becomes its member with owner access. */
+export async function createProject(fields: NewProject, ownerMemberId: number | null): Promise<Project> {
+  const now = new Date().toISOString();
+  const project: Project = {
+    ...fields,
+    id: await nextId('project'),
+    created_at: now,
+    updated_at: now,
+    last_activity_at: now,
+  };
+  const items: TransactItem[] = [
+    put(projectItem(project), NEW_ITEM),
+    put(routeItem(project), NEW_ITEM),
+    put(nameItem(project), NEW_ITEM),
+    {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key:
+          project.namespace.kind === 'group'
+            ? keys.group(project.namespace.id)
+            : keys.userNamespace(project.namespace.id),
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+      },
+    },
+    listCountChange(lists.projectsWithVisibility(project.visibility), 1),
+    listCountChange(lists.namespaceProjects(project.namespace.id), 1),
+  ];
+  if (ownerMemberId !== null) {
+    items.push(
+      put(
+        memberItem({
+          project_id: project.id,
+          user_id: ownerMemberId,
+          access_level: ACCESS.owner,
+          expires_at: null,
+          created_at: now,
+          created_by_id: ownerMemberId,
+        }),
+      ),
+      listCountChange(lists.projectMembers(project.id), 1),
+      listCountChange(lists.projectMembershipsOfUser(ownerMemberId), 1),
+    );
+  }
+  try {
+    await transact(items);
+  } catch (error) {
+    if (error instanceof ConditionFailed) {
+      throw takenErrors(error, 1, 2) ?? notFound('Namespace');
+    }
+    throw error;
+  }
+  return project;
+}
+
+export async function getProjectRaw(id: number): Promise<Raw | undefined> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.project(id), ConsistentRead: true }),
+  );
+  return result.Item;
+}
+
+export async function getProject(id: number): Promise<Project | undefined> {
+  const item = await getProjectRaw(id);
+  return item && !item.deleting ? decodeProject(item) : undefined;
+}
+
+/** A project by numeric id or (case-insensitive) full path `namespace/project`. */
+export async function findProject(idOrPath: string | number): Promise<Project | undefined> {
+  const text = String(idOrPath);
+  if (/^\d+$/.test(text)) return getProject(Number(text));
+  const route = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: keys.route(text), ConsistentRead: true }),
+  );
+  if (route.Item?.kind !== 'project') return undefined;
+  return getProject(Number(route.Item.id));
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+const active = (expiresAt: unknown) =>
+  expiresAt === null || expiresAt === undefined || String(expiresAt) > today();
+
+/**
+ * A user's access to a project from one batch read: the direct membership, memberships of the
+ * namespace group and its ancestors, and memberships of each group the project is shared with.
+ */
+export async function projectAccessOf(userId: number, project: Project): Promise<ProjectAccess> {
+  return (await accessToProjects(userId, [project])).get(project.id) ?? NO_ACCESS;
+}
+
+/** The caller's access to each project, from one batch of membership reads. */
+export async function accessToProjects(
+  userId: number,
+  projects: Project[],
+): Promise<Map<number, ProjectAccess>> {
+  const keyList = projects.flatMap((project) => [
+    keys.projectMember(project.id, userId),
+    ...project.namespace.group_ids.map((groupId) => keys.groupMember(groupId, userId)),
+    ...project.shared_with_groups.flatMap((share) =>
+      share.group_ids.map((groupId) => keys.groupMember(groupId, userId)),
+    ),
+  ]);
+  const items = await batchGetItems(keyList);
+  const projectLevel = new Map<number, number>();
+  const groupLevel = new Map<number, number>();
+  for (const item of items) {
+    if (!active(item.expires_at)) continue;
+    if (item.kind === 'project_member') projectLevel.set(Number(item.project_id), Number(item.access_level));
+    else groupLevel.set(Number(item.group_id), Number(item.access_level));
+  }
+  const levelIn = (ids: number[]) =>
+    ids.reduce((highest, id) => Math.max(highest, groupLevel.get(id) ?? 0), 0);
+  return new Map(
+    projects.map((project) => [
+      project.id,
+      {
+        project: projectLevel.get(project.id) ?? 0,
+        group: levelIn(project.namespace.group_ids),
+        shared: project.shared_with_groups
+          .filter((share) => active(share.expires_at))
+          .reduce(
+            (highest, share) =>
+              Math.max(highest, Math.min(share.group_access_level, levelIn(share.group_ids))),
+            0,
+          ),
+        namespaceOwner: project.namespace.owner_id === userId,
+      },
+    ]),
+  );
+}
+
+/** The project a caller asked for and their access; 404 `Project Not Found` when not visible. */
+export async function readableProject(
+  idOrPath: string | number,
+  caller: Caller | undefined,
+): Promise<{ project: Project; access: ProjectAccess }> {
+  const project = await findProject(idOrPath);
+  if (!project) throw notFound('Project');
+  const access = caller ? await projectAccessOf(caller.id, project) : NO_ACCESS;
+  if (!canReadProject(project, caller, access)) throw notFound('Project');
+  return { project, access };
+}
+
+/**
+ * Writes a changed project, guarded by its previous `updated_at`. A new path or name moves the
+ * route and name items in the same transaction, so a clash fails before anything changes.
+ */
+export async function saveProject(previous: Project, next: Project): Promise<Project> {
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: projectItem(next),
+        ConditionExpression: 'updated_at = :previous AND attribute_not_exists(deleting)',
+        ExpressionAttributeValues: { ':previous': previous.updated_at },
+      },
+    },
+  ];
+  let routeIndex = -1;
+  let nameIndex = -1;
+  if (next.path_with_namespace.toLowerCase() !== previous.path_with_namespace.toLowerCase()) {
+    routeIndex = items.push(put(routeItem(next), NEW_ITEM)) - 1;
+    items.push(remove(keys.route(previous.path_with_namespace)));
+  } else if (next.path_with_namespace !== previous.path_with_namespace) {
+    items.push(put(routeItem(next)));
+  }
+  const nameMoved =
+    next.name.toLowerCase() !== previous.name.toLowerCase() || next.namespace.id !== previous.namespace.id;
+  if (nameMoved) {
+    nameIndex = items.push(put(nameItem(next), NEW_ITEM)) - 1;
+    items.push(remove(keys.projectName(previous.namespace.id, previous.name)));
+  }
+  if (next.visibility !== previous.visibility) {
+    items.push(listCountChange(lists.projectsWithVisibility(previous.visibility), -1));
+    items.push(listCountChange(lists.projectsWithVisibility(next.visibility), 1));
+  }
+  if (next.namespace.id !== previous.namespace.id) {
+    items.push(listCountChange(lists.namespaceProjects(previous.namespace.id), -1));
+    items.push(listCountChange(lists.namespaceProjects(next.namespace.id), 1));
+  }
+  try {
+    await transact(items);
+  } catch (error) {
+    if (error instanceof ConditionFailed) {
+      throw takenErrors(error, routeIndex, nameIndex) ?? conflict(RESOURCE_LOCK);
+    }
+    throw error;
+  }
+  return next;
+}
+
+/** Saves with a fresh read on a concurrent change, for changes computed from the current state. */
+export async function updateProject(id: number, change: (project: Project) => Project): Promise<Project> {
+  for (let attempt = 0; ; attempt++) {
+    const current = await getProject(id);
+    if (!current) throw notFound('Project');
+    try {
+      return await saveProject(current, change(current));
+    } catch (error) {
+      if (!isLockLost(error) || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** Re-places every project of a namespace after the namespace changed (path, name, visibility, locks). */
+export async function moveNamespaceProjects(namespace: ProjectNamespace): Promise<void> {
+  const { items } = await readWholeList('l2', lists.namespaceProjects(namespace.id));
+  for (const item of items) {
+    await updateProject(Number(item.id), (project) => ({ ...project, ...placedIn(namespace, project) }));
+  }
+}
+
+// Stars ---------------------------------------------------------------------------------------------
+
+/** Stars a project; false when it was starred already. The counter moves in the same transaction. */
+export async function starProject(project: Project, userId: number): Promise<boolean> {
+  try {
+    await transact([
+      put(
+        {
+          ...keys.projectStar(project.id, userId),
+          kind: 'star',
+          project_id: project.id,
+          user_id: userId,
+          created_at: new Date().toISOString(),
+          l1: lists.projectStars(project.id),
+          l2: lists.starredByUser(userId),
+          ...sortAttributes({ id: project.id }),
+        },
+        NEW_ITEM,
+      ),
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.project(project.id),
+          UpdateExpression: 'ADD star_count :one',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) {
+      if (error.failedAt(0)) return false;
+      throw notFound('Project');
+    }
+    throw error;
+  }
+}
+
+export async function unstarProject(project: Project, userId: number): Promise<boolean> {
+  try {
+    await transact([
+      remove(keys.projectStar(project.id, userId), 'attribute_exists(pk)'),
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.project(project.id),
+          UpdateExpression: 'ADD star_count :minus',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) {
+      if (error.failedAt(0)) return false;
+      throw notFound('Project');
+    }
+    throw error;
+  }
+}
+
+export async function starredProjectIds(userId: number): Promise<number[]> {
+  const { items } = await readWholeList('l2', lists.starredByUser(userId));
+  return items.map((item) => Number(item.project_id));
+}
+
+// Shares --------------------------------------------------------------------------------------------
+
+export interface ProjectGroupLink {
+  id: number;
+  project_id: number;
+  group_id: number;
+  group_access: number;
+  expires_at: string | null;
+}
+
+/**
+ * Shares a project with a group: the link item and the project's `shared_with_groups` change in
+ * one transaction, guarded by the project's `updated_at` so concurrent shares don't lose each other.
+ */
+export async function shareProject(project: Project, share: ProjectShare): Promise<ProjectGroupLink> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await writeShare(project, share);
+    } catch (error) {
+      if (!isLockLost(error) || attempt >= 5) throw error;
+      const fresh = await getProject(project.id);
+      if (!fresh) throw notFound('Project');
+      project = fresh;
+    }
+  }
+}
+
+async function writeShare(project: Project, share: ProjectShare): Promise<ProjectGroupLink> {
+  const link: ProjectGroupLink = {
+    id: await nextId('project_group_link'),
+    project_id: project.id,
+    group_id: share.group_id,
+    group_access: share.group_access_level,
+    expires_at: share.expires_at,
+  };
+  const next: Project = {
+    ...project,
+    shared_with_groups: [...project.shared_with_groups, share],
+    updated_at: new Date().toISOString(),
+  };
+  try {
+    await transact([
+      put(
+        {
+          ...keys.projectShare(project.id, share.group_id),
+          ...link,
+          kind: 'project_share',
+          l1: lists.sharedWithGroup(share.group_id),
+          ...sortAttributes({ id: project.id }),
+        },
+        NEW_ITEM,
+      ),
+      {
+        Put: {
+          TableName: tableName(),
+          Item: projectItem(next),
+          ConditionExpression: 'updated_at = :previous AND attribute_not_exists(deleting)',
+          ExpressionAttributeValues: { ':previous': project.updated_at },
+        },
+      },
+      listCountChange(lists.sharedWithGroup(share.group_id), 1),
+    ]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) {
+      if (error.failedAt(0)) throw conflict('Group already shared with this group');
+      throw conflict(RESOURCE_LOCK);
+    }
+    throw error;
+  }
+  return link;
+}
+
+export async function unshareProject(project: Project, groupId: number): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await removeShare(project, groupId);
+    } catch (error) {
+      if (!isLockLost(error) || attempt >= 5) throw error;
+      const fresh = await getProject(project.id);
+      if (!fresh) throw notFound('Project');
+      project = fresh;
+    }
+  }
+}
+
+async function removeShare(project: Project, groupId: number): Promise<void> {
+  const next: Project = {
+    ...project,
+    shared_with_groups: project.shared_with_groups.filter((share) => share.group_id !== groupId),
+    updated_at: new Date().toISOString(),
+  };
+  try {
+    await transact([
+      remove(keys.projectShare(project.id, groupId), 'attribute_exists(pk)'),
+      {
+        Put: {
+          TableName: tableName(),
+          Item: projectItem(next),
+          ConditionExpression: 'updated_at = :previous',
+          ExpressionAttributeValues: { ':previous': project.updated_at },
+        },
+      },
+      listCountChange(lists.sharedWithGroup(groupId), -1),
+    ]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) {
+      if (error.failedAt(0)) throw notFound('Group Link');
+      throw conflict(RESOURCE_LOCK);
+    }
+    throw error;
+  }
+}
+
+// Members -------------------------------------------------------------------------------------------
+
+export async function getProjectMember(
+  projectId: number,
+  userId: number,
+): Promise<ProjectMember | undefined> {
+  const result = await documentClient().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.projectMember(projectId, userId),
+      ConsistentRead: true,
+    }),
+  );
+  return result.Item ? decodeMember(result.Item) : undefined;
+}
+
+export async function listProjectMembers(projectId: number): Promise<ProjectMember[]> {
+  const { items } = await readWholeList('l1', lists.projectMembers(projectId));
+  return items.map(decodeMember);
+}
+
+export async function addProjectMember(member: ProjectMember): Promise<ProjectMember> {
+  try {
+    await transact([
+      put(memberItem(member), NEW_ITEM),
+      {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: keys.user(member.user_id),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      listCountChange(lists.projectMembers(member.project_id), 1),
+      listCountChange(lists.projectMembershipsOfUser(member.user_id), 1),
+    ]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) {
+      if (error.failedAt(0)) throw conflict('Member already exists');
+      throw notFound('User');
+    }
+    throw error;
+  }
+  return member;
+}
+
+export async function updateProjectMember(member: ProjectMember): Promise<ProjectMember> {
+  try {
+    await transact([put(memberItem(member), 'attribute_exists(pk)')]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw recordNotFound();
+    throw error;
+  }
+  return member;
+}
+
+export async function removeProjectMember(projectId: number, userId: number): Promise<void> {
+  try {
+    await transact([
+      remove(keys.projectMember(projectId, userId), 'attribute_exists(pk)'),
+      listCountChange(lists.projectMembers(projectId), -1),
+      listCountChange(lists.projectMembershipsOfUser(userId), -1),
+    ]);
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw recordNotFound();
+    throw error;
+  }
+}
+
+// Lists ---------------------------------------------------------------------------------------------
+
+export async function getProjectsRaw(ids: number[]): Promise<Raw[]> {
+  const items = await batchGetItems(ids.map((id) => keys.project(id)));
+  return items.filter((item) => !item.deleting);
+}
+
+export interface ProjectListQuery {
+  visibilities: ('public' | 'internal' | 'private')[];
+  extra: Raw[];
+  order: 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
+  sort: 'asc' | 'desc';
+  page: PageRequest;
+  filter?: (project: Project) => boolean;
+}
+
+export function listProjects(query: ProjectListQuery): Promise<ListPage<Project>> {
+  return listMerged({
+    partitions: query.visibilities.map(lists.projectsWithVisibility),
+    extra: query.extra,
+    order: query.order,
+    sort: query.sort,
+    page: query.page,
+    decode: decodeProject,
+    filter: query.filter,
+  });
+}
+
+/** Every project of a namespace (raw items). */
+export async function namespaceProjectsRaw(namespaceId: number): Promise<Raw[]> {
+  const { items } = await readWholeList('l2', lists.namespaceProjects(namespaceId));
+  return items.filter((item) => !item.deleting);
+}
+
+/** Projects shared with a group (raw items). */
+export async function projectsSharedWith(groupId: number): Promise<Raw[]> {
+  const { items } = await readWholeList('l1', lists.sharedWithGroup(groupId));
+  return getProjectsRaw(items.map((item) => Number(item.project_id)));
+}
+
+/**
+ * Every project a user reaches through membership, with their level: direct memberships, projects
+ * of the groups they belong to (and those groups' subgroups) and projects shared with those groups.
+ * Personal projects come with their owner's direct membership.
+ */
+export async function memberProjectsOf(userId: number): Promise<{ raw: Raw[]; levels: Map<number, number> }> {
+  const [direct, groupMemberships] = await Promise.all([
+    readWholeList('l2', lists.projectMembershipsOfUser(userId)),
+    membershipsOfUser(userId),
+  ]);
+  const levels = new Map<number, number>();
+  const raise = (projectId: number, level: number) =>
+    levels.set(projectId, Math.max(levels.get(projectId) ?? 0, level));
+  for (const item of direct.items)
+    if (active(item.expires_at)) raise(Number(item.project_id), Number(item.access_level));
+
+  const groupLevel = new Map<number, number>();
+  for (const membership of groupMemberships) groupLevel.set(membership.groupId, membership.accessLevel);
+  const descendants = await descendantsOf([...groupLevel.keys()]);
+  for (const descendant of descendants) {
+    const inherited = ((descendant.ancestor_ids as number[] | undefined) ?? []).reduce(
+      (highest, id) => Math.max(highest, groupLevel.get(Number(id)) ?? 0),
+      0,
+    );
+    groupLevel.set(Number(descendant.id), Math.max(groupLevel.get(Number(descendant.id)) ?? 0, inherited));
+  }
+  const groupIds = [...groupLevel.keys()];
+  const [namespaceLists, shareLists] = await Promise.all([
+    Promise.all(groupIds.map((id) => readWholeList('l2', lists.namespaceProjects(id)))),
+    Promise.all(groupIds.map((id) => readWholeList('l1', lists.sharedWithGroup(id)))),
+  ]);
+  const raw: Raw[] = [];
+  namespaceLists.forEach((list, index) => {
+    const level = groupLevel.get(groupIds[index] as number) ?? 0;
+    for (const item of list.items) {
+      raw.push(item);
+      raise(Number(item.id), level);
+    }
+  });
+  shareLists.forEach((list, index) => {
+    const level = groupLevel.get(groupIds[index] as number) ?? 0;
+    for (const item of list.items) {
+      if (active(item.expires_at)) raise(Number(item.project_id), Math.min(level, Number(item.group_access)));
+    }
+  });
+  const known = new Set(raw.map((item) => Number(item.id)));
+  const missing = [...levels.keys()].filter((id) => !known.has(id));
+  raw.push(...(await getProjectsRaw(missing)));
+  return { raw: raw.filter((item) => !item.deleting), levels };
+}
+
+// Removal -------------------------------------------------------------------------------------------
+
+/**
+ * Removes a project and everything in its partition (members, stars, shares) with its route and
+ * name items and counters. Each step is conditional, so running it twice is harmless.
+ */
+export async function purgeProject(projectId: number): Promise<void> {
+  const item = await getProjectRaw(projectId);
+  if (!item) return;
+  const project = decodeProject(item);
+  let startKey: Raw | undefined;
+  do {
+    const result = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}` },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const child of result.Items ?? []) if (child.sk !== 'PROJECT') await purgeChild(child);
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  // The path and name may already belong to a newer project: remove them only while they are ours.
+  for (const Key of [
+    keys.route(project.path_with_namespace),
+    keys.projectName(project.namespace.id, project.name),
+  ]) {
+    try {
+      await transact([
+        {
+          Delete: {
+            TableName: tableName(),
+            Key,
+            ConditionExpression: 'attribute_not_exists(pk) OR id = :id',
+            ExpressionAttributeValues: { ':id': projectId },
+          },
+        },
+      ]);
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+    }
+  }
+  try {
+    await transact([
+      remove(keys.project(projectId), 'attribute_exists(pk)'),
+      ...(item.l1 !== undefined
+        ? [
+            listCountChange(lists.projectsWithVisibility(project.visibility), -1),
+            listCountChange(lists.namespaceProjects(project.namespace.id), -1),
+          ]
+        : []),
+    ]);
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+  }
+}
+
+async function purgeChild(child: Raw): Promise<void> {
+  const key = { pk: String(child.pk), sk: String(child.sk) };
+  const counters: TransactItem[] = [];
+  if (child.kind === 'project_member') {
+    counters.push(
+      listCountChange(lists.projectMembers(Number(child.project_id)), -1),
+      listCountChange(lists.projectMembershipsOfUser(Number(child.user_id)), -1),
+    );
+  } else if (child.kind === 'project_share') {
+    counters.push(listCountChange(lists.sharedWithGroup(Number(child.group_id)), -1));
+  }
+  try {
+    await transact([remove(key, 'attribute_exists(pk)'), ...counters]);
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+  }
+}
+
+/** Ids of every user with access: direct members, members of the namespace groups and of shared groups. */
+export async function usersWithAccess(project: Project): Promise<number[]> {
+  const shares = project.shared_with_groups.filter((share) => active(share.expires_at));
+  const groupIds = [
+    ...new Set([...project.namespace.group_ids, ...shares.flatMap((share) => share.group_ids)]),
+  ];
+  const [direct, ...groups] = await Promise.all([
+    readWholeList('l1', lists.projectMembers(project.id)),
+    ...groupIds.map((groupId) => readWholeList('l1', lists.groupMembers(groupId))),
+  ]);
+  const ids = new Set<number>();
+  for (const list of [direct, ...groups]) {
+    for (const item of list?.items ?? []) if (active(item.expires_at)) ids.add(Number(item.user_id));
+  }
+  if (project.namespace.owner_id) ids.add(project.namespace.owner_id);
+  return [...ids];
+}
+
+export interface NamespaceProjectsQuery {
+  namespaceId: number;
+  order: ProjectListQuery['order'];
+  sort: 'asc' | 'desc';
+  page: PageRequest;
+  filter?: (project: Project) => boolean;
+  /** Narrows to what the caller may see; without it every project of the namespace is visible. */
+  visible?: (projects: Project[]) => Promise<Project[]>;
+}
+
+/**
+ * One page of a namespace's projects. A caller who sees them all (members, admins) gets a key-range
+ * read to the end of the page; others get the namespace list narrowed to what they can see.
+ */
+export async function listNamespaceProjects(query: NamespaceProjectsQuery): Promise<ListPage<Project>> {
+  const partition = lists.namespaceProjects(query.namespaceId);
+  if (!query.visible && !query.filter) {
+    return queryList({
+      list: 'l2',
+      partition,
+      order: query.order,
+      sort: query.sort,
+      page: query.page,
+      decode: decodeProject,
+    });
+  }
+  const { items, complete } = await readWholeList('l2', partition, query.order);
+  const sorted = query.sort === 'asc' ? items : [...items].reverse();
+  let projects = sorted.filter((item) => !item.deleting).map(decodeProject);
+  if (query.filter) projects = projects.filter(query.filter);
+  if (query.visible) projects = await query.visible(projects);
+  const offset = offsetOf(query.page);
+  return {
+    items: projects.slice(offset, offset + query.page.perPage),
+    total: complete ? projects.length : undefined,
+  };
+}
+
+/** Moves a project into another namespace: path, name, route and name items move in one transaction. */
+export async function transferProject(project: Project, namespace: ProjectNamespace): Promise<Project> {
+  return saveProject(project, {
+    ...project,
+    ...placedIn(namespace, project),
+    updated_at: new Date().toISOString(),
+  });
+}

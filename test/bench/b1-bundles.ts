@@ -1,0 +1,295 @@
+/**
+ * B1: every function of the route and worker tables bundled the way it is deployed (esbuild, ESM,
+ * bundle, minify, node22, AWS SDK inside the bundle), sized against its budget, and its metafile
+ * searched for SDK clients the function's declared access never uses.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import * as esbuild from 'esbuild';
+import { type Access, routes } from '../../functions/routes.ts';
+import { workers } from '../../functions/workers.ts';
+import { type BudgetResult, benchDir, kB, projectRoot, table } from './common.ts';
+
+export const bundleDir = join(benchDir, 'bundles');
+
+/** kB here are SI kilobytes (1,000 bytes), the stricter reading of the budget. */
+export const TABLE_ONLY_BUDGET = 600_000;
+export const WITH_BUCKET_OR_QUEUE_BUDGET = 850_000;
+
+/**
+ * The options of a deployed bundle (NodejsFunction with `format: ESM`, `minify`, `target: node22`,
+ * no external modules, so the SDK is bundled). The banner gives CommonJS dependencies a `require`.
+ */
+export const deployedBundleOptions: esbuild.BuildOptions = {
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  external: [],
+  banner: {
+    js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);",
+  },
+  legalComments: 'none',
+  logLevel: 'silent',
+};
+
+export interface BundleTarget {
+  name: string;
+  entry: string;
+  kind: 'route' | 'worker' | 'reference';
+  /** `METHOD path` of each route served, or the queue consumed. */
+  serves: string[];
+  access: Access;
+}
+
+export interface SdkPackage {
+  name: string;
+  bytes: number;
+}
+
+export interface BundleInfo extends BundleTarget {
+  file: string;
+  bytes: number;
+  budgetBytes: number | null;
+  withinBudget: boolean | null;
+  /** `@aws-sdk/client-*` service clients in the output, with the bytes each contributes. */
+  serviceClients: SdkPackage[];
+  /** SDK clients only the default credential chain needs (SSO, STS, ...), information only. */
+  credentialClients: SdkPackage[];
+  /** Service clients the function's access never calls. */
+  unusedClients: string[];
+  /** For each unused client, the import chain from the entry that brings it in. */
+  unusedVia: Record<string, string[]>;
+  topPackages: SdkPackage[];
+}
+
+export function bundleTargets(): BundleTarget[] {
+  const byEntry = new Map<string, BundleTarget>();
+  for (const route of routes) {
+    const existing = byEntry.get(route.entry);
+    if (existing) {
+      existing.serves.push(`${route.method} ${route.path}`);
+      continue;
+    }
+    byEntry.set(route.entry, {
+      name: nameOf(route.entry),
+      entry: route.entry,
+      kind: 'route',
+      serves: [`${route.method} ${route.path}`],
+      access: route.access,
+    });
+  }
+  for (const worker of workers) {
+    byEntry.set(worker.entry, {
+      name: nameOf(worker.entry),
+      entry: worker.entry,
+      kind: 'worker',
+      serves: [`queue ${worker.queue}`],
+      access: worker.access,
+    });
+  }
+  return [
+    ...byEntry.values(),
+    {
+      name: 'reference',
+      entry: relative(projectRoot, join(import.meta.dirname, 'reference-handler.ts')),
+      kind: 'reference',
+      serves: ['middy core + DynamoDBDocumentClient + GetCommand'],
+      access: { table: 'read' },
+    },
+  ];
+}
+
+const nameOf = (entry: string) =>
+  entry
+    .replace(/^functions\//, '')
+    .replace(/\.ts$/, '')
+    .replace(/[^\w.-]+/g, '-');
+
+const usesBucketOrQueue = (access: Access) => Boolean(access.bucket) || (access.queues?.length ?? 0) > 0;
+
+/** Which service clients an access declaration justifies. */
+function allowedClients(access: Access): Set<string> {
+  const allowed = new Set<string>();
+  if (access.table) allowed.add('@aws-sdk/client-dynamodb');
+  if (access.bucket) allowed.add('@aws-sdk/client-s3');
+  if ((access.queues?.length ?? 0) > 0) allowed.add('@aws-sdk/client-sqs');
+  return allowed;
+}
+
+const SERVICE_CLIENTS = new Set(['@aws-sdk/client-dynamodb', '@aws-sdk/client-s3', '@aws-sdk/client-sqs']);
+
+function packageOf(input: string): string {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) return '(project)';
+  const rest = input.slice(at + 'node_modules/'.length).split('/');
+  return rest[0]?.startsWith('@') ? `${rest[0]}/${rest[1]}` : (rest[0] ?? '(unknown)');
+}
+
+/** The shortest import chain (project files, then the first package) from the entry to `pkg`. */
+function importChain(metafile: esbuild.Metafile, entry: string, pkg: string): string[] {
+  const previous = new Map<string, string | undefined>([[entry, undefined]]);
+  const queue = [entry];
+  for (let at = queue.shift(); at !== undefined; at = queue.shift()) {
+    if (packageOf(at) === pkg) {
+      const chain: string[] = [];
+      for (let step: string | undefined = at; step !== undefined; step = previous.get(step))
+        chain.unshift(step);
+      const firstPackage = chain.findIndex((step) => step.includes('node_modules/'));
+      return chain.slice(0, firstPackage < 0 ? chain.length : firstPackage + 1).map((step) => {
+        const name = packageOf(step);
+        return name === '(project)' ? step : name;
+      });
+    }
+    for (const imported of metafile.inputs[at]?.imports ?? []) {
+      if (previous.has(imported.path) || !metafile.inputs[imported.path]) continue;
+      previous.set(imported.path, at);
+      queue.push(imported.path);
+    }
+  }
+  return [];
+}
+
+async function buildOne(target: BundleTarget): Promise<BundleInfo> {
+  const file = join(bundleDir, `${target.name}.mjs`);
+  const result = await esbuild.build({
+    ...deployedBundleOptions,
+    absWorkingDir: projectRoot,
+    entryPoints: [join(projectRoot, target.entry)],
+    outfile: file,
+    metafile: true,
+  });
+  writeFileSync(join(bundleDir, `${target.name}.meta.json`), JSON.stringify(result.metafile));
+  const output = Object.values(result.metafile.outputs)[0];
+  if (!output) throw new Error(`esbuild produced no output for ${target.entry}`);
+  const packages = new Map<string, number>();
+  for (const [input, info] of Object.entries(output.inputs)) {
+    if (info.bytesInOutput === 0) continue;
+    const name = packageOf(input);
+    packages.set(name, (packages.get(name) ?? 0) + info.bytesInOutput);
+  }
+  const sdk = [...packages]
+    .filter(([name]) => name.startsWith('@aws-sdk/client-') || name === '@aws-sdk/nested-clients')
+    .map(([name, bytes]) => ({ name, bytes }))
+    .sort((a, b) => b.bytes - a.bytes);
+  const allowed = allowedClients(target.access);
+  const serviceClients = sdk.filter((pkg) => SERVICE_CLIENTS.has(pkg.name));
+  const budgetBytes =
+    target.kind === 'reference'
+      ? null
+      : usesBucketOrQueue(target.access)
+        ? WITH_BUCKET_OR_QUEUE_BUDGET
+        : TABLE_ONLY_BUDGET;
+  const unusedClients =
+    target.kind === 'reference'
+      ? []
+      : serviceClients.map((pkg) => pkg.name).filter((name) => !allowed.has(name));
+  const entryInput =
+    Object.keys(result.metafile.inputs).find((input) => input === target.entry) ?? target.entry;
+  return {
+    ...target,
+    file,
+    bytes: output.bytes,
+    budgetBytes,
+    withinBudget: budgetBytes === null ? null : output.bytes <= budgetBytes,
+    serviceClients,
+    credentialClients: sdk.filter((pkg) => !SERVICE_CLIENTS.has(pkg.name)),
+    unusedClients,
+    unusedVia: Object.fromEntries(
+      unusedClients.map((name) => [name, importChain(result.metafile, entryInput, name)]),
+    ),
+    topPackages: [...packages]
+      .map(([name, bytes]) => ({ name, bytes }))
+      .sort((a, b) => b.bytes - a.bytes)
+      .slice(0, 8),
+  };
+}
+
+const describeAccess = (access: Access) =>
+  [
+    access.table ? `table:${access.table}` : '',
+    access.bucket ? `bucket:${access.bucket}` : '',
+    access.queues?.length ? `queues:${access.queues.join('+')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ') || '(none)';
+
+const short = (name: string) => name.replace('@aws-sdk/client-', '').replace('@aws-sdk/', '');
+
+export async function runB1(): Promise<{ result: BudgetResult; bundles: BundleInfo[] }> {
+  const started = performance.now();
+  rmSync(bundleDir, { recursive: true, force: true });
+  mkdirSync(bundleDir, { recursive: true });
+  // A few builds at a time; the order of the table stays the order of the route table.
+  const targets = bundleTargets();
+  const bundles: BundleInfo[] = new Array(targets.length);
+  let next = 0;
+  const builder = async () => {
+    for (let i = next++; i < targets.length; i = next++)
+      bundles[i] = await buildOne(targets[i] as BundleTarget);
+  };
+  await Promise.all([builder(), builder(), builder()]);
+
+  const measured = bundles.filter((bundle) => bundle.kind !== 'reference');
+  const over = measured.filter((bundle) => bundle.withinBudget === false);
+  const unused = measured.filter((bundle) => bundle.unusedClients.length > 0);
+  const rows: (string | number)[][] = [
+    ['bundle', 'access', 'size', 'budget', 'ok', 'SDK clients in bundle', 'unused'],
+  ];
+  for (const bundle of bundles) {
+    rows.push([
+      bundle.name,
+      describeAccess(bundle.access),
+      kB(bundle.bytes),
+      bundle.budgetBytes === null ? 'info' : kB(bundle.budgetBytes),
+      bundle.withinBudget === null ? '-' : bundle.withinBudget ? 'yes' : 'NO',
+      bundle.serviceClients.map((pkg) => `${short(pkg.name)} ${kB(pkg.bytes)}`).join(', ') || '-',
+      bundle.unusedClients.map(short).join(', ') || '-',
+    ]);
+  }
+  const notes: string[] = [
+    `kB = 1,000 bytes. Bundles and metafiles are in ${relative(projectRoot, bundleDir)}/ (open a .meta.json in https://esbuild.github.io/analyze/).`,
+  ];
+  const credential = bundles[0]?.credentialClients ?? [];
+  if (credential.length) {
+    notes.push(
+      `Every bundle also carries the default credential chain's own clients (${credential
+        .map((pkg) => `${short(pkg.name)} ${kB(pkg.bytes)}`)
+        .join(', ')}); information only — they are the SDK's, not the handler's.`,
+    );
+  }
+  for (const bundle of unused) {
+    notes.push(
+      `FINDING ${bundle.name}: contains ${bundle.unusedClients
+        .map((name) => `${name} (via ${bundle.unusedVia[name]?.join(' → ') || '?'})`)
+        .join(', ')} although its access is ${describeAccess(bundle.access)}.`,
+    );
+  }
+  const largest = [...measured].sort((a, b) => b.bytes - a.bytes)[0];
+  if (largest) {
+    notes.push(
+      `Largest: ${largest.name} ${kB(largest.bytes)} — ${largest.topPackages
+        .slice(0, 5)
+        .map((pkg) => `${pkg.name} ${kB(pkg.bytes)}`)
+        .join(', ')}.`,
+    );
+  }
+  const holds = over.length === 0 && unused.length === 0;
+  return {
+    bundles,
+    result: {
+      id: 'B1',
+      title: 'Bundle size (≤ 600 kB table only, ≤ 850 kB with S3/SQS) and no unused SDK client',
+      holds,
+      summary: `${measured.length} bundles, largest ${largest ? `${largest.name} ${kB(largest.bytes)}` : '-'}; ${
+        over.length
+      } over budget; ${unused.length} with an SDK client they never call`,
+      table: table(rows),
+      notes,
+      details: bundles.map(({ file, ...bundle }) => ({ ...bundle, file: relative(projectRoot, file) })),
+      seconds: (performance.now() - started) / 1000,
+    },
+  };
+}

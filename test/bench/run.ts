@@ -1,0 +1,223 @@
+/**
+ * `npm run bench`: the performance budgets of PERFORMANCE.md that a benchmark decides (B1, B2, B3,
+ * B4, B6). Prints a short table per budget and a verdict list, writes .bench/results.json, and
+ * exits 1 unless every measured budget holds.
+ *
+ * The machine is shared and noisy: verdicts rest on medians of repeated runs and on ratios taken
+ * side by side in the same run; absolute times are printed as information only.
+ *
+ * Options: --only=B1,B4 (B2 implies B1) · --quick (fewer repetitions, for trying the harness out;
+ * its verdicts are marked as such).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join, relative } from 'node:path';
+import { config } from '#config/env.ts';
+import { type BundleInfo, runB1 } from './b1-bundles.ts';
+import { runB2 } from './b2-init.ts';
+import { runB3 } from './b3-middleware.ts';
+import { runB4 } from './b4-requests.ts';
+import { runB6 } from './b6-latency.ts';
+import { type BudgetResult, benchDir, projectRoot, table } from './common.ts';
+import { type BenchRuntime, startBenchRuntime } from './runtime.ts';
+
+// Logging is read per call; the runtime would otherwise print one line per request.
+process.env.LOG_LEVEL = 'silent';
+// The SDK's notice that its 2027 releases need Node 22 says nothing about this run; other warnings stay.
+const warningListeners = process.listeners('warning');
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (`${warning.name} ${warning.message}`.includes('NodeVersionSupportWarning')) return;
+  for (const listener of warningListeners) listener(warning);
+});
+
+const SEED_USERS = 160;
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const only = onlyArg ? new Set(onlyArg.toUpperCase().split(',')) : undefined;
+const wanted = (id: string) => !only || only.has(id) || (id === 'B1' && only.has('B2'));
+
+const startedAt = new Date();
+const t0 = performance.now();
+const results: BudgetResult[] = [];
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+function failed(id: string, title: string, error: unknown, since: number): BudgetResult {
+  return {
+    id,
+    title,
+    holds: null,
+    summary: 'not measured: the benchmark itself failed',
+    table: [],
+    notes: [],
+    details: null,
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    seconds: (performance.now() - since) / 1000,
+  };
+}
+
+async function phase<T extends BudgetResult>(
+  id: string,
+  title: string,
+  run: () => Promise<T>,
+): Promise<T | undefined> {
+  const since = performance.now();
+  out(`… ${id} ${title}`);
+  try {
+    const result = await run();
+    results.push(result);
+    print(result);
+    return result;
+  } catch (error) {
+    const result = failed(id, title, error, since);
+    results.push(result);
+    print(result);
+    return undefined;
+  }
+}
+
+const verdict = (result: BudgetResult) =>
+  result.holds === null ? 'UNKNOWN' : result.holds ? 'HOLDS' : 'FAILS';
+
+function print(result: BudgetResult): void {
+  out();
+  out(`${result.id} — ${result.title}`);
+  for (const line of result.table) out(`  ${line}`);
+  for (const note of result.notes) out(`  · ${note}`);
+  if (result.error) out(`  ! ${result.error.split('\n').slice(0, 6).join('\n    ')}`);
+  out(
+    `  => ${result.id} ${verdict(result)}${quick ? ' (quick run)' : ''}: ${result.summary} [${result.seconds.toFixed(1)} s]`,
+  );
+  out();
+}
+
+out(
+  `npm run bench — node ${process.version}, ${cpus().length} cores, load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}${quick ? ', QUICK' : ''}`,
+);
+
+let bundles: BundleInfo[] | undefined;
+if (wanted('B1')) {
+  await phase('B1', 'bundles', async () => {
+    const built = await runB1();
+    bundles = built.bundles;
+    return built.result;
+  });
+}
+if (wanted('B2')) {
+  await phase('B2', 'module init in fresh processes', async () => {
+    if (!bundles) throw new Error('B1 produced no bundles');
+    return runB2(bundles, quick ? 5 : 21, 150_000);
+  });
+}
+if (wanted('B3')) {
+  await phase('B3', 'warm middleware overhead', () =>
+    runB3(quick ? { perRound: 4_000, rounds: 3 } : { perRound: 10_000, rounds: 10 }),
+  );
+}
+if (wanted('B4') || wanted('B6')) {
+  let bench: BenchRuntime | undefined;
+  try {
+    out('… starting the local runtime (DynamoDB Local in memory, s3rver, gateway) and seeding users');
+    const since = performance.now();
+    const runtime = await startBenchRuntime();
+    bench = runtime;
+    const seeding = await runtime.record(() => runtime.seedUsers(SEED_USERS));
+    const users = seeding.value;
+    const seedReservations = seeding.sends.filter((send) => send.idReservation).length;
+    out(
+      `  runtime at ${runtime.runtime.url}, ${SEED_USERS} users seeded in ${((performance.now() - since) / 1000).toFixed(1)} s`,
+    );
+    if (wanted('B4'))
+      await phase('B4', 'DynamoDB requests per API call', () =>
+        runB4(runtime, users, {
+          idBlockSize: config.idBlockSize,
+          seedCreations: SEED_USERS,
+          seedReservations,
+        }),
+      );
+    if (wanted('B6')) {
+      const root = await fetch(`${runtime.runtime.apiUrl}/user`, {
+        headers: { 'PRIVATE-TOKEN': runtime.runtime.rootToken },
+        signal: AbortSignal.timeout(30_000),
+      }).then((response) => response.json() as Promise<{ id: number }>);
+      await phase('B6', 'latency through the local gateway', () =>
+        runB6(
+          runtime,
+          root.id,
+          quick
+            ? { loaded: { connections: 10, durationSec: 1.5, warmupSec: 1, rounds: 2, maxRequests: 50_000 } }
+            : {
+                loaded: { connections: 10, durationSec: 2.5, warmupSec: 2, rounds: 5, maxRequests: 200_000 },
+                unloaded: { connections: 1, durationSec: 2, warmupSec: 0, rounds: 3, maxRequests: 50_000 },
+              },
+        ),
+      );
+    }
+  } catch (error) {
+    for (const [id, title] of [
+      ['B4', 'DynamoDB requests per API call'],
+      ['B6', 'latency through the local gateway'],
+    ] as const) {
+      if (wanted(id) && !results.some((result) => result.id === id)) {
+        const result = failed(id, title, error, performance.now());
+        results.push(result);
+        print(result);
+      }
+    }
+  } finally {
+    await bench?.stop().catch(() => undefined);
+  }
+}
+
+const notMeasured = [
+  { id: 'B5', why: 'list cost vs table size: needs the projects/groups/notes lists, which do not exist yet' },
+  { id: 'B7', why: 'body and message limits are decided by tests, not by this benchmark' },
+];
+const seconds = (performance.now() - t0) / 1000;
+mkdirSync(benchDir, { recursive: true });
+const file = join(benchDir, 'results.json');
+writeFileSync(
+  file,
+  `${JSON.stringify(
+    {
+      generatedAt: startedAt.toISOString(),
+      quick,
+      seconds: Math.round(seconds),
+      machine: {
+        node: process.version,
+        platform: process.platform,
+        arch: process.arch,
+        cores: cpus().length,
+        cpu: cpus()[0]?.model,
+        memoryBytes: totalmem(),
+        loadAverageAtEnd: loadavg(),
+      },
+      allHold: results.every((result) => result.holds === true),
+      budgets: results.map((result) => ({ ...result, verdict: verdict(result) })),
+      notMeasured,
+    },
+    null,
+    2,
+  )}\n`,
+);
+
+out('Budgets');
+for (const line of table([
+  ['budget', 'verdict', 'figure'],
+  ...results.map((result) => [result.id, verdict(result), result.summary]),
+  ...notMeasured.map((entry) => [entry.id, 'n/a', entry.why]),
+]))
+  out(`  ${line}`);
+const holding = results.filter((result) => result.holds === true).map((result) => result.id);
+const failing = results.filter((result) => result.holds === false).map((result) => result.id);
+const unknown = results.filter((result) => result.holds === null).map((result) => result.id);
+out();
+out(
+  `Hold: ${holding.join(', ') || 'none'}. Fail: ${failing.join(', ') || 'none'}.${unknown.length ? ` Unknown: ${unknown.join(', ')}.` : ''}`,
+);
+out(`Results: ${relative(projectRoot, file)} (${seconds.toFixed(0)} s${quick ? ', quick run' : ''}).`);
+process.exitCode = failing.length || unknown.length ? 1 : 0;
