@@ -1,5 +1,5 @@
 import { ApiError, routeNotFound } from '#domain/errors.ts';
-import { defineFallback } from '#http/route.ts';
+import { defineFallback } from '#http/fallback.ts';
 
 /** Every request no route matches: GitLab's catch-all 404, and 410 for the retired v3 API. */
 export const handler = defineFallback(async ({ path }) => {

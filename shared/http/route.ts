@@ -3,50 +3,31 @@
  * and returns a value or a `reply`; parsing, authentication, validation, error shapes, pagination
  * headers and logging all happen here, once.
  */
-import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { config } from '#config/env.ts';
 import { isExpired, scopeAllows } from '#domain/access-tokens.ts';
-import {
-  ApiError,
-  forbidden,
-  insufficientScope,
-  invalidParams,
-  invalidToken,
-  unauthorized,
-} from '#domain/errors.ts';
+import { forbidden, insufficientScope, invalidParams, invalidToken, unauthorized } from '#domain/errors.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagination.ts';
 import { int, issueCode, optional } from '#domain/params.ts';
 import type { Caller } from '#domain/users.ts';
 import { findGrant } from '#store/access-tokens.ts';
-import { log } from './log.ts';
-import { paginationHeaders } from './pagination.ts';
 import {
-  headerValue,
-  type ParsedRequest,
-  parseQueryString,
-  parseRequest,
-  type UploadedFile,
-} from './parse.ts';
-import { isReply, type Reply } from './reply.ts';
+  type ApiEvent,
+  gitlabErrors,
+  type RequestInfo,
+  type Response,
+  requestLog,
+  state,
+  toResponse,
+} from './core.ts';
+import { headerValue, parseQueryString, parseRequest, type UploadedFile } from './parse.ts';
 
-export type { UploadedFile };
-export type Response = APIGatewayProxyStructuredResultV2;
+export type { ApiEvent, RequestInfo, Response, UploadedFile };
 
 /** Who may call: anyone (public data only when anonymous), any signed-in user, or admins. */
 export type AuthMode = 'optional' | 'user' | 'admin';
-
-export interface RequestInfo {
-  method: string;
-  requestId: string;
-  /** Scheme and host the client used, e.g. `http://127.0.0.1:3000`. */
-  baseUrl: string;
-  /** The URL path as requested, for Link headers. */
-  path: string;
-  query: Record<string, unknown>;
-}
 
 export interface RouteInput<P> {
   params: P;
@@ -70,90 +51,7 @@ export interface RouteSpec<S extends ObjectSchema, C extends AuthMode> {
   ) => Promise<unknown>;
 }
 
-export type ApiEvent = APIGatewayProxyEventV2 & { api?: ApiState };
-
-interface ApiState {
-  started: number;
-  requestId: string;
-  parsed?: ParsedRequest;
-  caller?: Caller;
-  params?: unknown;
-  page?: PageRequest;
-  info?: RequestInfo;
-}
-
-const SECURITY_HEADERS = {
-  'X-Frame-Options': 'SAMEORIGIN',
-  'X-Content-Type-Options': 'nosniff',
-};
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return {
-    statusCode: status,
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  };
-}
-
-const state = (event: ApiEvent): ApiState => {
-  if (!event.api)
-    event.api = { started: Date.now(), requestId: event.requestContext?.requestId ?? randomUUID() };
-  return event.api;
-};
-
 // Middlewares ------------------------------------------------------------------------------------
-
-/** Logs one structured line per request; registered first so it sees the final response. */
-const requestLog = (): MiddlewareObj<ApiEvent, Response> => {
-  const write = (event: ApiEvent, response: Response | undefined) => {
-    const api = state(event);
-    log('info', 'request', {
-      requestId: api.requestId,
-      method: event.requestContext?.http?.method,
-      route: event.routeKey,
-      status: response?.statusCode,
-      durationMs: Date.now() - api.started,
-      userId: api.caller?.id,
-    });
-  };
-  return {
-    before: (request) => {
-      state(request.event);
-    },
-    after: (request) => {
-      request.response = withHeaders(request.response, { 'X-Request-Id': state(request.event).requestId });
-      write(request.event, request.response);
-    },
-    onError: (request) => {
-      request.response = withHeaders(request.response, { 'X-Request-Id': state(request.event).requestId });
-      write(request.event, request.response);
-    },
-  };
-};
-
-function withHeaders(response: Response | null | undefined, headers: Record<string, string>): Response {
-  const base = response ?? json(500, { message: '500 Internal Server Error' });
-  return { ...base, headers: { ...SECURITY_HEADERS, ...(base.headers ?? {}), ...headers } };
-}
-
-/** Turns any error into GitLab's shape; anything unexpected is logged and answered with a 500. */
-const gitlabErrors = (): MiddlewareObj<ApiEvent, Response> => ({
-  onError: (request) => {
-    const error = request.error;
-    if (error instanceof ApiError) {
-      request.response = json(error.status, error.body, error.headers);
-      return;
-    }
-    log('error', 'unhandled error', {
-      requestId: state(request.event).requestId,
-      error:
-        error instanceof Error
-          ? { name: error.name, message: error.message, stack: error.stack }
-          : String(error),
-    });
-    request.response = json(500, { message: '500 Internal Server Error' });
-  },
-});
 
 const parseParams = (): MiddlewareObj<ApiEvent, Response> => ({
   before: async (request) => {
@@ -267,38 +165,6 @@ export function pageRequest(page: number | undefined, perPage: number | undefine
   return { page: page === undefined || page < 1 ? 1 : page, perPage: size };
 }
 
-// Responses --------------------------------------------------------------------------------------
-
-function toResponse(value: unknown, api: ApiState): Response {
-  const method = api.info?.method ?? 'GET';
-  if (!isReply(value)) {
-    if (value === undefined) return { statusCode: method === 'DELETE' ? 204 : 200, headers: {} };
-    return json(method === 'POST' ? 201 : 200, value);
-  }
-  const r: Reply = value;
-  switch (r.kind) {
-    case 'body':
-      return json(r.status, r.body);
-    case 'empty':
-      return { statusCode: r.status, headers: {} };
-    case 'raw':
-      return {
-        statusCode: r.status,
-        headers: { 'Content-Type': r.contentType, ...(r.headers ?? {}) },
-        body: r.body.toString('base64'),
-        isBase64Encoded: true,
-      };
-    case 'page': {
-      const info = api.info as RequestInfo;
-      const headers = paginationHeaders(r.request, r.total, r.items.length, {
-        base: `${info.baseUrl}${info.path}`,
-        query: info.query,
-      });
-      return json(200, r.items, headers);
-    }
-  }
-}
-
 export function defineRoute<S extends ObjectSchema, C extends AuthMode = 'optional'>(spec: RouteSpec<S, C>) {
   const base = async (event: ApiEvent, _context: Context): Promise<Response> => {
     const api = state(event);
@@ -318,16 +184,4 @@ export function defineRoute<S extends ObjectSchema, C extends AuthMode = 'option
     .use(parseParams())
     .use(authenticate(method ?? 'optional', spec.userRead ?? false))
     .use(validate(spec.params, spec.paginated ?? false));
-}
-
-/** The catch-all route: no authentication (GitLab answers unknown routes the same for everyone). */
-export function defineFallback(run: (request: { method: string; path: string }) => Promise<unknown>) {
-  const base = async (event: ApiEvent): Promise<Response> => {
-    const value = await run({
-      method: event.requestContext?.http?.method ?? 'GET',
-      path: event.rawPath ?? event.requestContext?.http?.path ?? '/',
-    });
-    return toResponse(value, state(event));
-  };
-  return middy<ApiEvent, Response>(base).use(requestLog()).use(gitlabErrors());
 }
