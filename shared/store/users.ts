@@ -156,7 +156,9 @@ function refreshGrants(hashes: string[], caller: Caller | undefined): TransactIt
  * updates cannot both win), moved username/email items, list counters and the auth copies.
  */
 export async function saveUser(previous: User, next: User): Promise<User> {
-  const hashes = await tokenHashesOf(previous.id);
+  const authChanged = JSON.stringify(callerOf(next)) !== JSON.stringify(callerOf(previous));
+  // Only a change to what authentication copies needs the user's token lookup items.
+  const hashes = authChanged ? await tokenHashesOf(previous.id) : [];
   const items: TransactItem[] = [
     {
       Put: {
@@ -187,8 +189,7 @@ export async function saveUser(previous: User, next: User): Promise<User> {
     items.push(listCountChange(lists.usersInState(previous.state), -1));
     items.push(listCountChange(lists.usersInState(next.state), 1));
   }
-  const before = JSON.stringify(callerOf(previous));
-  if (JSON.stringify(callerOf(next)) !== before) items.push(...refreshGrants(hashes, callerOf(next)));
+  if (authChanged) items.push(...refreshGrants(hashes, callerOf(next)));
   try {
     await transact(items);
   } catch (error) {
