@@ -3,8 +3,8 @@
  * group-delete worker), the paths free again, and nothing of the tree left in the table, checked
  * key by key in the runtime's DynamoDB Local.
  *
- * Projects do not exist yet: the scenario's "group holding 50 projects" part (projects, their
- * routes and lists removed by the worker) comes with the Projects work.
+ * The last scenario adds 50 projects across the tree (with members, stars and shares) and checks
+ * that the worker removes them too, their partitions, routes, names and list entries included.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -422,5 +422,76 @@ describe('group deletion cascade', () => {
 
     const cleanup = await api('DELETE', `/groups/${tree.root.id}`, { token: tree.creator.token });
     expect(cleanup.status).toBe(202);
+  });
+
+  it('deletes a three-level tree holding 50 projects: nothing of the projects is left by key', async () => {
+    const tree = await buildTree();
+    const [, first] = tree.others as [TestUser, TestUser];
+    const outside = await createGroup(tree.creator.token, { path: unique('outside'), visibility: 'private' });
+    const projects: { id: number; path_with_namespace: string; name: string; namespaceId: number }[] = [];
+    for (let start = 0; start < 50; start += 10) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, async (_, offset) => {
+          const index = start + offset;
+          const group = tree.groups[index % tree.groups.length] as GroupBody;
+          const created = await api<{ id: number; path_with_namespace: string; name: string }>(
+            'POST',
+            '/projects',
+            {
+              token: tree.creator.token,
+              json: { name: `Project ${index}`, namespace_id: group.id, visibility: 'private' },
+            },
+          );
+          expect(created.status, created.text).toBe(201);
+          return { ...created.body, namespaceId: group.id };
+        }),
+      );
+      projects.push(...batch);
+    }
+    // Give the projects the items that live beside them: a member, a star, a share.
+    for (const project of projects.slice(0, 10)) {
+      const member = await api('POST', `/projects/${project.id}/members`, {
+        token: tree.creator.token,
+        json: { user_id: first.id, access_level: 30 },
+      });
+      expect(member.status, member.text).toBe(201);
+      const star = await api('POST', `/projects/${project.id}/star`, { token: tree.creator.token });
+      expect(star.status).toBe(201);
+      const share = await api('POST', `/projects/${project.id}/share`, {
+        token: tree.creator.token,
+        json: { group_id: outside.id, group_access: 20 },
+      });
+      expect(share.status, share.text).toBe(201);
+    }
+    expect(await listCounter(`SHARES#GROUP#${outside.id}`)).toBe(10);
+
+    const removed = await api('DELETE', `/groups/${tree.root.id}`, { token: tree.creator.token });
+    expect(removed.status).toBe(202);
+    expect(await waitForPurge(tree.groups)).toEqual([]);
+
+    const left: string[] = [];
+    for (const project of projects) {
+      const label = `${project.path_with_namespace} (${project.id})`;
+      const items = await partition(`PROJECT#${project.id}`);
+      if (items.length) left.push(`${label}: partition holds ${items.map((item) => item.sk).join(', ')}`);
+      if (await getItem(`ROUTE#${project.path_with_namespace.toLowerCase()}`, 'ROUTE'))
+        left.push(`${label}: route`);
+      if (await getItem(`PROJECTNAME#${project.namespaceId}#${project.name.toLowerCase()}`, 'PROJECTNAME')) {
+        left.push(`${label}: name item`);
+      }
+      const answer = await api('GET', `/projects/${project.id}`);
+      if (answer.status !== 404) left.push(`${label}: GET answers ${answer.status}`);
+    }
+    for (const group of tree.groups) {
+      const listed = await listSize('l2', `PROJECTS#NS#${group.id}`);
+      if (listed) left.push(`${group.full_path}: project list holds ${listed}`);
+      const counter = await listCounter(`PROJECTS#NS#${group.id}`);
+      if (counter) left.push(`${group.full_path}: project counter ${counter}`);
+    }
+    expect(left).toEqual([]);
+    expect(await listSize('l2', `STARRED#USER#${tree.creator.id}`)).toBe(0);
+    expect(await listSize('l2', `MEMBERSHIPS#PROJECT#USER#${first.id}`)).toBe(0);
+    expect(await listSize('l1', `SHARES#GROUP#${outside.id}`)).toBe(0);
+    expect(await listCounter(`SHARES#GROUP#${outside.id}`)).toBe(0);
   });
 });
