@@ -108,6 +108,14 @@ check(
     f"search matches name or path (not the subgroup's full path), got {[g.path for g in listed]}",
 )
 
+# Transfer a project into the group (admin only).
+project = gl.projects.create({"name": f"{prefix} moving"})
+top.transfer_project(project.id)
+moved = gl.projects.get(project.id)
+check(moved.namespace["id"] == top.id, f"project moved into the group, got {moved.namespace}")
+check(moved.path_with_namespace == f"{top.full_path}/{project.path}", f"path moved, got {moved.path_with_namespace}")
+check([p.id for p in top.projects.list()] == [project.id], "the group lists the transferred project")
+
 # Delete.
 gl.groups.delete(top.id)
 try:
