@@ -4,7 +4,7 @@
  * path uniqueness is the database's job. Member items live in the group's partition and join the
  * group's member list and the user's membership list.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Visibility } from '#domain/access.ts';
 import {
   ApiError,
@@ -21,6 +21,7 @@ import type { Caller } from '#domain/users.ts';
 import { batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
+import { getItem, idFromReference } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, listMerged, mergeSorted, offsetOf, readWholeList } from './lists.ts';
 import type { ListOrder } from './table.ts';
@@ -153,12 +154,7 @@ export async function createGroup(
   return group;
 }
 
-async function getRawGroup(id: number): Promise<Raw | undefined> {
-  const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.group(id), ConsistentRead: true }),
-  );
-  return result.Item;
-}
+const getRawGroup = (id: number) => getItem(keys.group(id));
 
 export async function getGroup(id: number): Promise<Group | undefined> {
   const item = await getRawGroup(id);
@@ -167,13 +163,8 @@ export async function getGroup(id: number): Promise<Group | undefined> {
 
 /** A group by numeric id or by (case-insensitive) full path. */
 export async function findGroup(idOrPath: string | number): Promise<Group | undefined> {
-  const text = String(idOrPath);
-  if (/^\d+$/.test(text)) return getGroup(Number(text));
-  const route = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.route(text), ConsistentRead: true }),
-  );
-  if (route.Item?.kind !== 'group') return undefined;
-  return getGroup(Number(route.Item.id));
+  const id = await idFromReference(idOrPath, 'group');
+  return id === undefined ? undefined : getGroup(id);
 }
 
 export async function getGroupsRaw(ids: number[]): Promise<Raw[]> {
@@ -199,10 +190,8 @@ export async function groupAccessOf(userId: number, group: Group): Promise<numbe
 }
 
 export async function getGroupMember(groupId: number, userId: number): Promise<GroupMember | undefined> {
-  const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.groupMember(groupId, userId), ConsistentRead: true }),
-  );
-  return result.Item ? decodeMember(result.Item) : undefined;
+  const item = await getItem(keys.groupMember(groupId, userId));
+  return item ? decodeMember(item) : undefined;
 }
 
 /** The groups a user is a direct member of, with the level and the groups' ancestors. */

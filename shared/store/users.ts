@@ -1,10 +1,12 @@
 /** Users: one item per user, a route item for the username and an item for the email. */
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, notFound } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { type Caller, callerOf, type User, type UserState } from '#domain/users.ts';
+import { batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
+import { getItem } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { indexName } from './table.ts';
@@ -59,38 +61,20 @@ function uniquenessError(error: unknown, emailIndex: number, routeIndex: number)
 }
 
 export async function getUser(id: number): Promise<User | undefined> {
-  const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.user(id), ConsistentRead: true }),
-  );
-  return result.Item ? decodeUser(result.Item) : undefined;
+  const item = await getItem(keys.user(id));
+  return item ? decodeUser(item) : undefined;
 }
 
 /** Finds a user by username (case-insensitive, like GitLab's routes) with two key reads. */
 export async function findUserByUsername(username: string): Promise<User | undefined> {
-  const route = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.route(username), ConsistentRead: true }),
-  );
-  if (route.Item?.kind !== 'user') return undefined;
-  return getUser(Number(route.Item.id));
+  const route = await getItem(keys.route(username));
+  if (route?.kind !== 'user') return undefined;
+  return getUser(Number(route.id));
 }
 
 export async function getUsers(ids: number[]): Promise<Map<number, User>> {
-  const found = new Map<number, User>();
-  const unique = [...new Set(ids)];
-  for (let start = 0; start < unique.length; start += 100) {
-    let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
-      [tableName()]: { Keys: unique.slice(start, start + 100).map((id) => keys.user(id)) },
-    };
-    while (request && Object.keys(request).length) {
-      const result = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of result.Responses?.[tableName()] ?? []) {
-        const user = decodeUser(item);
-        found.set(user.id, user);
-      }
-      request = result.UnprocessedKeys as typeof request;
-    }
-  }
-  return found;
+  const items = await batchGetItems(ids.map((id) => keys.user(id)));
+  return new Map(items.map((item) => [Number(item.id), decodeUser(item)]));
 }
 
 export interface UserListQuery {

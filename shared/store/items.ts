@@ -1,0 +1,23 @@
+/** Single-item reads shared by the repositories. */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, tableName } from './client.ts';
+import { keys } from './keys.ts';
+
+/** One item by key, read consistently so a write a moment ago is seen. */
+export async function getItem(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
+  const result = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
+  );
+  return result.Item;
+}
+
+/**
+ * The id behind a reference: a number is the id itself, anything else a full path looked up in the
+ * route items (case-insensitively), which must belong to the expected kind.
+ */
+export async function idFromReference(reference: string | number, kind: 'user' | 'group' | 'project') {
+  const text = String(reference);
+  if (/^\d+$/.test(text)) return Number(text);
+  const route = await getItem(keys.route(text));
+  return route?.kind === kind ? Number(route.id) : undefined;
+}
