@@ -1,5 +1,6 @@
 /** Members of groups (and later projects): the entity and the rules on owners. */
 import { ACCESS } from './access.ts';
+import { date, id, idOrPath, int, optional, required } from './params.ts';
 import { type User, userBasic } from './users.ts';
 
 export interface Membership {
@@ -27,3 +28,16 @@ export const memberMatchesQuery = (user: User, query: string) => {
 export function removesLastOwner(member: Membership, owners: number, nextLevel?: number): boolean {
   return member.access_level === ACCESS.owner && owners <= 1 && nextLevel !== ACCESS.owner;
 }
+
+// Parameters ------------------------------------------------------------------------------------------
+
+/** POST and PUT of a group's or project's member. */
+export const memberWriteParams = {
+  id: required(idOrPath()),
+  user_id: required(id()),
+  access_level: required(int()),
+  expires_at: optional(date()),
+};
+
+/** GET and DELETE of one member. */
+export const memberParams = { id: required(idOrPath()), user_id: required(id()) };

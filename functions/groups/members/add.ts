@@ -1,8 +1,8 @@
 import { MEMBER_ACCESS_LEVELS } from '#domain/access.ts';
 import { forbidden, notFound, validationFailed } from '#domain/errors.ts';
 import { canAdminGroup } from '#domain/group-policy.ts';
-import { memberEntity } from '#domain/members.ts';
-import { date, id, idOrPath, int, optional, params, required } from '#domain/params.ts';
+import { memberEntity, memberWriteParams } from '#domain/members.ts';
+import { params } from '#domain/params.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { addGroupMember, readableGroup } from '#store/groups.ts';
@@ -10,12 +10,7 @@ import { getUser } from '#store/users.ts';
 
 export const handler = defineRoute({
   auth: 'user',
-  params: params({
-    id: required(idOrPath()),
-    user_id: required(id()),
-    access_level: required(int()),
-    expires_at: optional(date()),
-  }),
+  params: params(memberWriteParams),
   run: async ({ params: input, caller, request }) => {
     const { group, access } = await readableGroup(input.id, caller);
     if (!canAdminGroup(caller, access)) throw forbidden();

@@ -1,7 +1,7 @@
 import { forbidden, recordNotFound } from '#domain/errors.ts';
 import { canAdminGroup } from '#domain/group-policy.ts';
-import { removesLastOwner } from '#domain/members.ts';
-import { id, idOrPath, params, required } from '#domain/params.ts';
+import { memberParams, removesLastOwner } from '#domain/members.ts';
+import { params } from '#domain/params.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { countGroupOwners, getGroupMember, readableGroup, removeGroupMember } from '#store/groups.ts';
@@ -9,7 +9,7 @@ import { countGroupOwners, getGroupMember, readableGroup, removeGroupMember } fr
 /** Owners remove anyone; members may leave; the last owner stays. */
 export const handler = defineRoute({
   auth: 'user',
-  params: params({ id: required(idOrPath()), user_id: required(id()) }),
+  params: params(memberParams),
   run: async ({ params: input, caller }) => {
     const { group, access } = await readableGroup(input.id, caller);
     const leaving = input.user_id === caller.id;

@@ -1,20 +1,15 @@
 import { MEMBER_ACCESS_LEVELS } from '#domain/access.ts';
 import { forbidden, notFound, recordNotFound, validationFailed } from '#domain/errors.ts';
 import { canAdminGroup } from '#domain/group-policy.ts';
-import { memberEntity, removesLastOwner } from '#domain/members.ts';
-import { date, id, idOrPath, int, optional, params, required } from '#domain/params.ts';
+import { memberEntity, memberWriteParams, removesLastOwner } from '#domain/members.ts';
+import { params } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
 import { countGroupOwners, getGroupMember, readableGroup, updateGroupMember } from '#store/groups.ts';
 import { getUser } from '#store/users.ts';
 
 export const handler = defineRoute({
   auth: 'user',
-  params: params({
-    id: required(idOrPath()),
-    user_id: required(id()),
-    access_level: required(int()),
-    expires_at: optional(date()),
-  }),
+  params: params(memberWriteParams),
   run: async ({ params: input, caller, request }) => {
     const { group, access } = await readableGroup(input.id, caller);
     if (!canAdminGroup(caller, access)) throw forbidden();
