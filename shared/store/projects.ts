@@ -33,6 +33,11 @@ const RESOURCE_LOCK = '409 Conflict: Resource lock';
 /** Someone changed the project between our read and our write: read again and retry. */
 const isLockLost = (error: unknown) =>
   error instanceof ApiError && (error.body as { message?: unknown }).message === RESOURCE_LOCK;
+/** Attempts at a read-change-write before a lost race is reported as 409. */
+const MAX_ATTEMPTS = 10;
+/** A short random pause before the next attempt, so racing writers stop colliding in lockstep. */
+const backoff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** Math.min(attempt, 5)));
 
 export function decodeProject(item: Raw): Project {
   const {
@@ -58,6 +63,43 @@ function projectItem(project: Project): Raw {
       updated_at: project.updated_at,
       last_activity_at: project.last_activity_at,
     }),
+  };
+}
+
+/** Counters moved by ADD in their own transactions (stars): whole-item writes leave them alone. */
+const COUNTERS = new Set(['star_count']);
+
+/**
+ * Writes a project item as a Put would, except its counters: a star that lands between our read
+ * and this write is not undone by the stale count we read.
+ */
+function writeProjectItem(
+  project: Project,
+  ConditionExpression: string,
+  values: Record<string, unknown>,
+): TransactItem {
+  const names: Record<string, string> = {};
+  const attributeValues: Record<string, unknown> = { ...values };
+  const sets: string[] = [];
+  const removals: string[] = [];
+  Object.entries(projectItem(project)).forEach(([name, value], index) => {
+    if (name === 'pk' || name === 'sk' || COUNTERS.has(name)) return;
+    names[`#a${index}`] = name;
+    if (value === undefined) removals.push(`#a${index}`);
+    else {
+      sets.push(`#a${index} = :a${index}`);
+      attributeValues[`:a${index}`] = value;
+    }
+  });
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.project(project.id),
+      UpdateExpression: `SET ${sets.join(', ')}${removals.length ? ` REMOVE ${removals.join(', ')}` : ''}`,
+      ConditionExpression,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: attributeValues,
+    },
   };
 }
 
@@ -268,14 +310,9 @@ export async function readableProject(
  */
 export async function saveProject(previous: Project, next: Project): Promise<Project> {
   const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: projectItem(next),
-        ConditionExpression: 'updated_at = :previous AND attribute_not_exists(deleting)',
-        ExpressionAttributeValues: { ':previous': previous.updated_at },
-      },
-    },
+    writeProjectItem(next, 'updated_at = :previous AND attribute_not_exists(deleting)', {
+      ':previous': previous.updated_at,
+    }),
   ];
   let routeIndex = -1;
   let nameIndex = -1;
@@ -318,7 +355,8 @@ export async function updateProject(id: number, change: (project: Project) => Pr
     try {
       return await saveProject(current, change(current));
     } catch (error) {
-      if (!isLockLost(error) || attempt >= 5) throw error;
+      if (!isLockLost(error) || attempt >= MAX_ATTEMPTS - 1) throw error;
+      await backoff(attempt);
     }
   }
 }
@@ -418,7 +456,8 @@ export async function shareProject(project: Project, share: ProjectShare): Promi
     try {
       return await writeShare(project, share);
     } catch (error) {
-      if (!isLockLost(error) || attempt >= 5) throw error;
+      if (!isLockLost(error) || attempt >= MAX_ATTEMPTS - 1) throw error;
+      await backoff(attempt);
       const fresh = await getProject(project.id);
       if (!fresh) throw notFound('Project');
       project = fresh;
@@ -451,14 +490,9 @@ async function writeShare(project: Project, share: ProjectShare): Promise<Projec
         },
         NEW_ITEM,
       ),
-      {
-        Put: {
-          TableName: tableName(),
-          Item: projectItem(next),
-          ConditionExpression: 'updated_at = :previous AND attribute_not_exists(deleting)',
-          ExpressionAttributeValues: { ':previous': project.updated_at },
-        },
-      },
+      writeProjectItem(next, 'updated_at = :previous AND attribute_not_exists(deleting)', {
+        ':previous': project.updated_at,
+      }),
       listCountChange(lists.sharedWithGroup(share.group_id), 1),
     ]);
   } catch (error) {
@@ -476,7 +510,8 @@ export async function unshareProject(project: Project, groupId: number): Promise
     try {
       return await removeShare(project, groupId);
     } catch (error) {
-      if (!isLockLost(error) || attempt >= 5) throw error;
+      if (!isLockLost(error) || attempt >= MAX_ATTEMPTS - 1) throw error;
+      await backoff(attempt);
       const fresh = await getProject(project.id);
       if (!fresh) throw notFound('Project');
       project = fresh;
@@ -493,14 +528,7 @@ async function removeShare(project: Project, groupId: number): Promise<void> {
   try {
     await transact([
       remove(keys.projectShare(project.id, groupId), 'attribute_exists(pk)'),
-      {
-        Put: {
-          TableName: tableName(),
-          Item: projectItem(next),
-          ConditionExpression: 'updated_at = :previous',
-          ExpressionAttributeValues: { ':previous': project.updated_at },
-        },
-      },
+      writeProjectItem(next, 'updated_at = :previous', { ':previous': project.updated_at }),
       listCountChange(lists.sharedWithGroup(groupId), -1),
     ]);
   } catch (error) {

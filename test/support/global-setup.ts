@@ -12,6 +12,9 @@ declare module 'vitest' {
     /** DynamoDB Local behind the runtime, for tests that check storage by key. */
     dynamodbEndpoint: string;
     tableName: string;
+    /** s3rver behind the runtime and the uploads bucket, for tests that check storage by key. */
+    s3Endpoint: string;
+    bucketName: string;
   }
 }
 
@@ -27,6 +30,8 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('rootToken', runtime.rootToken);
   project.provide('dynamodbEndpoint', process.env.DYNAMODB_ENDPOINT ?? '');
   project.provide('tableName', process.env.TABLE_NAME ?? '');
+  project.provide('s3Endpoint', process.env.S3_ENDPOINT ?? '');
+  project.provide('bucketName', process.env.BUCKET_NAME ?? '');
 }
 
 export async function teardown(): Promise<void> {
