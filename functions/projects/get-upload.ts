@@ -1,7 +1,7 @@
 import { getBlob } from '#blob/s3.ts';
 import { recordNotFound } from '#domain/errors.ts';
 import { idOrPath, params, required, str } from '#domain/params.ts';
-import { uploadKey } from '#domain/uploads.ts';
+import { isEmbeddable, uploadKey } from '#domain/uploads.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { readableProject } from '#store/projects.ts';
@@ -15,8 +15,10 @@ export const handler = defineRoute({
     if (!/^[0-9a-f]{32}$/.test(input.secret) || input.filename.includes('/')) throw recordNotFound();
     const blob = await getBlob(uploadKey(project.id, input.secret, input.filename));
     if (!blob) throw recordNotFound();
+    // Images and videos display inline; anything else downloads, so no upload renders as a page here.
+    const disposition = isEmbeddable(input.filename) ? 'inline' : 'attachment';
     return reply.raw(blob.body, blob.contentType, {
-      'Content-Disposition': `inline; filename="${input.filename.replace(/"/g, '')}"`,
+      'Content-Disposition': `${disposition}; filename="${input.filename.replace(/"/g, '')}"`,
     });
   },
 });

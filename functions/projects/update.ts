@@ -3,7 +3,7 @@ import { idOrPath, params, required } from '#domain/params.ts';
 import { canAdminProject, canOwnProject, updatedProject } from '#domain/projects.ts';
 import { defineRoute } from '#http/route.ts';
 import { presentProject } from '#store/project-views.ts';
-import { readableProject, saveProject } from '#store/projects.ts';
+import { readableProject, updateProject } from '#store/projects.ts';
 import { projectAttributeParams } from './params.ts';
 
 /** Maintainers change settings and the path; renaming and visibility need an owner or admin. */
@@ -13,11 +13,14 @@ export const handler = defineRoute({
   run: async ({ params: { id, ...input }, caller, request }) => {
     const { project, access } = await readableProject(id, caller);
     if (!canAdminProject(caller, access)) throw forbidden();
-    const renames = input.name !== undefined && input.name !== project.name;
-    const changesVisibility = input.visibility !== undefined && input.visibility !== project.visibility;
-    if ((renames || changesVisibility) && !canOwnProject(caller, access)) throw forbidden();
+    // As GitLab: sending `name` or `visibility` at all needs the rename / visibility right.
+    const ownerOnly = input.name !== undefined || input.visibility !== undefined;
+    if (ownerOnly && !canOwnProject(caller, access)) throw forbidden();
     if (input.repository_storage !== undefined && !caller.admin) throw forbidden();
-    const saved = await saveProject(project, updatedProject(project, input, new Date().toISOString()));
+    // Applied to a fresh read when someone else saved in between: the last write wins, as in GitLab.
+    const saved = await updateProject(project.id, (current) =>
+      updatedProject(current, input, new Date().toISOString()),
+    );
     return presentProject(saved, caller, { baseUrl: request.baseUrl, access });
   },
 });

@@ -20,11 +20,17 @@ export const uploadKey = (projectId: number, secret: string, filename: string) =
   `uploads/${projectId}/${secret}/${filename}`;
 export const uploadPrefix = (projectId: number) => `uploads/${projectId}/`;
 
+/** Images and videos are shown in place (Markdown `![]()`, inline download); other files are links. */
+export function isEmbeddable(filename: string): boolean {
+  const dot = filename.lastIndexOf('.');
+  const extension = dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
+  return IMAGE_EXTENSIONS.has(extension) || VIDEO_EXTENSIONS.has(extension);
+}
+
 export function uploadEntity(secret: string, filename: string, projectFullPath: string) {
   const url = `/uploads/${secret}/${filename}`;
   const dot = filename.lastIndexOf('.');
-  const extension = dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
-  const embedded = IMAGE_EXTENSIONS.has(extension) || VIDEO_EXTENSIONS.has(extension);
+  const embedded = isEmbeddable(filename);
   const alt = embedded && dot > 0 ? filename.slice(0, dot) : filename;
   const escaped = alt.replace(/]/g, '\\]');
   return {
