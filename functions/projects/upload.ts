@@ -18,7 +18,7 @@ import { readableProject } from '#store/projects.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: params({ id: required(idOrPath()) }),
-  run: async ({ params: input, caller, files, request }) => {
+  run: async ({ params: input, caller, files }) => {
     const { project, access } = await readableProject(input.id, caller);
     // Anyone who can read a public or internal project may upload; private ones need guest access.
     if (project.visibility === 'private' && effectiveAccess(access) < ACCESS.guest && !caller.admin)

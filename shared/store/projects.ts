@@ -5,7 +5,7 @@
  * shares also keep counters / the denormalised `shared_with_groups` in the same transaction.
  */
 import { randomBytes } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ACCESS } from '#domain/access.ts';
 import { ApiError, conflict, notFound, recordNotFound, validationFailed } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
@@ -23,6 +23,7 @@ import { batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { descendantsOf, membershipsOfUser } from './groups.ts';
 import { nextId } from './ids.ts';
+import { getItem, idFromReference } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, listMerged, offsetOf, queryList, readWholeList } from './lists.ts';
 import { ConditionFailed, type TransactItem, transact } from './transact.ts';
@@ -216,12 +217,7 @@ export async function createProject(fields: NewProject, ownerMemberId: number | 
   return project;
 }
 
-export async function getProjectRaw(id: number): Promise<Raw | undefined> {
-  const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.project(id), ConsistentRead: true }),
-  );
-  return result.Item;
-}
+export const getProjectRaw = (id: number) => getItem(keys.project(id));
 
 export async function getProject(id: number): Promise<Project | undefined> {
   const item = await getProjectRaw(id);
@@ -230,13 +226,8 @@ export async function getProject(id: number): Promise<Project | undefined> {
 
 /** A project by numeric id or (case-insensitive) full path `namespace/project`. */
 export async function findProject(idOrPath: string | number): Promise<Project | undefined> {
-  const text = String(idOrPath);
-  if (/^\d+$/.test(text)) return getProject(Number(text));
-  const route = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.route(text), ConsistentRead: true }),
-  );
-  if (route.Item?.kind !== 'project') return undefined;
-  return getProject(Number(route.Item.id));
+  const id = await idFromReference(idOrPath, 'project');
+  return id === undefined ? undefined : getProject(id);
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -348,15 +339,29 @@ export async function saveProject(previous: Project, next: Project): Promise<Pro
 }
 
 /** Saves with a fresh read on a concurrent change, for changes computed from the current state. */
-export async function updateProject(id: number, change: (project: Project) => Project): Promise<Project> {
+export function updateProject(id: number, change: (project: Project) => Project): Promise<Project> {
+  return withFreshProject(id, undefined, (current) => saveProject(current, change(current)));
+}
+
+/**
+ * Runs a write computed from the project's state; when someone saved the project in between
+ * (the write's `updated_at` guard failed), reads it again and retries with a growing pause.
+ */
+async function withFreshProject<T>(
+  id: number,
+  known: Project | undefined,
+  write: (project: Project) => Promise<T>,
+) {
+  let current = known;
   for (let attempt = 0; ; attempt++) {
-    const current = await getProject(id);
+    current ??= await getProject(id);
     if (!current) throw notFound('Project');
     try {
-      return await saveProject(current, change(current));
+      return await write(current);
     } catch (error) {
       if (!isLockLost(error) || attempt >= MAX_ATTEMPTS - 1) throw error;
       await backoff(attempt);
+      current = undefined;
     }
   }
 }
@@ -451,18 +456,8 @@ export interface ProjectGroupLink {
  * Shares a project with a group: the link item and the project's `shared_with_groups` change in
  * one transaction, guarded by the project's `updated_at` so concurrent shares don't lose each other.
  */
-export async function shareProject(project: Project, share: ProjectShare): Promise<ProjectGroupLink> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await writeShare(project, share);
-    } catch (error) {
-      if (!isLockLost(error) || attempt >= MAX_ATTEMPTS - 1) throw error;
-      await backoff(attempt);
-      const fresh = await getProject(project.id);
-      if (!fresh) throw notFound('Project');
-      project = fresh;
-    }
-  }
+export function shareProject(project: Project, share: ProjectShare): Promise<ProjectGroupLink> {
+  return withFreshProject(project.id, project, (current) => writeShare(current, share));
 }
 
 async function writeShare(project: Project, share: ProjectShare): Promise<ProjectGroupLink> {
@@ -505,18 +500,8 @@ async function writeShare(project: Project, share: ProjectShare): Promise<Projec
   return link;
 }
 
-export async function unshareProject(project: Project, groupId: number): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await removeShare(project, groupId);
-    } catch (error) {
-      if (!isLockLost(error) || attempt >= MAX_ATTEMPTS - 1) throw error;
-      await backoff(attempt);
-      const fresh = await getProject(project.id);
-      if (!fresh) throw notFound('Project');
-      project = fresh;
-    }
-  }
+export function unshareProject(project: Project, groupId: number): Promise<void> {
+  return withFreshProject(project.id, project, (current) => removeShare(current, groupId));
 }
 
 async function removeShare(project: Project, groupId: number): Promise<void> {
@@ -546,14 +531,8 @@ export async function getProjectMember(
   projectId: number,
   userId: number,
 ): Promise<ProjectMember | undefined> {
-  const result = await documentClient().send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.projectMember(projectId, userId),
-      ConsistentRead: true,
-    }),
-  );
-  return result.Item ? decodeMember(result.Item) : undefined;
+  const item = await getItem(keys.projectMember(projectId, userId));
+  return item ? decodeMember(item) : undefined;
 }
 
 export async function listProjectMembers(projectId: number): Promise<ProjectMember[]> {
