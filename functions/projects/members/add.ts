@@ -1,6 +1,6 @@
 import { notFound } from '#domain/errors.ts';
-import { memberEntity } from '#domain/members.ts';
-import { date, id, idOrPath, int, optional, params, required } from '#domain/params.ts';
+import { memberEntity, memberWriteParams } from '#domain/members.ts';
+import { params } from '#domain/params.ts';
 import { checkMemberChange } from '#domain/project-members.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -9,12 +9,7 @@ import { getUser } from '#store/users.ts';
 
 export const handler = defineRoute({
   auth: 'user',
-  params: params({
-    id: required(idOrPath()),
-    user_id: required(id()),
-    access_level: required(int()),
-    expires_at: optional(date()),
-  }),
+  params: params(memberWriteParams),
   run: async ({ params: input, caller, request }) => {
     const { project, access } = await readableProject(input.id, caller);
     checkMemberChange(project, caller, access, [input.access_level]);

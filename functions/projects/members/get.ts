@@ -1,13 +1,13 @@
 import { notFound, recordNotFound } from '#domain/errors.ts';
-import { memberEntity } from '#domain/members.ts';
-import { id, idOrPath, params, required } from '#domain/params.ts';
+import { memberEntity, memberParams } from '#domain/members.ts';
+import { params } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
 import { getProjectMember, readableProject } from '#store/projects.ts';
 import { getUser } from '#store/users.ts';
 
 export const handler = defineRoute({
   auth: 'user',
-  params: params({ id: required(idOrPath()), user_id: required(id()) }),
+  params: params(memberParams),
   run: async ({ params: input, caller, request }) => {
     const { project } = await readableProject(input.id, caller);
     const member = await getProjectMember(project.id, input.user_id);

@@ -1,5 +1,6 @@
 import { forbidden, recordNotFound } from '#domain/errors.ts';
-import { id, idOrPath, params, required } from '#domain/params.ts';
+import { memberParams } from '#domain/members.ts';
+import { params } from '#domain/params.ts';
 import { checkMemberChange } from '#domain/project-members.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -8,7 +9,7 @@ import { getProjectMember, readableProject, removeProjectMember } from '#store/p
 /** Maintainers remove members; anyone may leave, except the owner of a personal project. */
 export const handler = defineRoute({
   auth: 'user',
-  params: params({ id: required(idOrPath()), user_id: required(id()) }),
+  params: params(memberParams),
   run: async ({ params: input, caller }) => {
     const { project, access } = await readableProject(input.id, caller);
     const member = await getProjectMember(project.id, input.user_id);

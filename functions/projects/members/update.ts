@@ -1,6 +1,6 @@
 import { notFound, recordNotFound } from '#domain/errors.ts';
-import { memberEntity } from '#domain/members.ts';
-import { date, id, idOrPath, int, optional, params, required } from '#domain/params.ts';
+import { memberEntity, memberWriteParams } from '#domain/members.ts';
+import { params } from '#domain/params.ts';
 import { checkMemberChange } from '#domain/project-members.ts';
 import { defineRoute } from '#http/route.ts';
 import { getProjectMember, readableProject, updateProjectMember } from '#store/projects.ts';
@@ -8,12 +8,7 @@ import { getUser } from '#store/users.ts';
 
 export const handler = defineRoute({
   auth: 'user',
-  params: params({
-    id: required(idOrPath()),
-    user_id: required(id()),
-    access_level: required(int()),
-    expires_at: optional(date()),
-  }),
+  params: params(memberWriteParams),
   run: async ({ params: input, caller, request }) => {
     const { project, access } = await readableProject(input.id, caller);
     const member = await getProjectMember(project.id, input.user_id);
