@@ -1,16 +1,22 @@
 /**
- * B6: latency through the local gateway against a raw DocumentClient GetItem of the same user item
- * from this process (the one that runs the gateway and the handlers), side by side: every round
- * measures the raw read and each endpoint back to back, in a rotating order, at equal concurrency.
+ * B6: latency through the local gateway against a raw DocumentClient GetItem of the same item from
+ * this process (the one that runs the gateway and the handlers), side by side: every round
+ * measures each raw read and each endpoint back to back, in a rotating order, at equal concurrency.
  * The HTTP load comes from autocannon in a child process so it does not share the gateway's loop.
+ *
+ * Decides: GET /api/v4/projects/:id (as root, and anonymously on the same public project) against
+ * a raw GetItem of that project's item. GET /api/v4/users/:id against a raw GetItem of the user
+ * item is kept as information.
  */
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '#store/client.ts';
 import { keys } from '#store/keys.ts';
+import { groupNamespace } from '#store/namespaces.ts';
 import { type BudgetResult, lastJsonLine, median, round, runChild, table, tsxNodeArgs } from './common.ts';
 import { type LatencySummary, summarize } from './latency.ts';
 import { type BenchRuntime, ROOT_TOKEN } from './runtime.ts';
+import { seedGroup, seedProject } from './seed.ts';
 
 export const MEDIAN_RATIO_BUDGET = 2.5;
 export const P99_RATIO_BUDGET = 4;
@@ -28,7 +34,28 @@ export interface LoadShape {
   maxRequests: number;
 }
 
-async function rawGetItem(userId: number, options: LoadShape, durationSec: number): Promise<LatencySummary> {
+type Key = { pk: string; sk: string };
+
+interface RawTarget {
+  kind: 'raw';
+  key: string;
+  label: string;
+  item: Key;
+}
+interface HttpTarget {
+  kind: 'http';
+  key: string;
+  label: string;
+  url: string;
+  token?: string;
+  /** The raw target it is compared with. */
+  against: string;
+  /** Decides B6 (the others are information). */
+  verdict: boolean;
+}
+type Target = RawTarget | HttpTarget;
+
+async function rawGetItem(item: Key, options: LoadShape, durationSec: number): Promise<LatencySummary> {
   const client = documentClient();
   const samples: number[] = [];
   const started = performance.now();
@@ -37,25 +64,25 @@ async function rawGetItem(userId: number, options: LoadShape, durationSec: numbe
     while (performance.now() < deadline && samples.length < options.maxRequests) {
       const t0 = performance.now();
       const result = await client.send(
-        new GetCommand({ TableName: tableName(), Key: keys.user(userId), ConsistentRead: true }),
+        new GetCommand({ TableName: tableName(), Key: item, ConsistentRead: true }),
       );
       samples.push(performance.now() - t0);
-      if (!result.Item) throw new Error(`user ${userId} not found by the raw GetItem`);
+      if (!result.Item) throw new Error(`${item.pk} not found by the raw GetItem`);
     }
   };
   await Promise.all(Array.from({ length: options.connections }, worker));
   return summarize(samples, performance.now() - started);
 }
 
-async function httpLoad(url: string, options: LoadShape, durationSec: number): Promise<HttpSummary> {
+async function httpLoad(target: HttpTarget, options: LoadShape, durationSec: number): Promise<HttpSummary> {
   const child = await runChild(
     process.execPath,
     [
       ...tsxNodeArgs,
       join(import.meta.dirname, 'http-load.ts'),
       JSON.stringify({
-        url,
-        headers: { 'PRIVATE-TOKEN': ROOT_TOKEN },
+        url: target.url,
+        headers: target.token ? { 'PRIVATE-TOKEN': target.token } : {},
         connections: options.connections,
         durationSec,
         maxRequests: options.maxRequests,
@@ -67,9 +94,6 @@ async function httpLoad(url: string, options: LoadShape, durationSec: number): P
   return lastJsonLine<HttpSummary>(child.stdout);
 }
 
-type Target = 'raw' | 'user' | 'userById';
-const TARGETS: Target[] = ['raw', 'user', 'userById'];
-
 interface Profile {
   connections: number;
   durationSec: number;
@@ -78,59 +102,65 @@ interface Profile {
   maxRequests: number;
 }
 
+interface Figures {
+  medianMs: number;
+  p99Ms: number;
+  perSecond: number;
+  count: number;
+}
+
 interface ProfileResult {
   profile: Profile;
-  rounds: Record<Target, LatencySummary>[];
-  figures: Record<Target, { medianMs: number; p99Ms: number; perSecond: number; count: number }>;
-  ratios: Record<Exclude<Target, 'raw'>, { median: number; p99: number }>;
+  rounds: Record<string, LatencySummary>[];
+  figures: Record<string, Figures>;
+  /** Per HTTP target: medians over rounds of (target ÷ its raw read) taken within each round. */
+  ratios: Record<string, { median: number; p99: number }>;
   problems: string[];
 }
 
-async function measureProfile(
-  profile: Profile,
-  urls: Record<Exclude<Target, 'raw'>, string>,
-  userId: number,
-  labels: Record<Target, string>,
-): Promise<ProfileResult> {
+async function measureProfile(profile: Profile, targets: Target[]): Promise<ProfileResult> {
   const measure = (target: Target, seconds: number) =>
-    target === 'raw' ? rawGetItem(userId, profile, seconds) : httpLoad(urls[target], profile, seconds);
+    target.kind === 'raw' ? rawGetItem(target.item, profile, seconds) : httpLoad(target, profile, seconds);
   // Warm-up: JIT in both JVM and Node, keep-alive pools, DynamoDB Local's caches.
-  if (profile.warmupSec > 0) for (const target of TARGETS) await measure(target, profile.warmupSec);
-  const rounds: Record<Target, LatencySummary>[] = [];
+  if (profile.warmupSec > 0) for (const target of targets) await measure(target, profile.warmupSec);
+  const rounds: Record<string, LatencySummary>[] = [];
   for (let r = 0; r < profile.rounds; r++) {
-    const order = TARGETS.map((_, i) => TARGETS[(i + r) % TARGETS.length] as Target);
-    const result = {} as Record<Target, LatencySummary>;
-    for (const target of order) result[target] = await measure(target, profile.durationSec);
+    const order = targets.map((_, i) => targets[(i + r) % targets.length] as Target);
+    const result: Record<string, LatencySummary> = {};
+    for (const target of order) result[target.key] = await measure(target, profile.durationSec);
     rounds.push(result);
   }
-  const figure = (target: Target) => ({
-    medianMs: round(median(rounds.map((r) => r[target].medianMs)), 3),
-    p99Ms: round(median(rounds.map((r) => r[target].p99Ms)), 3),
-    perSecond: round(median(rounds.map((r) => r[target].perSecond)), 0),
-    count: rounds.reduce((sum, r) => sum + r[target].count, 0),
-  });
-  const ratio = (target: Exclude<Target, 'raw'>) => ({
-    median: round(median(rounds.map((r) => r[target].medianMs / r.raw.medianMs)), 2),
-    p99: round(median(rounds.map((r) => r[target].p99Ms / r.raw.p99Ms)), 2),
-  });
+  const at = (r: Record<string, LatencySummary>, key: string) => r[key] as LatencySummary;
+  const figures: Record<string, Figures> = {};
+  for (const target of targets) {
+    figures[target.key] = {
+      medianMs: round(median(rounds.map((r) => at(r, target.key).medianMs)), 3),
+      p99Ms: round(median(rounds.map((r) => at(r, target.key).p99Ms)), 3),
+      perSecond: round(median(rounds.map((r) => at(r, target.key).perSecond)), 0),
+      count: rounds.reduce((sum, r) => sum + at(r, target.key).count, 0),
+    };
+  }
+  const ratios: ProfileResult['ratios'] = {};
   const problems: string[] = [];
-  for (const target of ['user', 'userById'] as const) {
+  for (const target of targets) {
+    if (target.kind !== 'http') continue;
+    ratios[target.key] = {
+      median: round(
+        median(rounds.map((r) => at(r, target.key).medianMs / at(r, target.against).medianMs)),
+        2,
+      ),
+      p99: round(median(rounds.map((r) => at(r, target.key).p99Ms / at(r, target.against).p99Ms)), 2),
+    };
     for (const r of rounds) {
-      const summary = r[target] as HttpSummary;
+      const summary = r[target.key] as HttpSummary;
       if (summary.non2xx || summary.errors || summary.timeouts) {
         problems.push(
-          `${labels[target]} at ${profile.connections} connection(s): ${summary.non2xx} non-2xx, ${summary.errors} errors, ${summary.timeouts} timeouts`,
+          `${target.label} at ${profile.connections} connection(s): ${summary.non2xx} non-2xx, ${summary.errors} errors, ${summary.timeouts} timeouts`,
         );
       }
     }
   }
-  return {
-    profile,
-    rounds,
-    figures: { raw: figure('raw'), user: figure('user'), userById: figure('userById') },
-    ratios: { user: ratio('user'), userById: ratio('userById') },
-    problems,
-  };
+  return { profile, rounds, figures, ratios, problems };
 }
 
 const withinBudget = (ratio: { median: number; p99: number }) =>
@@ -142,30 +172,60 @@ export async function runB6(
   options: { loaded: Profile; unloaded?: Profile },
 ): Promise<BudgetResult> {
   const started = performance.now();
-  const urls: Record<Exclude<Target, 'raw'>, string> = {
-    user: `${bench.runtime.apiUrl}/user`,
-    userById: `${bench.runtime.apiUrl}/users/${userId}`,
-  };
-  const labels: Record<Target, string> = {
-    raw: 'raw GetItem (DocumentClient)',
-    user: 'GET /api/v4/user',
-    userById: `GET /api/v4/users/${userId}`,
-  };
-  const loaded = await measureProfile(options.loaded, urls, userId, labels);
-  const unloaded = options.unloaded
-    ? await measureProfile(options.unloaded, urls, userId, labels)
-    : undefined;
+  // A public project of its own, in a public group, created through the store.
+  const stamp = Date.now().toString(36);
+  const group = await seedGroup(`bench-b6-${stamp}`, 'public', userId);
+  const project = await seedProject(groupNamespace(group), `latency-${stamp}`, 'public', userId);
+  const api = bench.runtime.apiUrl;
+  const targets: Target[] = [
+    {
+      kind: 'raw',
+      key: 'rawProject',
+      label: `raw GetItem PROJECT#${project.id}`,
+      item: keys.project(project.id),
+    },
+    {
+      kind: 'http',
+      key: 'project',
+      label: `GET /api/v4/projects/${project.id} (root)`,
+      url: `${api}/projects/${project.id}`,
+      token: ROOT_TOKEN,
+      against: 'rawProject',
+      verdict: true,
+    },
+    {
+      kind: 'http',
+      key: 'projectAnon',
+      label: `GET /api/v4/projects/${project.id} (anonymous)`,
+      url: `${api}/projects/${project.id}`,
+      against: 'rawProject',
+      verdict: true,
+    },
+    { kind: 'raw', key: 'rawUser', label: `raw GetItem USER#${userId}`, item: keys.user(userId) },
+    {
+      kind: 'http',
+      key: 'userById',
+      label: `GET /api/v4/users/${userId} (root)`,
+      url: `${api}/users/${userId}`,
+      token: ROOT_TOKEN,
+      against: 'rawUser',
+      verdict: false,
+    },
+  ];
+  const loaded = await measureProfile(options.loaded, targets);
+  const unloaded = options.unloaded ? await measureProfile(options.unloaded, targets) : undefined;
 
   const rows: (string | number)[][] = [
     ['target', 'conn', 'requests', 'req/s', 'median', 'p99', 'median ratio', 'p99 ratio', 'ok'],
   ];
   for (const result of [loaded, unloaded]) {
     if (!result) continue;
-    for (const target of TARGETS) {
-      const f = result.figures[target];
-      const ratio = target === 'raw' ? undefined : result.ratios[target];
+    for (const target of targets) {
+      const f = result.figures[target.key] as Figures;
+      const ratio = target.kind === 'http' ? result.ratios[target.key] : undefined;
+      const decides = target.kind === 'http' && target.verdict && result === loaded;
       rows.push([
-        labels[target],
+        target.label,
         result.profile.connections,
         f.count,
         f.perSecond,
@@ -175,37 +235,47 @@ export async function runB6(
         ratio ? `${ratio.p99.toFixed(2)}×` : '1',
         !ratio
           ? 'ref'
-          : result === unloaded
+          : decides
             ? withinBudget(ratio)
-              ? 'info'
-              : 'info: over'
-            : withinBudget(ratio)
               ? 'yes'
-              : 'NO',
+              : 'NO'
+            : withinBudget(ratio)
+              ? 'info'
+              : 'info: over',
       ]);
     }
   }
-  const { user, userById } = loaded.ratios;
+  const deciding = targets.filter((target): target is HttpTarget => target.kind === 'http' && target.verdict);
+  const decidingRatios = deciding.map((target) => ({
+    target,
+    ratio: loaded.ratios[target.key] ?? { median: NaN, p99: NaN },
+  }));
   const problems = [...loaded.problems, ...(unloaded?.problems ?? [])];
-  const holds = loaded.problems.length ? null : withinBudget(user) && withinBudget(userById);
+  const holds = loaded.problems.length ? null : decidingRatios.every(({ ratio }) => withinBudget(ratio));
   const describe = (p: Profile) =>
     `${p.rounds} rounds of ${p.durationSec} s per target${p.warmupSec ? ` after ${p.warmupSec} s warm-up each` : ''}`;
   return {
     id: 'B6',
-    title: `Latency through the local gateway ≤ ${MEDIAN_RATIO_BUDGET}× (median) and ≤ ${P99_RATIO_BUDGET}× (p99) a raw GetItem of the same item`,
+    title: `Latency of GET /projects/:id through the local gateway ≤ ${MEDIAN_RATIO_BUDGET}× (median) and ≤ ${P99_RATIO_BUDGET}× (p99) a raw GetItem of the same item`,
     holds,
-    summary: `at ${options.loaded.connections} connections: median ${user.median}× / ${userById.median}×, p99 ${user.p99}× / ${userById.p99}× (GET /user / GET /users/:id vs raw GetItem)`,
+    summary: `at ${options.loaded.connections} connections: ${decidingRatios
+      .map(
+        ({ target, ratio }) =>
+          `${target.key === 'project' ? 'root' : 'anonymous'} median ${ratio.median}× p99 ${ratio.p99}×`,
+      )
+      .join('; ')} (GET /projects/:id vs raw GetItem)`,
     table: table(rows),
     notes: [
-      `Verdict at ${options.loaded.connections} concurrent connections (HTTP: autocannon in a child process; raw: as many loops in the gateway's process), ${describe(options.loaded)}, order rotating; figures are medians over rounds, ratios taken within each round.${
+      `Verdict at ${options.loaded.connections} concurrent connections (HTTP: autocannon in a child process; raw: as many loops in the gateway's process), ${describe(options.loaded)}, order rotating; figures are medians over rounds, ratios taken within each round against the raw read of the same item.${
         options.unloaded
           ? ` The ${options.unloaded.connections}-connection rows (${describe(options.unloaded)}) show unloaded latency, information only.`
           : ''
       }`,
-      `Both endpoints read the same item (root's USER#${userId}, ConsistentRead like getUser) after authenticating with root's token (one more GetItem), so each request costs two DynamoDB Local reads against the raw loop's one; at 10 connections DynamoDB Local is the bottleneck and latency is mostly queueing. LOG_LEVEL=silent. PERFORMANCE.md names GET /projects/:id, which does not exist yet.`,
+      "GET /projects/:id as root = token GetItem → project GetItem (ConsistentRead, like the raw loop) → BatchGetItem of root's project and group memberships: three sequential DynamoDB round trips against the raw loop's one. Anonymously it is the project GetItem alone. At 10 connections DynamoDB Local is the bottleneck and latency is mostly queueing, so the ratio tracks the number of DynamoDB reads per request. LOG_LEVEL=silent.",
+      `GET /users/:id (token GetItem + user GetItem) against a raw GetItem of the user item is information, kept from before the projects endpoints existed.`,
       ...problems.map((problem) => `PROBLEM ${problem}`),
     ],
-    details: { loaded, unloaded },
+    details: { project: project.id, targets, loaded, unloaded },
     seconds: (performance.now() - started) / 1000,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: the performance budgets of PERFORMANCE.md that a benchmark decides (B1, B2, B3,
- * B4, B6). Prints a short table per budget and a verdict list, writes .bench/results.json, and
+ * `npm run bench`: the performance budgets of PERFORMANCE.md that a benchmark decides (B1–B6).
+ * Prints a short table per budget and a verdict list, writes .bench/results.json, and
  * exits 1 unless every measured budget holds.
  *
  * The machine is shared and noisy: verdicts rest on medians of repeated runs and on ratios taken
@@ -17,6 +17,7 @@ import { type BundleInfo, runB1 } from './b1-bundles.ts';
 import { runB2 } from './b2-init.ts';
 import { runB3 } from './b3-middleware.ts';
 import { runB4 } from './b4-requests.ts';
+import { runB5 } from './b5-list-cost.ts';
 import { runB6 } from './b6-latency.ts';
 import { type BudgetResult, benchDir, projectRoot, table } from './common.ts';
 import { type BenchRuntime, startBenchRuntime } from './runtime.ts';
@@ -100,6 +101,8 @@ out(
 );
 
 let bundles: BundleInfo[] | undefined;
+/** DynamoDB commands the B4/B6 runtime sent, by name (B5 adds its own process's to prove no Scan). */
+let runtimeCommandCounts: Record<string, number> | undefined;
 if (wanted('B1')) {
   await phase('B1', 'bundles', async () => {
     const built = await runB1();
@@ -131,19 +134,20 @@ if (wanted('B4') || wanted('B6')) {
     out(
       `  runtime at ${runtime.runtime.url}, ${SEED_USERS} users seeded in ${((performance.now() - since) / 1000).toFixed(1)} s`,
     );
+    const root = await fetch(`${runtime.runtime.apiUrl}/user`, {
+      headers: { 'PRIVATE-TOKEN': runtime.runtime.rootToken },
+      signal: AbortSignal.timeout(30_000),
+    }).then((response) => response.json() as Promise<{ id: number }>);
     if (wanted('B4'))
       await phase('B4', 'DynamoDB requests per API call', () =>
         runB4(runtime, users, {
           idBlockSize: config.idBlockSize,
           seedCreations: SEED_USERS,
           seedReservations,
+          rootId: root.id,
         }),
       );
     if (wanted('B6')) {
-      const root = await fetch(`${runtime.runtime.apiUrl}/user`, {
-        headers: { 'PRIVATE-TOKEN': runtime.runtime.rootToken },
-        signal: AbortSignal.timeout(30_000),
-      }).then((response) => response.json() as Promise<{ id: number }>);
       await phase('B6', 'latency through the local gateway', () =>
         runB6(
           runtime,
@@ -169,12 +173,29 @@ if (wanted('B4') || wanted('B6')) {
       }
     }
   } finally {
+    runtimeCommandCounts = bench?.commandCounts();
     await bench?.stop().catch(() => undefined);
   }
 }
+if (wanted('B5')) {
+  await phase('B5', 'list cost vs table size', () =>
+    runB5(
+      quick
+        ? { small: 1000, large: 20_000, seedDeadlineSec: 60, repetitions: 1, perPage: 20, pages: [1, 5, 10] }
+        : {
+            small: 1000,
+            large: 100_000,
+            seedDeadlineSec: 200,
+            repetitions: 3,
+            perPage: 20,
+            pages: [1, 5, 10],
+          },
+      { commandCounts: runtimeCommandCounts, timeoutSec: 330 },
+    ),
+  );
+}
 
 const notMeasured = [
-  { id: 'B5', why: 'list cost vs table size: needs the projects/groups/notes lists, which do not exist yet' },
   { id: 'B7', why: 'body and message limits are decided by tests, not by this benchmark' },
 ];
 const seconds = (performance.now() - t0) / 1000;

@@ -1,8 +1,10 @@
 /**
- * The local runtime for B4 and B6, started in this process so the benchmark can watch the very
+ * The local runtime for B4, B5 and B6, started in this process so the benchmark can watch the very
  * DocumentClient the handlers use: a middleware on its stack records every `send()` (command,
- * start, end), and the local queue dispatch is wrapped so queue messages can be counted and their
- * worker runs kept apart from the request that sent them.
+ * target, start, end and — while recording — the consumed capacity DynamoDB reports, asked for
+ * with `ReturnConsumedCapacity: TOTAL`), counts every command the process sends from start to stop
+ * (so a Scan anywhere would show), and the local queue dispatch is wrapped so queue messages can
+ * be counted and their worker runs kept apart from the request that sent them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,8 +26,23 @@ export interface SendRecord {
   idReservation: boolean;
   /** The single-item write carries a ConditionExpression. */
   conditional: boolean;
+  /** What it addressed, ids stripped: `TOKENHASH`, `l2-created_at PROJECTS#NS#n`, `3 keys`. */
+  target: string;
+  /** Capacity units DynamoDB reported for it (ReturnConsumedCapacity TOTAL; 0 when not reported). */
+  capacity: number;
+  /** Items the read touched: ScannedCount of a Query/Scan, found items of a Get/BatchGet. */
+  itemsRead: number;
   failed?: string;
 }
+
+/** Commands that read (their capacity is read capacity). */
+export const READ_COMMANDS = new Set([
+  'GetItemCommand',
+  'QueryCommand',
+  'BatchGetItemCommand',
+  'ScanCommand',
+  'TransactGetItemsCommand',
+]);
 
 export interface QueueSend {
   queue: string;
@@ -42,10 +59,69 @@ export interface BenchRuntime {
     workerSends: SendRecord[];
   }>;
   seedUsers(count: number): Promise<User[]>;
+  /** Every command this process sent through documentClient() since the runtime started, by name. */
+  commandCounts(): Record<string, number>;
   stop(): Promise<void>;
 }
 
-type AnyInput = { Key?: Record<string, unknown>; ConditionExpression?: string };
+type AnyInput = {
+  Key?: Record<string, unknown>;
+  ConditionExpression?: string;
+  IndexName?: string;
+  ExpressionAttributeValues?: Record<string, unknown>;
+  RequestItems?: Record<string, { Keys?: unknown[] } | unknown[]>;
+  TransactItems?: unknown[];
+};
+type AnyOutput = {
+  ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
+  ScannedCount?: number;
+  Item?: unknown;
+  Responses?: Record<string, unknown[]> | unknown[];
+};
+
+/** Ids and hashes out of a key, so targets group: `PROJECT#12` → `PROJECT#n`, a token hash → `TOKENHASH#…`. */
+const generic = (text: string) =>
+  text
+    .replace(/#\d+/g, '#n')
+    .replace(/^(TOKENHASH|EMAIL|ROUTE|PROJECTNAME)#.*/, '$1#…')
+    .slice(0, 48);
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+function targetOf(command: string, input: AnyInput): string {
+  if (command === 'QueryCommand' || command === 'ScanCommand') {
+    const partition = Object.values(input.ExpressionAttributeValues ?? {}).find(
+      (value) => typeof value === 'string',
+    );
+    return `${input.IndexName ?? 'table'} ${generic(String(partition ?? ''))}`;
+  }
+  if (input.Key) return generic(`${String(input.Key.pk)}${input.Key.sk ? ` ${String(input.Key.sk)}` : ''}`);
+  if (input.RequestItems) {
+    const count = Object.values(input.RequestItems).reduce(
+      (sum, request) => sum + (Array.isArray(request) ? request.length : (request.Keys?.length ?? 0)),
+      0,
+    );
+    return plural(count, command === 'BatchGetItemCommand' ? 'key' : 'item');
+  }
+  if (input.TransactItems) return plural(input.TransactItems.length, 'item');
+  return '';
+}
+
+function capacityOf(output: AnyOutput): number {
+  const consumed = output.ConsumedCapacity;
+  if (!consumed) return 0;
+  const list = Array.isArray(consumed) ? consumed : [consumed];
+  return list.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
+}
+
+function itemsReadBy(command: string, output: AnyOutput): number {
+  if (command === 'QueryCommand' || command === 'ScanCommand') return output.ScannedCount ?? 0;
+  if (command === 'GetItemCommand') return output.Item ? 1 : 0;
+  const responses = output.Responses;
+  if (!responses) return 0;
+  if (Array.isArray(responses)) return responses.length;
+  return Object.values(responses).reduce((sum, items) => sum + items.length, 0);
+}
 
 export async function startBenchRuntime(): Promise<BenchRuntime> {
   // The runtime logs one line per request at `info`; the benchmark measures without it.
@@ -60,24 +136,39 @@ export async function startBenchRuntime(): Promise<BenchRuntime> {
   }
 
   let current: SendRecord[] | undefined;
+  const counts: Record<string, number> = {};
   // The DocumentClient shares its middleware stack with the DynamoDBClient it wraps, so one
-  // middleware sees every command any repository sends through documentClient().
+  // middleware sees every command any repository sends through documentClient(). At `initialize`
+  // the input is still the DocumentClient's (plain values) and the output already unmarshalled.
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
+      const command = String((context as { commandName?: string }).commandName ?? 'unknown');
+      counts[command] = (counts[command] ?? 0) + 1;
       const sink = current;
       if (!sink) return next(args);
       const input = ((args as { input?: AnyInput }).input ?? {}) as AnyInput;
       const pk = input.Key?.pk;
       const entry: SendRecord = {
-        command: String((context as { commandName?: string }).commandName ?? 'unknown'),
+        command,
         start: performance.now(),
         end: Number.NaN,
         idReservation: typeof pk === 'string' && pk.startsWith('COUNTER#'),
         conditional: typeof input.ConditionExpression === 'string',
+        target: targetOf(command, input),
+        capacity: 0,
+        itemsRead: 0,
       };
       sink.push(entry);
       try {
-        return await next(args);
+        // Only while recording: B6 measures latency with the requests exactly as the handlers send them.
+        const result = await next({
+          ...args,
+          input: { ...(args as { input: object }).input, ReturnConsumedCapacity: 'TOTAL' },
+        } as typeof args);
+        const output = (result.output ?? {}) as AnyOutput;
+        entry.capacity = capacityOf(output);
+        entry.itemsRead = READ_COMMANDS.has(command) ? itemsReadBy(command, output) : 0;
+        return result;
       } catch (error) {
         entry.failed = error instanceof Error ? error.name : String(error);
         throw error;
@@ -153,6 +244,7 @@ export async function startBenchRuntime(): Promise<BenchRuntime> {
       }
       return users;
     },
+    commandCounts: () => ({ ...counts }),
     async stop() {
       registerLocalDispatch(undefined);
       await runtime.stop();
@@ -161,18 +253,55 @@ export async function startBenchRuntime(): Promise<BenchRuntime> {
   };
 }
 
-/** Round trips that had to wait for each other: sends grouped where their intervals overlap. */
-export function sequentialRoundTrips(sends: readonly SendRecord[]): number {
+/**
+ * The round each send belongs to on the request's critical path: 1 + the deepest round among the
+ * sends that had finished before it started (a send that starts after another ended may have
+ * waited for it; sends in one Promise.all all start before any ends). Unlike grouping overlapping
+ * intervals, a dependent send still counts as a new round when an unrelated parallel send of an
+ * earlier round is still in flight.
+ */
+function roundsOf(sends: readonly SendRecord[]): { send: SendRecord; round: number }[] {
   const sorted = [...sends].sort((a, b) => a.start - b.start);
-  let groups = 0;
-  let groupEnd = Number.NEGATIVE_INFINITY;
+  const placed: { send: SendRecord; round: number }[] = [];
   for (const send of sorted) {
-    if (send.start >= groupEnd) {
-      groups++;
-      groupEnd = send.end;
-    } else {
-      groupEnd = Math.max(groupEnd, send.end);
-    }
+    let round = 1;
+    for (const earlier of placed)
+      if (earlier.send.end <= send.start) round = Math.max(round, earlier.round + 1);
+    placed.push({ send, round });
   }
-  return groups;
+  return placed;
+}
+
+/** Round trips that had to wait for each other: the longest chain of sends each started after the previous ended. */
+export function sequentialRoundTrips(sends: readonly SendRecord[]): number {
+  return roundsOf(sends).reduce((deepest, entry) => Math.max(deepest, entry.round), 0);
+}
+
+export const shortCommand = (name: string) =>
+  name
+    .replace(/Command$/, '')
+    .replace('TransactWriteItems', 'TransactWrite')
+    .replace(/Item$/, '');
+
+/**
+ * The sends as their sequential rounds, for explaining a count: `R1 Get TOKENHASH#… | R2 Get
+ * GROUP#n GROUP | R3 Query l2-created_at PROJECTS#NS#n + Get LISTCOUNT#PROJECTS#NS#n COUNT`.
+ * Identical sends within a round are folded (`Query l2-id GROUPS#CHILDREN#n ×110`).
+ */
+export function roundSequence(sends: readonly SendRecord[]): string {
+  const rounds: SendRecord[][] = [];
+  for (const { send, round } of roundsOf(sends)) {
+    rounds[round - 1] ??= [];
+    rounds[round - 1]?.push(send);
+  }
+  return rounds
+    .map((round, index) => {
+      const labels = new Map<string, number>();
+      for (const send of round) {
+        const label = `${shortCommand(send.command)} ${send.target}${send.idReservation ? ' (id block)' : ''}`;
+        labels.set(label, (labels.get(label) ?? 0) + 1);
+      }
+      return `R${index + 1} ${[...labels].map(([label, count]) => (count > 1 ? `${label} ×${count}` : label)).join(' + ')}`;
+    })
+    .join(' | ');
 }

@@ -1,0 +1,189 @@
+/**
+ * B5: list cost does not grow with table size. Runs b5-child.ts (its own runtime on a fresh table)
+ * and judges what it measured: page 1 of each list at ≈ 1k and ≈ 100k rows within ±10% in read
+ * capacity and items read; page N no dearer than page 1 plus a Query skipping (N − 1) × per_page
+ * keys; no Scan sent by any process of the bench (and none in the handlers' source).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { B5ChildResult, ListScenario, Measurement, Options, PageResult } from './b5-child.ts';
+import {
+  type BudgetResult,
+  lastJsonLine,
+  projectRoot,
+  round,
+  runChild,
+  table,
+  tsxNodeArgs,
+} from './common.ts';
+
+export const SIZE_TOLERANCE = 0.1;
+/** Page N may cost page 1 + the skip Query's capacity, plus this share of it and 1 RCU of rounding. */
+export const SKIP_TOLERANCE = 0.1;
+
+/** Files of the deployed code (handlers and shared modules) that mention a Scan at all. */
+function scanInSource(): string[] {
+  const hits: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (path.endsWith('.ts') && /\bScan(Command|Input)\b/.test(readFileSync(path, 'utf8'))) {
+        hits.push(relative(projectRoot, path));
+      }
+    }
+  };
+  for (const dir of ['functions', 'shared']) walk(join(projectRoot, dir));
+  return hits;
+}
+
+const ratioOf = (large: number, small: number) =>
+  small === 0 ? (large === 0 ? 1 : Infinity) : large / small;
+const within = (ratio: number) => Math.abs(ratio - 1) <= SIZE_TOLERANCE;
+const who = (scenario: ListScenario) => (scenario.who === 'anon' ? 'anonymous' : scenario.who);
+
+export async function runB5(
+  options: Options,
+  parent: { commandCounts: Record<string, number> | undefined; timeoutSec: number },
+): Promise<BudgetResult> {
+  const started = performance.now();
+  const child = await runChild(
+    process.execPath,
+    [...tsxNodeArgs, join(import.meta.dirname, 'b5-child.ts'), JSON.stringify(options)],
+    { timeoutMs: parent.timeoutSec * 1000 },
+  );
+  if (child.code !== 0) throw new Error(`B5 child exit ${child.code}: ${child.stderr.slice(-1500)}`);
+  const result = lastJsonLine<B5ChildResult>(child.stdout);
+  const { small, large } = result;
+
+  const rows: (string | number)[][] = [
+    [
+      'list, page 1',
+      'caller',
+      `RCU ${kRows(small.rows)}`,
+      'items',
+      `RCU ${kRows(large.rows)}`,
+      'items',
+      'RCU ×',
+      'items ×',
+      'ok',
+    ],
+  ];
+  const verdictRows: { scenario: ListScenario; holds: boolean }[] = [];
+  const failures: string[] = [];
+  for (const scenario of result.scenarios) {
+    const a = small.measurements[scenario.key] as Measurement;
+    const b = large.measurements[scenario.key] as Measurement;
+    const rcuRatio = ratioOf(b.rcu, a.rcu);
+    const itemRatio = ratioOf(b.itemsRead, a.itemsRead);
+    const holds = a.status === 200 && b.status === 200 && within(rcuRatio) && within(itemRatio);
+    if (scenario.verdict) verdictRows.push({ scenario, holds });
+    rows.push([
+      scenario.label,
+      who(scenario),
+      a.rcu,
+      a.itemsRead,
+      b.rcu,
+      b.itemsRead,
+      `${round(rcuRatio, 2)}`,
+      `${round(itemRatio, 2)}`,
+      scenario.verdict ? (holds ? 'yes' : 'NO') : holds ? 'info' : 'info: grows',
+    ]);
+    if (!holds) {
+      const top = b.breakdown
+        .slice(0, 3)
+        .map((entry) => `${entry.target} ×${entry.sends}: ${entry.rcu} RCU, ${entry.items} items`)
+        .join('; ');
+      failures.push(
+        `${scenario.verdict ? 'FAIL' : 'INFO'} ${scenario.label} [${who(scenario)}]: ${a.rcu} → ${b.rcu} RCU, ${a.itemsRead} → ${b.itemsRead} items (statuses ${a.status}/${b.status}); at ${kRows(large.rows)} rows the reads were: ${top}`,
+      );
+    }
+  }
+
+  const pageRows: (string | number)[][] = [
+    [
+      'list (100k rows)',
+      'caller',
+      ...result.options.pages.flatMap((page) =>
+        page === 1 ? ['page 1'] : [`page ${page}`, `1 + skip ${(page - 1) * result.options.perPage}`],
+      ),
+      'ok',
+    ],
+  ];
+  const pageFailures: string[] = [];
+  const pagesByKey = new Map<string, PageResult[]>();
+  for (const page of result.pages) pagesByKey.set(page.key, [...(pagesByKey.get(page.key) ?? []), page]);
+  let pagesHold = true;
+  for (const [key, pages] of pagesByKey) {
+    const scenario = result.scenarios.find((s) => s.key === key) as ListScenario;
+    const first = pages.find((page) => page.page === 1);
+    const cells: (string | number)[] = [];
+    let holds = true;
+    for (const page of pages) {
+      if (page.page === 1) {
+        cells.push(page.rcu);
+        continue;
+      }
+      const allowed = (first?.rcu ?? 0) + page.skipRcu * (1 + SKIP_TOLERANCE) + 1;
+      const ok = page.rcu <= allowed;
+      if (!ok) {
+        holds = false;
+        pageFailures.push(
+          `FAIL ${scenario.label} [${who(scenario)}] page ${page.page}: ${page.rcu} RCU > page 1 (${first?.rcu}) + skipping ${(page.page - 1) * result.options.perPage} keys (${page.skipRcu}) + tolerance`,
+        );
+      }
+      cells.push(page.rcu, round((first?.rcu ?? 0) + page.skipRcu, 1));
+    }
+    if (scenario.verdict) pagesHold &&= holds;
+    pageRows.push([
+      scenario.label,
+      who(scenario),
+      ...cells,
+      scenario.verdict ? (holds ? 'yes' : 'NO') : 'info',
+    ]);
+  }
+
+  const childScans = result.commandCounts.ScanCommand ?? 0;
+  const parentScans = parent.commandCounts?.ScanCommand ?? 0;
+  const scans = childScans + parentScans;
+  const sourceScans = scanInSource();
+  const total = (counts: Record<string, number> | undefined) =>
+    Object.values(counts ?? {}).reduce((sum, count) => sum + count, 0);
+  const sizesHold = verdictRows.every((row) => row.holds);
+  const reached = result.reachedLarge;
+  const holds = sizesHold && pagesHold && scans === 0;
+  const failingLists = verdictRows
+    .filter((row) => !row.holds)
+    .map((row) => `${row.scenario.label} [${who(row.scenario)}]`);
+
+  const notes = [
+    `Sizes: ${small.rows} rows (${small.projects} projects, ${small.groups} groups; seeded through createUser/createAccessToken/createGroup/addGroupMember/createProject in ${small.seedSeconds} s) and ${large.rows} rows (${large.projects} projects, ${large.groups} groups; +${large.groups - small.groups} groups through createGroup, +${result.fillerProjects} projects by BatchWriteItem at ${result.fillerRowsPerSecond} rows/s, in ${large.seedSeconds} s)${reached ? '' : ` — the seeding deadline stopped growth short of ${result.options.large} rows`}. Rows = DescribeTable ItemCount of DynamoDB Local.`,
+    `BatchWrite filler items are laid out as createProject writes them: checked attribute for attribute against store-written items before the first write (${result.layoutChecked.length} items: project, route and name item of a public, an internal and a private project); ids from nextId; the list counters moved afterwards with listCountChange. ${result.sanity.join('; ')}.`,
+    `Projects are created in one interleaved order at both sizes (every 8th into the growing group, the rest round-robin over the other groups), visibility cycling public/internal/private (capped at the group's); the growing group holds ${small.growingGroupProjects} → ${large.growingGroupProjects} projects, the control group 30 at both sizes. "user" = a developer of the growing group. Verdict rows: the lists PERFORMANCE.md names with the callers the brief names (anonymous, admin); user rows, the control group and GET /groups/:id are information. The notes list PERFORMANCE.md also names does not exist yet.`,
+    `RCU = sum of the ConsumedCapacity DynamoDB Local returned for every GetItem/Query/BatchGetItem of the request (ReturnConsumedCapacity TOTAL set by a middleware on documentClient()), authentication included; items = ScannedCount of Queries + items a Get/BatchGet found. Median of ${result.options.repetitions} repetitions (all equal unless shown otherwise in results.json). Budget ±${SIZE_TOLERANCE * 100}%.`,
+    `Page N: "1 + skip K" = page 1's RCU + a raw Query on the same index and partitions (each partition, as a merge must) reading K = (N − 1) × ${result.options.perPage} keys; page N holds when ≤ that + ${SKIP_TOLERANCE * 100}% of the skip + 1 RCU rounding.`,
+    `Scan: ${scans} sent — ${childScans} of ${total(result.commandCounts)} DynamoDB commands in the B5 process${
+      parent.commandCounts
+        ? `, ${parentScans} of ${total(parent.commandCounts)} in the B4/B6 runtime`
+        : ' (B4/B6 not run: only this process counted)'
+    }; ${sourceScans.length ? `ScanCommand appears in ${sourceScans.join(', ')}` : 'no ScanCommand anywhere in functions/ or shared/'}.`,
+    ...failures,
+    ...pageFailures,
+  ];
+  return {
+    id: 'B5',
+    title: `List cost vs table size: page 1 within ±${SIZE_TOLERANCE * 100}% (RCU and items) between ≈1k and ≈100k rows; page N ≤ page 1 + skipping; no Scan`,
+    holds,
+    summary: `${verdictRows.length - failingLists.length}/${verdictRows.length} lists flat from ${kRows(small.rows)} to ${kRows(large.rows)} rows${
+      failingLists.length ? ` (grow: ${failingLists.join(', ')})` : ''
+    }; page N ${pagesHold ? '≤' : 'NOT ≤'} page 1 + skip; ${scans} Scan`,
+    table: [...table(rows), '', ...table(pageRows)],
+    notes,
+    details: { ...result, parentCommandCounts: parent.commandCounts, sourceScans },
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+function kRows(rows: number): string {
+  return rows >= 1000 ? `${round(rows / 1000, rows >= 10_000 ? 0 : 1)}k` : String(rows);
+}

@@ -1,0 +1,96 @@
+/**
+ * Seeding for B4 and B5 through the store's own create functions, in this process: groups
+ * (createGroup), group and personal projects (createProject in a namespace from namespaces.ts),
+ * memberships and tokens. Seeding is not measured; it runs with the recorder off.
+ */
+import type { Visibility } from '#domain/access.ts';
+import type { Group } from '#domain/groups.ts';
+import { newProjectFrom, type Project, type ProjectNamespace } from '#domain/projects.ts';
+import type { User } from '#domain/users.ts';
+import { createAccessToken } from '#store/access-tokens.ts';
+import { addGroupMember, createGroup } from '#store/groups.ts';
+import { groupNamespace, userNamespace } from '#store/namespaces.ts';
+import { createProject, newRunnersToken } from '#store/projects.ts';
+import { getUser } from '#store/users.ts';
+
+export const VISIBILITY_CYCLE: readonly Visibility[] = ['public', 'internal', 'private'];
+
+export function groupFields(path: string, visibility: Visibility, parent?: Group) {
+  return {
+    name: path,
+    path,
+    description: '',
+    visibility,
+    lfs_enabled: true,
+    request_access_enabled: false,
+    parent_id: parent?.id ?? null,
+    membership_lock: false,
+    share_with_group_lock: false,
+    shared_runners_minutes_limit: null,
+    custom_attributes: {},
+  };
+}
+
+export function seedGroup(path: string, visibility: Visibility, creatorId: number, parent?: Group) {
+  return createGroup(groupFields(path, visibility, parent), parent, creatorId);
+}
+
+export function seedProject(
+  namespace: ProjectNamespace,
+  path: string,
+  visibility: Visibility,
+  creatorId: number,
+): Promise<Project> {
+  return createProject(
+    newProjectFrom({ name: path, path, visibility }, namespace, creatorId, newRunnersToken()),
+    namespace.owner_id,
+  );
+}
+
+/** Projects in a group, `concurrency` at a time; visibility from `visibilityOf(i)`. */
+export async function seedGroupProjects(
+  group: Group,
+  count: number,
+  options: {
+    prefix: string;
+    creatorId: number;
+    visibilityOf: (index: number) => Visibility;
+    concurrency?: number;
+  },
+): Promise<Project[]> {
+  const namespace = groupNamespace(group);
+  const made: Project[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      made.push(
+        await seedProject(namespace, `${options.prefix}-${i}`, options.visibilityOf(i), options.creatorId),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+  return made.sort((a, b) => a.id - b.id);
+}
+
+/** The user's personal namespace (allocated on first use, as the first POST /projects would). */
+export async function personalNamespace(user: User): Promise<ProjectNamespace> {
+  const fresh = (await getUser(user.id)) ?? user;
+  return userNamespace(fresh);
+}
+
+export async function seedMember(group: Group, userId: number, accessLevel: number): Promise<void> {
+  await addGroupMember(group, {
+    group_id: group.id,
+    user_id: userId,
+    access_level: accessLevel,
+    expires_at: null,
+    created_at: new Date().toISOString(),
+    created_by_id: null,
+  });
+}
+
+/** A personal access token with the `api` scope whose secret is `secret`. */
+export async function seedToken(user: User, secret: string): Promise<string> {
+  await createAccessToken(user, { name: 'bench', scopes: ['api'], expires_at: null }, secret);
+  return secret;
+}
