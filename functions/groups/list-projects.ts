@@ -4,7 +4,6 @@ import { projectListFilter } from '#domain/project-lists.ts';
 import type { Project } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { visibleTo } from '#store/group-projects.ts';
 import { readableGroup } from '#store/groups.ts';
 import { presentProjects } from '#store/project-views.ts';
 import { listNamespaceProjects, memberProjectsOf, starredProjectIds } from '#store/projects.ts';
@@ -41,7 +40,8 @@ export const handler = defineRoute({
       sort: input.sort ?? 'desc',
       page,
       filter: projectListFilter(input, caller, narrowing),
-      visible: seesAll ? undefined : visibleTo(caller, access),
+      caller,
+      seesAll,
     });
     const items = await presentProjects(result.items, caller, {
       baseUrl: request.baseUrl,

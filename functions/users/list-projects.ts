@@ -1,11 +1,10 @@
 import { notFound } from '#domain/errors.ts';
 import { params, required, str } from '#domain/params.ts';
 import { projectListFilter } from '#domain/project-lists.ts';
-import { canReadProject, NO_ACCESS, type Project } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { presentProjects } from '#store/project-views.ts';
-import { accessToProjects, listNamespaceProjects } from '#store/projects.ts';
+import { listNamespaceProjects } from '#store/projects.ts';
 import { findUserByUsername, getUser } from '#store/users.ts';
 import { projectListParams } from '../projects/params.ts';
 
@@ -21,13 +20,6 @@ export const handler = defineRoute({
     if (!user) throw notFound('User');
     const namespaceId = (user as { namespace_id?: number }).namespace_id;
     const seesAll = Boolean(caller && (caller.admin || caller.id === user.id));
-    const visible = async (projects: Project[]) => {
-      if (seesAll) return projects;
-      const access = caller ? await accessToProjects(caller.id, projects) : new Map();
-      return projects.filter((project) =>
-        canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS),
-      );
-    };
     const result =
       namespaceId === undefined
         ? { items: [], total: 0 }
@@ -37,7 +29,8 @@ export const handler = defineRoute({
             sort: input.sort ?? 'desc',
             page,
             filter: projectListFilter(input, caller),
-            visible: seesAll ? undefined : visible,
+            caller,
+            seesAll,
           });
     const items = await presentProjects(result.items, caller, {
       baseUrl: request.baseUrl,

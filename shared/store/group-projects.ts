@@ -22,19 +22,12 @@ import {
   updateProject,
 } from './projects.ts';
 
-/** Narrows projects to those the caller can read; group members and admins read them all. */
-export function visibleTo(caller: Caller | undefined, groupAccess: number) {
-  return async (projects: Project[]): Promise<Project[]> => {
-    if (caller?.admin || groupAccess >= ACCESS.guest) return projects;
-    const access = caller ? await accessToProjects(caller.id, projects) : new Map();
-    return projects.filter((project) => canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS));
-  };
-}
-
 /** Projects shared with the group that the caller can read. */
 export async function sharedProjectsOf(group: Group, caller: Caller | undefined): Promise<Project[]> {
   const projects = (await projectsSharedWith(group.id)).map(decodeProject);
-  return visibleTo(caller, 0)(projects);
+  if (caller?.admin) return projects;
+  const access = caller ? await accessToProjects(caller.id, projects) : new Map();
+  return projects.filter((project) => canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS));
 }
 
 /** GitLab caps the projects embedded in a group's detail at 100. */
@@ -53,7 +46,8 @@ export async function groupProjects(
       order: 'name',
       sort: 'asc',
       page: { page: 1, perPage: DETAIL_PROJECTS },
-      visible: visibleTo(caller, groupAccess),
+      caller,
+      seesAll: Boolean(caller?.admin || groupAccess >= ACCESS.guest),
     }),
     sharedProjectsOf(group, caller),
   ]);

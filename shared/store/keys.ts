@@ -50,7 +50,8 @@ export const lists = {
   groupMembers: (groupId: number) => `MEMBERS#GROUP#${groupId}`,
   groupMembershipsOfUser: (userId: number) => `MEMBERSHIPS#GROUP#USER#${userId}`,
   projectsWithVisibility: (visibility: string) => `PROJECTS#${visibility}`,
-  namespaceProjects: (namespaceId: number) => `PROJECTS#NS#${namespaceId}`,
+  /** A namespace's projects of one visibility: callers who see only some read only those. */
+  namespaceProjects: (namespaceId: number, visibility: string) => `PROJECTS#NS#${namespaceId}#${visibility}`,
   projectMembers: (projectId: number) => `MEMBERS#PROJECT#${projectId}`,
   projectMembershipsOfUser: (userId: number) => `MEMBERSHIPS#PROJECT#USER#${userId}`,
   projectStars: (projectId: number) => `STARS#PROJECT#${projectId}`,

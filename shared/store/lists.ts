@@ -180,7 +180,9 @@ export function offsetOf(page: PageRequest): number {
 }
 
 export interface MergedListQuery<T> {
-  /** `l1` lists read in the requested order (e.g. every public and internal project). */
+  /** The list attribute the partitions belong to (default `l1`). */
+  list?: ListPartitionAttribute;
+  /** Lists read in the requested order (e.g. every public and internal project). */
   partitions: string[];
   /** Caller-specific raw items (e.g. private projects they are a member of), merged in. */
   extra: Record<string, unknown>[];
@@ -198,12 +200,13 @@ export interface MergedListQuery<T> {
 export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage<T>> {
   const offset = offsetOf(query.page);
   const wanted = offset + query.page.perPage;
+  const list = query.list ?? 'l1';
   const listed = new Set(query.partitions);
-  const extra = query.extra.filter((item) => !listed.has(String(item.l1)));
+  const extra = query.extra.filter((item) => !listed.has(String(item[list])));
   if (!query.filter) {
     const [heads, counts] = await Promise.all([
       Promise.all(
-        query.partitions.map((partition) => readListHead('l1', partition, query.order, query.sort, wanted)),
+        query.partitions.map((partition) => readListHead(list, partition, query.order, query.sort, wanted)),
       ),
       Promise.all(query.partitions.map(readListCount)),
     ]);
@@ -212,11 +215,11 @@ export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage
     return { items: merged.slice(offset, wanted).map(query.decode), total };
   }
   const whole = await Promise.all(
-    query.partitions.map((partition) => readWholeList('l1', partition, query.order)),
+    query.partitions.map((partition) => readWholeList(list, partition, query.order)),
   );
-  const merged = mergeSorted([...whole.map((list) => list.items), extra], query.order, query.sort)
+  const merged = mergeSorted([...whole.map((part) => part.items), extra], query.order, query.sort)
     .map(query.decode)
     .filter(query.filter);
-  const complete = whole.every((list) => list.complete);
+  const complete = whole.every((part) => part.complete);
   return { items: merged.slice(offset, wanted), total: complete ? merged.length : undefined };
 }

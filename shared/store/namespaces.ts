@@ -11,9 +11,8 @@ import type { Caller, User } from '#domain/users.ts';
 import { documentClient, tableName } from './client.ts';
 import { decodeGroup, getGroup, getGroupsRaw, groupAccessOf } from './groups.ts';
 import { nextId } from './ids.ts';
-import { keys, lists } from './keys.ts';
-import { readListCount } from './lists.ts';
-import { moveNamespaceProjects } from './projects.ts';
+import { keys } from './keys.ts';
+import { moveNamespaceProjects, namespaceProjectCount } from './projects.ts';
 import { ConditionFailed, transact } from './transact.ts';
 import { getUser } from './users.ts';
 
@@ -130,7 +129,7 @@ export async function creatableNamespace(
 
 async function personalNamespaceWithinLimit(user: User): Promise<ProjectNamespace> {
   const namespace = await userNamespace(user);
-  const count = await readListCount(lists.namespaceProjects(namespace.id));
+  const count = await namespaceProjectCount(namespace.id);
   if (count >= user.projects_limit) {
     throw new ApiError(403, {
       error: [

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ACCESS } from '#domain/access.ts';
+import { ACCESS, VISIBILITIES, type Visibility } from '#domain/access.ts';
 import { ApiError, conflict, notFound, recordNotFound, validationFailed } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import {
@@ -25,7 +25,7 @@ import { descendantsOf, membershipsOfUser } from './groups.ts';
 import { nextId } from './ids.ts';
 import { getItem, idFromReference } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
-import { type ListPage, listCountChange, listMerged, offsetOf, queryList, readWholeList } from './lists.ts';
+import { type ListPage, listCountChange, listMerged, readListCount, readWholeList } from './lists.ts';
 import { ConditionFailed, type TransactItem, transact } from './transact.ts';
 
 type Raw = Record<string, unknown>;
@@ -55,7 +55,7 @@ function projectItem(project: Project): Raw {
     ...project,
     kind: 'project',
     l1: lists.projectsWithVisibility(project.visibility),
-    l2: lists.namespaceProjects(project.namespace.id),
+    l2: lists.namespaceProjects(project.namespace.id, project.visibility),
     ...sortAttributes({
       id: project.id,
       name: project.name,
@@ -188,7 +188,7 @@ export async function createProject(fields: NewProject, ownerMemberId: number | 
       },
     },
     listCountChange(lists.projectsWithVisibility(project.visibility), 1),
-    listCountChange(lists.namespaceProjects(project.namespace.id), 1),
+    listCountChange(lists.namespaceProjects(project.namespace.id, project.visibility), 1),
   ];
   if (ownerMemberId !== null) {
     items.push(
@@ -323,9 +323,9 @@ export async function saveProject(previous: Project, next: Project): Promise<Pro
     items.push(listCountChange(lists.projectsWithVisibility(previous.visibility), -1));
     items.push(listCountChange(lists.projectsWithVisibility(next.visibility), 1));
   }
-  if (next.namespace.id !== previous.namespace.id) {
-    items.push(listCountChange(lists.namespaceProjects(previous.namespace.id), -1));
-    items.push(listCountChange(lists.namespaceProjects(next.namespace.id), 1));
+  if (next.namespace.id !== previous.namespace.id || next.visibility !== previous.visibility) {
+    items.push(listCountChange(lists.namespaceProjects(previous.namespace.id, previous.visibility), -1));
+    items.push(listCountChange(lists.namespaceProjects(next.namespace.id, next.visibility), 1));
   }
   try {
     await transact(items);
@@ -368,8 +368,7 @@ async function withFreshProject<T>(
 
 /** Re-places every project of a namespace after the namespace changed (path, name, visibility, locks). */
 export async function moveNamespaceProjects(namespace: ProjectNamespace): Promise<void> {
-  const { items } = await readWholeList('l2', lists.namespaceProjects(namespace.id));
-  for (const item of items) {
+  for (const item of await namespaceProjectsRaw(namespace.id)) {
     await updateProject(Number(item.id), (project) => ({ ...project, ...placedIn(namespace, project) }));
   }
 }
@@ -616,9 +615,14 @@ export function listProjects(query: ProjectListQuery): Promise<ListPage<Project>
 }
 
 /** Every project of a namespace (raw items). */
-export async function namespaceProjectsRaw(namespaceId: number): Promise<Raw[]> {
-  const { items } = await readWholeList('l2', lists.namespaceProjects(namespaceId));
-  return items.filter((item) => !item.deleting);
+export async function namespaceProjectsRaw(
+  namespaceId: number,
+  visibilities: readonly Visibility[] = VISIBILITIES,
+): Promise<Raw[]> {
+  const parts = await Promise.all(
+    visibilities.map((visibility) => readWholeList('l2', lists.namespaceProjects(namespaceId, visibility))),
+  );
+  return parts.flatMap((part) => part.items).filter((item) => !item.deleting);
 }
 
 /** Projects shared with a group (raw items). */
@@ -655,13 +659,13 @@ export async function memberProjectsOf(userId: number): Promise<{ raw: Raw[]; le
   }
   const groupIds = [...groupLevel.keys()];
   const [namespaceLists, shareLists] = await Promise.all([
-    Promise.all(groupIds.map((id) => readWholeList('l2', lists.namespaceProjects(id)))),
+    Promise.all(groupIds.map((id) => namespaceProjectsRaw(id))),
     Promise.all(groupIds.map((id) => readWholeList('l1', lists.sharedWithGroup(id)))),
   ]);
   const raw: Raw[] = [];
-  namespaceLists.forEach((list, index) => {
+  namespaceLists.forEach((items, index) => {
     const level = groupLevel.get(groupIds[index] as number) ?? 0;
-    for (const item of list.items) {
+    for (const item of items) {
       raw.push(item);
       raise(Number(item.id), level);
     }
@@ -727,7 +731,7 @@ export async function purgeProject(projectId: number): Promise<void> {
       ...(item.l1 !== undefined
         ? [
             listCountChange(lists.projectsWithVisibility(project.visibility), -1),
-            listCountChange(lists.namespaceProjects(project.namespace.id), -1),
+            listCountChange(lists.namespaceProjects(project.namespace.id, project.visibility), -1),
           ]
         : []),
     ]);
@@ -778,36 +782,54 @@ export interface NamespaceProjectsQuery {
   sort: 'asc' | 'desc';
   page: PageRequest;
   filter?: (project: Project) => boolean;
-  /** Narrows to what the caller may see; without it every project of the namespace is visible. */
-  visible?: (projects: Project[]) => Promise<Project[]>;
+  /** Who asks: members and admins see every project, others the visible ones (see below). */
+  caller: Caller | undefined;
+  seesAll: boolean;
 }
 
 /**
- * One page of a namespace's projects. A caller who sees them all (members, admins) gets a key-range
- * read to the end of the page; others get the namespace list narrowed to what they can see.
+ * One page of a namespace's projects. The namespace's lists are split by visibility, so a caller
+ * reads only the lists they may see, to the end of the page: everything for members and admins,
+ * public (and internal) for others, plus the private projects a non-member reaches through a
+ * project membership or a share.
  */
 export async function listNamespaceProjects(query: NamespaceProjectsQuery): Promise<ListPage<Project>> {
-  const partition = lists.namespaceProjects(query.namespaceId);
-  if (!query.visible && !query.filter) {
-    return queryList({
-      list: 'l2',
-      partition,
-      order: query.order,
-      sort: query.sort,
-      page: query.page,
-      decode: decodeProject,
-    });
+  const { caller, namespaceId } = query;
+  let visibilities: Visibility[] = [...VISIBILITIES];
+  let extra: Raw[] = [];
+  if (!query.seesAll) {
+    visibilities = !caller ? ['public'] : caller.external ? ['public'] : ['public', 'internal'];
+    if (caller) {
+      const hidden = await namespaceProjectsRaw(
+        namespaceId,
+        caller.external ? ['internal', 'private'] : ['private'],
+      );
+      const projects = hidden.map(decodeProject);
+      const access = await accessToProjects(caller.id, projects);
+      extra = hidden.filter((_, index) => {
+        const project = projects[index] as Project;
+        return canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS);
+      });
+    }
   }
-  const { items, complete } = await readWholeList('l2', partition, query.order);
-  const sorted = query.sort === 'asc' ? items : [...items].reverse();
-  let projects = sorted.filter((item) => !item.deleting).map(decodeProject);
-  if (query.filter) projects = projects.filter(query.filter);
-  if (query.visible) projects = await query.visible(projects);
-  const offset = offsetOf(query.page);
-  return {
-    items: projects.slice(offset, offset + query.page.perPage),
-    total: complete ? projects.length : undefined,
-  };
+  return listMerged({
+    list: 'l2',
+    partitions: visibilities.map((visibility) => lists.namespaceProjects(namespaceId, visibility)),
+    extra,
+    order: query.order,
+    sort: query.sort,
+    page: query.page,
+    decode: decodeProject,
+    filter: query.filter,
+  });
+}
+
+/** How many projects a namespace holds (for `projects_limit`). */
+export async function namespaceProjectCount(namespaceId: number): Promise<number> {
+  const counts = await Promise.all(
+    VISIBILITIES.map((visibility) => readListCount(lists.namespaceProjects(namespaceId, visibility))),
+  );
+  return counts.reduce((sum, count) => sum + count, 0);
 }
 
 /** Moves a project into another namespace: path, name, route and name items move in one transaction. */

@@ -236,7 +236,7 @@ function projectItem(project: Project): Raw {
     ...project,
     kind: 'project',
     l1: lists.projectsWithVisibility(project.visibility),
-    l2: lists.namespaceProjects(project.namespace.id),
+    l2: lists.namespaceProjects(project.namespace.id, project.visibility),
     ...sortAttributes(project),
   };
 }
@@ -387,7 +387,17 @@ try {
         skip:
           who === 'user'
             ? undefined
-            : { list: 'l2', order: 'created_at', sort: 'desc', partitions: [lists.namespaceProjects(G)] },
+            : {
+                list: 'l2',
+                order: 'created_at',
+                sort: 'desc',
+                partitions:
+                  who === 'anon'
+                    ? [lists.namespaceProjects(G, 'public')]
+                    : (['private', 'internal', 'public'] as const).map((visibility) =>
+                        lists.namespaceProjects(G, visibility),
+                      ),
+              },
       }),
     ),
     ...(['anon', 'admin'] as const).map(
@@ -495,7 +505,7 @@ try {
         };
         items.push(projectItem(project), routeItem(project), nameItem(project));
         bump(lists.projectsWithVisibility(project.visibility));
-        bump(lists.namespaceProjects(group.id));
+        bump(lists.namespaceProjects(group.id, project.visibility));
       }
       if (items.length) await batchWrite(items);
     }

@@ -483,10 +483,13 @@ describe('group deletion cascade', () => {
       if (answer.status !== 404) left.push(`${label}: GET answers ${answer.status}`);
     }
     for (const group of tree.groups) {
-      const listed = await listSize('l2', `PROJECTS#NS#${group.id}`);
-      if (listed) left.push(`${group.full_path}: project list holds ${listed}`);
-      const counter = await listCounter(`PROJECTS#NS#${group.id}`);
-      if (counter) left.push(`${group.full_path}: project counter ${counter}`);
+      for (const visibility of ['private', 'internal', 'public']) {
+        const list = `PROJECTS#NS#${group.id}#${visibility}`;
+        const listed = await listSize('l2', list);
+        if (listed) left.push(`${group.full_path}: ${visibility} project list holds ${listed}`);
+        const counter = await listCounter(list);
+        if (counter) left.push(`${group.full_path}: ${visibility} project counter ${counter}`);
+      }
     }
     expect(left).toEqual([]);
     expect(await listSize('l2', `STARRED#USER#${tree.creator.id}`)).toBe(0);
