@@ -539,9 +539,26 @@ export async function readableGroup(
   idOrPath: string | number,
   caller: Caller | undefined,
 ): Promise<{ group: Group; access: number }> {
-  const group = await findGroup(idOrPath);
-  if (!group) throw notFound('Group');
-  const access = caller ? await groupAccessOf(caller.id, group) : 0;
+  const id = await idFromReference(idOrPath, 'group');
+  if (id === undefined) throw notFound('Group');
+  // The group and the caller's direct membership in one read; ancestors' memberships after.
+  const first = caller
+    ? await batchGetItems([keys.group(id), keys.groupMember(id, caller.id)])
+    : [await getRawGroup(id)].filter((item) => item !== undefined);
+  const item = first.find((candidate) => candidate.sk === 'GROUP');
+  if (!item || item.deleting) throw notFound('Group');
+  const group = decodeGroup(item);
+  let access = 0;
+  if (caller) {
+    const inherited = group.ancestor_ids.length
+      ? await batchGetItems(group.ancestor_ids.map((ancestor) => keys.groupMember(ancestor, caller.id)))
+      : [];
+    const today = new Date().toISOString().slice(0, 10);
+    access = [...first.filter((candidate) => candidate.sk !== 'GROUP'), ...inherited]
+      .map(decodeMember)
+      .filter((member) => memberActive(member, today))
+      .reduce((highest, member) => Math.max(highest, member.access_level), 0);
+  }
   if (!canReadGroup(group, caller, access)) throw notFound('Group');
   return { group, access };
 }

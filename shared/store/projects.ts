@@ -247,20 +247,28 @@ export async function accessToProjects(
   userId: number,
   projects: Project[],
 ): Promise<Map<number, ProjectAccess>> {
-  const keyList = projects.flatMap((project) => [
-    keys.projectMember(project.id, userId),
+  const items = await batchGetItems(projects.flatMap((project) => accessKeys(project, userId, true)));
+  return accessFrom(items, projects, userId);
+}
+
+/** The membership items that decide a user's access to a project. */
+function accessKeys(project: Project, userId: number, withDirect: boolean) {
+  return [
+    ...(withDirect ? [keys.projectMember(project.id, userId)] : []),
     ...project.namespace.group_ids.map((groupId) => keys.groupMember(groupId, userId)),
     ...project.shared_with_groups.flatMap((share) =>
       share.group_ids.map((groupId) => keys.groupMember(groupId, userId)),
     ),
-  ]);
-  const items = await batchGetItems(keyList);
+  ];
+}
+
+function accessFrom(items: Raw[], projects: Project[], userId: number): Map<number, ProjectAccess> {
   const projectLevel = new Map<number, number>();
   const groupLevel = new Map<number, number>();
   for (const item of items) {
     if (!active(item.expires_at)) continue;
     if (item.kind === 'project_member') projectLevel.set(Number(item.project_id), Number(item.access_level));
-    else groupLevel.set(Number(item.group_id), Number(item.access_level));
+    else if (item.kind === 'group_member') groupLevel.set(Number(item.group_id), Number(item.access_level));
   }
   const levelIn = (ids: number[]) =>
     ids.reduce((highest, id) => Math.max(highest, groupLevel.get(id) ?? 0), 0);
@@ -288,9 +296,22 @@ export async function readableProject(
   idOrPath: string | number,
   caller: Caller | undefined,
 ): Promise<{ project: Project; access: ProjectAccess }> {
-  const project = await findProject(idOrPath);
-  if (!project) throw notFound('Project');
-  const access = caller ? await projectAccessOf(caller.id, project) : NO_ACCESS;
+  const id = await idFromReference(idOrPath, 'project');
+  if (id === undefined) throw notFound('Project');
+  // The project and the caller's direct membership in one read; group memberships (namespace,
+  // shares) in a second one only when the project has any.
+  const first = caller
+    ? await batchGetItems([keys.project(id), keys.projectMember(id, caller.id)])
+    : [await getProjectRaw(id)].filter((item) => item !== undefined);
+  const item = first.find((candidate) => candidate.sk === 'PROJECT');
+  if (!item || item.deleting) throw notFound('Project');
+  const project = decodeProject(item);
+  let access = NO_ACCESS;
+  if (caller) {
+    const groupKeys = accessKeys(project, caller.id, false);
+    const more = groupKeys.length ? await batchGetItems(groupKeys) : [];
+    access = accessFrom([...first, ...more], [project], caller.id).get(project.id) ?? NO_ACCESS;
+  }
   if (!canReadProject(project, caller, access)) throw notFound('Project');
   return { project, access };
 }
