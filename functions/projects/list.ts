@@ -5,7 +5,13 @@ import type { Project } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { presentProjects } from '#store/project-views.ts';
-import { getProjectsRaw, listProjects, memberProjectsOf, starredProjectIds } from '#store/projects.ts';
+import {
+  getProjectsRaw,
+  listProjects,
+  listReachableProjects,
+  memberProjectsOf,
+  starredProjectIds,
+} from '#store/projects.ts';
 import { projectListParams } from './params.ts';
 
 /**
@@ -18,6 +24,29 @@ export const handler = defineRoute({
   paginated: true,
   params: params(projectListParams),
   run: async ({ params: input, caller, page, request }) => {
+    const present = async (result: { items: Project[]; total: number | undefined }) =>
+      reply.page(
+        await presentProjects(result.items, caller, {
+          baseUrl: request.baseUrl,
+          simple: input.simple || !caller,
+          statistics: input.statistics,
+          customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
+        }),
+        result.total,
+        page,
+      );
+    const narrowed = input.owned || input.membership || input.starred || input.min_access_level !== undefined;
+    if (caller && !caller.admin && !narrowed && !projectListFilter(input, caller)) {
+      // The common case reads every list only to the end of the page.
+      return present(
+        await listReachableProjects({
+          caller,
+          order: input.order_by ?? 'created_at',
+          sort: input.sort ?? 'desc',
+          page,
+        }),
+      );
+    }
     let visibilities: ('public' | 'internal' | 'private')[] = ['public'];
     let extra: Record<string, unknown>[] = [];
     const narrowing: ((project: Project) => boolean)[] = [];
@@ -66,12 +95,6 @@ export const handler = defineRoute({
       page,
       filter: projectListFilter(input, caller, narrowing),
     });
-    const items = await presentProjects(result.items, caller, {
-      baseUrl: request.baseUrl,
-      simple: input.simple || !caller,
-      statistics: input.statistics,
-      customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
-    });
-    return reply.page(items, result.total, page);
+    return present(result);
   },
 });

@@ -186,6 +186,8 @@ export interface MergedListQuery<T> {
   partitions: string[];
   /** Caller-specific raw items (e.g. private projects they are a member of), merged in. */
   extra: Record<string, unknown>[];
+  /** How many caller-specific items there are in all, when `extra` holds only the heads of their lists. */
+  extraTotal?: number;
   order: ListOrder;
   sort: 'asc' | 'desc';
   page: PageRequest;
@@ -211,7 +213,7 @@ export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage
       Promise.all(query.partitions.map(readListCount)),
     ]);
     const merged = mergeSorted([...heads, extra], query.order, query.sort);
-    const total = counts.reduce((sum, count) => sum + count, 0) + extra.length;
+    const total = counts.reduce((sum, count) => sum + count, 0) + (query.extraTotal ?? extra.length);
     return { items: merged.slice(offset, wanted).map(query.decode), total };
   }
   const whole = await Promise.all(

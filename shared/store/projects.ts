@@ -25,7 +25,15 @@ import { descendantsOf, membershipsOfUser } from './groups.ts';
 import { nextId } from './ids.ts';
 import { getItem, idFromReference } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
-import { type ListPage, listCountChange, listMerged, readListCount, readWholeList } from './lists.ts';
+import {
+  type ListPage,
+  listCountChange,
+  listMerged,
+  offsetOf,
+  readListCount,
+  readListHead,
+  readWholeList,
+} from './lists.ts';
 import { ConditionFailed, type TransactItem, transact } from './transact.ts';
 
 type Raw = Record<string, unknown>;
@@ -658,26 +666,11 @@ export async function projectsSharedWith(groupId: number): Promise<Raw[]> {
  * Personal projects come with their owner's direct membership.
  */
 export async function memberProjectsOf(userId: number): Promise<{ raw: Raw[]; levels: Map<number, number> }> {
-  const [direct, groupMemberships] = await Promise.all([
-    readWholeList('l2', lists.projectMembershipsOfUser(userId)),
-    membershipsOfUser(userId),
-  ]);
+  const { direct, groupLevel } = await reachOf(userId);
   const levels = new Map<number, number>();
   const raise = (projectId: number, level: number) =>
     levels.set(projectId, Math.max(levels.get(projectId) ?? 0, level));
-  for (const item of direct.items)
-    if (active(item.expires_at)) raise(Number(item.project_id), Number(item.access_level));
-
-  const groupLevel = new Map<number, number>();
-  for (const membership of groupMemberships) groupLevel.set(membership.groupId, membership.accessLevel);
-  const descendants = await descendantsOf([...groupLevel.keys()]);
-  for (const descendant of descendants) {
-    const inherited = ((descendant.ancestor_ids as number[] | undefined) ?? []).reduce(
-      (highest, id) => Math.max(highest, groupLevel.get(Number(id)) ?? 0),
-      0,
-    );
-    groupLevel.set(Number(descendant.id), Math.max(groupLevel.get(Number(descendant.id)) ?? 0, inherited));
-  }
+  for (const item of direct) raise(Number(item.project_id), Number(item.access_level));
   const groupIds = [...groupLevel.keys()];
   const [namespaceLists, shareLists] = await Promise.all([
     Promise.all(groupIds.map((id) => namespaceProjectsRaw(id))),
@@ -701,6 +694,74 @@ export async function memberProjectsOf(userId: number): Promise<{ raw: Raw[]; le
   const missing = [...levels.keys()].filter((id) => !known.has(id));
   raw.push(...(await getProjectsRaw(missing)));
   return { raw: raw.filter((item) => !item.deleting), levels };
+}
+
+/** A user's direct project memberships and their level in every group they reach (subgroups inherit). */
+async function reachOf(userId: number): Promise<{ direct: Raw[]; groupLevel: Map<number, number> }> {
+  const [direct, groupMemberships] = await Promise.all([
+    readWholeList('l2', lists.projectMembershipsOfUser(userId)),
+    membershipsOfUser(userId),
+  ]);
+  const groupLevel = new Map<number, number>();
+  for (const membership of groupMemberships) groupLevel.set(membership.groupId, membership.accessLevel);
+  const descendants = await descendantsOf([...groupLevel.keys()]);
+  for (const descendant of descendants) {
+    const inherited = ((descendant.ancestor_ids as number[] | undefined) ?? []).reduce(
+      (highest, id) => Math.max(highest, groupLevel.get(Number(id)) ?? 0),
+      0,
+    );
+    groupLevel.set(Number(descendant.id), Math.max(groupLevel.get(Number(descendant.id)) ?? 0, inherited));
+  }
+  return { direct: direct.items.filter((item) => active(item.expires_at)), groupLevel };
+}
+
+/**
+ * One page of GET /projects for a signed-in user without filters: the public (and internal) lists
+ * plus the hidden projects they reach, read only to the end of the page. A group's hidden
+ * projects come from its own hidden lists (heads, with their counters for the total); projects
+ * reached by direct membership or a share outside those groups are read by key.
+ */
+export async function listReachableProjects(query: {
+  caller: Caller;
+  order: ProjectListQuery['order'];
+  sort: 'asc' | 'desc';
+  page: PageRequest;
+}): Promise<ListPage<Project>> {
+  const { caller } = query;
+  const visible: Visibility[] = caller.external ? ['public'] : ['public', 'internal'];
+  const hidden: Visibility[] = caller.external ? ['internal', 'private'] : ['private'];
+  const wanted = offsetOf(query.page) + query.page.perPage;
+  const { direct, groupLevel } = await reachOf(caller.id);
+  const groupIds = [...groupLevel.keys()];
+  const hiddenLists = groupIds.flatMap((id) =>
+    hidden.map((visibility) => lists.namespaceProjects(id, visibility)),
+  );
+  const [heads, counts, shareLists] = await Promise.all([
+    Promise.all(hiddenLists.map((list) => readListHead('l2', list, query.order, query.sort, wanted))),
+    Promise.all(hiddenLists.map(readListCount)),
+    Promise.all(groupIds.map((id) => readWholeList('l1', lists.sharedWithGroup(id)))),
+  ]);
+  const byKey = [
+    ...direct.map((item) => Number(item.project_id)),
+    ...shareLists.flatMap((list) =>
+      list.items.filter((item) => active(item.expires_at)).map((item) => Number(item.project_id)),
+    ),
+  ];
+  const inGroups = new Set(groupIds);
+  const elsewhere = (await getProjectsRaw(byKey)).filter((item) => {
+    const project = decodeProject(item);
+    return hidden.includes(project.visibility) && !inGroups.has(project.namespace.id);
+  });
+  const unique = [...new Map(elsewhere.map((item) => [Number(item.id), item])).values()];
+  return listMerged({
+    partitions: visible.map(lists.projectsWithVisibility),
+    extra: [...heads.flat(), ...unique],
+    extraTotal: counts.reduce((sum, count) => sum + count, 0) + unique.length,
+    order: query.order,
+    sort: query.sort,
+    page: query.page,
+    decode: decodeProject,
+  });
 }
 
 // Removal -------------------------------------------------------------------------------------------
