@@ -10,6 +10,7 @@ import {
   listProjects,
   listReachableProjects,
   memberProjectsOf,
+  membershipLevelsOf,
   starredProjectIds,
 } from '#store/projects.ts';
 import { projectListParams } from './params.ts';
@@ -24,6 +25,8 @@ export const handler = defineRoute({
   paginated: true,
   params: params(projectListParams),
   run: async ({ params: input, caller, page, request }) => {
+    // Read beside the list so `permissions` cost no extra round trip.
+    const levels = caller && !input.simple ? membershipLevelsOf(caller.id) : undefined;
     const present = async (result: { items: Project[]; total: number | undefined }) =>
       reply.page(
         await presentProjects(result.items, caller, {
@@ -31,6 +34,7 @@ export const handler = defineRoute({
           simple: input.simple || !caller,
           statistics: input.statistics,
           customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
+          levels,
         }),
         result.total,
         page,

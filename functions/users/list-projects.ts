@@ -4,7 +4,7 @@ import { projectListFilter } from '#domain/project-lists.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { presentProjects } from '#store/project-views.ts';
-import { listNamespaceProjects } from '#store/projects.ts';
+import { listNamespaceProjects, membershipLevelsOf } from '#store/projects.ts';
 import { findUserByUsername, getUser } from '#store/users.ts';
 import { projectListParams } from '../projects/params.ts';
 
@@ -14,6 +14,8 @@ export const handler = defineRoute({
   paginated: true,
   params: params({ user_id: required(str()), ...projectListParams }),
   run: async ({ params: input, caller, page, request }) => {
+    // Read beside the list so `permissions` cost no extra round trip.
+    const levels = caller && !input.simple ? membershipLevelsOf(caller.id) : undefined;
     const user = /^\d+$/.test(input.user_id)
       ? await getUser(Number(input.user_id))
       : await findUserByUsername(input.user_id);
@@ -37,6 +39,7 @@ export const handler = defineRoute({
       simple: input.simple || !caller,
       statistics: input.statistics,
       customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
+      levels,
     });
     return reply.page(items, result.total, page);
   },

@@ -18,8 +18,9 @@ export interface ProjectNamespace {
   parent_id: number | null;
   /** Group namespaces: the group and its ancestors (top first). Empty for user namespaces. */
   group_ids: number[];
-  /** User namespaces: the user. */
+  /** User namespaces: the user, and when they joined (shown as the project's `owner`). */
   owner_id: number | null;
+  owner_created_at?: string | null;
   /** Group namespaces: whether the group (or an ancestor) forbids sharing / project membership. */
   share_with_group_lock: boolean;
   membership_lock: boolean;
@@ -262,11 +263,8 @@ export function projectSimpleEntity(project: Project, baseUrl: string) {
   };
 }
 
-export function projectEntity(
-  project: Project,
-  options: ProjectEntityOptions,
-  owner?: { id: number; name: string; username: string; created_at: string },
-) {
+export function projectEntity(project: Project, options: ProjectEntityOptions) {
+  const namespace = project.namespace;
   const self = `${options.baseUrl}/api/v4/projects/${project.id}`;
   const links: Record<string, string> = { self };
   if (project.issues_enabled) links.issues = `${self}/issues`;
@@ -283,16 +281,17 @@ export function projectEntity(
     _links: links,
     archived: project.archived,
     visibility: project.visibility,
-    ...(owner && project.namespace.kind === 'user'
+    // A personal namespace carries its owner's name, username and creation time.
+    ...(namespace.kind === 'user' && namespace.owner_id !== null
       ? {
           owner: {
-            id: owner.id,
-            name: owner.name,
-            username: owner.username,
+            id: namespace.owner_id,
+            name: namespace.name,
+            username: namespace.path,
             state: 'active',
             avatar_url: null,
-            web_url: `${options.baseUrl}/${owner.username}`,
-            created_at: owner.created_at,
+            web_url: `${options.baseUrl}/${namespace.path}`,
+            created_at: namespace.owner_created_at ?? null,
           },
         }
       : {}),

@@ -14,6 +14,7 @@ import {
   accessToProjects,
   decodeProject,
   listNamespaceProjects,
+  membershipLevelsOf,
   moveNamespaceProjects,
   namespaceProjectsRaw,
   projectsSharedWith,
@@ -40,6 +41,7 @@ export async function groupProjects(
   groupAccess: number,
   baseUrl: string,
 ) {
+  const levels = caller ? membershipLevelsOf(caller.id) : undefined;
   const [own, shared] = await Promise.all([
     listNamespaceProjects({
       namespaceId: group.id,
@@ -52,8 +54,8 @@ export async function groupProjects(
     sharedProjectsOf(group, caller),
   ]);
   const [projects, sharedProjects] = await Promise.all([
-    presentProjects(own.items, caller, { baseUrl }),
-    presentProjects(shared.slice(0, DETAIL_PROJECTS), caller, { baseUrl }),
+    presentProjects(own.items, caller, { baseUrl, levels }),
+    presentProjects(shared.slice(0, DETAIL_PROJECTS), caller, { baseUrl, levels }),
   ]);
   return { projects, shared_projects: sharedProjects };
 }

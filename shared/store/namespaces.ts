@@ -62,6 +62,7 @@ export async function userNamespace(user: User): Promise<ProjectNamespace> {
     parent_id: null,
     group_ids: [],
     owner_id: user.id,
+    owner_created_at: user.created_at,
     share_with_group_lock: false,
     membership_lock: false,
     visibility: null,

@@ -1,4 +1,4 @@
-/** Projects as a caller sees them: entities with owner and permissions, read in one batch. */
+/** Projects as a caller sees them: entities with owner and the caller's permissions. */
 import { ACCESS } from '#domain/access.ts';
 import {
   effectiveAccess,
@@ -8,9 +8,8 @@ import {
   projectEntity,
   projectSimpleEntity,
 } from '#domain/projects.ts';
-import type { Caller, User } from '#domain/users.ts';
-import { accessToProjects } from './projects.ts';
-import { getUsers } from './users.ts';
+import type { Caller } from '#domain/users.ts';
+import { accessToProjects, accessWith, type MembershipLevels } from './projects.ts';
 
 export interface PresentOptions {
   baseUrl: string;
@@ -19,6 +18,8 @@ export interface PresentOptions {
   customAttributes?: boolean;
   /** Already known (single-project reads). */
   access?: ProjectAccess;
+  /** The caller's membership levels, started alongside the list read (see membershipLevelsOf). */
+  levels?: Promise<MembershipLevels>;
 }
 
 /** Entities for a caller: `simple` for anonymous lists or `simple=true`, else full with permissions. */
@@ -28,29 +29,24 @@ export async function presentProjects(
   options: PresentOptions,
 ) {
   if (options.simple) return projects.map((project) => projectSimpleEntity(project, options.baseUrl));
-  const ownerIds = projects.flatMap((project) =>
-    project.namespace.owner_id ? [project.namespace.owner_id] : [],
-  );
-  const [owners, access] = await Promise.all([
-    ownerIds.length ? getUsers(ownerIds) : new Map<number, User>(),
-    caller && !options.access && projects.length
-      ? accessToProjects(caller.id, projects)
-      : new Map<number, ProjectAccess>(),
-  ]);
+  let access = new Map<number, ProjectAccess>();
+  if (caller && !options.access && projects.length) {
+    if (options.levels) {
+      const levels = await options.levels;
+      access = new Map(projects.map((project) => [project.id, accessWith(levels, project, caller.id)]));
+    } else {
+      access = await accessToProjects(caller.id, projects);
+    }
+  }
   return projects.map((project) => {
     const level = caller ? (options.access ?? access.get(project.id) ?? NO_ACCESS) : undefined;
-    const owner = project.namespace.owner_id ? owners.get(project.namespace.owner_id) : undefined;
-    return projectEntity(
-      project,
-      {
-        baseUrl: options.baseUrl,
-        statistics: options.statistics,
-        customAttributes: options.customAttributes,
-        access: level,
-        admin: Boolean(caller?.admin || (level && effectiveAccess(level) >= ACCESS.maintainer)),
-      },
-      owner,
-    );
+    return projectEntity(project, {
+      baseUrl: options.baseUrl,
+      statistics: options.statistics,
+      customAttributes: options.customAttributes,
+      access: level,
+      admin: Boolean(caller?.admin || (level && effectiveAccess(level) >= ACCESS.maintainer)),
+    });
   });
 }
 

@@ -271,32 +271,61 @@ function accessKeys(project: Project, userId: number, withDirect: boolean) {
 }
 
 function accessFrom(items: Raw[], projects: Project[], userId: number): Map<number, ProjectAccess> {
-  const projectLevel = new Map<number, number>();
-  const groupLevel = new Map<number, number>();
+  const levels: MembershipLevels = { projects: new Map(), groups: new Map() };
   for (const item of items) {
     if (!active(item.expires_at)) continue;
-    if (item.kind === 'project_member') projectLevel.set(Number(item.project_id), Number(item.access_level));
-    else if (item.kind === 'group_member') groupLevel.set(Number(item.group_id), Number(item.access_level));
+    if (item.kind === 'project_member')
+      levels.projects.set(Number(item.project_id), Number(item.access_level));
+    else if (item.kind === 'group_member')
+      levels.groups.set(Number(item.group_id), Number(item.access_level));
   }
+  return new Map(projects.map((project) => [project.id, accessWith(levels, project, userId)]));
+}
+
+/** A user's direct membership levels: projects and groups (subgroups inherit from these). */
+export interface MembershipLevels {
+  projects: Map<number, number>;
+  groups: Map<number, number>;
+}
+
+export function accessWith(levels: MembershipLevels, project: Project, userId: number): ProjectAccess {
   const levelIn = (ids: number[]) =>
-    ids.reduce((highest, id) => Math.max(highest, groupLevel.get(id) ?? 0), 0);
-  return new Map(
-    projects.map((project) => [
-      project.id,
-      {
-        project: projectLevel.get(project.id) ?? 0,
-        group: levelIn(project.namespace.group_ids),
-        shared: project.shared_with_groups
-          .filter((share) => active(share.expires_at))
-          .reduce(
-            (highest, share) =>
-              Math.max(highest, Math.min(share.group_access_level, levelIn(share.group_ids))),
-            0,
-          ),
-        namespaceOwner: project.namespace.owner_id === userId,
-      },
-    ]),
-  );
+    ids.reduce((highest, id) => Math.max(highest, levels.groups.get(id) ?? 0), 0);
+  return {
+    project: levels.projects.get(project.id) ?? 0,
+    group: levelIn(project.namespace.group_ids),
+    shared: project.shared_with_groups
+      .filter((share) => active(share.expires_at))
+      .reduce(
+        (highest, share) => Math.max(highest, Math.min(share.group_access_level, levelIn(share.group_ids))),
+        0,
+      ),
+    namespaceOwner: project.namespace.owner_id === userId,
+  };
+}
+
+/**
+ * The caller's membership levels from their own membership lists, for the `permissions` shown in
+ * project lists. Started together with a list's main read so it costs no extra round trip; never
+ * used to decide access (that reads the membership items themselves, consistently). The returned
+ * promise is marked handled, so a request that fails first leaves no stray rejection.
+ */
+export function membershipLevelsOf(userId: number): Promise<MembershipLevels> {
+  const levels = (async () => {
+    const [projects, groups] = await Promise.all([
+      readWholeList('l2', lists.projectMembershipsOfUser(userId)),
+      readWholeList('l2', lists.groupMembershipsOfUser(userId)),
+    ]);
+    const toMap = (items: Raw[], key: string) =>
+      new Map(
+        items
+          .filter((item) => active(item.expires_at))
+          .map((item) => [Number(item[key]), Number(item.access_level)]),
+      );
+    return { projects: toMap(projects.items, 'project_id'), groups: toMap(groups.items, 'group_id') };
+  })();
+  levels.catch(() => undefined);
+  return levels;
 }
 
 /** The project a caller asked for and their access; 404 `Project Not Found` when not visible. */
