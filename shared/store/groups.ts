@@ -6,14 +6,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Visibility } from '#domain/access.ts';
-import {
-  ApiError,
-  badRequest,
-  conflict,
-  notFound,
-  recordNotFound,
-  validationFailed,
-} from '#domain/errors.ts';
+import { ApiError, badRequest, conflict, notFound, validationFailed } from '#domain/errors.ts';
 import { canReadGroup } from '#domain/group-policy.ts';
 import { type Group, rubyErrorHash } from '#domain/groups.ts';
 import type { PageRequest } from '#domain/pagination.ts';
@@ -24,6 +17,7 @@ import { nextId } from './ids.ts';
 import { getItem, idFromReference } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, listMerged, mergeSorted, offsetOf, readWholeList } from './lists.ts';
+import { deleteMember, insertMember, replaceMember } from './memberships.ts';
 import type { ListOrder } from './table.ts';
 import { ConditionFailed, type TransactItem, transact } from './transact.ts';
 
@@ -69,7 +63,7 @@ function groupItem(group: Group): Raw {
   };
 }
 
-function memberItem(member: GroupMember, ancestorIds: number[]): Raw {
+function memberItem(member: GroupMember, ancestorIds: number[]) {
   return {
     ...keys.groupMember(member.group_id, member.user_id),
     ...member,
@@ -413,56 +407,21 @@ export async function listGroupMembers(
 }
 
 export async function addGroupMember(group: Group, member: GroupMember): Promise<GroupMember> {
-  try {
-    await transact([
-      put(memberItem(member, group.ancestor_ids), NEW_ITEM),
-      {
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: keys.user(member.user_id),
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      },
-      listCountChange(lists.groupMembers(group.id), 1),
-      listCountChange(lists.groupMembershipsOfUser(member.user_id), 1),
-    ]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) {
-      if (error.failedAt(0)) throw conflict('Member already exists');
-      throw notFound('User');
-    }
-    throw error;
-  }
+  await insertMember(memberItem(member, group.ancestor_ids), member.user_id);
   return member;
 }
 
 export async function updateGroupMember(group: Group, member: GroupMember): Promise<GroupMember> {
-  try {
-    await transact([put(memberItem(member, group.ancestor_ids), 'attribute_exists(pk)')]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw recordNotFound();
-    throw error;
-  }
+  await replaceMember(memberItem(member, group.ancestor_ids));
   return member;
 }
 
-export async function removeGroupMember(groupId: number, userId: number): Promise<void> {
-  try {
-    await transact([
-      {
-        Delete: {
-          TableName: tableName(),
-          Key: keys.groupMember(groupId, userId),
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      },
-      listCountChange(lists.groupMembers(groupId), -1),
-      listCountChange(lists.groupMembershipsOfUser(userId), -1),
-    ]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw recordNotFound();
-    throw error;
-  }
+export function removeGroupMember(groupId: number, userId: number): Promise<void> {
+  return deleteMember(
+    keys.groupMember(groupId, userId),
+    lists.groupMembers(groupId),
+    lists.groupMembershipsOfUser(userId),
+  );
 }
 
 // Deletion cascade ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ACCESS, VISIBILITIES, type Visibility } from '#domain/access.ts';
-import { ApiError, conflict, notFound, recordNotFound, validationFailed } from '#domain/errors.ts';
+import { ApiError, conflict, notFound, validationFailed } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import {
   canReadProject,
@@ -34,6 +34,7 @@ import {
   readListHead,
   readWholeList,
 } from './lists.ts';
+import { deleteMember, insertMember, replaceMember } from './memberships.ts';
 import { ConditionFailed, type TransactItem, transact } from './transact.ts';
 
 type Raw = Record<string, unknown>;
@@ -139,7 +140,7 @@ export interface ProjectMember {
   created_by_id: number | null;
 }
 
-function memberItem(member: ProjectMember): Raw {
+function memberItem(member: ProjectMember) {
   return {
     ...keys.projectMember(member.project_id, member.user_id),
     ...member,
@@ -598,50 +599,21 @@ export async function listProjectMembers(projectId: number): Promise<ProjectMemb
 }
 
 export async function addProjectMember(member: ProjectMember): Promise<ProjectMember> {
-  try {
-    await transact([
-      put(memberItem(member), NEW_ITEM),
-      {
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: keys.user(member.user_id),
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      },
-      listCountChange(lists.projectMembers(member.project_id), 1),
-      listCountChange(lists.projectMembershipsOfUser(member.user_id), 1),
-    ]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) {
-      if (error.failedAt(0)) throw conflict('Member already exists');
-      throw notFound('User');
-    }
-    throw error;
-  }
+  await insertMember(memberItem(member), member.user_id);
   return member;
 }
 
 export async function updateProjectMember(member: ProjectMember): Promise<ProjectMember> {
-  try {
-    await transact([put(memberItem(member), 'attribute_exists(pk)')]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw recordNotFound();
-    throw error;
-  }
+  await replaceMember(memberItem(member));
   return member;
 }
 
-export async function removeProjectMember(projectId: number, userId: number): Promise<void> {
-  try {
-    await transact([
-      remove(keys.projectMember(projectId, userId), 'attribute_exists(pk)'),
-      listCountChange(lists.projectMembers(projectId), -1),
-      listCountChange(lists.projectMembershipsOfUser(userId), -1),
-    ]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw recordNotFound();
-    throw error;
-  }
+export function removeProjectMember(projectId: number, userId: number): Promise<void> {
+  return deleteMember(
+    keys.projectMember(projectId, userId),
+    lists.projectMembers(projectId),
+    lists.projectMembershipsOfUser(userId),
+  );
 }
 
 // Lists ---------------------------------------------------------------------------------------------
