@@ -1,25 +1,14 @@
-import { ACCESS } from '#domain/access.ts';
 import { params } from '#domain/params.ts';
 import { projectListFilter } from '#domain/project-lists.ts';
 import type { Project } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { projectListScope } from '#store/project-scope.ts';
 import { presentProjects } from '#store/project-views.ts';
-import {
-  getProjectsRaw,
-  listProjects,
-  listReachableProjects,
-  memberProjectsOf,
-  membershipLevelsOf,
-  starredProjectIds,
-} from '#store/projects.ts';
+import { listProjects, listReachableProjects, membershipLevelsOf } from '#store/projects.ts';
 import { projectListParams } from './params.ts';
 
-/**
- * Anonymous: public projects (simple entities). Users: public, internal and every project they
- * reach through membership. Admins: all. `owned`, `membership` and `starred` narrow to the
- * caller's own sets.
- */
+/** Projects the caller may see (see projectListScope); anonymous callers get simple entities. */
 export const handler = defineRoute({
   auth: 'optional',
   paginated: true,
@@ -51,53 +40,19 @@ export const handler = defineRoute({
         }),
       );
     }
-    let visibilities: ('public' | 'internal' | 'private')[] = ['public'];
-    let extra: Record<string, unknown>[] = [];
-    const narrowing: ((project: Project) => boolean)[] = [];
-    if (caller) {
-      const mine =
-        caller.admin && !input.owned && !input.membership ? undefined : await memberProjectsOf(caller.id);
-      const levels = mine?.levels ?? new Map<number, number>();
-      if (input.starred) {
-        const starred = await starredProjectIds(caller.id);
-        const ids = new Set(starred);
-        extra = await getProjectsRaw(starred);
-        visibilities = [];
-        narrowing.push((project) => ids.has(project.id));
-      }
-      if (input.owned || input.membership) {
-        extra = input.starred ? extra : (mine?.raw ?? []);
-        visibilities = [];
-        const minimum = input.owned ? ACCESS.owner : (input.min_access_level ?? ACCESS.guest);
-        narrowing.push((project) => (levels.get(project.id) ?? 0) >= minimum);
-      } else if (input.min_access_level !== undefined) {
-        extra = mine?.raw ?? [];
-        visibilities = [];
-        narrowing.push((project) => (levels.get(project.id) ?? 0) >= (input.min_access_level ?? 0));
-      } else if (!input.starred) {
-        visibilities = caller.admin
-          ? ['public', 'internal', 'private']
-          : caller.external
-            ? ['public']
-            : ['public', 'internal'];
-        extra = mine?.raw ?? [];
-      }
-      if (input.starred && !caller.admin) {
-        narrowing.push(
-          (project) =>
-            project.visibility === 'public' ||
-            (project.visibility === 'internal' && !caller.external) ||
-            levels.has(project.id),
-        );
-      }
-    }
+    const scope = await projectListScope(caller, {
+      owned: input.owned,
+      membership: input.membership,
+      starred: input.starred,
+      minAccessLevel: input.min_access_level,
+    });
     const result = await listProjects({
-      visibilities,
-      extra,
+      visibilities: scope.visibilities,
+      extra: scope.extra,
       order: input.order_by ?? 'created_at',
       sort: input.sort ?? 'desc',
       page,
-      filter: projectListFilter(input, caller, narrowing),
+      filter: projectListFilter(input, caller, scope.narrowing),
     });
     return present(result);
   },

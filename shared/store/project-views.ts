@@ -19,7 +19,7 @@ export interface PresentOptions {
   /** Already known (single-project reads). */
   access?: ProjectAccess;
   /** The caller's membership levels, started alongside the list read (see membershipLevelsOf). */
-  levels?: Promise<MembershipLevels>;
+  levels?: Promise<MembershipLevels | undefined>;
 }
 
 /** Entities for a caller: `simple` for anonymous lists or `simple=true`, else full with permissions. */
@@ -31,8 +31,8 @@ export async function presentProjects(
   if (options.simple) return projects.map((project) => projectSimpleEntity(project, options.baseUrl));
   let access = new Map<number, ProjectAccess>();
   if (caller && !options.access && projects.length) {
-    if (options.levels) {
-      const levels = await options.levels;
+    const levels = await options.levels;
+    if (levels) {
       access = new Map(projects.map((project) => [project.id, accessWith(levels, project, caller.id)]));
     } else {
       access = await accessToProjects(caller.id, projects);

@@ -305,17 +305,25 @@ export function accessWith(levels: MembershipLevels, project: Project, userId: n
   };
 }
 
+/** Above this many memberships, reading them all costs more than one batch read of a page's keys. */
+const MAX_LISTED_MEMBERSHIPS = 100;
+
 /**
  * The caller's membership levels from their own membership lists, for the `permissions` shown in
  * project lists. Started together with a list's main read so it costs no extra round trip; never
- * used to decide access (that reads the membership items themselves, consistently). The returned
- * promise is marked handled, so a request that fails first leaves no stray rejection.
+ * used to decide access (that reads the membership items themselves, consistently). Undefined
+ * when the caller has so many memberships that a batch read of the page's keys is cheaper. The
+ * returned promise is marked handled, so a request that fails first leaves no stray rejection.
  */
-export function membershipLevelsOf(userId: number): Promise<MembershipLevels> {
+export function membershipLevelsOf(userId: number): Promise<MembershipLevels | undefined> {
   const levels = (async () => {
+    const projectList = lists.projectMembershipsOfUser(userId);
+    const groupList = lists.groupMembershipsOfUser(userId);
+    const counts = await Promise.all([readListCount(projectList), readListCount(groupList)]);
+    if (counts[0] + counts[1] > MAX_LISTED_MEMBERSHIPS) return undefined;
     const [projects, groups] = await Promise.all([
-      readWholeList('l2', lists.projectMembershipsOfUser(userId)),
-      readWholeList('l2', lists.groupMembershipsOfUser(userId)),
+      readWholeList('l2', projectList),
+      readWholeList('l2', groupList),
     ]);
     const toMap = (items: Raw[], key: string) =>
       new Map(
