@@ -18,7 +18,6 @@ export const handler = defineRoute({
       .filter((user) => !input.search || memberMatchesQuery(user, input.search))
       .sort((a, b) => a.id - b.id)
       .map((user) => userBasic(user, request.baseUrl));
-    const offset = (page.page - 1) * page.perPage;
-    return reply.page(rows.slice(offset, offset + page.perPage), rows.length, page);
+    return reply.pageOf(rows, page);
   },
 });

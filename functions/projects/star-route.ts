@@ -2,7 +2,7 @@ import { idOrPath, params, required } from '#domain/params.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { presentProject } from '#store/project-views.ts';
-import { getProject, readableProject, starProject, unstarProject } from '#store/projects.ts';
+import { getProject, readableProject, setStar } from '#store/projects.ts';
 
 /** Star or unstar: 201 with the refreshed project when it changed, 304 when nothing changed. */
 export const starRoute = (star: boolean) =>
@@ -11,7 +11,7 @@ export const starRoute = (star: boolean) =>
     params: params({ id: required(idOrPath()) }),
     run: async ({ params: input, caller, request }) => {
       const { project, access } = await readableProject(input.id, caller);
-      const changed = star ? await starProject(project, caller.id) : await unstarProject(project, caller.id);
+      const changed = await setStar(project, caller.id, star);
       if (!changed) return reply.notModified();
       const fresh = (await getProject(project.id)) ?? project;
       return reply.created(await presentProject(fresh, caller, { baseUrl: request.baseUrl, access }));

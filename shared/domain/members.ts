@@ -1,6 +1,7 @@
 /** Members of groups (and later projects): the entity and the rules on owners. */
-import { ACCESS } from './access.ts';
-import { date, id, idOrPath, int, optional, required } from './params.ts';
+import { ACCESS, MEMBER_ACCESS_LEVELS } from './access.ts';
+import { validationFailed } from './errors.ts';
+import { date, id, idOrPath, int, list, optional, required, str } from './params.ts';
 import { type User, userBasic } from './users.ts';
 
 export interface Membership {
@@ -41,3 +42,21 @@ export const memberWriteParams = {
 
 /** GET and DELETE of one member. */
 export const memberParams = { id: required(idOrPath()), user_id: required(id()) };
+
+/** GET of a member list: `query` matches name or username, `user_ids` narrows to some. */
+export const memberListParams = {
+  id: required(idOrPath()),
+  query: optional(str()),
+  user_ids: optional(list(id())),
+};
+
+/** Member levels are GitLab's five; anything else is a model error, as GitLab reports it. */
+export function checkMemberLevel(level: number): void {
+  if (!(MEMBER_ACCESS_LEVELS as readonly number[]).includes(level)) {
+    throw validationFailed({ access_level: ['is not included in the list'] });
+  }
+}
+
+/** A membership counts until the start of its expiry date (UTC). */
+export const isMembershipActive = (expiresAt: unknown, now: Date = new Date()) =>
+  expiresAt === null || expiresAt === undefined || String(expiresAt) > now.toISOString().slice(0, 10);

@@ -1,4 +1,5 @@
 /** Offset pagination as GitLab (Kaminari) does it. */
+import { ApiError } from './errors.ts';
 export interface PageRequest {
   page: number;
   perPage: number;
@@ -39,4 +40,24 @@ export function pageInfo(request: PageRequest, total: number | undefined, itemsO
     nextPage: page < totalPages ? page + 1 : undefined,
     prevPage: page > 1 && inRange ? page - 1 : undefined,
   };
+}
+
+/** GitLab caps offset pagination; deeper pages must not turn into unbounded reads. */
+export const MAX_OFFSET = 50_000;
+
+/** Where a page starts; past GitLab's cap the answer is its 405. */
+export function offsetOf(page: PageRequest): number {
+  const offset = (page.page - 1) * page.perPage;
+  if (offset >= MAX_OFFSET) {
+    throw new ApiError(405, {
+      message: `Offset pagination has a maximum allowed offset of ${MAX_OFFSET} for requests that return objects of this type. Remaining records can be retrieved using keyset pagination.`,
+    });
+  }
+  return offset;
+}
+
+/** One page of a list already in memory, with its total. */
+export function slicePage<T>(items: T[], page: PageRequest): { items: T[]; total: number } {
+  const offset = offsetOf(page);
+  return { items: items.slice(offset, offset + page.perPage), total: items.length };
 }

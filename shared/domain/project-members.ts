@@ -1,6 +1,7 @@
 /** Who may manage a project's members, and with which levels. */
-import { ACCESS, MEMBER_ACCESS_LEVELS } from './access.ts';
-import { forbidden, validationFailed } from './errors.ts';
+import { ACCESS } from './access.ts';
+import { forbidden } from './errors.ts';
+import { checkMemberLevel } from './members.ts';
 import { canAdminProject, effectiveAccess, type Project, type ProjectAccess } from './projects.ts';
 import type { Caller } from './users.ts';
 
@@ -17,9 +18,7 @@ export function checkMemberChange(
   if (!canAdminProject(caller, access)) throw forbidden();
   if (project.namespace.membership_lock) throw forbidden('Membership is locked by group settings');
   for (const level of levels) {
-    if (!(MEMBER_ACCESS_LEVELS as readonly number[]).includes(level)) {
-      throw validationFailed({ access_level: ['is not included in the list'] });
-    }
+    checkMemberLevel(level);
     if (level === ACCESS.owner && !caller.admin && effectiveAccess(access) < ACCESS.owner) throw forbidden();
   }
 }

@@ -1,5 +1,5 @@
 /** What a handler returns: a value (status chosen by method) or one of these replies. */
-import type { PageRequest } from '#domain/pagination.ts';
+import { type PageRequest, slicePage } from '#domain/pagination.ts';
 
 export type Reply =
   | { kind: 'body'; status: number; body: unknown }
@@ -20,6 +20,11 @@ export const reply = {
   notModified: () => tag({ kind: 'empty', status: 304 }),
   page: (items: unknown[], total: number | undefined, request: PageRequest) =>
     tag({ kind: 'page', items, total, request }),
+  /** The requested page of a whole list held in memory. */
+  pageOf: (all: unknown[], request: PageRequest) => {
+    const { items, total } = slicePage(all, request);
+    return tag({ kind: 'page', items, total, request });
+  },
   raw: (body: Buffer, contentType: string, headers?: Record<string, string>) =>
     tag({ kind: 'raw', status: 200, body, contentType, headers }),
 };

@@ -9,14 +9,15 @@ import type { Visibility } from '#domain/access.ts';
 import { ApiError, badRequest, conflict, notFound, validationFailed } from '#domain/errors.ts';
 import { canReadGroup } from '#domain/group-policy.ts';
 import { type Group, rubyErrorHash } from '#domain/groups.ts';
-import type { PageRequest } from '#domain/pagination.ts';
+import { isMembershipActive } from '#domain/members.ts';
+import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import type { Caller } from '#domain/users.ts';
 import { batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
 import { getItem, idFromReference } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
-import { type ListPage, listCountChange, listMerged, mergeSorted, offsetOf, readWholeList } from './lists.ts';
+import { type ListPage, listCountChange, listMerged, mergeSorted, readWholeList } from './lists.ts';
 import { deleteMember, insertMember, replaceMember } from './memberships.ts';
 import type { ListOrder } from './table.ts';
 import { ConditionFailed, type TransactItem, transact } from './transact.ts';
@@ -166,9 +167,6 @@ export async function getGroupsRaw(ids: number[]): Promise<Raw[]> {
   return items.filter((item) => !item.deleting);
 }
 
-const memberActive = (member: GroupMember, today: string) =>
-  member.expires_at === null || member.expires_at > today;
-
 /**
  * The caller's access to a group: the highest of their memberships in the group and its ancestors
  * (GitLab's inherited membership). One batch read.
@@ -176,10 +174,9 @@ const memberActive = (member: GroupMember, today: string) =>
 export async function groupAccessOf(userId: number, group: Group): Promise<number> {
   const ids = [group.id, ...group.ancestor_ids];
   const items = await batchGetItems(ids.map((id) => keys.groupMember(id, userId)));
-  const today = new Date().toISOString().slice(0, 10);
   return items
     .map(decodeMember)
-    .filter((member) => memberActive(member, today))
+    .filter((member) => isMembershipActive(member.expires_at))
     .reduce((highest, member) => Math.max(highest, member.access_level), 0);
 }
 
@@ -193,9 +190,8 @@ export async function membershipsOfUser(
   userId: number,
 ): Promise<{ groupId: number; accessLevel: number; ancestorIds: number[] }[]> {
   const { items } = await readWholeList('l2', lists.groupMembershipsOfUser(userId));
-  const today = new Date().toISOString().slice(0, 10);
   return items
-    .filter((item) => memberActive(decodeMember(item), today))
+    .filter((item) => isMembershipActive(item.expires_at))
     .map((item) => ({
       groupId: Number(item.group_id),
       accessLevel: Number(item.access_level),
@@ -267,11 +263,10 @@ export function pageOf(
 /** The caller's direct membership level in each of the given groups. */
 export async function directAccessTo(userId: number, groups: Group[]): Promise<Map<number, number>> {
   const items = await batchGetItems(groups.map((group) => keys.groupMember(group.id, userId)));
-  const today = new Date().toISOString().slice(0, 10);
   return new Map(
     items
       .map(decodeMember)
-      .filter((member) => memberActive(member, today))
+      .filter((member) => isMembershipActive(member.expires_at))
       .map((member) => [member.group_id, member.access_level]),
   );
 }
@@ -392,18 +387,9 @@ export async function markGroupDeleted(group: Group): Promise<void> {
 
 // Members -----------------------------------------------------------------------------------------
 
-export async function listGroupMembers(
-  groupId: number,
-  page: PageRequest,
-  filter?: (member: GroupMember) => boolean,
-) {
-  const { items, complete } = await readWholeList('l1', lists.groupMembers(groupId));
-  const members = items.map(decodeMember).filter(filter ?? (() => true));
-  const offset = offsetOf(page);
-  return {
-    items: members.slice(offset, offset + page.perPage),
-    total: complete ? members.length : undefined,
-  };
+export async function listGroupMembers(groupId: number): Promise<GroupMember[]> {
+  const { items } = await readWholeList('l1', lists.groupMembers(groupId));
+  return items.map(decodeMember);
 }
 
 export async function addGroupMember(group: Group, member: GroupMember): Promise<GroupMember> {
@@ -512,10 +498,9 @@ export async function readableGroup(
     const inherited = group.ancestor_ids.length
       ? await batchGetItems(group.ancestor_ids.map((ancestor) => keys.groupMember(ancestor, caller.id)))
       : [];
-    const today = new Date().toISOString().slice(0, 10);
     access = [...first.filter((candidate) => candidate.sk !== 'GROUP'), ...inherited]
       .map(decodeMember)
-      .filter((member) => memberActive(member, today))
+      .filter((member) => isMembershipActive(member.expires_at))
       .reduce((highest, member) => Math.max(highest, member.access_level), 0);
   }
   if (!canReadGroup(group, caller, access)) throw notFound('Group');
@@ -538,6 +523,5 @@ export async function authorizedGroupsOf(userId: number, minimumAccess = 0): Pro
 
 /** How many direct owners the group has (the last one may not leave). */
 export async function countGroupOwners(groupId: number): Promise<number> {
-  const { items } = await readWholeList('l1', lists.groupMembers(groupId));
-  return items.filter((item) => Number(item.access_level) === 50).length;
+  return (await listGroupMembers(groupId)).filter((member) => member.access_level === 50).length;
 }

@@ -1,6 +1,5 @@
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '#domain/errors.ts';
-import type { PageRequest } from '#domain/pagination.ts';
+import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
 import { indexName, type ListOrder, type ListPartitionAttribute, listSortAttributes } from './table.ts';
@@ -23,16 +22,8 @@ export interface ListPage<T> {
   total: number | undefined;
 }
 
-/** GitLab caps offset pagination; deeper pages must not turn into unbounded reads. */
-export const MAX_OFFSET = 50_000;
 /** A filtered list reads at most this many items to count matches. */
 export const MAX_COUNTED_ITEMS = 10_000;
-
-function offsetTooLarge(): ApiError {
-  return new ApiError(405, {
-    message: `Offset pagination has a maximum allowed offset of ${MAX_OFFSET} for requests that return objects of this type. Remaining records can be retrieved using keyset pagination.`,
-  });
-}
 
 async function queryChunk<T>(query: ListQuery<T>, limit: number, startKey?: Record<string, unknown>) {
   return documentClient().send(
@@ -51,8 +42,7 @@ async function queryChunk<T>(query: ListQuery<T>, limit: number, startKey?: Reco
 
 /** Reads one page of a list: a Query on the list's GSI in the requested order, never a Scan. */
 export async function queryList<T>(query: ListQuery<T>): Promise<ListPage<T>> {
-  const offset = (query.page.page - 1) * query.page.perPage;
-  if (offset >= MAX_OFFSET) throw offsetTooLarge();
+  const offset = offsetOf(query.page);
   return query.filter ? queryFiltered(query, offset) : queryUnfiltered(query, offset);
 }
 
@@ -171,12 +161,6 @@ export function mergeSorted(
     return sort === 'asc' ? compared : -compared;
   });
   return merged;
-}
-
-export function offsetOf(page: PageRequest): number {
-  const offset = (page.page - 1) * page.perPage;
-  if (offset >= MAX_OFFSET) throw offsetTooLarge();
-  return offset;
 }
 
 export interface MergedListQuery<T> {

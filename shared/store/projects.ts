@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ACCESS, VISIBILITIES, type Visibility } from '#domain/access.ts';
 import { ApiError, conflict, notFound, validationFailed } from '#domain/errors.ts';
-import type { PageRequest } from '#domain/pagination.ts';
+import { isMembershipActive } from '#domain/members.ts';
+import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import {
   canReadProject,
   NO_ACCESS,
@@ -29,7 +30,6 @@ import {
   type ListPage,
   listCountChange,
   listMerged,
-  offsetOf,
   readListCount,
   readListHead,
   readWholeList,
@@ -239,10 +239,6 @@ export async function findProject(idOrPath: string | number): Promise<Project | 
   return id === undefined ? undefined : getProject(id);
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
-const active = (expiresAt: unknown) =>
-  expiresAt === null || expiresAt === undefined || String(expiresAt) > today();
-
 /**
  * A user's access to a project from one batch read: the direct membership, memberships of the
  * namespace group and its ancestors, and memberships of each group the project is shared with.
@@ -274,7 +270,7 @@ function accessKeys(project: Project, userId: number, withDirect: boolean) {
 function accessFrom(items: Raw[], projects: Project[], userId: number): Map<number, ProjectAccess> {
   const levels: MembershipLevels = { projects: new Map(), groups: new Map() };
   for (const item of items) {
-    if (!active(item.expires_at)) continue;
+    if (!isMembershipActive(item.expires_at)) continue;
     if (item.kind === 'project_member')
       levels.projects.set(Number(item.project_id), Number(item.access_level));
     else if (item.kind === 'group_member')
@@ -296,7 +292,7 @@ export function accessWith(levels: MembershipLevels, project: Project, userId: n
     project: levels.projects.get(project.id) ?? 0,
     group: levelIn(project.namespace.group_ids),
     shared: project.shared_with_groups
-      .filter((share) => active(share.expires_at))
+      .filter((share) => isMembershipActive(share.expires_at))
       .reduce(
         (highest, share) => Math.max(highest, Math.min(share.group_access_level, levelIn(share.group_ids))),
         0,
@@ -328,7 +324,7 @@ export function membershipLevelsOf(userId: number): Promise<MembershipLevels | u
     const toMap = (items: Raw[], key: string) =>
       new Map(
         items
-          .filter((item) => active(item.expires_at))
+          .filter((item) => isMembershipActive(item.expires_at))
           .map((item) => [Number(item[key]), Number(item.access_level)]),
       );
     return { projects: toMap(projects.items, 'project_id'), groups: toMap(groups.items, 'group_id') };
@@ -442,11 +438,13 @@ export async function moveNamespaceProjects(namespace: ProjectNamespace): Promis
 
 // Stars ---------------------------------------------------------------------------------------------
 
-/** Stars a project; false when it was starred already. The counter moves in the same transaction. */
-export async function starProject(project: Project, userId: number): Promise<boolean> {
-  try {
-    await transact([
-      put(
+/**
+ * Stars or unstars a project; false when there was nothing to change. The star item and the
+ * project's counter change in one transaction, so concurrent stars keep `star_count` exact.
+ */
+export async function setStar(project: Project, userId: number, starred: boolean): Promise<boolean> {
+  const starItem: TransactItem = starred
+    ? put(
         {
           ...keys.projectStar(project.id, userId),
           kind: 'star',
@@ -458,38 +456,20 @@ export async function starProject(project: Project, userId: number): Promise<boo
           ...sortAttributes({ id: project.id }),
         },
         NEW_ITEM,
-      ),
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.project(project.id),
-          UpdateExpression: 'ADD star_count :one',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      },
-    ]);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailed) {
-      if (error.failedAt(0)) return false;
-      throw notFound('Project');
-    }
-    throw error;
-  }
-}
-
-export async function unstarProject(project: Project, userId: number): Promise<boolean> {
+      )
+    : remove(keys.projectStar(project.id, userId), 'attribute_exists(pk)');
   try {
     await transact([
-      remove(keys.projectStar(project.id, userId), 'attribute_exists(pk)'),
+      starItem,
       {
         Update: {
           TableName: tableName(),
           Key: keys.project(project.id),
-          UpdateExpression: 'ADD star_count :minus',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':minus': -1 },
+          UpdateExpression: 'ADD star_count :delta',
+          ConditionExpression: starred
+            ? 'attribute_exists(pk) AND attribute_not_exists(deleting)'
+            : 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':delta': starred ? 1 : -1 },
         },
       },
     ]);
@@ -696,7 +676,8 @@ export async function memberProjectsOf(userId: number): Promise<{ raw: Raw[]; le
   shareLists.forEach((list, index) => {
     const level = groupLevel.get(groupIds[index] as number) ?? 0;
     for (const item of list.items) {
-      if (active(item.expires_at)) raise(Number(item.project_id), Math.min(level, Number(item.group_access)));
+      if (isMembershipActive(item.expires_at))
+        raise(Number(item.project_id), Math.min(level, Number(item.group_access)));
     }
   });
   const known = new Set(raw.map((item) => Number(item.id)));
@@ -721,7 +702,7 @@ async function reachOf(userId: number): Promise<{ direct: Raw[]; groupLevel: Map
     );
     groupLevel.set(Number(descendant.id), Math.max(groupLevel.get(Number(descendant.id)) ?? 0, inherited));
   }
-  return { direct: direct.items.filter((item) => active(item.expires_at)), groupLevel };
+  return { direct: direct.items.filter((item) => isMembershipActive(item.expires_at)), groupLevel };
 }
 
 /**
@@ -753,7 +734,7 @@ export async function listReachableProjects(query: {
   const byKey = [
     ...direct.map((item) => Number(item.project_id)),
     ...shareLists.flatMap((list) =>
-      list.items.filter((item) => active(item.expires_at)).map((item) => Number(item.project_id)),
+      list.items.filter((item) => isMembershipActive(item.expires_at)).map((item) => Number(item.project_id)),
     ),
   ];
   const inGroups = new Set(groupIds);
@@ -851,7 +832,7 @@ async function purgeChild(child: Raw): Promise<void> {
 
 /** Ids of every user with access: direct members, members of the namespace groups and of shared groups. */
 export async function usersWithAccess(project: Project): Promise<number[]> {
-  const shares = project.shared_with_groups.filter((share) => active(share.expires_at));
+  const shares = project.shared_with_groups.filter((share) => isMembershipActive(share.expires_at));
   const groupIds = [
     ...new Set([...project.namespace.group_ids, ...shares.flatMap((share) => share.group_ids)]),
   ];
@@ -861,7 +842,8 @@ export async function usersWithAccess(project: Project): Promise<number[]> {
   ]);
   const ids = new Set<number>();
   for (const list of [direct, ...groups]) {
-    for (const item of list?.items ?? []) if (active(item.expires_at)) ids.add(Number(item.user_id));
+    for (const item of list?.items ?? [])
+      if (isMembershipActive(item.expires_at)) ids.add(Number(item.user_id));
   }
   if (project.namespace.owner_id) ids.add(project.namespace.owner_id);
   return [...ids];

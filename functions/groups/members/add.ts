@@ -1,7 +1,6 @@
-import { MEMBER_ACCESS_LEVELS } from '#domain/access.ts';
-import { forbidden, notFound, validationFailed } from '#domain/errors.ts';
+import { forbidden, notFound } from '#domain/errors.ts';
 import { canAdminGroup } from '#domain/group-policy.ts';
-import { memberEntity, memberWriteParams } from '#domain/members.ts';
+import { checkMemberLevel, memberEntity, memberWriteParams } from '#domain/members.ts';
 import { params } from '#domain/params.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -16,9 +15,7 @@ export const handler = defineRoute({
     if (!canAdminGroup(caller, access)) throw forbidden();
     const user = await getUser(input.user_id);
     if (!user) throw notFound('User');
-    if (!(MEMBER_ACCESS_LEVELS as readonly number[]).includes(input.access_level)) {
-      throw validationFailed({ access_level: ['is not included in the list'] });
-    }
+    checkMemberLevel(input.access_level);
     const member = await addGroupMember(group, {
       group_id: group.id,
       user_id: user.id,

@@ -1,7 +1,6 @@
-import { MEMBER_ACCESS_LEVELS } from '#domain/access.ts';
-import { forbidden, notFound, recordNotFound, validationFailed } from '#domain/errors.ts';
+import { forbidden, notFound, recordNotFound } from '#domain/errors.ts';
 import { canAdminGroup } from '#domain/group-policy.ts';
-import { memberEntity, memberWriteParams, removesLastOwner } from '#domain/members.ts';
+import { checkMemberLevel, memberEntity, memberWriteParams, removesLastOwner } from '#domain/members.ts';
 import { params } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
 import { countGroupOwners, getGroupMember, readableGroup, updateGroupMember } from '#store/groups.ts';
@@ -15,9 +14,7 @@ export const handler = defineRoute({
     if (!canAdminGroup(caller, access)) throw forbidden();
     const member = await getGroupMember(group.id, input.user_id);
     if (!member) throw recordNotFound();
-    if (!(MEMBER_ACCESS_LEVELS as readonly number[]).includes(input.access_level)) {
-      throw validationFailed({ access_level: ['is not included in the list'] });
-    }
+    checkMemberLevel(input.access_level);
     if (removesLastOwner(member, await countGroupOwners(group.id), input.access_level)) throw forbidden();
     const user = await getUser(member.user_id);
     if (!user) throw notFound('User');
