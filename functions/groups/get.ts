@@ -1,16 +1,24 @@
 import { groupDetailEntity } from '#domain/groups.ts';
 import { bool, idOrPath, optional, params, required } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
-import { groupProjects } from '#store/group-projects.ts';
-import { readableGroup } from '#store/groups.ts';
+import { groupProjects, sharedLinksOf } from '#store/group-projects.ts';
+import { lookupGroup, readableGroup } from '#store/groups.ts';
+import { membershipLevelsOf } from '#store/projects.ts';
 
 /** A group with its projects and shared projects; anonymous callers see public groups. */
 export const handler = defineRoute({
   auth: 'optional',
   params: params({ id: required(idOrPath()), with_custom_attributes: optional(bool()) }),
-  run: async ({ params: input, caller, request }) => {
-    const { group, access } = await readableGroup(input.id, caller);
-    const related = await groupProjects(group, caller, access, request.baseUrl);
+  // The group, then its share links, read while the caller is authenticated.
+  prefetch: async (input) => {
+    const item = lookupGroup(input.id);
+    return { item, sharedLinks: sharedLinksOf(item) };
+  },
+  run: async ({ params: input, caller, request, prefetched }) => {
+    const { item, sharedLinks } = await prefetched;
+    const levels = caller ? membershipLevelsOf(caller.id) : undefined;
+    const { group, access } = await readableGroup(item, caller);
+    const related = await groupProjects(group, caller, access, request.baseUrl, { levels, sharedLinks });
     return groupDetailEntity(
       group,
       { baseUrl: request.baseUrl, customAttributes: Boolean(input.with_custom_attributes && caller?.admin) },

@@ -4,7 +4,7 @@ import { projectListFilter } from '#domain/project-lists.ts';
 import type { Project } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { readableGroup } from '#store/groups.ts';
+import { lookupGroup, readableGroup } from '#store/groups.ts';
 import { presentProjects } from '#store/project-views.ts';
 import {
   listNamespaceProjects,
@@ -27,10 +27,11 @@ export const handler = defineRoute({
   auth: 'optional',
   paginated: true,
   params: params({ id: required(idOrPath()), ...groupProjectParams }),
-  run: async ({ params: input, caller, page, request }) => {
+  prefetch: (input) => lookupGroup(input.id),
+  run: async ({ params: input, caller, page, request, prefetched }) => {
     // Read beside the list so `permissions` cost no extra round trip.
     const levels = caller && !input.simple ? membershipLevelsOf(caller.id) : undefined;
-    const { group, access } = await readableGroup(input.id, caller);
+    const { group, access } = await readableGroup(prefetched, caller);
     const narrowing: ((project: Project) => boolean)[] = [];
     if (caller && input.starred) {
       const starred = new Set(await starredProjectIds(caller.id));
@@ -49,6 +50,7 @@ export const handler = defineRoute({
       filter: projectListFilter(input, caller, narrowing),
       caller,
       seesAll,
+      levels,
     });
     const items = await presentProjects(result.items, caller, {
       baseUrl: request.baseUrl,

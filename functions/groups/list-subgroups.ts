@@ -3,7 +3,7 @@ import { canReadGroup } from '#domain/group-policy.ts';
 import { idOrPath, params, required } from '#domain/params.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { childrenOf, directAccessTo, pageOf, readableGroup } from '#store/groups.ts';
+import { childrenOf, directAccessTo, lookupGroup, pageOf, readableGroup } from '#store/groups.ts';
 import { groupListParams } from './list-params.ts';
 
 /** Direct subgroups of a group that the caller can see. */
@@ -11,8 +11,9 @@ export const handler = defineRoute({
   auth: 'optional',
   paginated: true,
   params: params({ id: required(idOrPath()), ...groupListParams }),
-  run: async ({ params: input, caller, page, request }) => {
-    const { group, access } = await readableGroup(input.id, caller);
+  prefetch: (input) => lookupGroup(input.id),
+  run: async ({ params: input, caller, page, request, prefetched }) => {
+    const { group, access } = await readableGroup(prefetched, caller);
     const children = await childrenOf(group.id);
     const own =
       caller && access === 0 ? await directAccessTo(caller.id, children) : new Map<number, number>();

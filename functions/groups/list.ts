@@ -17,12 +17,13 @@ export const handler = defineRoute({
   run: async ({ params: input, caller, page, request }) => {
     const allAvailable = input.all_available ?? Boolean(caller?.admin);
     let visibilities: Visibility[] = [];
-    let extra: Awaited<ReturnType<typeof authorizedGroupsOf>> = [];
+    // The caller's own groups are read while the visibility lists are.
+    let extra: ReturnType<typeof authorizedGroupsOf> | [] = [];
     if (!caller) visibilities = ['public'];
-    else if (input.owned) extra = await authorizedGroupsOf(caller.id, 50);
+    else if (input.owned) extra = authorizedGroupsOf(caller.id, 50);
     else if (caller.admin && allAvailable) visibilities = ['public', 'internal', 'private'];
     else {
-      extra = await authorizedGroupsOf(caller.id);
+      extra = authorizedGroupsOf(caller.id);
       if (allAvailable) visibilities = caller.external ? ['public'] : ['public', 'internal'];
     }
     const result = await listGroups({

@@ -5,7 +5,7 @@ import { namespaceVisibilityError } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { groupProjects } from '#store/group-projects.ts';
-import { readableGroup } from '#store/groups.ts';
+import { lookupGroup, readableGroup } from '#store/groups.ts';
 import { namespaceOfGroup } from '#store/namespaces.ts';
 import { findProject, transferProject } from '#store/projects.ts';
 
@@ -16,8 +16,9 @@ const failed = (errors: Record<string, string[]>) =>
 export const handler = defineRoute({
   auth: 'admin',
   params: params({ id: required(idOrPath()), project_id: required(idOrPath()) }),
-  run: async ({ params: input, caller, request }) => {
-    const { group, access } = await readableGroup(input.id, caller);
+  prefetch: (input) => lookupGroup(input.id),
+  run: async ({ params: input, caller, request, prefetched }) => {
+    const { group, access } = await readableGroup(prefetched, caller);
     const project = await findProject(input.project_id);
     if (!project) throw notFound('Project');
     if (project.namespace.id === group.id) {

@@ -4,15 +4,16 @@ import { canOwnProject } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { presentProject } from '#store/project-views.ts';
-import { readableProject, updateProject } from '#store/projects.ts';
+import { lookupProject, readableProject, updateProject } from '#store/projects.ts';
 
 /** Archive or unarchive: owners and admins; idempotent, always 201 with the project. */
 export const archiveRoute = (archived: boolean) =>
   defineRoute({
     auth: 'user',
     params: params({ id: required(idOrPath()) }),
-    run: async ({ params: input, caller, request }) => {
-      const { project, access } = await readableProject(input.id, caller);
+    prefetch: (input) => lookupProject(input.id),
+    run: async ({ caller, request, prefetched }) => {
+      const { project, access } = await readableProject(prefetched, caller);
       if (!canOwnProject(caller, access)) throw forbidden();
       const saved =
         project.archived === archived

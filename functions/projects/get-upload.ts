@@ -4,14 +4,15 @@ import { idOrPath, params, required, str } from '#domain/params.ts';
 import { isEmbeddable, uploadKey } from '#domain/uploads.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { readableProject } from '#store/projects.ts';
+import { lookupProject, readableProject } from '#store/projects.ts';
 
 /** The bytes of an upload, to whoever can read the project. */
 export const handler = defineRoute({
   auth: 'optional',
   params: params({ id: required(idOrPath()), secret: required(str()), filename: required(str()) }),
-  run: async ({ params: input, caller }) => {
-    const { project } = await readableProject(input.id, caller);
+  prefetch: (input) => lookupProject(input.id),
+  run: async ({ params: input, caller, prefetched }) => {
+    const { project } = await readableProject(prefetched, caller);
     if (!/^[0-9a-f]{32}$/.test(input.secret) || input.filename.includes('/')) throw recordNotFound();
     const blob = await getBlob(uploadKey(project.id, input.secret, input.filename));
     if (!blob) throw recordNotFound();

@@ -1,7 +1,7 @@
 import { bool, idOrPath, optional, params, required } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
 import { presentProject } from '#store/project-views.ts';
-import { readableProject } from '#store/projects.ts';
+import { lookupProject, readableProject } from '#store/projects.ts';
 
 export const handler = defineRoute({
   auth: 'optional',
@@ -10,8 +10,9 @@ export const handler = defineRoute({
     statistics: optional(bool()),
     with_custom_attributes: optional(bool()),
   }),
-  run: async ({ params: input, caller, request }) => {
-    const { project, access } = await readableProject(input.id, caller);
+  prefetch: (input) => lookupProject(input.id),
+  run: async ({ params: input, caller, request, prefetched }) => {
+    const { project, access } = await readableProject(prefetched, caller);
     return presentProject(project, caller, {
       baseUrl: request.baseUrl,
       access: caller ? access : undefined,

@@ -5,7 +5,7 @@ import { canAdminProject } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { readableGroup } from '#store/groups.ts';
-import { readableProject, shareProject } from '#store/projects.ts';
+import { lookupProject, readableProject, shareProject } from '#store/projects.ts';
 
 /** Maintainers share a project with a group they can see; that group's members gain access. */
 export const handler = defineRoute({
@@ -16,8 +16,9 @@ export const handler = defineRoute({
     group_access: required(intOneOf(SHARE_ACCESS_LEVELS)),
     expires_at: optional(date()),
   }),
-  run: async ({ params: input, caller }) => {
-    const { project, access } = await readableProject(input.id, caller);
+  prefetch: (input) => lookupProject(input.id),
+  run: async ({ params: input, caller, prefetched }) => {
+    const { project, access } = await readableProject(prefetched, caller);
     if (!canAdminProject(caller, access)) throw forbidden();
     const { group } = await readableGroup(input.group_id, caller);
     if (project.namespace.share_with_group_lock)

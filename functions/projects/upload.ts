@@ -12,14 +12,15 @@ import {
 } from '#domain/uploads.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { readableProject } from '#store/projects.ts';
+import { lookupProject, readableProject } from '#store/projects.ts';
 
 /** A multipart `file` stored under a random secret; too large a file is refused before anything is stored. */
 export const handler = defineRoute({
   auth: 'user',
   params: params({ id: required(idOrPath()) }),
-  run: async ({ params: input, caller, files }) => {
-    const { project, access } = await readableProject(input.id, caller);
+  prefetch: (input) => lookupProject(input.id),
+  run: async ({ caller, files, prefetched }) => {
+    const { project, access } = await readableProject(prefetched, caller);
     // Anyone who can read a public or internal project may upload; private ones need guest access.
     if (project.visibility === 'private' && effectiveAccess(access) < ACCESS.guest && !caller.admin)
       throw forbidden();

@@ -33,6 +33,8 @@ export interface ApiState {
   requestId: string;
   parsed?: ParsedRequest;
   caller?: Caller;
+  /** Started before validation; awaited before any parameter error or the handler. */
+  authentication?: Promise<Caller | undefined>;
   params?: unknown;
   page?: PageRequest;
   info?: RequestInfo;

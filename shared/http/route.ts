@@ -39,15 +39,23 @@ export interface RouteInput<P> {
 
 type ObjectSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
 
-export interface RouteSpec<S extends ObjectSchema, C extends AuthMode> {
+export interface RouteSpec<S extends ObjectSchema, C extends AuthMode, F> {
   /** `optional`: anonymous callers allowed (they see public data only). */
   auth: C;
   /** A GET about users, allowed to tokens with only the `read_user` scope. */
   userRead?: boolean;
   params: S;
   paginated?: boolean;
+  /**
+   * The main read, when it does not depend on the caller: started beside authentication so the
+   * two cost one round trip. Its result (or error) reaches `run` only once the caller is known.
+   */
+  prefetch?: (params: v.InferOutput<S>) => Promise<F>;
   run: (
-    input: RouteInput<v.InferOutput<S>> & { caller: C extends 'optional' ? Caller | undefined : Caller },
+    input: RouteInput<v.InferOutput<S>> & {
+      caller: C extends 'optional' ? Caller | undefined : Caller;
+      prefetched: Promise<F>;
+    },
   ) => Promise<unknown>;
 }
 
@@ -90,24 +98,40 @@ function presentedToken(event: ApiEvent, params: Record<string, unknown>): strin
   return undefined;
 }
 
-const authenticate = (mode: AuthMode, userRead: boolean): MiddlewareObj<ApiEvent, Response> => ({
-  before: async (request) => {
-    const event = request.event;
-    const api = state(event);
-    const secret = presentedToken(event, api.parsed?.params ?? {});
-    if (secret !== undefined) {
-      const grant = await findGrant(secret);
-      if (!grant) throw unauthorized();
-      if (grant.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
-      if (isExpired(grant.expires_at)) {
-        throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
-      }
-      if (grant.user.state === 'blocked') throw forbidden('User is blocked');
-      if (!scopeAllows(grant.scopes, api.info?.method ?? 'GET', userRead)) throw insufficientScope('api');
-      api.caller = grant.user;
+/** The caller behind the presented credential (undefined when none); 401/403 as GitLab answers. */
+async function resolveCaller(
+  event: ApiEvent,
+  mode: AuthMode,
+  userRead: boolean,
+): Promise<Caller | undefined> {
+  const api = state(event);
+  const secret = presentedToken(event, api.parsed?.params ?? {});
+  let caller: Caller | undefined;
+  if (secret !== undefined) {
+    const grant = await findGrant(secret);
+    if (!grant) throw unauthorized();
+    if (grant.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+    if (isExpired(grant.expires_at)) {
+      throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
     }
-    if (mode !== 'optional' && !api.caller) throw unauthorized();
-    if (mode === 'admin' && !api.caller?.admin) throw forbidden();
+    if (grant.user.state === 'blocked') throw forbidden('User is blocked');
+    if (!scopeAllows(grant.scopes, api.info?.method ?? 'GET', userRead)) throw insufficientScope('api');
+    caller = grant.user;
+  }
+  if (mode !== 'optional' && !caller) throw unauthorized();
+  if (mode === 'admin' && !caller?.admin) throw forbidden();
+  return caller;
+}
+
+/**
+ * Starts authentication without waiting for it: validation is pure, and a route's prefetch may
+ * overlap the token read. Its errors still come first (see `validate` and `defineRoute`).
+ */
+const authenticate = (mode: AuthMode, userRead: boolean): MiddlewareObj<ApiEvent, Response> => ({
+  before: (request) => {
+    const api = state(request.event);
+    api.authentication = resolveCaller(request.event, mode, userRead);
+    api.authentication.catch(() => undefined);
   },
 });
 
@@ -147,13 +171,19 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
 const validate = (schema: ObjectSchema, paginated: boolean): MiddlewareObj<ApiEvent, Response> => {
   const full = paginated ? v.object({ ...schema.entries, ...pageParams }, issueCode.invalid) : schema;
   return {
-    before: (request) => {
+    before: async (request) => {
       const api = state(request.event);
-      const result = v.safeParse(full, api.parsed?.params ?? {}, { abortEarly: false });
-      if (!result.success) throw invalidParams(describeIssues(result.issues));
-      const output = result.output as Record<string, unknown> & { page?: number; per_page?: number };
-      api.params = output;
-      api.page = pageRequest(output.page, output.per_page);
+      try {
+        const result = v.safeParse(full, api.parsed?.params ?? {}, { abortEarly: false });
+        if (!result.success) throw invalidParams(describeIssues(result.issues));
+        const output = result.output as Record<string, unknown> & { page?: number; per_page?: number };
+        api.params = output;
+        api.page = pageRequest(output.page, output.per_page);
+      } catch (error) {
+        // A bad credential is reported before bad parameters, as GitLab does.
+        await api.authentication;
+        throw error;
+      }
     },
   };
 };
@@ -165,11 +195,18 @@ export function pageRequest(page: number | undefined, perPage: number | undefine
   return { page: page === undefined || page < 1 ? 1 : page, perPage: size };
 }
 
-export function defineRoute<S extends ObjectSchema, C extends AuthMode = 'optional'>(spec: RouteSpec<S, C>) {
+export function defineRoute<S extends ObjectSchema, C extends AuthMode = 'optional', F = undefined>(
+  spec: RouteSpec<S, C, F>,
+) {
   const base = async (event: ApiEvent, _context: Context): Promise<Response> => {
     const api = state(event);
+    const params = api.params as v.InferOutput<S>;
+    const prefetched = spec.prefetch ? spec.prefetch(params) : Promise.resolve(undefined as F);
+    prefetched.catch(() => undefined);
+    api.caller = await api.authentication;
     const value = await spec.run({
-      params: api.params as v.InferOutput<S>,
+      params,
+      prefetched,
       caller: api.caller as Caller,
       files: api.parsed?.files ?? {},
       page: api.page as PageRequest,

@@ -1,5 +1,7 @@
 /** The projects of a group as a caller may see them. */
 
+type Raw = Record<string, unknown>;
+
 import { deleteBlobPrefix } from '#blob/s3.ts';
 import { ACCESS } from '#domain/access.ts';
 import { ApiError } from '#domain/errors.ts';
@@ -8,12 +10,16 @@ import { canReadProject, NO_ACCESS, type Project } from '#domain/projects.ts';
 import { uploadPrefix } from '#domain/uploads.ts';
 import type { Caller } from '#domain/users.ts';
 import { decodeGroup, descendantsOf } from './groups.ts';
+import { lists } from './keys.ts';
+import { readWholeList } from './lists.ts';
 import { namespaceOfGroup } from './namespaces.ts';
 import { presentProjects } from './project-views.ts';
 import {
-  accessToProjects,
+  accessFromLevels,
   decodeProject,
+  getProjectsRaw,
   listNamespaceProjects,
+  type MembershipLevels,
   membershipLevelsOf,
   moveNamespaceProjects,
   namespaceProjectsRaw,
@@ -23,25 +29,52 @@ import {
   updateProject,
 } from './projects.ts';
 
+/** Links of the projects shared with a group (raw items), as soon as the group's id is known. */
+export function sharedLinksOf(group: Promise<Raw | undefined>): Promise<Raw[]> {
+  const links = group.then(async (item) =>
+    item ? (await readWholeList('l1', lists.sharedWithGroup(Number(item.id)))).items : [],
+  );
+  links.catch(() => undefined);
+  return links;
+}
+
 /** Projects shared with the group that the caller can read. */
-export async function sharedProjectsOf(group: Group, caller: Caller | undefined): Promise<Project[]> {
-  const projects = (await projectsSharedWith(group.id)).map(decodeProject);
+export async function sharedProjectsOf(
+  links: Promise<Raw[]>,
+  caller: Caller | undefined,
+  levels?: Promise<MembershipLevels | undefined>,
+): Promise<Project[]> {
+  const projects = (await getProjectsRaw((await links).map((link) => Number(link.project_id)))).map(
+    decodeProject,
+  );
   if (caller?.admin) return projects;
-  const access = caller ? await accessToProjects(caller.id, projects) : new Map();
+  const access = caller ? await accessFromLevels(caller.id, projects, levels) : new Map();
   return projects.filter((project) => canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS));
 }
 
 /** GitLab caps the projects embedded in a group's detail at 100. */
 const DETAIL_PROJECTS = 100;
 
-/** The projects and shared projects shown inside a group's detail, as the caller may see them. */
+export interface GroupDetailReads {
+  /** The caller's membership levels, if already being read. */
+  levels?: Promise<MembershipLevels | undefined>;
+  /** The group's share links, if already being read (see sharedLinksOf). */
+  sharedLinks?: Promise<Raw[]>;
+}
+
+/**
+ * The projects and shared projects shown inside a group's detail, as the caller may see them:
+ * the namespace's lists and the shared projects read side by side, permissions from the levels.
+ */
 export async function groupProjects(
   group: Group,
   caller: Caller | undefined,
   groupAccess: number,
   baseUrl: string,
+  reads: GroupDetailReads = {},
 ) {
-  const levels = caller ? membershipLevelsOf(caller.id) : undefined;
+  const levels = caller ? (reads.levels ?? membershipLevelsOf(caller.id)) : undefined;
+  const links = reads.sharedLinks ?? sharedLinksOf(Promise.resolve({ id: group.id }));
   const [own, shared] = await Promise.all([
     listNamespaceProjects({
       namespaceId: group.id,
@@ -50,8 +83,9 @@ export async function groupProjects(
       page: { page: 1, perPage: DETAIL_PROJECTS },
       caller,
       seesAll: Boolean(caller?.admin || groupAccess >= ACCESS.guest),
+      levels,
     }),
-    sharedProjectsOf(group, caller),
+    sharedProjectsOf(links, caller, levels),
   ]);
   const [projects, sharedProjects] = await Promise.all([
     presentProjects(own.items, caller, { baseUrl, levels }),
@@ -65,8 +99,8 @@ export async function groupProjects(
  * and of every subgroup so their paths, names and namespace rules follow.
  */
 export async function followGroupChange(group: Group): Promise<void> {
-  const tree = [group, ...(await descendantsOf([group.id])).map(decodeGroup)];
-  for (const member of tree) {
+  const subtree = [group, ...(await descendantsOf([group])).map(decodeGroup)];
+  for (const member of subtree) {
     await moveNamespaceProjects(await namespaceOfGroup(member));
     await renameShares(member);
   }

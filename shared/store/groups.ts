@@ -16,10 +16,17 @@ import { batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
 import { getItem, idFromReference } from './items.ts';
-import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
-import { type ListPage, listCountChange, listMerged, mergeSorted, readWholeList } from './lists.ts';
+import { keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
+import {
+  type ListPage,
+  listCountChange,
+  listMerged,
+  mergeSorted,
+  readSubtree,
+  readWholeList,
+} from './lists.ts';
 import { deleteMember, insertMember, replaceMember } from './memberships.ts';
-import type { ListOrder } from './table.ts';
+import { type ListOrder, treeIndex } from './table.ts';
 import { ConditionFailed, type TransactItem, transact } from './transact.ts';
 
 export interface GroupMember {
@@ -32,7 +39,6 @@ export interface GroupMember {
 }
 
 type Raw = Record<string, unknown>;
-const MAX_DEPTH = 20;
 const TRANSACTION_LIMIT = 90;
 
 export function decodeGroup(item: Raw): Group {
@@ -61,6 +67,7 @@ function groupItem(group: Group): Raw {
     l1: lists.groupsWithVisibility(group.visibility),
     l2: lists.groupChildren(group.parent_id),
     ...sortAttributes({ id: group.id, name: group.name, path: group.path, created_at: group.created_at }),
+    ...tree.group([...group.ancestor_ids, group.id]),
   };
 }
 
@@ -199,17 +206,41 @@ export async function membershipsOfUser(
     }));
 }
 
-/** All descendants of the given groups (raw items), level by level. */
-export async function descendantsOf(groupIds: number[]): Promise<Raw[]> {
-  const found: Raw[] = [];
-  let frontier = [...new Set(groupIds)];
-  for (let depth = 0; depth < MAX_DEPTH && frontier.length; depth++) {
-    const levels = await Promise.all(frontier.map((id) => readWholeList('l2', lists.groupChildren(id))));
-    const children = levels.flatMap((level) => level.items).filter((item) => !item.deleting);
-    found.push(...children);
-    frontier = children.map((item) => Number(item.id));
-  }
-  return found;
+/** A group's place in the tree: its id and its ancestors' ids, root first. */
+export interface TreePlace {
+  id: number;
+  ancestor_ids: readonly number[];
+}
+
+/** The places among `places` not inside another one's subtree (reading those covers the rest). */
+export function outermost<T extends TreePlace>(places: T[]): T[] {
+  const ids = new Set(places.map((place) => place.id));
+  const seen = new Set<number>();
+  return places.filter((place) => {
+    if (place.ancestor_ids.some((ancestor) => ids.has(ancestor)) || seen.has(place.id)) return false;
+    seen.add(place.id);
+    return true;
+  });
+}
+
+/** Raw items of the given groups' subtrees in one tree partition (groups or projects), one Query each. */
+export async function readSubtrees(
+  places: TreePlace[],
+  partition: (rootId: number) => string,
+): Promise<Raw[]> {
+  const parts = await Promise.all(
+    outermost(places).map((place) => {
+      const traversal = [...place.ancestor_ids, place.id];
+      return readSubtree(partition(traversal[0] as number), tree.path(traversal));
+    }),
+  );
+  return parts.flat();
+}
+
+/** Every descendant of the given groups (raw items, the groups themselves left out). */
+export async function descendantsOf(places: TreePlace[]): Promise<Raw[]> {
+  const own = new Set(places.map((place) => place.id));
+  return (await readSubtrees(places, tree.groups)).filter((item) => !own.has(Number(item.id)));
 }
 
 export async function childrenOf(groupId: number): Promise<Group[]> {
@@ -221,7 +252,7 @@ export interface GroupListQuery {
   /** Visibility lists to read in full order (everyone's view of public/internal, admins' of all). */
   visibilities: Visibility[];
   /** Further groups the caller may see (raw items), merged in. */
-  extra: Raw[];
+  extra: Raw[] | Promise<Raw[]>;
   order: ListOrder;
   sort: 'asc' | 'desc';
   page: PageRequest;
@@ -301,7 +332,7 @@ export async function saveGroup(previous: Group, next: Group): Promise<Group> {
     first.push(listCountChange(lists.groupsWithVisibility(next.visibility), 1));
   }
   const renamed = next.full_path !== previous.full_path || next.full_name !== previous.full_name;
-  const descendants = renamed ? (await descendantsOf([next.id])).map(decodeGroup) : [];
+  const descendants = renamed ? (await descendantsOf([next])).map(decodeGroup) : [];
   const rest: TransactItem[] = [];
   for (const descendant of descendants) {
     const moved: Group = {
@@ -363,7 +394,9 @@ export async function markGroupDeleted(group: Group): Promise<void> {
         Update: {
           TableName: tableName(),
           Key: keys.group(group.id),
-          UpdateExpression: 'SET deleting = :true REMOVE l1, l2',
+          // Out of every list and out of the tree; its subtree stays findable by path until purged.
+          UpdateExpression: 'SET deleting = :true REMOVE l1, l2, #tree, #path',
+          ExpressionAttributeNames: { '#tree': treeIndex.partitionKey, '#path': treeIndex.sortKey },
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
           ExpressionAttributeValues: { ':true': true },
         },
@@ -420,7 +453,9 @@ export function removeGroupMember(groupId: number, userId: number): Promise<void
 export async function purgeGroupTree(groupId: number, removeProjectsOf: (groupId: number) => Promise<void>) {
   const root = await getRawGroup(groupId);
   if (!root) return;
-  const descendants = await descendantsOf([groupId]);
+  // Deepest first: a traversal path sorts after its ancestors' paths.
+  const descendants = await descendantsOf([decodeGroup(root)]);
+  descendants.sort((a, b) => String(a.tpath).localeCompare(String(b.tpath)));
   const ordered = [root, ...descendants].reverse();
   for (const item of ordered) {
     const group = decodeGroup(item);
@@ -481,24 +516,18 @@ async function deleteRouteOf(group: Group): Promise<void> {
  * not exist or the caller may not see it (GitLab never says 403 for what one cannot see).
  */
 export async function readableGroup(
-  idOrPath: string | number,
+  reference: string | number | Promise<Raw | undefined>,
   caller: Caller | undefined,
 ): Promise<{ group: Group; access: number }> {
-  const id = await idFromReference(idOrPath, 'group');
-  if (id === undefined) throw notFound('Group');
-  // The group and the caller's direct membership in one read; ancestors' memberships after.
-  const first = caller
-    ? await batchGetItems([keys.group(id), keys.groupMember(id, caller.id)])
-    : [await getRawGroup(id)].filter((item) => item !== undefined);
-  const item = first.find((candidate) => candidate.sk === 'GROUP');
-  if (!item || item.deleting) throw notFound('Group');
+  const item = await (typeof reference === 'object' ? reference : lookupGroup(reference));
+  if (!item) throw notFound('Group');
   const group = decodeGroup(item);
   let access = 0;
   if (caller) {
-    const inherited = group.ancestor_ids.length
-      ? await batchGetItems(group.ancestor_ids.map((ancestor) => keys.groupMember(ancestor, caller.id)))
-      : [];
-    access = [...first.filter((candidate) => candidate.sk !== 'GROUP'), ...inherited]
+    const memberships = await batchGetItems(
+      [...group.ancestor_ids, group.id].map((id) => keys.groupMember(id, caller.id)),
+    );
+    access = memberships
       .map(decodeMember)
       .filter((member) => isMembershipActive(member.expires_at))
       .reduce((highest, member) => Math.max(highest, member.access_level), 0);
@@ -507,18 +536,32 @@ export async function readableGroup(
   return { group, access };
 }
 
-/** Groups a signed-in user is entitled to see through membership: member groups, their ancestors and descendants. */
+/** A group item by id or full path (a route read first for paths); undefined when absent or being deleted. */
+export async function lookupGroup(idOrPath: string | number): Promise<Raw | undefined> {
+  const id = await idFromReference(idOrPath, 'group');
+  const item = id === undefined ? undefined : await getRawGroup(id);
+  return item && !item.deleting ? item : undefined;
+}
+
+/**
+ * Groups a signed-in user is entitled to see through membership: member groups, their ancestors
+ * and their descendants. Two round trips: the memberships, then one batch read of the ancestors
+ * beside one tree Query per outermost member group.
+ */
 export async function authorizedGroupsOf(userId: number, minimumAccess = 0): Promise<Raw[]> {
   const memberships = (await membershipsOfUser(userId)).filter((m) => m.accessLevel >= minimumAccess);
   if (memberships.length === 0) return [];
-  const memberIds = memberships.map((m) => m.groupId);
-  if (minimumAccess > 0) return getGroupsRaw(memberIds);
-  const ancestorIds = memberships.flatMap((m) => m.ancestorIds);
-  const [direct, descendants] = await Promise.all([
-    getGroupsRaw([...memberIds, ...ancestorIds]),
-    descendantsOf(memberIds),
+  const memberIds = new Set(memberships.map((m) => m.groupId));
+  if (minimumAccess > 0) return getGroupsRaw([...memberIds]);
+  const ancestorIds = new Set(memberships.flatMap((m) => m.ancestorIds).filter((id) => !memberIds.has(id)));
+  const [ancestors, subtrees] = await Promise.all([
+    getGroupsRaw([...ancestorIds]),
+    readSubtrees(
+      memberships.map((m) => ({ id: m.groupId, ancestor_ids: m.ancestorIds })),
+      tree.groups,
+    ),
   ]);
-  return [...direct, ...descendants];
+  return [...ancestors, ...subtrees];
 }
 
 /** How many direct owners the group has (the last one may not leave). */

@@ -1,5 +1,5 @@
 /** Key builders: the only place that knows how items are addressed. */
-import { type ListOrder, listSortAttributes } from './table.ts';
+import { type ListOrder, listSortAttributes, treeIndex } from './table.ts';
 
 export const padId = (id: number) => id.toString().padStart(12, '0');
 
@@ -60,6 +60,39 @@ export const lists = {
   sharedWithGroup: (groupId: number) => `SHARES#GROUP#${groupId}`,
 };
 
+/**
+ * Places in the group tree (the `tree` index). A group's traversal path is its ancestors' ids and
+ * its own, root first, each padded and followed by `/`, so the path of every descendant begins
+ * with it. Groups sit in their root's group partition; projects of group namespaces, and the
+ * records of projects shared with a group, in the root's project partition under the group's path.
+ */
+export const tree = {
+  path: (groupIds: readonly number[]) => groupIds.map((id) => `${padId(id)}/`).join(''),
+  groups: (rootId: number) => `TREE#${rootId}#GROUPS`,
+  projects: (rootId: number) => `TREE#${rootId}#PROJECTS`,
+  /** Tree attributes of a group whose traversal ids (root first, itself last) are given. */
+  group(traversalIds: readonly number[]): Record<string, string> {
+    return {
+      [treeIndex.partitionKey]: tree.groups(traversalIds[0] as number),
+      [treeIndex.sortKey]: tree.path(traversalIds),
+    };
+  },
+  /** Tree attributes of a project in a group namespace, or of a share with a group (`S`). */
+  project(
+    traversalIds: readonly number[],
+    projectId: number,
+    mark: 'P' | 'S' = 'P',
+  ): Record<string, string | undefined> {
+    // Undefined (removed on update) for personal namespaces: they are in no tree.
+    if (traversalIds.length === 0)
+      return { [treeIndex.partitionKey]: undefined, [treeIndex.sortKey]: undefined };
+    return {
+      [treeIndex.partitionKey]: tree.projects(traversalIds[0] as number),
+      [treeIndex.sortKey]: `${tree.path(traversalIds)}${mark}${padId(projectId)}`,
+    };
+  },
+};
+
 export interface SortSource {
   id: number;
   name?: string;
@@ -104,6 +137,8 @@ export const storageAttributes = new Set<string>([
   'l1',
   'l2',
   ...Object.values(listSortAttributes),
+  treeIndex.partitionKey,
+  treeIndex.sortKey,
 ]);
 
 export function stripStorage<T>(item: Record<string, unknown>): T {

@@ -2,7 +2,13 @@ import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
-import { indexName, type ListOrder, type ListPartitionAttribute, listSortAttributes } from './table.ts';
+import {
+  indexName,
+  type ListOrder,
+  type ListPartitionAttribute,
+  listSortAttributes,
+  treeIndex,
+} from './table.ts';
 import type { TransactItem } from './transact.ts';
 
 export interface ListQuery<T> {
@@ -139,6 +145,30 @@ export async function readWholeList(
   return { items, complete: !startKey };
 }
 
+/**
+ * Every item of a tree partition whose traversal path begins with `pathPrefix`: a whole subtree
+ * in one Query (more only when it passes 1 MB). Items being deleted are left out.
+ */
+export async function readSubtree(partition: string, pathPrefix: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result: QueryCommandOutput = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: treeIndex.name,
+        KeyConditionExpression: '#tree = :tree AND begins_with(#path, :path)',
+        ExpressionAttributeNames: { '#tree': treeIndex.partitionKey, '#path': treeIndex.sortKey },
+        ExpressionAttributeValues: { ':tree': partition, ':path': pathPrefix },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((result.Items ?? []) as Record<string, unknown>[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return items.filter((item) => !item.deleting);
+}
+
 /** Merges raw items from several lists into one order, dropping repeats of the same item. */
 export function mergeSorted(
   sources: Record<string, unknown>[][],
@@ -168,10 +198,11 @@ export interface MergedListQuery<T> {
   list?: ListPartitionAttribute;
   /** Lists read in the requested order (e.g. every public and internal project). */
   partitions: string[];
-  /** Caller-specific raw items (e.g. private projects they are a member of), merged in. */
-  extra: Record<string, unknown>[];
-  /** How many caller-specific items there are in all, when `extra` holds only the heads of their lists. */
-  extraTotal?: number;
+  /**
+   * Caller-specific raw items (e.g. private projects they reach), merged in; all of them, as a
+   * promise when they are still being read, so their reads overlap the lists' reads.
+   */
+  extra: Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
   order: ListOrder;
   sort: 'asc' | 'desc';
   page: PageRequest;
@@ -188,24 +219,30 @@ export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage
   const wanted = offset + query.page.perPage;
   const list = query.list ?? 'l1';
   const listed = new Set(query.partitions);
-  const extra = query.extra.filter((item) => !listed.has(String(item[list])));
+  const notListed = (items: Record<string, unknown>[]) =>
+    items.filter((item) => !listed.has(String(item[list])));
   if (!query.filter) {
-    const [heads, counts] = await Promise.all([
+    const [heads, counts, extra] = await Promise.all([
       Promise.all(
         query.partitions.map((partition) => readListHead(list, partition, query.order, query.sort, wanted)),
       ),
       Promise.all(query.partitions.map(readListCount)),
+      Promise.resolve(query.extra).then(notListed),
     ]);
     const merged = mergeSorted([...heads, extra], query.order, query.sort);
-    const total = counts.reduce((sum, count) => sum + count, 0) + (query.extraTotal ?? extra.length);
+    const total = counts.reduce((sum, count) => sum + count, 0) + distinctCount(extra);
     return { items: merged.slice(offset, wanted).map(query.decode), total };
   }
-  const whole = await Promise.all(
-    query.partitions.map((partition) => readWholeList(list, partition, query.order)),
-  );
+  const [whole, extra] = await Promise.all([
+    Promise.all(query.partitions.map((partition) => readWholeList(list, partition, query.order))),
+    Promise.resolve(query.extra).then(notListed),
+  ]);
   const merged = mergeSorted([...whole.map((part) => part.items), extra], query.order, query.sort)
     .map(query.decode)
     .filter(query.filter);
   const complete = whole.every((part) => part.complete);
   return { items: merged.slice(offset, wanted), total: complete ? merged.length : undefined };
 }
+
+const distinctCount = (items: Record<string, unknown>[]) =>
+  new Set(items.map((item) => `${String(item.pk)}|${String(item.sk)}`)).size;

@@ -9,7 +9,7 @@ import {
   projectSimpleEntity,
 } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
-import { accessToProjects, accessWith, type MembershipLevels } from './projects.ts';
+import { accessFromLevels, type MembershipLevels } from './projects.ts';
 
 export interface PresentOptions {
   baseUrl: string;
@@ -29,15 +29,10 @@ export async function presentProjects(
   options: PresentOptions,
 ) {
   if (options.simple) return projects.map((project) => projectSimpleEntity(project, options.baseUrl));
-  let access = new Map<number, ProjectAccess>();
-  if (caller && !options.access && projects.length) {
-    const levels = await options.levels;
-    if (levels) {
-      access = new Map(projects.map((project) => [project.id, accessWith(levels, project, caller.id)]));
-    } else {
-      access = await accessToProjects(caller.id, projects);
-    }
-  }
+  const access =
+    caller && !options.access
+      ? await accessFromLevels(caller.id, projects, options.levels)
+      : new Map<number, ProjectAccess>();
   return projects.map((project) => {
     const level = caller ? (options.access ?? access.get(project.id) ?? NO_ACCESS) : undefined;
     return projectEntity(project, {

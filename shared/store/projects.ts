@@ -9,7 +9,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ACCESS, VISIBILITIES, type Visibility } from '#domain/access.ts';
 import { ApiError, conflict, notFound, validationFailed } from '#domain/errors.ts';
 import { isMembershipActive } from '#domain/members.ts';
-import { offsetOf, type PageRequest } from '#domain/pagination.ts';
+import type { PageRequest } from '#domain/pagination.ts';
 import {
   canReadProject,
   NO_ACCESS,
@@ -22,10 +22,10 @@ import {
 import type { Caller } from '#domain/users.ts';
 import { batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
-import { descendantsOf, membershipsOfUser } from './groups.ts';
+import { membershipsOfUser, readSubtrees } from './groups.ts';
 import { nextId } from './ids.ts';
 import { getItem, idFromReference } from './items.ts';
-import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
 import {
   type ListPage,
   listCountChange,
@@ -73,6 +73,7 @@ function projectItem(project: Project): Raw {
       updated_at: project.updated_at,
       last_activity_at: project.last_activity_at,
     }),
+    ...tree.project(project.namespace.group_ids, project.id),
   };
 }
 
@@ -301,59 +302,71 @@ export function accessWith(levels: MembershipLevels, project: Project, userId: n
   };
 }
 
-/** Above this many memberships, reading them all costs more than one batch read of a page's keys. */
-const MAX_LISTED_MEMBERSHIPS = 100;
+/** Above this many memberships of a kind, a batch read of a page's keys is cheaper than reading them all. */
+const MAX_LISTED_MEMBERSHIPS = 1000;
 
 /**
  * The caller's membership levels from their own membership lists, for the `permissions` shown in
- * project lists. Started together with a list's main read so it costs no extra round trip; never
- * used to decide access (that reads the membership items themselves, consistently). Undefined
- * when the caller has so many memberships that a batch read of the page's keys is cheaper. The
- * returned promise is marked handled, so a request that fails first leaves no stray rejection.
+ * project lists: one round trip, started together with a list's main read. Never used to decide
+ * access to a single project (that reads the membership items themselves, consistently).
+ * Undefined when the caller has so many memberships that a batch read of the page's keys is
+ * cheaper. The returned promise is marked handled, so a request that fails first leaves no
+ * stray rejection.
  */
 export function membershipLevelsOf(userId: number): Promise<MembershipLevels | undefined> {
   const levels = (async () => {
-    const projectList = lists.projectMembershipsOfUser(userId);
-    const groupList = lists.groupMembershipsOfUser(userId);
-    const counts = await Promise.all([readListCount(projectList), readListCount(groupList)]);
-    if (counts[0] + counts[1] > MAX_LISTED_MEMBERSHIPS) return undefined;
+    const read = (list: string) => readListHead('l2', list, 'id', 'asc', MAX_LISTED_MEMBERSHIPS + 1);
     const [projects, groups] = await Promise.all([
-      readWholeList('l2', projectList),
-      readWholeList('l2', groupList),
+      read(lists.projectMembershipsOfUser(userId)),
+      read(lists.groupMembershipsOfUser(userId)),
     ]);
+    if (projects.length > MAX_LISTED_MEMBERSHIPS || groups.length > MAX_LISTED_MEMBERSHIPS) return undefined;
     const toMap = (items: Raw[], key: string) =>
       new Map(
         items
           .filter((item) => isMembershipActive(item.expires_at))
           .map((item) => [Number(item[key]), Number(item.access_level)]),
       );
-    return { projects: toMap(projects.items, 'project_id'), groups: toMap(groups.items, 'group_id') };
+    return { projects: toMap(projects, 'project_id'), groups: toMap(groups, 'group_id') };
   })();
   levels.catch(() => undefined);
   return levels;
 }
 
-/** The project a caller asked for and their access; 404 `Project Not Found` when not visible. */
+/**
+ * The caller's access to each project: from their membership levels when those were read,
+ * otherwise from one batch read of the membership items that could grant it.
+ */
+export async function accessFromLevels(
+  userId: number,
+  projects: Project[],
+  levels: Promise<MembershipLevels | undefined> | undefined,
+): Promise<Map<number, ProjectAccess>> {
+  const known = await levels;
+  if (known) return new Map(projects.map((project) => [project.id, accessWith(known, project, userId)]));
+  return projects.length ? accessToProjects(userId, projects) : new Map();
+}
+
+/** A project item by id or full path (a route read first for paths); undefined when absent or being deleted. */
+export async function lookupProject(idOrPath: string | number): Promise<Raw | undefined> {
+  const id = await idFromReference(idOrPath, 'project');
+  const item = id === undefined ? undefined : await getProjectRaw(id);
+  return item && !item.deleting ? item : undefined;
+}
+
+/**
+ * The project a caller asked for and their access; 404 `Project Not Found` when not visible. The
+ * project comes from a reference, or from a lookup already under way (a route's prefetch); the
+ * caller's access is one batch read of every membership that could grant it.
+ */
 export async function readableProject(
-  idOrPath: string | number,
+  reference: string | number | Promise<Raw | undefined>,
   caller: Caller | undefined,
 ): Promise<{ project: Project; access: ProjectAccess }> {
-  const id = await idFromReference(idOrPath, 'project');
-  if (id === undefined) throw notFound('Project');
-  // The project and the caller's direct membership in one read; group memberships (namespace,
-  // shares) in a second one only when the project has any.
-  const first = caller
-    ? await batchGetItems([keys.project(id), keys.projectMember(id, caller.id)])
-    : [await getProjectRaw(id)].filter((item) => item !== undefined);
-  const item = first.find((candidate) => candidate.sk === 'PROJECT');
-  if (!item || item.deleting) throw notFound('Project');
+  const item = await (typeof reference === 'object' ? reference : lookupProject(reference));
+  if (!item) throw notFound('Project');
   const project = decodeProject(item);
-  let access = NO_ACCESS;
-  if (caller) {
-    const groupKeys = accessKeys(project, caller.id, false);
-    const more = groupKeys.length ? await batchGetItems(groupKeys) : [];
-    access = accessFrom([...first, ...more], [project], caller.id).get(project.id) ?? NO_ACCESS;
-  }
+  const access = caller ? await projectAccessOf(caller.id, project) : NO_ACCESS;
   if (!canReadProject(project, caller, access)) throw notFound('Project');
   return { project, access };
 }
@@ -528,6 +541,7 @@ async function writeShare(project: Project, share: ProjectShare): Promise<Projec
           kind: 'project_share',
           l1: lists.sharedWithGroup(share.group_id),
           ...sortAttributes({ id: project.id }),
+          ...tree.project(share.group_ids, project.id, 'S'),
         },
         NEW_ITEM,
       ),
@@ -649,67 +663,57 @@ export async function projectsSharedWith(groupId: number): Promise<Raw[]> {
   return getProjectsRaw(items.map((item) => Number(item.project_id)));
 }
 
+/** The group ids of a tree path, root first (`…01/…05/S…09` → [1, 5]). */
+const groupIdsOfPath = (path: unknown) => String(path).split('/').slice(0, -1).map(Number);
+
 /**
- * Every project a user reaches through membership, with their level: direct memberships, projects
- * of the groups they belong to (and those groups' subgroups) and projects shared with those groups.
- * Personal projects come with their owner's direct membership.
+ * Every project a user reaches through membership, with their level: direct memberships,
+ * projects of the groups they belong to and those groups' subgroups, and projects shared with any
+ * of those groups. Personal projects come with their owner's direct membership. Round trips: the
+ * membership lists; then the subtrees (one Query per outermost member group) beside one batch
+ * read of direct memberships; a last batch read only for shared projects found in no other way.
  */
 export async function memberProjectsOf(userId: number): Promise<{ raw: Raw[]; levels: Map<number, number> }> {
-  const { direct, groupLevel } = await reachOf(userId);
-  const levels = new Map<number, number>();
-  const raise = (projectId: number, level: number) =>
-    levels.set(projectId, Math.max(levels.get(projectId) ?? 0, level));
-  for (const item of direct) raise(Number(item.project_id), Number(item.access_level));
-  const groupIds = [...groupLevel.keys()];
-  const [namespaceLists, shareLists] = await Promise.all([
-    Promise.all(groupIds.map((id) => namespaceProjectsRaw(id))),
-    Promise.all(groupIds.map((id) => readWholeList('l1', lists.sharedWithGroup(id)))),
-  ]);
-  const raw: Raw[] = [];
-  namespaceLists.forEach((items, index) => {
-    const level = groupLevel.get(groupIds[index] as number) ?? 0;
-    for (const item of items) {
-      raw.push(item);
-      raise(Number(item.id), level);
-    }
-  });
-  shareLists.forEach((list, index) => {
-    const level = groupLevel.get(groupIds[index] as number) ?? 0;
-    for (const item of list.items) {
-      if (isMembershipActive(item.expires_at))
-        raise(Number(item.project_id), Math.min(level, Number(item.group_access)));
-    }
-  });
-  const known = new Set(raw.map((item) => Number(item.id)));
-  const missing = [...levels.keys()].filter((id) => !known.has(id));
-  raw.push(...(await getProjectsRaw(missing)));
-  return { raw: raw.filter((item) => !item.deleting), levels };
-}
-
-/** A user's direct project memberships and their level in every group they reach (subgroups inherit). */
-async function reachOf(userId: number): Promise<{ direct: Raw[]; groupLevel: Map<number, number> }> {
   const [direct, groupMemberships] = await Promise.all([
     readWholeList('l2', lists.projectMembershipsOfUser(userId)),
     membershipsOfUser(userId),
   ]);
-  const groupLevel = new Map<number, number>();
-  for (const membership of groupMemberships) groupLevel.set(membership.groupId, membership.accessLevel);
-  const descendants = await descendantsOf([...groupLevel.keys()]);
-  for (const descendant of descendants) {
-    const inherited = ((descendant.ancestor_ids as number[] | undefined) ?? []).reduce(
-      (highest, id) => Math.max(highest, groupLevel.get(Number(id)) ?? 0),
-      0,
-    );
-    groupLevel.set(Number(descendant.id), Math.max(groupLevel.get(Number(descendant.id)) ?? 0, inherited));
+  const memberLevel = new Map(groupMemberships.map((m) => [m.groupId, m.accessLevel]));
+  const inheritedLevel = (groupIds: number[]) =>
+    groupIds.reduce((highest, id) => Math.max(highest, memberLevel.get(id) ?? 0), 0);
+  const levels = new Map<number, number>();
+  const raise = (projectId: number, level: number) =>
+    levels.set(projectId, Math.max(levels.get(projectId) ?? 0, level));
+  const activeDirect = direct.items.filter((item) => isMembershipActive(item.expires_at));
+  for (const item of activeDirect) raise(Number(item.project_id), Number(item.access_level));
+  const [subtrees, directProjects] = await Promise.all([
+    readSubtrees(
+      groupMemberships.map((m) => ({ id: m.groupId, ancestor_ids: m.ancestorIds })),
+      tree.projects,
+    ),
+    getProjectsRaw(activeDirect.map((item) => Number(item.project_id))),
+  ]);
+  const found = new Map<number, Raw>(directProjects.map((item) => [Number(item.id), item]));
+  for (const item of subtrees) {
+    if (item.kind === 'project') {
+      found.set(Number(item.id), item);
+      raise(Number(item.id), inheritedLevel(groupIdsOfPath(item.tpath)));
+    } else if (item.kind === 'project_share' && isMembershipActive(item.expires_at)) {
+      raise(
+        Number(item.project_id),
+        Math.min(Number(item.group_access), inheritedLevel(groupIdsOfPath(item.tpath))),
+      );
+    }
   }
-  return { direct: direct.items.filter((item) => isMembershipActive(item.expires_at)), groupLevel };
+  const missing = [...levels.keys()].filter((id) => !found.has(id));
+  for (const item of await getProjectsRaw(missing)) found.set(Number(item.id), item);
+  return { raw: [...found.values()], levels };
 }
 
 /**
- * One page of GET /projects for a signed-in user without filters: the public (and internal) lists
- * plus the hidden projects they reach, read only to the end of the page. A group's hidden
- * projects come from its own hidden lists (heads, with their counters for the total); projects
- * reached by direct membership or a share outside those groups are read by key.
+ * One page of GET /projects for a signed-in user without filters: the public (and internal)
+ * lists, read to the end of the page, merged with the hidden projects they reach, read beside
+ * them.
  */
 export async function listReachableProjects(query: {
   caller: Caller;
@@ -719,34 +723,12 @@ export async function listReachableProjects(query: {
 }): Promise<ListPage<Project>> {
   const { caller } = query;
   const visible: Visibility[] = caller.external ? ['public'] : ['public', 'internal'];
-  const hidden: Visibility[] = caller.external ? ['internal', 'private'] : ['private'];
-  const wanted = offsetOf(query.page) + query.page.perPage;
-  const { direct, groupLevel } = await reachOf(caller.id);
-  const groupIds = [...groupLevel.keys()];
-  const hiddenLists = groupIds.flatMap((id) =>
-    hidden.map((visibility) => lists.namespaceProjects(id, visibility)),
+  const hidden = memberProjectsOf(caller.id).then(({ raw }) =>
+    raw.filter((item) => !visible.includes(item.visibility as Visibility)),
   );
-  const [heads, counts, shareLists] = await Promise.all([
-    Promise.all(hiddenLists.map((list) => readListHead('l2', list, query.order, query.sort, wanted))),
-    Promise.all(hiddenLists.map(readListCount)),
-    Promise.all(groupIds.map((id) => readWholeList('l1', lists.sharedWithGroup(id)))),
-  ]);
-  const byKey = [
-    ...direct.map((item) => Number(item.project_id)),
-    ...shareLists.flatMap((list) =>
-      list.items.filter((item) => isMembershipActive(item.expires_at)).map((item) => Number(item.project_id)),
-    ),
-  ];
-  const inGroups = new Set(groupIds);
-  const elsewhere = (await getProjectsRaw(byKey)).filter((item) => {
-    const project = decodeProject(item);
-    return hidden.includes(project.visibility) && !inGroups.has(project.namespace.id);
-  });
-  const unique = [...new Map(elsewhere.map((item) => [Number(item.id), item])).values()];
   return listMerged({
     partitions: visible.map(lists.projectsWithVisibility),
-    extra: [...heads.flat(), ...unique],
-    extraTotal: counts.reduce((sum, count) => sum + count, 0) + unique.length,
+    extra: hidden,
     order: query.order,
     sort: query.sort,
     page: query.page,
@@ -858,31 +840,35 @@ export interface NamespaceProjectsQuery {
   /** Who asks: members and admins see every project, others the visible ones (see below). */
   caller: Caller | undefined;
   seesAll: boolean;
+  /** The caller's membership levels when already being read (see membershipLevelsOf). */
+  levels?: Promise<MembershipLevels | undefined>;
 }
 
 /**
  * One page of a namespace's projects. The namespace's lists are split by visibility, so a caller
  * reads only the lists they may see, to the end of the page: everything for members and admins,
  * public (and internal) for others, plus the private projects a non-member reaches through a
- * project membership or a share.
+ * project membership or a share, read beside those lists.
  */
 export async function listNamespaceProjects(query: NamespaceProjectsQuery): Promise<ListPage<Project>> {
   const { caller, namespaceId } = query;
   let visibilities: Visibility[] = [...VISIBILITIES];
-  let extra: Raw[] = [];
+  let extra: Promise<Raw[]> | Raw[] = [];
   if (!query.seesAll) {
     visibilities = !caller ? ['public'] : caller.external ? ['public'] : ['public', 'internal'];
     if (caller) {
-      const hidden = await namespaceProjectsRaw(
-        namespaceId,
-        caller.external ? ['internal', 'private'] : ['private'],
-      );
-      const projects = hidden.map(decodeProject);
-      const access = await accessToProjects(caller.id, projects);
-      extra = hidden.filter((_, index) => {
-        const project = projects[index] as Project;
-        return canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS);
-      });
+      extra = (async () => {
+        const hidden = await namespaceProjectsRaw(
+          namespaceId,
+          caller.external ? ['internal', 'private'] : ['private'],
+        );
+        const projects = hidden.map(decodeProject);
+        const access = await accessFromLevels(caller.id, projects, query.levels);
+        return hidden.filter((_, index) => {
+          const project = projects[index] as Project;
+          return canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS);
+        });
+      })();
     }
   }
   return listMerged({

@@ -30,13 +30,22 @@ export interface IndexDefinition {
 
 export const indexName = (list: ListPartitionAttribute, order: ListOrder) => `${list}-${order}`;
 
-export const indexes: IndexDefinition[] = listPartitionAttributes.flatMap((list) =>
-  (Object.keys(listSortAttributes) as ListOrder[]).map((order) => ({
-    name: indexName(list, order),
-    partitionKey: list,
-    sortKey: listSortAttributes[order],
-  })),
-);
+/**
+ * The group tree: a root group's groups (and, in a partition of their own, its projects and shares)
+ * sorted by traversal path, so one Query with `begins_with` reads a whole subtree.
+ */
+export const treeIndex: IndexDefinition = { name: 'tree', partitionKey: 'tree', sortKey: 'tpath' };
+
+export const indexes: IndexDefinition[] = [
+  ...listPartitionAttributes.flatMap((list) =>
+    (Object.keys(listSortAttributes) as ListOrder[]).map((order) => ({
+      name: indexName(list, order),
+      partitionKey: list,
+      sortKey: listSortAttributes[order],
+    })),
+  ),
+  treeIndex,
+];
 
 /** Every key attribute is a string. */
 export const attributeDefinitions = [
@@ -44,6 +53,8 @@ export const attributeDefinitions = [
   keyAttributes.sort,
   ...listPartitionAttributes,
   ...Object.values(listSortAttributes),
+  treeIndex.partitionKey,
+  treeIndex.sortKey,
 ].map((name) => ({ AttributeName: name, AttributeType: 'S' as const }));
 
 /** CreateTable input for DynamoDB Local (the stack builds the same from the same constants). */

@@ -35,21 +35,26 @@ const NEW_ITEM = 'attribute_not_exists(pk)';
 
 export type NewUser = Omit<User, 'id' | 'created_at' | 'updated_at'>;
 
-/** Creates a user; username and email uniqueness are conditions of the same transaction. */
+/**
+ * Creates a user; username and email uniqueness are conditions of the same transaction, which
+ * also records the user's personal namespace (so a first project is one transaction too).
+ */
 export async function createUser(fields: NewUser, now = new Date().toISOString()): Promise<User> {
-  const user: User = { ...fields, id: await nextId('user'), created_at: now, updated_at: now };
+  const [id, namespaceId] = await Promise.all([nextId('user'), nextId('namespace')]);
+  const user: User = { ...fields, id, created_at: now, updated_at: now };
   try {
     await transact([
-      put(userItem(user), NEW_ITEM),
+      put({ ...userItem(user), namespace_id: namespaceId }, NEW_ITEM),
+      put({ ...keys.userNamespace(namespaceId), kind: 'user_namespace', user_id: user.id }, NEW_ITEM),
       put({ ...keys.email(user.email), kind: 'email', user_id: user.id }, NEW_ITEM),
       put({ ...keys.route(user.username), kind: 'user', id: user.id, full_path: user.username }, NEW_ITEM),
       listCountChange(lists.users, 1),
       listCountChange(lists.usersInState(user.state), 1),
     ]);
   } catch (error) {
-    throw uniquenessError(error, 1, 2);
+    throw uniquenessError(error, 2, 3);
   }
-  return user;
+  return { ...user, namespace_id: namespaceId } as User;
 }
 
 /** GitLab checks the email before the username when reporting a clash. */
@@ -186,6 +191,9 @@ export async function saveUser(previous: User, next: User): Promise<User> {
 }
 
 /** Removes the user, its username and email, and every token lookup item, in one transaction. */
+/** The personal namespace's id, recorded on the user item (users from before it was allocated at creation may lack it). */
+const namespaceIdOf = (user: User) => (user as User & { namespace_id?: number }).namespace_id;
+
 export async function deleteUser(user: User): Promise<void> {
   const hashes = await tokenHashesOf(user.id);
   try {
@@ -193,6 +201,7 @@ export async function deleteUser(user: User): Promise<void> {
       remove(keys.user(user.id), 'attribute_exists(pk)'),
       remove(keys.email(user.email)),
       remove(keys.route(user.username)),
+      ...(namespaceIdOf(user) ? [remove(keys.userNamespace(namespaceIdOf(user) as number))] : []),
       listCountChange(lists.users, -1),
       listCountChange(lists.usersInState(user.state), -1),
       ...refreshGrants(hashes, undefined),

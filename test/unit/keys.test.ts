@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keys, lists, padId, sortAttributes, storageAttributes, stripStorage } from '#store/keys.ts';
+import { keys, lists, padId, sortAttributes, storageAttributes, stripStorage, tree } from '#store/keys.ts';
 import { createTableInput, indexes, indexName } from '#store/table.ts';
 
 describe('padId()', () => {
@@ -128,19 +128,34 @@ describe('stripStorage()', () => {
       screated: 'x',
       supdated: 'y',
       sactivity: 'z',
+      tree: 'TREE#1#GROUPS',
+      tpath: '000000000001/',
       id: 1,
       name: 'A',
       kind: 'user',
     };
     expect(stripStorage(item)).toEqual({ id: 1, name: 'A', kind: 'user' });
     expect([...storageAttributes].sort()).toEqual(
-      ['l1', 'l2', 'pk', 'sactivity', 'screated', 'sid', 'sk', 'sname', 'spath', 'supdated'].sort(),
+      [
+        'l1',
+        'l2',
+        'pk',
+        'sactivity',
+        'screated',
+        'sid',
+        'sk',
+        'sname',
+        'spath',
+        'supdated',
+        'tpath',
+        'tree',
+      ].sort(),
     );
   });
 });
 
 describe('table definition', () => {
-  it('has one GSI per list attribute and order, named list-order', () => {
+  it('has one GSI per list attribute and order, named list-order, and the tree index', () => {
     expect(indexName('l2', 'id')).toBe('l2-id');
     expect(indexes.map((index) => `${index.name}:${index.partitionKey}/${index.sortKey}`)).toEqual([
       'l1-id:l1/sid',
@@ -155,6 +170,7 @@ describe('table definition', () => {
       'l2-created_at:l2/screated',
       'l2-updated_at:l2/supdated',
       'l2-last_activity_at:l2/sactivity',
+      'tree:tree/tpath',
     ]);
     const input = createTableInput('t');
     expect(input.KeySchema).toEqual([
@@ -162,6 +178,27 @@ describe('table definition', () => {
       { AttributeName: 'sk', KeyType: 'RANGE' },
     ]);
     expect(input.AttributeDefinitions.every((definition) => definition.AttributeType === 'S')).toBe(true);
-    expect(input.GlobalSecondaryIndexes).toHaveLength(12);
+    expect(input.GlobalSecondaryIndexes).toHaveLength(13);
+  });
+});
+
+describe('tree', () => {
+  it('gives every descendant a path that begins with its ancestors’ paths', () => {
+    expect(tree.path([1, 5])).toBe('000000000001/000000000005/');
+    expect(tree.group([1, 5, 9])).toEqual({
+      tree: 'TREE#1#GROUPS',
+      tpath: '000000000001/000000000005/000000000009/',
+    });
+    expect(tree.project([1, 5], 42)).toEqual({
+      tree: 'TREE#1#PROJECTS',
+      tpath: '000000000001/000000000005/P000000000042',
+    });
+    expect(tree.project([1], 42, 'S').tpath).toBe('000000000001/S000000000042');
+    // A sibling whose id shares a prefix is not inside the subtree.
+    expect(tree.path([1, 50]).startsWith(tree.path([1, 5]))).toBe(false);
+  });
+
+  it('leaves personal namespaces out of the tree (removed on update)', () => {
+    expect(tree.project([], 42)).toEqual({ tree: undefined, tpath: undefined });
   });
 });

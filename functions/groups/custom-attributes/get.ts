@@ -1,13 +1,14 @@
 import { recordNotFound } from '#domain/errors.ts';
 import { idOrPath, params, required, str } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
-import { readableGroup } from '#store/groups.ts';
+import { lookupGroup, readableGroup } from '#store/groups.ts';
 
 export const handler = defineRoute({
   auth: 'admin',
   params: params({ id: required(idOrPath()), key: required(str()) }),
-  run: async ({ params: input, caller }) => {
-    const { group } = await readableGroup(input.id, caller);
+  prefetch: (input) => lookupGroup(input.id),
+  run: async ({ params: input, caller, prefetched }) => {
+    const { group } = await readableGroup(prefetched, caller);
     const value = group.custom_attributes[input.key];
     if (value === undefined) throw recordNotFound();
     return { key: input.key, value };

@@ -4,14 +4,15 @@ import { checkMemberLevel, memberEntity, memberWriteParams } from '#domain/membe
 import { params } from '#domain/params.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { addGroupMember, readableGroup } from '#store/groups.ts';
+import { addGroupMember, lookupGroup, readableGroup } from '#store/groups.ts';
 import { getUser } from '#store/users.ts';
 
 export const handler = defineRoute({
   auth: 'user',
   params: params(memberWriteParams),
-  run: async ({ params: input, caller, request }) => {
-    const { group, access } = await readableGroup(input.id, caller);
+  prefetch: (input) => lookupGroup(input.id),
+  run: async ({ params: input, caller, request, prefetched }) => {
+    const { group, access } = await readableGroup(prefetched, caller);
     if (!canAdminGroup(caller, access)) throw forbidden();
     const user = await getUser(input.user_id);
     if (!user) throw notFound('User');

@@ -4,14 +4,21 @@ import { memberParams, removesLastOwner } from '#domain/members.ts';
 import { params } from '#domain/params.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { countGroupOwners, getGroupMember, readableGroup, removeGroupMember } from '#store/groups.ts';
+import {
+  countGroupOwners,
+  getGroupMember,
+  lookupGroup,
+  readableGroup,
+  removeGroupMember,
+} from '#store/groups.ts';
 
 /** Owners remove anyone; members may leave; the last owner stays. */
 export const handler = defineRoute({
   auth: 'user',
   params: params(memberParams),
-  run: async ({ params: input, caller }) => {
-    const { group, access } = await readableGroup(input.id, caller);
+  prefetch: (input) => lookupGroup(input.id),
+  run: async ({ params: input, caller, prefetched }) => {
+    const { group, access } = await readableGroup(prefetched, caller);
     const leaving = input.user_id === caller.id;
     if (!leaving && !canAdminGroup(caller, access)) throw forbidden();
     const member = await getGroupMember(group.id, input.user_id);

@@ -3,14 +3,21 @@ import { canAdminGroup } from '#domain/group-policy.ts';
 import { checkMemberLevel, memberEntity, memberWriteParams, removesLastOwner } from '#domain/members.ts';
 import { params } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
-import { countGroupOwners, getGroupMember, readableGroup, updateGroupMember } from '#store/groups.ts';
+import {
+  countGroupOwners,
+  getGroupMember,
+  lookupGroup,
+  readableGroup,
+  updateGroupMember,
+} from '#store/groups.ts';
 import { getUser } from '#store/users.ts';
 
 export const handler = defineRoute({
   auth: 'user',
   params: params(memberWriteParams),
-  run: async ({ params: input, caller, request }) => {
-    const { group, access } = await readableGroup(input.id, caller);
+  prefetch: (input) => lookupGroup(input.id),
+  run: async ({ params: input, caller, request, prefetched }) => {
+    const { group, access } = await readableGroup(prefetched, caller);
     if (!canAdminGroup(caller, access)) throw forbidden();
     const member = await getGroupMember(group.id, input.user_id);
     if (!member) throw recordNotFound();

@@ -2,13 +2,14 @@ import { recordNotFound } from '#domain/errors.ts';
 import { idOrPath, params, required, str } from '#domain/params.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { readableProject, updateProject } from '#store/projects.ts';
+import { lookupProject, readableProject, updateProject } from '#store/projects.ts';
 
 export const handler = defineRoute({
   auth: 'admin',
   params: params({ id: required(idOrPath()), key: required(str()) }),
-  run: async ({ params: input, caller }) => {
-    const { project } = await readableProject(input.id, caller);
+  prefetch: (input) => lookupProject(input.id),
+  run: async ({ params: input, caller, prefetched }) => {
+    const { project } = await readableProject(prefetched, caller);
     if (project.custom_attributes[input.key] === undefined) throw recordNotFound();
     await updateProject(project.id, (current) => {
       const { [input.key]: _removed, ...rest } = current.custom_attributes;

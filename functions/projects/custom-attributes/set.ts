@@ -1,12 +1,13 @@
 import { idOrPath, params, required, str } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
-import { readableProject, updateProject } from '#store/projects.ts';
+import { lookupProject, readableProject, updateProject } from '#store/projects.ts';
 
 export const handler = defineRoute({
   auth: 'admin',
   params: params({ id: required(idOrPath()), key: required(str()), value: required(str()) }),
-  run: async ({ params: input, caller }) => {
-    const { project } = await readableProject(input.id, caller);
+  prefetch: (input) => lookupProject(input.id),
+  run: async ({ params: input, caller, prefetched }) => {
+    const { project } = await readableProject(prefetched, caller);
     await updateProject(project.id, (current) => ({
       ...current,
       custom_attributes: { ...current.custom_attributes, [input.key]: input.value },

@@ -4,14 +4,15 @@ import { params } from '#domain/params.ts';
 import { checkMemberChange } from '#domain/project-members.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { addProjectMember, readableProject } from '#store/projects.ts';
+import { addProjectMember, lookupProject, readableProject } from '#store/projects.ts';
 import { getUser } from '#store/users.ts';
 
 export const handler = defineRoute({
   auth: 'user',
   params: params(memberWriteParams),
-  run: async ({ params: input, caller, request }) => {
-    const { project, access } = await readableProject(input.id, caller);
+  prefetch: (input) => lookupProject(input.id),
+  run: async ({ params: input, caller, request, prefetched }) => {
+    const { project, access } = await readableProject(prefetched, caller);
     checkMemberChange(project, caller, access, [input.access_level]);
     const user = await getUser(input.user_id);
     if (!user) throw notFound('User');

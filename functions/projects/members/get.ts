@@ -2,14 +2,15 @@ import { notFound, recordNotFound } from '#domain/errors.ts';
 import { memberEntity, memberParams } from '#domain/members.ts';
 import { params } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
-import { getProjectMember, readableProject } from '#store/projects.ts';
+import { getProjectMember, lookupProject, readableProject } from '#store/projects.ts';
 import { getUser } from '#store/users.ts';
 
 export const handler = defineRoute({
   auth: 'user',
   params: params(memberParams),
-  run: async ({ params: input, caller, request }) => {
-    const { project } = await readableProject(input.id, caller);
+  prefetch: (input) => lookupProject(input.id),
+  run: async ({ params: input, caller, request, prefetched }) => {
+    const { project } = await readableProject(prefetched, caller);
     const member = await getProjectMember(project.id, input.user_id);
     if (!member) throw recordNotFound();
     const user = await getUser(member.user_id);

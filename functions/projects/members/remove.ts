@@ -4,14 +4,15 @@ import { params } from '#domain/params.ts';
 import { checkMemberChange } from '#domain/project-members.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { getProjectMember, readableProject, removeProjectMember } from '#store/projects.ts';
+import { getProjectMember, lookupProject, readableProject, removeProjectMember } from '#store/projects.ts';
 
 /** Maintainers remove members; anyone may leave, except the owner of a personal project. */
 export const handler = defineRoute({
   auth: 'user',
   params: params(memberParams),
-  run: async ({ params: input, caller }) => {
-    const { project, access } = await readableProject(input.id, caller);
+  prefetch: (input) => lookupProject(input.id),
+  run: async ({ params: input, caller, prefetched }) => {
+    const { project, access } = await readableProject(prefetched, caller);
     const member = await getProjectMember(project.id, input.user_id);
     if (!member) throw recordNotFound();
     // The owner of a personal project stays its member.

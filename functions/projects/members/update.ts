@@ -3,14 +3,15 @@ import { memberEntity, memberWriteParams } from '#domain/members.ts';
 import { params } from '#domain/params.ts';
 import { checkMemberChange } from '#domain/project-members.ts';
 import { defineRoute } from '#http/route.ts';
-import { getProjectMember, readableProject, updateProjectMember } from '#store/projects.ts';
+import { getProjectMember, lookupProject, readableProject, updateProjectMember } from '#store/projects.ts';
 import { getUser } from '#store/users.ts';
 
 export const handler = defineRoute({
   auth: 'user',
   params: params(memberWriteParams),
-  run: async ({ params: input, caller, request }) => {
-    const { project, access } = await readableProject(input.id, caller);
+  prefetch: (input) => lookupProject(input.id),
+  run: async ({ params: input, caller, request, prefetched }) => {
+    const { project, access } = await readableProject(prefetched, caller);
     const member = await getProjectMember(project.id, input.user_id);
     if (!member) throw recordNotFound();
     checkMemberChange(project, caller, access, [input.access_level, member.access_level]);
