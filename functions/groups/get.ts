@@ -9,15 +9,12 @@ import { membershipLevelsOf } from '#store/projects.ts';
 export const handler = defineRoute({
   auth: 'optional',
   params: params({ id: required(idOrPath()), with_custom_attributes: optional(bool()) }),
-  // The group, then its share links, read while the caller is authenticated.
-  prefetch: async (input) => {
-    const item = lookupGroup(input.id);
-    return { item, sharedLinks: sharedLinksOf(item) };
-  },
+  prefetch: (input) => lookupGroup(input.id),
   run: async ({ params: input, caller, request, prefetched }) => {
-    const { item, sharedLinks } = await prefetched;
+    // The share links and the caller's levels are read beside the caller's group memberships.
+    const sharedLinks = sharedLinksOf(prefetched);
     const levels = caller ? membershipLevelsOf(caller.id) : undefined;
-    const { group, access } = await readableGroup(item, caller);
+    const { group, access } = await readableGroup(prefetched, caller);
     const related = await groupProjects(group, caller, access, request.baseUrl, { levels, sharedLinks });
     return groupDetailEntity(
       group,

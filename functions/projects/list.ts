@@ -40,7 +40,7 @@ export const handler = defineRoute({
         }),
       );
     }
-    const scope = await projectListScope(caller, {
+    const scope = projectListScope(caller, {
       owned: input.owned,
       membership: input.membership,
       starred: input.starred,

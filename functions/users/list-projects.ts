@@ -13,12 +13,13 @@ export const handler = defineRoute({
   auth: 'optional',
   paginated: true,
   params: params({ user_id: required(str()), ...projectListParams }),
-  run: async ({ params: input, caller, page, request }) => {
+  // The user is read while the caller is authenticated.
+  prefetch: (input) =>
+    /^\d+$/.test(input.user_id) ? getUser(Number(input.user_id)) : findUserByUsername(input.user_id),
+  run: async ({ params: input, caller, page, request, prefetched }) => {
     // Read beside the list so `permissions` cost no extra round trip.
     const levels = caller && !input.simple ? membershipLevelsOf(caller.id) : undefined;
-    const user = /^\d+$/.test(input.user_id)
-      ? await getUser(Number(input.user_id))
-      : await findUserByUsername(input.user_id);
+    const user = await prefetched;
     if (!user) throw notFound('User');
     const namespaceId = (user as { namespace_id?: number }).namespace_id;
     const seesAll = Boolean(caller && (caller.admin || caller.id === user.id));
@@ -33,6 +34,7 @@ export const handler = defineRoute({
             filter: projectListFilter(input, caller),
             caller,
             seesAll,
+            levels,
           });
     const items = await presentProjects(result.items, caller, {
       baseUrl: request.baseUrl,

@@ -18,8 +18,8 @@ import {
   accessFromLevels,
   decodeProject,
   getProjectsRaw,
+  type KnownLevels,
   listNamespaceProjects,
-  type MembershipLevels,
   membershipLevelsOf,
   moveNamespaceProjects,
   namespaceProjectsRaw,
@@ -42,7 +42,7 @@ export function sharedLinksOf(group: Promise<Raw | undefined>): Promise<Raw[]> {
 export async function sharedProjectsOf(
   links: Promise<Raw[]>,
   caller: Caller | undefined,
-  levels?: Promise<MembershipLevels | undefined>,
+  levels?: Promise<KnownLevels>,
 ): Promise<Project[]> {
   const projects = (await getProjectsRaw((await links).map((link) => Number(link.project_id)))).map(
     decodeProject,
@@ -57,7 +57,7 @@ const DETAIL_PROJECTS = 100;
 
 export interface GroupDetailReads {
   /** The caller's membership levels, if already being read. */
-  levels?: Promise<MembershipLevels | undefined>;
+  levels?: Promise<KnownLevels>;
   /** The group's share links, if already being read (see sharedLinksOf). */
   sharedLinks?: Promise<Raw[]>;
 }

@@ -13,36 +13,44 @@ export interface ScopeOptions {
 
 export interface ProjectScope {
   visibilities: Visibility[];
-  extra: Record<string, unknown>[];
+  /** The caller's own projects, still being read when the scope is returned. */
+  extra: Promise<Record<string, unknown>[]>;
+  /** Applied once `extra` has resolved (they use the levels read with it). */
   narrowing: ((project: Project) => boolean)[];
 }
 
 /**
  * Anonymous: public projects. Admins: all. Users: public, internal (unless external) and the
  * projects they reach. `owned`, `membership`, `min_access_level` and `starred` narrow to the
- * caller's own sets.
+ * caller's own sets. The caller's sets are read while the lists are: nothing is awaited here.
  */
-export async function projectListScope(
-  caller: Caller | undefined,
-  options: ScopeOptions,
-): Promise<ProjectScope> {
-  if (!caller) return { visibilities: ['public'], extra: [], narrowing: [] };
+export function projectListScope(caller: Caller | undefined, options: ScopeOptions): ProjectScope {
+  if (!caller) return { visibilities: ['public'], extra: Promise.resolve([]), narrowing: [] };
   const ownSets = options.owned || options.membership || options.minAccessLevel !== undefined;
-  const mine = caller.admin && !ownSets ? undefined : await memberProjectsOf(caller.id);
-  const levels = mine?.levels ?? new Map<number, number>();
+  let levels = new Map<number, number>();
+  const mine =
+    caller.admin && !ownSets
+      ? Promise.resolve([])
+      : memberProjectsOf(caller.id).then((reached) => {
+          levels = reached.levels;
+          return reached.raw;
+        });
   const narrowing: ((project: Project) => boolean)[] = [];
   let visibilities: Visibility[] = caller.admin
     ? ['public', 'internal', 'private']
     : caller.external
       ? ['public']
       : ['public', 'internal'];
-  let extra = mine?.raw ?? [];
+  let extra = mine;
   if (options.starred) {
-    const starred = await starredProjectIds(caller.id);
-    const ids = new Set(starred);
-    extra = await getProjectsRaw(starred);
+    let starredIds = new Set<number>();
+    const starred = starredProjectIds(caller.id).then((ids) => {
+      starredIds = new Set(ids);
+      return getProjectsRaw(ids);
+    });
+    extra = Promise.all([starred, mine]).then(([items]) => items);
     visibilities = [];
-    narrowing.push((project) => ids.has(project.id));
+    narrowing.push((project) => starredIds.has(project.id));
     if (!caller.admin) {
       narrowing.push(
         (project) =>
@@ -53,10 +61,10 @@ export async function projectListScope(
     }
   }
   if (ownSets) {
-    if (!options.starred) extra = mine?.raw ?? [];
     visibilities = [];
     const minimum = options.owned ? ACCESS.owner : (options.minAccessLevel ?? ACCESS.guest);
     narrowing.push((project) => (levels.get(project.id) ?? 0) >= minimum);
   }
+  extra.catch(() => undefined);
   return { visibilities, extra, narrowing };
 }

@@ -9,7 +9,7 @@ import {
   projectSimpleEntity,
 } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
-import { accessFromLevels, type MembershipLevels } from './projects.ts';
+import { accessFromLevels, type KnownLevels } from './projects.ts';
 
 export interface PresentOptions {
   baseUrl: string;
@@ -19,7 +19,7 @@ export interface PresentOptions {
   /** Already known (single-project reads). */
   access?: ProjectAccess;
   /** The caller's membership levels, started alongside the list read (see membershipLevelsOf). */
-  levels?: Promise<MembershipLevels | undefined>;
+  levels?: Promise<KnownLevels>;
 }
 
 /** Entities for a caller: `simple` for anonymous lists or `simple=true`, else full with permissions. */

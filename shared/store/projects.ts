@@ -249,26 +249,11 @@ export async function projectAccessOf(userId: number, project: Project): Promise
 }
 
 /** The caller's access to each project, from one batch of membership reads. */
-export async function accessToProjects(
-  userId: number,
-  projects: Project[],
-): Promise<Map<number, ProjectAccess>> {
-  const items = await batchGetItems(projects.flatMap((project) => accessKeys(project, userId, true)));
-  return accessFrom(items, projects, userId);
+export function accessToProjects(userId: number, projects: Project[]): Promise<Map<number, ProjectAccess>> {
+  return accessFromLevels(userId, projects, undefined);
 }
 
-/** The membership items that decide a user's access to a project. */
-function accessKeys(project: Project, userId: number, withDirect: boolean) {
-  return [
-    ...(withDirect ? [keys.projectMember(project.id, userId)] : []),
-    ...project.namespace.group_ids.map((groupId) => keys.groupMember(groupId, userId)),
-    ...project.shared_with_groups.flatMap((share) =>
-      share.group_ids.map((groupId) => keys.groupMember(groupId, userId)),
-    ),
-  ];
-}
-
-function accessFrom(items: Raw[], projects: Project[], userId: number): Map<number, ProjectAccess> {
+function levelsFrom(items: Raw[]): MembershipLevels {
   const levels: MembershipLevels = { projects: new Map(), groups: new Map() };
   for (const item of items) {
     if (!isMembershipActive(item.expires_at)) continue;
@@ -277,7 +262,7 @@ function accessFrom(items: Raw[], projects: Project[], userId: number): Map<numb
     else if (item.kind === 'group_member')
       levels.groups.set(Number(item.group_id), Number(item.access_level));
   }
-  return new Map(projects.map((project) => [project.id, accessWith(levels, project, userId)]));
+  return levels;
 }
 
 /** A user's direct membership levels: projects and groups (subgroups inherit from these). */
@@ -302,49 +287,73 @@ export function accessWith(levels: MembershipLevels, project: Project, userId: n
   };
 }
 
-/** Above this many memberships of a kind, a batch read of a page's keys is cheaper than reading them all. */
-const MAX_LISTED_MEMBERSHIPS = 1000;
+/**
+ * Above this many memberships of a kind, a batch read of a page's keys costs less than reading
+ * them all, and the cost of a list stays bounded by its page whoever asks.
+ */
+const MAX_LISTED_MEMBERSHIPS = 100;
+
+/** The membership levels read from the caller's lists; a kind is absent when it has too many to read. */
+export type KnownLevels = Partial<MembershipLevels>;
 
 /**
  * The caller's membership levels from their own membership lists, for the `permissions` shown in
  * project lists: one round trip, started together with a list's main read. Never used to decide
- * access to a single project (that reads the membership items themselves, consistently).
- * Undefined when the caller has so many memberships that a batch read of the page's keys is
- * cheaper. The returned promise is marked handled, so a request that fails first leaves no
- * stray rejection.
+ * access to a single project (that reads the membership items themselves, consistently). The
+ * returned promise is marked handled, so a request that fails first leaves no stray rejection.
  */
-export function membershipLevelsOf(userId: number): Promise<MembershipLevels | undefined> {
+export function membershipLevelsOf(userId: number): Promise<KnownLevels> {
   const levels = (async () => {
-    const read = (list: string) => readListHead('l2', list, 'id', 'asc', MAX_LISTED_MEMBERSHIPS + 1);
-    const [projects, groups] = await Promise.all([
-      read(lists.projectMembershipsOfUser(userId)),
-      read(lists.groupMembershipsOfUser(userId)),
-    ]);
-    if (projects.length > MAX_LISTED_MEMBERSHIPS || groups.length > MAX_LISTED_MEMBERSHIPS) return undefined;
-    const toMap = (items: Raw[], key: string) =>
-      new Map(
+    const read = async (list: string, key: string) => {
+      const items = await readListHead('l2', list, 'id', 'asc', MAX_LISTED_MEMBERSHIPS + 1);
+      if (items.length > MAX_LISTED_MEMBERSHIPS) return undefined;
+      return new Map(
         items
           .filter((item) => isMembershipActive(item.expires_at))
           .map((item) => [Number(item[key]), Number(item.access_level)]),
       );
-    return { projects: toMap(projects, 'project_id'), groups: toMap(groups, 'group_id') };
+    };
+    const [projects, groups] = await Promise.all([
+      read(lists.projectMembershipsOfUser(userId), 'project_id'),
+      read(lists.groupMembershipsOfUser(userId), 'group_id'),
+    ]);
+    return { projects, groups };
   })();
   levels.catch(() => undefined);
   return levels;
 }
 
 /**
- * The caller's access to each project: from their membership levels when those were read,
- * otherwise from one batch read of the membership items that could grant it.
+ * The caller's access to each project: from their membership levels where those were read; the
+ * kinds that were not are one batch read of the page's membership keys (at most one key per
+ * project for direct memberships, one per distinct group for group memberships).
  */
 export async function accessFromLevels(
   userId: number,
   projects: Project[],
-  levels: Promise<MembershipLevels | undefined> | undefined,
+  levels: Promise<KnownLevels> | undefined,
 ): Promise<Map<number, ProjectAccess>> {
-  const known = await levels;
-  if (known) return new Map(projects.map((project) => [project.id, accessWith(known, project, userId)]));
-  return projects.length ? accessToProjects(userId, projects) : new Map();
+  const known: KnownLevels = (await levels) ?? {};
+  const groupIds = known.groups
+    ? []
+    : [
+        ...new Set(
+          projects.flatMap((project) => [
+            ...project.namespace.group_ids,
+            ...project.shared_with_groups.flatMap((share) => share.group_ids),
+          ]),
+        ),
+      ];
+  const missing = [
+    ...(known.projects ? [] : projects.map((project) => keys.projectMember(project.id, userId))),
+    ...groupIds.map((groupId) => keys.groupMember(groupId, userId)),
+  ];
+  const read = levelsFrom(missing.length ? await batchGetItems(missing) : []);
+  const all: MembershipLevels = {
+    projects: known.projects ?? read.projects,
+    groups: known.groups ?? read.groups,
+  };
+  return new Map(projects.map((project) => [project.id, accessWith(all, project, userId)]));
 }
 
 /** A project item by id or full path (a route read first for paths); undefined when absent or being deleted. */
@@ -627,7 +636,7 @@ export async function getProjectsRaw(ids: number[]): Promise<Raw[]> {
 
 export interface ProjectListQuery {
   visibilities: ('public' | 'internal' | 'private')[];
-  extra: Raw[];
+  extra: Raw[] | Promise<Raw[]>;
   order: 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
   sort: 'asc' | 'desc';
   page: PageRequest;
@@ -841,7 +850,7 @@ export interface NamespaceProjectsQuery {
   caller: Caller | undefined;
   seesAll: boolean;
   /** The caller's membership levels when already being read (see membershipLevelsOf). */
-  levels?: Promise<MembershipLevels | undefined>;
+  levels?: Promise<KnownLevels>;
 }
 
 /**

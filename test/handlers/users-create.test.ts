@@ -40,9 +40,13 @@ const listCount = (list: string, delta: number) => ({
   },
 });
 
-/** The transaction that creates user 41 "Carol" with the given stored fields. */
+/**
+ * The transaction that creates a user with the given stored fields and personal namespace id
+ * (user 41 gets namespace 71: the mocked counters hand out 41..50 and 71..80).
+ */
 function creationTransaction(
   fields: { id: number; username: string; email: string; name: string } & Record<string, unknown>,
+  namespaceId = fields.id + 30,
 ) {
   const pad = String(fields.id).padStart(12, '0');
   return {
@@ -77,6 +81,19 @@ function creationTransaction(
             spath: `${fields.username.toLowerCase()}${SEP}${pad}`,
             screated: `${NOW}${SEP}${pad}`,
             ...fields,
+            namespace_id: namespaceId,
+          },
+          ConditionExpression: NEW_ITEM,
+        },
+      },
+      {
+        Put: {
+          TableName: TABLE,
+          Item: {
+            pk: `NAMESPACE#${namespaceId}`,
+            sk: 'NAMESPACE',
+            kind: 'user_namespace',
+            user_id: fields.id,
           },
           ConditionExpression: NEW_ITEM,
         },
@@ -128,11 +145,14 @@ beforeEach(() => {
   ddb
     .on(UpdateCommand, { Key: { pk: 'COUNTER#user', sk: 'COUNTER' } })
     .resolves({ Attributes: { value: 50 } });
+  ddb
+    .on(UpdateCommand, { Key: { pk: 'COUNTER#namespace', sk: 'COUNTER' } })
+    .resolves({ Attributes: { value: 80 } });
   ddb.on(TransactWriteCommand).resolves({});
 });
 
 describe('POST /users', () => {
-  it('creates the user, its email and username items and list counts in one transaction → 201', async () => {
+  it('creates the user, its namespace, email and username items and list counts in one transaction → 201', async () => {
     const response = await invoke(handler, 'POST', '/api/v4/users', { token: ADMIN_TOKEN, json: carol });
 
     // Emails are stored lower-cased, as Devise does.
@@ -150,6 +170,7 @@ describe('POST /users', () => {
     expect(sentCommands()).toEqual([
       { GetCommand: tokenLookup(ADMIN_TOKEN) },
       { UpdateCommand: counterUpdate('user') },
+      { UpdateCommand: counterUpdate('namespace') },
       {
         TransactWriteCommand: creationTransaction({
           id: 41,
@@ -162,9 +183,11 @@ describe('POST /users', () => {
     const item = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Put?.Item;
     expect(verifyPassword('password123', String(item?.password_hash))).toBe(true);
     expect(JSON.stringify(response.body)).not.toContain('scrypt');
+    // The namespace id is stored on the user item, not shown.
+    expect(response.body).not.toHaveProperty('namespace_id');
   });
 
-  it('takes ids from the reserved block: two creations, one counter write', async () => {
+  it('takes ids from the reserved blocks: two creations, one write per counter', async () => {
     const first = await invoke(handler, 'POST', '/api/v4/users', { token: ADMIN_TOKEN, json: carol });
     const second = await invoke(handler, 'POST', '/api/v4/users', {
       token: ADMIN_TOKEN,
@@ -172,7 +195,10 @@ describe('POST /users', () => {
     });
     expect([first.statusCode, (first.body as { id: number }).id]).toEqual([201, 41]);
     expect([second.statusCode, (second.body as { id: number }).id]).toEqual([201, 42]);
-    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      counterUpdate('user'),
+      counterUpdate('namespace'),
+    ]);
     expect(ddb.commandCalls(TransactWriteCommand)[1]?.args[0].input).toEqual(
       creationTransaction({ id: 42, email: 'dan@example.com', name: 'Dan', username: 'dan' }),
     );
@@ -321,7 +347,9 @@ describe('POST /users', () => {
   });
 
   it('a taken email → 409 "Email has already been taken"', async () => {
-    ddb.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed', 'None', 'None', 'None'));
+    ddb
+      .on(TransactWriteCommand)
+      .rejects(cancelled('None', 'None', 'ConditionalCheckFailed', 'None', 'None', 'None'));
     expect(await invoke(handler, 'POST', '/api/v4/users', { token: ADMIN_TOKEN, json: carol })).toEqual({
       statusCode: 409,
       headers: jsonHeaders(),
@@ -331,7 +359,9 @@ describe('POST /users', () => {
   });
 
   it('a taken username → 409 "Username has already been taken"', async () => {
-    ddb.on(TransactWriteCommand).rejects(cancelled('None', 'None', 'ConditionalCheckFailed', 'None', 'None'));
+    ddb
+      .on(TransactWriteCommand)
+      .rejects(cancelled('None', 'None', 'None', 'ConditionalCheckFailed', 'None', 'None'));
     expect(await invoke(handler, 'POST', '/api/v4/users', { token: ADMIN_TOKEN, json: carol })).toEqual({
       statusCode: 409,
       headers: jsonHeaders(),
@@ -342,7 +372,7 @@ describe('POST /users', () => {
   it('both taken → the email is reported, as GitLab does', async () => {
     ddb
       .on(TransactWriteCommand)
-      .rejects(cancelled('None', 'ConditionalCheckFailed', 'ConditionalCheckFailed', 'None', 'None'));
+      .rejects(cancelled('None', 'None', 'ConditionalCheckFailed', 'ConditionalCheckFailed', 'None', 'None'));
     expect(await invoke(handler, 'POST', '/api/v4/users', { token: ADMIN_TOKEN, json: carol })).toEqual({
       statusCode: 409,
       headers: jsonHeaders(),
@@ -353,7 +383,7 @@ describe('POST /users', () => {
   it('retries a transaction conflict, then succeeds with the same items', async () => {
     ddb
       .on(TransactWriteCommand)
-      .rejectsOnce(cancelled('TransactionConflict', 'None', 'None', 'None', 'None'))
+      .rejectsOnce(cancelled('TransactionConflict', 'None', 'None', 'None', 'None', 'None'))
       .resolves({});
     const response = await invoke(handler, 'POST', '/api/v4/users', { token: ADMIN_TOKEN, json: carol });
     expect([response.statusCode, (response.body as { username: string }).username]).toEqual([201, 'Carol.D']);
