@@ -7,12 +7,14 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { config } from '#config/env.ts';
-import { isExpired, scopeAllows } from '#domain/access-tokens.ts';
+import { isExpired, scopeAllows, type TokenGrant } from '#domain/access-tokens.ts';
 import { forbidden, insufficientScope, invalidParams, invalidToken, unauthorized } from '#domain/errors.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagination.ts';
 import { int, issueCode, optional } from '#domain/params.ts';
 import type { Caller } from '#domain/users.ts';
-import { findGrant } from '#store/access-tokens.ts';
+import { findGrant, grantKey, readGrantWith } from '#store/access-tokens.ts';
+import { batchGetItems, type Key } from '#store/batch.ts';
+import { readAhead } from '#store/read-ahead.ts';
 import {
   type ApiEvent,
   gitlabErrors,
@@ -50,13 +52,24 @@ export interface RouteSpec<S extends ObjectSchema, C extends AuthMode, F> {
    * The main read, when it does not depend on the caller: started beside authentication so the
    * two cost one round trip. Its result (or error) reaches `run` only once the caller is known.
    */
-  prefetch?: (params: v.InferOutput<S>) => Promise<F>;
+  prefetch?: (params: v.InferOutput<S>, readAhead: ReadAheadContext) => Promise<F>;
   run: (
     input: RouteInput<v.InferOutput<S>> & {
       caller: C extends 'optional' ? Caller | undefined : Caller;
       prefetched: Promise<F>;
     },
   ) => Promise<unknown>;
+}
+
+/** What a prefetch may use to fold its reads into the credential's read. */
+export interface ReadAheadContext {
+  /** The user the presented credential belonged to when this container last saw it. */
+  likelyUserId: number | undefined;
+  /**
+   * Reads these keys in one batch with the credential (call it before any await). Missing
+   * items are absent from the result.
+   */
+  readWithCredential: (keys: Key[]) => Promise<Record<string, unknown>[]>;
 }
 
 // Middlewares ------------------------------------------------------------------------------------
@@ -98,17 +111,21 @@ function presentedToken(event: ApiEvent, params: Record<string, unknown>): strin
   return undefined;
 }
 
-/** The caller behind the presented credential (undefined when none); 401/403 as GitLab answers. */
+/**
+ * The caller behind the presented credential (undefined when none); 401/403 as GitLab answers.
+ * The grant comes from its own read, or from a batch a prefetch folded it into.
+ */
 async function resolveCaller(
   event: ApiEvent,
   mode: AuthMode,
   userRead: boolean,
+  grantRead?: Promise<TokenGrant | undefined>,
 ): Promise<Caller | undefined> {
   const api = state(event);
-  const secret = presentedToken(event, api.parsed?.params ?? {});
+  const secret = presentedSecret(event);
   let caller: Caller | undefined;
   if (secret !== undefined) {
-    const grant = await findGrant(secret);
+    const grant = await (grantRead ?? findGrant(secret));
     if (!grant) throw unauthorized();
     if (grant.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
     if (isExpired(grant.expires_at)) {
@@ -117,23 +134,29 @@ async function resolveCaller(
     if (grant.user.state === 'blocked') throw forbidden('User is blocked');
     if (!scopeAllows(grant.scopes, api.info?.method ?? 'GET', userRead)) throw insufficientScope('api');
     caller = grant.user;
+    readAhead.rememberUser(grantKey(secret), caller.id);
   }
   if (mode !== 'optional' && !caller) throw unauthorized();
   if (mode === 'admin' && !caller?.admin) throw forbidden();
   return caller;
 }
 
-/**
- * Starts authentication without waiting for it: validation is pure, and a route's prefetch may
- * overlap the token read. Its errors still come first (see `validate` and `defineRoute`).
- */
-const authenticate = (mode: AuthMode, userRead: boolean): MiddlewareObj<ApiEvent, Response> => ({
-  before: (request) => {
-    const api = state(request.event);
-    api.authentication = resolveCaller(request.event, mode, userRead);
+const presentedSecret = (event: ApiEvent) => presentedToken(event, state(event).parsed?.params ?? {});
+
+/** Authenticates once per request, whoever asks first (a parameter error or the handler). */
+function authenticateOnce(
+  event: ApiEvent,
+  mode: AuthMode,
+  userRead: boolean,
+  grantRead?: Promise<TokenGrant | undefined>,
+): Promise<Caller | undefined> {
+  const api = state(event);
+  if (!api.authentication) {
+    api.authentication = resolveCaller(event, mode, userRead, grantRead);
     api.authentication.catch(() => undefined);
-  },
-});
+  }
+  return api.authentication;
+}
 
 const pageParams = {
   page: optional(int()),
@@ -168,7 +191,12 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
   return sentences.join(', ');
 }
 
-const validate = (schema: ObjectSchema, paginated: boolean): MiddlewareObj<ApiEvent, Response> => {
+const validate = (
+  schema: ObjectSchema,
+  paginated: boolean,
+  mode: AuthMode,
+  userRead: boolean,
+): MiddlewareObj<ApiEvent, Response> => {
   const full = paginated ? v.object({ ...schema.entries, ...pageParams }, issueCode.invalid) : schema;
   return {
     before: async (request) => {
@@ -181,7 +209,7 @@ const validate = (schema: ObjectSchema, paginated: boolean): MiddlewareObj<ApiEv
         api.page = pageRequest(output.page, output.per_page);
       } catch (error) {
         // A bad credential is reported before bad parameters, as GitLab does.
-        await api.authentication;
+        await authenticateOnce(request.event, mode, userRead);
         throw error;
       }
     },
@@ -198,12 +226,27 @@ export function pageRequest(page: number | undefined, perPage: number | undefine
 export function defineRoute<S extends ObjectSchema, C extends AuthMode = 'optional', F = undefined>(
   spec: RouteSpec<S, C, F>,
 ) {
+  const mode: AuthMode = spec.auth ?? 'optional';
+  const userRead = spec.userRead ?? false;
   const base = async (event: ApiEvent, _context: Context): Promise<Response> => {
     const api = state(event);
     const params = api.params as v.InferOutput<S>;
-    const prefetched = spec.prefetch ? spec.prefetch(params) : Promise.resolve(undefined as F);
+    const secret = presentedSecret(event);
+    let grantRead: Promise<TokenGrant | undefined> | undefined;
+    const context: ReadAheadContext = {
+      likelyUserId: secret === undefined ? undefined : readAhead.likelyUser(grantKey(secret)),
+      readWithCredential: (keys) => {
+        if (secret === undefined) return batchGetItems(keys);
+        const read = readGrantWith(secret, keys);
+        grantRead = read.grant;
+        return read.items;
+      },
+    };
+    // The prefetch runs first so it can fold the credential into its read; authentication
+    // starts in the same tick either way.
+    const prefetched = spec.prefetch ? spec.prefetch(params, context) : Promise.resolve(undefined as F);
     prefetched.catch(() => undefined);
-    api.caller = await api.authentication;
+    api.caller = await authenticateOnce(event, mode, userRead, grantRead);
     const value = await spec.run({
       params,
       prefetched,
@@ -214,11 +257,9 @@ export function defineRoute<S extends ObjectSchema, C extends AuthMode = 'option
     });
     return toResponse(value, api);
   };
-  const method = (spec.auth ?? undefined) as AuthMode | undefined;
   return middy<ApiEvent, Response>(base)
     .use(requestLog())
     .use(gitlabErrors())
     .use(parseParams())
-    .use(authenticate(method ?? 'optional', spec.userRead ?? false))
-    .use(validate(spec.params, spec.paginated ?? false));
+    .use(validate(spec.params, spec.paginated ?? false, mode, userRead));
 }

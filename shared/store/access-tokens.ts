@@ -7,6 +7,7 @@ import { type AccessToken, hashToken, type TokenGrant } from '#domain/access-tok
 import { notFound } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { callerOf, type User } from '#domain/users.ts';
+import { batchGetItems, type Key } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
 import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
@@ -93,18 +94,39 @@ export async function createAccessToken(
   return token;
 }
 
+/** The key of the grant item for a presented secret. */
+export const grantKey = (secret: string) => keys.accessTokenHash(hashToken(secret));
+
+export function grantFromItem(item: Record<string, unknown> | undefined): TokenGrant | undefined {
+  if (!item) return undefined;
+  const { token_id, scopes, expires_at, revoked, user } = item as unknown as TokenGrant;
+  return { token_id, scopes, expires_at, revoked, user };
+}
+
+/**
+ * The grant for a presented secret read in one batch with other items a request needs, so the
+ * credential costs no round trip of its own. Both halves come from the same consistent read.
+ */
+export function readGrantWith(
+  secret: string,
+  others: Key[],
+): { grant: Promise<TokenGrant | undefined>; items: Promise<Record<string, unknown>[]> } {
+  const key = grantKey(secret);
+  const all = batchGetItems([key, ...others]);
+  const isGrant = (item: Record<string, unknown>) => item.pk === key.pk && item.sk === key.sk;
+  const grant = all.then((items) => grantFromItem(items.find(isGrant)));
+  const items = all.then((found) => found.filter((item) => !isGrant(item)));
+  grant.catch(() => undefined);
+  items.catch(() => undefined);
+  return { grant, items };
+}
+
 /** The grant for a presented secret, read consistently so a revocation counts at once. */
 export async function findGrant(secret: string): Promise<TokenGrant | undefined> {
   const result = await documentClient().send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.accessTokenHash(hashToken(secret)),
-      ConsistentRead: true,
-    }),
+    new GetCommand({ TableName: tableName(), Key: grantKey(secret), ConsistentRead: true }),
   );
-  if (!result.Item) return undefined;
-  const { token_id, scopes, expires_at, revoked, user } = result.Item as TokenGrant;
-  return { token_id, scopes, expires_at, revoked, user };
+  return grantFromItem(result.Item);
 }
 
 export async function getAccessToken(

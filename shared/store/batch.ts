@@ -1,7 +1,7 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
 
-type Key = { pk: string; sk: string };
+export type Key = { pk: string; sk: string };
 
 /** Reads many items by key (100 per request, consistent, retrying unprocessed keys); missing ones are skipped. */
 export async function batchGetItems(keyList: Key[]): Promise<Record<string, unknown>[]> {

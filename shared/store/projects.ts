@@ -20,7 +20,7 @@ import {
   placedIn,
 } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
-import { batchGetItems } from './batch.ts';
+import { batchGetItems, type Key } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { membershipsOfUser, readSubtrees } from './groups.ts';
 import { nextId } from './ids.ts';
@@ -35,6 +35,7 @@ import {
   readWholeList,
 } from './lists.ts';
 import { deleteMember, insertMember, replaceMember } from './memberships.ts';
+import { readAhead } from './read-ahead.ts';
 import { ConditionFailed, type TransactItem, transact } from './transact.ts';
 
 type Raw = Record<string, unknown>;
@@ -253,6 +254,27 @@ export function accessToProjects(userId: number, projects: Project[]): Promise<M
   return accessFromLevels(userId, projects, undefined);
 }
 
+/** The groups whose memberships decide access to a project: its namespace's and its shares'. */
+const accessGroupIds = (project: Project) => [
+  ...new Set([
+    ...project.namespace.group_ids,
+    ...project.shared_with_groups.flatMap((share) => share.group_ids),
+  ]),
+];
+
+/** A user's membership keys that decide access to the projects (direct ones, group ones, or both). */
+function membershipKeys(
+  userId: number,
+  projects: Project[],
+  kinds: { projects: boolean; groups: boolean } = { projects: true, groups: true },
+) {
+  const groupIds = kinds.groups ? [...new Set(projects.flatMap(accessGroupIds))] : [];
+  return [
+    ...(kinds.projects ? projects.map((project) => keys.projectMember(project.id, userId)) : []),
+    ...groupIds.map((groupId) => keys.groupMember(groupId, userId)),
+  ];
+}
+
 function levelsFrom(items: Raw[]): MembershipLevels {
   const levels: MembershipLevels = { projects: new Map(), groups: new Map() };
   for (const item of items) {
@@ -334,20 +356,10 @@ export async function accessFromLevels(
   levels: Promise<KnownLevels> | undefined,
 ): Promise<Map<number, ProjectAccess>> {
   const known: KnownLevels = (await levels) ?? {};
-  const groupIds = known.groups
-    ? []
-    : [
-        ...new Set(
-          projects.flatMap((project) => [
-            ...project.namespace.group_ids,
-            ...project.shared_with_groups.flatMap((share) => share.group_ids),
-          ]),
-        ),
-      ];
-  const missing = [
-    ...(known.projects ? [] : projects.map((project) => keys.projectMember(project.id, userId))),
-    ...groupIds.map((groupId) => keys.groupMember(groupId, userId)),
-  ];
+  const missing = membershipKeys(userId, projects, {
+    projects: !known.projects,
+    groups: !known.groups,
+  });
   const read = levelsFrom(missing.length ? await batchGetItems(missing) : []);
   const all: MembershipLevels = {
     projects: known.projects ?? read.projects,
@@ -361,6 +373,64 @@ export async function lookupProject(idOrPath: string | number): Promise<Raw | un
   const id = await idFromReference(idOrPath, 'project');
   const item = id === undefined ? undefined : await getProjectRaw(id);
   return item && !item.deleting ? item : undefined;
+}
+
+/** A project read ahead (see read-ahead.ts): the item and the memberships read with it, if any. */
+export interface ProjectReadAhead {
+  item: Raw | undefined;
+  memberships?: { userId: number; keys: Key[]; items: Raw[] };
+}
+
+/**
+ * Reads a project by id or path. For an id, in one batch with the credential and, when this
+ * container has seen both the credential and the project before, with the likely caller's
+ * memberships that decided access to it.
+ */
+export async function lookupProjectAhead(
+  idOrPath: string | number,
+  ahead: { likelyUserId: number | undefined; readWithCredential: (keys: Key[]) => Promise<Raw[]> },
+): Promise<ProjectReadAhead> {
+  if (!/^\d+$/.test(String(idOrPath))) return { item: await lookupProject(idOrPath) };
+  const id = Number(idOrPath);
+  const userId = ahead.likelyUserId;
+  const groupIds = readAhead.likelyAccessGroups(id);
+  const memberKeys =
+    userId === undefined || !groupIds
+      ? []
+      : [keys.projectMember(id, userId), ...groupIds.map((groupId) => keys.groupMember(groupId, userId))];
+  const items = await ahead.readWithCredential([keys.project(id), ...memberKeys]);
+  const item = items.find((candidate) => candidate.sk === 'PROJECT');
+  return {
+    item: item && !item.deleting ? item : undefined,
+    memberships:
+      userId === undefined || !groupIds
+        ? undefined
+        : { userId, keys: memberKeys, items: items.filter((candidate) => candidate !== item) },
+  };
+}
+
+/**
+ * `readableProject` for a project read ahead: the memberships read with it count when they were
+ * read for this caller; whatever access now depends on and was not read is read now.
+ */
+export async function readableProjectAhead(
+  read: Promise<ProjectReadAhead>,
+  caller: Caller | undefined,
+): Promise<{ project: Project; access: ProjectAccess }> {
+  const { item, memberships } = await read;
+  if (!item) throw notFound('Project');
+  const project = decodeProject(item);
+  readAhead.rememberAccessGroups(project.id, accessGroupIds(project));
+  let access = NO_ACCESS;
+  if (caller) {
+    const ahead = memberships?.userId === caller.id ? memberships : undefined;
+    const have = new Set(ahead?.keys.map((key) => `${key.pk}|${key.sk}`));
+    const missing = membershipKeys(caller.id, [project]).filter((key) => !have.has(`${key.pk}|${key.sk}`));
+    const items = [...(ahead?.items ?? []), ...(missing.length ? await batchGetItems(missing) : [])];
+    access = accessWith(levelsFrom(items), project, caller.id);
+  }
+  if (!canReadProject(project, caller, access)) throw notFound('Project');
+  return { project, access };
 }
 
 /**
