@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { createTableInput } from '#store/table.ts';
+import { createTableInput, indexes } from '#store/table.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -126,7 +126,15 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+    const missing = indexes.map((index) => index.name).filter((name) => !present.has(name));
+    if (missing.length) {
+      // Data kept in .data/ by an older table definition: its items lack the newer attributes too.
+      throw new Error(
+        `The table in .data/ predates the index${missing.length > 1 ? 'es' : ''} ${missing.join(', ')}; start with \`npm start -- --fresh\` to begin with an empty one.`,
+      );
+    }
   } catch (error) {
     if (!(error instanceof Error && error.name === 'ResourceNotFoundException')) throw error;
     await client.send(new CreateTableCommand(createTableInput(tableName)));

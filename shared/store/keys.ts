@@ -63,13 +63,15 @@ export const lists = {
 /**
  * Places in the group tree (the `tree` index). A group's traversal path is its ancestors' ids and
  * its own, root first, each padded and followed by `/`, so the path of every descendant begins
- * with it. Groups sit in their root's group partition; projects of group namespaces, and the
- * records of projects shared with a group, in the root's project partition under the group's path.
+ * with it. Groups sit in their root's group partition; projects of group namespaces in the root's
+ * partition for their visibility (a list of hidden projects reads only those), and the records of
+ * projects shared with a group in the root's share partition, under the group's path.
  */
 export const tree = {
   path: (groupIds: readonly number[]) => groupIds.map((id) => `${padId(id)}/`).join(''),
   groups: (rootId: number) => `TREE#${rootId}#GROUPS`,
-  projects: (rootId: number) => `TREE#${rootId}#PROJECTS`,
+  projects: (visibility: string) => (rootId: number) => `TREE#${rootId}#PROJECTS#${visibility}`,
+  shares: (rootId: number) => `TREE#${rootId}#SHARES`,
   /** Tree attributes of a group whose traversal ids (root first, itself last) are given. */
   group(traversalIds: readonly number[]): Record<string, string> {
     return {
@@ -77,18 +79,22 @@ export const tree = {
       [treeIndex.sortKey]: tree.path(traversalIds),
     };
   },
-  /** Tree attributes of a project in a group namespace, or of a share with a group (`S`). */
+  /**
+   * Tree attributes of a project of a group namespace (under its visibility), or of a share
+   * with a group (`visibility` undefined); undefined (removed on update) for personal namespaces.
+   */
   project(
     traversalIds: readonly number[],
     projectId: number,
-    mark: 'P' | 'S' = 'P',
+    visibility?: string,
   ): Record<string, string | undefined> {
-    // Undefined (removed on update) for personal namespaces: they are in no tree.
     if (traversalIds.length === 0)
       return { [treeIndex.partitionKey]: undefined, [treeIndex.sortKey]: undefined };
+    const root = traversalIds[0] as number;
     return {
-      [treeIndex.partitionKey]: tree.projects(traversalIds[0] as number),
-      [treeIndex.sortKey]: `${tree.path(traversalIds)}${mark}${padId(projectId)}`,
+      [treeIndex.partitionKey]:
+        visibility === undefined ? tree.shares(root) : tree.projects(visibility)(root),
+      [treeIndex.sortKey]: `${tree.path(traversalIds)}${visibility === undefined ? 'S' : 'P'}${padId(projectId)}`,
     };
   },
 };

@@ -74,7 +74,7 @@ function projectItem(project: Project): Raw {
       updated_at: project.updated_at,
       last_activity_at: project.last_activity_at,
     }),
-    ...tree.project(project.namespace.group_ids, project.id),
+    ...tree.project(project.namespace.group_ids, project.id, project.visibility),
   };
 }
 
@@ -239,14 +239,6 @@ export async function getProject(id: number): Promise<Project | undefined> {
 export async function findProject(idOrPath: string | number): Promise<Project | undefined> {
   const id = await idFromReference(idOrPath, 'project');
   return id === undefined ? undefined : getProject(id);
-}
-
-/**
- * A user's access to a project from one batch read: the direct membership, memberships of the
- * namespace group and its ancestors, and memberships of each group the project is shared with.
- */
-export async function projectAccessOf(userId: number, project: Project): Promise<ProjectAccess> {
-  return (await accessToProjects(userId, [project])).get(project.id) ?? NO_ACCESS;
 }
 
 /** The caller's access to each project, from one batch of membership reads. */
@@ -438,16 +430,15 @@ export async function readableProjectAhead(
  * project comes from a reference, or from a lookup already under way (a route's prefetch); the
  * caller's access is one batch read of every membership that could grant it.
  */
-export async function readableProject(
+export function readableProject(
   reference: string | number | Promise<Raw | undefined>,
   caller: Caller | undefined,
 ): Promise<{ project: Project; access: ProjectAccess }> {
-  const item = await (typeof reference === 'object' ? reference : lookupProject(reference));
-  if (!item) throw notFound('Project');
-  const project = decodeProject(item);
-  const access = caller ? await projectAccessOf(caller.id, project) : NO_ACCESS;
-  if (!canReadProject(project, caller, access)) throw notFound('Project');
-  return { project, access };
+  const item = typeof reference === 'object' ? reference : lookupProject(reference);
+  return readableProjectAhead(
+    item.then((found) => ({ item: found })),
+    caller,
+  );
 }
 
 /**
@@ -620,7 +611,7 @@ async function writeShare(project: Project, share: ProjectShare): Promise<Projec
           kind: 'project_share',
           l1: lists.sharedWithGroup(share.group_id),
           ...sortAttributes({ id: project.id }),
-          ...tree.project(share.group_ids, project.id, 'S'),
+          ...tree.project(share.group_ids, project.id),
         },
         NEW_ITEM,
       ),
@@ -752,7 +743,11 @@ const groupIdsOfPath = (path: unknown) => String(path).split('/').slice(0, -1).m
  * membership lists; then the subtrees (one Query per outermost member group) beside one batch
  * read of direct memberships; a last batch read only for shared projects found in no other way.
  */
-export async function memberProjectsOf(userId: number): Promise<{ raw: Raw[]; levels: Map<number, number> }> {
+export async function memberProjectsOf(
+  userId: number,
+  /** Only projects of these visibilities are read from the groups' subtrees. */
+  visibilities: readonly Visibility[] = VISIBILITIES,
+): Promise<{ raw: Raw[]; levels: Map<number, number> }> {
   const [direct, groupMemberships] = await Promise.all([
     readWholeList('l2', lists.projectMembershipsOfUser(userId)),
     membershipsOfUser(userId),
@@ -765,11 +760,11 @@ export async function memberProjectsOf(userId: number): Promise<{ raw: Raw[]; le
     levels.set(projectId, Math.max(levels.get(projectId) ?? 0, level));
   const activeDirect = direct.items.filter((item) => isMembershipActive(item.expires_at));
   for (const item of activeDirect) raise(Number(item.project_id), Number(item.access_level));
+  const places = groupMemberships.map((m) => ({ id: m.groupId, ancestor_ids: m.ancestorIds }));
   const [subtrees, directProjects] = await Promise.all([
-    readSubtrees(
-      groupMemberships.map((m) => ({ id: m.groupId, ancestor_ids: m.ancestorIds })),
-      tree.projects,
-    ),
+    Promise.all(
+      [...visibilities.map(tree.projects), tree.shares].map((partition) => readSubtrees(places, partition)),
+    ).then((parts) => parts.flat()),
     getProjectsRaw(activeDirect.map((item) => Number(item.project_id))),
   ]);
   const found = new Map<number, Raw>(directProjects.map((item) => [Number(item.id), item]));
@@ -802,7 +797,8 @@ export async function listReachableProjects(query: {
 }): Promise<ListPage<Project>> {
   const { caller } = query;
   const visible: Visibility[] = caller.external ? ['public'] : ['public', 'internal'];
-  const hidden = memberProjectsOf(caller.id).then(({ raw }) =>
+  const hiddenVisibilities = VISIBILITIES.filter((visibility) => !visible.includes(visibility));
+  const hidden = memberProjectsOf(caller.id, hiddenVisibilities).then(({ raw }) =>
     raw.filter((item) => !visible.includes(item.visibility as Visibility)),
   );
   return listMerged({

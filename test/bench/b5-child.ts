@@ -24,7 +24,7 @@ import type { Group } from '#domain/groups.ts';
 import { newProjectFrom, type Project } from '#domain/projects.ts';
 import { documentClient, tableName } from '#store/client.ts';
 import { nextId } from '#store/ids.ts';
-import { keys, lists, sortAttributes } from '#store/keys.ts';
+import { keys, lists, sortAttributes, tree } from '#store/keys.ts';
 import { listCountChange } from '#store/lists.ts';
 import { groupNamespace } from '#store/namespaces.ts';
 import { getProjectRaw, newRunnersToken } from '#store/projects.ts';
@@ -238,6 +238,7 @@ function projectItem(project: Project): Raw {
     l1: lists.projectsWithVisibility(project.visibility),
     l2: lists.namespaceProjects(project.namespace.id, project.visibility),
     ...sortAttributes(project),
+    ...tree.project(project.namespace.group_ids, project.id, project.visibility),
   };
 }
 const routeItem = (project: Project): Raw => ({

@@ -271,7 +271,7 @@ export async function runB6(
           ? ` The ${options.unloaded.connections}-connection rows (${describe(options.unloaded)}) show unloaded latency, information only.`
           : ''
       }`,
-      "GET /projects/:id as root = token GetItem → project GetItem (ConsistentRead, like the raw loop) → BatchGetItem of root's project and group memberships: three sequential DynamoDB round trips against the raw loop's one. Anonymously it is the project GetItem alone. At 10 connections DynamoDB Local is the bottleneck and latency is mostly queueing, so the ratio tracks the number of DynamoDB reads per request. LOG_LEVEL=silent.",
+      "GET /projects/:id as root: the credential, the project and (once this container has seen that credential and project) root's memberships that decide access come in one BatchGetItem; the memberships are read again only when the guess missed. Anonymously it is one BatchGetItem of the project. At 10 connections DynamoDB Local is the bottleneck and latency is mostly queueing, so the ratio tracks the number of DynamoDB requests per call. LOG_LEVEL=silent.",
       `GET /users/:id (token GetItem + user GetItem) against a raw GetItem of the user item is information, kept from before the projects endpoints existed.`,
       ...problems.map((problem) => `PROBLEM ${problem}`),
     ],

@@ -189,11 +189,11 @@ describe('tree', () => {
       tree: 'TREE#1#GROUPS',
       tpath: '000000000001/000000000005/000000000009/',
     });
-    expect(tree.project([1, 5], 42)).toEqual({
-      tree: 'TREE#1#PROJECTS',
+    expect(tree.project([1, 5], 42, 'private')).toEqual({
+      tree: 'TREE#1#PROJECTS#private',
       tpath: '000000000001/000000000005/P000000000042',
     });
-    expect(tree.project([1], 42, 'S').tpath).toBe('000000000001/S000000000042');
+    expect(tree.project([1], 42)).toEqual({ tree: 'TREE#1#SHARES', tpath: '000000000001/S000000000042' });
     // A sibling whose id shares a prefix is not inside the subtree.
     expect(tree.path([1, 50]).startsWith(tree.path([1, 5]))).toBe(false);
   });
