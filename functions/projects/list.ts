@@ -5,7 +5,12 @@ import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { projectListScope } from '#store/project-scope.ts';
 import { presentProjects } from '#store/project-views.ts';
-import { listProjects, listReachableProjects, membershipLevelsOf } from '#store/projects.ts';
+import {
+  type KnownLevels,
+  listProjects,
+  listReachableProjects,
+  membershipLevelsOf,
+} from '#store/projects.ts';
 import { projectListParams } from './params.ts';
 
 /** Projects the caller may see (see projectListScope); anonymous callers get simple entities. */
@@ -14,9 +19,10 @@ export const handler = defineRoute({
   paginated: true,
   params: params(projectListParams),
   run: async ({ params: input, caller, page, request }) => {
-    // Read beside the list so `permissions` cost no extra round trip.
-    const levels = caller && !input.simple ? membershipLevelsOf(caller.id) : undefined;
-    const present = async (result: { items: Project[]; total: number | undefined }) =>
+    const present = async (
+      result: { items: Project[]; total: number | undefined },
+      levels: Promise<KnownLevels> | undefined,
+    ) =>
       reply.page(
         await presentProjects(result.items, caller, {
           baseUrl: request.baseUrl,
@@ -31,15 +37,16 @@ export const handler = defineRoute({
     const narrowed = input.owned || input.membership || input.starred || input.min_access_level !== undefined;
     if (caller && !caller.admin && !narrowed && !projectListFilter(input, caller)) {
       // The common case reads every list only to the end of the page.
-      return present(
-        await listReachableProjects({
-          caller,
-          order: input.order_by ?? 'created_at',
-          sort: input.sort ?? 'desc',
-          page,
-        }),
-      );
+      const result = await listReachableProjects({
+        caller,
+        order: input.order_by ?? 'created_at',
+        sort: input.sort ?? 'desc',
+        page,
+      });
+      return present(result, Promise.resolve(result.levels));
     }
+    // Read beside the list so `permissions` cost no extra round trip.
+    const levels = caller && !input.simple ? membershipLevelsOf(caller.id) : undefined;
     const scope = projectListScope(caller, {
       owned: input.owned,
       membership: input.membership,
@@ -54,6 +61,6 @@ export const handler = defineRoute({
       page,
       filter: projectListFilter(input, caller, scope.narrowing),
     });
-    return present(result);
+    return present(result, levels);
   },
 });

@@ -747,7 +747,7 @@ export async function memberProjectsOf(
   userId: number,
   /** Only projects of these visibilities are read from the groups' subtrees. */
   visibilities: readonly Visibility[] = VISIBILITIES,
-): Promise<{ raw: Raw[]; levels: Map<number, number> }> {
+): Promise<{ raw: Raw[]; levels: Map<number, number>; memberships: MembershipLevels }> {
   const [direct, groupMemberships] = await Promise.all([
     readWholeList('l2', lists.projectMembershipsOfUser(userId)),
     membershipsOfUser(userId),
@@ -781,34 +781,38 @@ export async function memberProjectsOf(
   }
   const missing = [...levels.keys()].filter((id) => !found.has(id));
   for (const item of await getProjectsRaw(missing)) found.set(Number(item.id), item);
-  return { raw: [...found.values()], levels };
+  const memberships: MembershipLevels = {
+    projects: new Map(activeDirect.map((item) => [Number(item.project_id), Number(item.access_level)])),
+    groups: memberLevel,
+  };
+  return { raw: [...found.values()], levels, memberships };
 }
 
 /**
  * One page of GET /projects for a signed-in user without filters: the public (and internal)
  * lists, read to the end of the page, merged with the hidden projects they reach, read beside
- * them.
+ * them. The caller's membership levels come with it (read for the reach, so the page's
+ * `permissions` cost nothing more).
  */
 export async function listReachableProjects(query: {
   caller: Caller;
   order: ProjectListQuery['order'];
   sort: 'asc' | 'desc';
   page: PageRequest;
-}): Promise<ListPage<Project>> {
+}): Promise<ListPage<Project> & { levels: MembershipLevels }> {
   const { caller } = query;
   const visible: Visibility[] = caller.external ? ['public'] : ['public', 'internal'];
   const hiddenVisibilities = VISIBILITIES.filter((visibility) => !visible.includes(visibility));
-  const hidden = memberProjectsOf(caller.id, hiddenVisibilities).then(({ raw }) =>
-    raw.filter((item) => !visible.includes(item.visibility as Visibility)),
-  );
-  return listMerged({
+  const reach = memberProjectsOf(caller.id, hiddenVisibilities);
+  const page = await listMerged({
     partitions: visible.map(lists.projectsWithVisibility),
-    extra: hidden,
+    extra: reach.then(({ raw }) => raw.filter((item) => !visible.includes(item.visibility as Visibility))),
     order: query.order,
     sort: query.sort,
     page: query.page,
     decode: decodeProject,
   });
+  return { ...page, levels: (await reach).memberships };
 }
 
 // Removal -------------------------------------------------------------------------------------------
