@@ -1,6 +1,7 @@
 import { params } from '#domain/params.ts';
 import { projectListFilter } from '#domain/project-lists.ts';
 import type { Project } from '#domain/projects.ts';
+import type { Caller } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { projectListScope } from '#store/project-scope.ts';
@@ -9,7 +10,9 @@ import {
   type KnownLevels,
   listProjects,
   listReachableProjects,
+  type MembershipLists,
   membershipLevelsOf,
+  readMembershipLists,
 } from '#store/projects.ts';
 import { projectListParams } from './params.ts';
 
@@ -18,7 +21,12 @@ export const handler = defineRoute({
   auth: 'optional',
   paginated: true,
   params: params(projectListParams),
-  run: async ({ params: input, caller, page, request }) => {
+  // The caller's membership lists, read beside the credential when this container knows whose it is.
+  prefetch: (_input, ahead): Promise<MembershipLists | undefined> =>
+    ahead.likelyUserId === undefined ? Promise.resolve(undefined) : readMembershipLists(ahead.likelyUserId),
+  run: async ({ params: input, caller, page, request, prefetched }) => {
+    const membershipsOf = (signedIn: Caller) =>
+      prefetched.then((read) => (read?.userId === signedIn.id ? read : readMembershipLists(signedIn.id)));
     const present = async (
       result: { items: Project[]; total: number | undefined },
       levels: Promise<KnownLevels> | undefined,
@@ -42,11 +50,12 @@ export const handler = defineRoute({
         order: input.order_by ?? 'created_at',
         sort: input.sort ?? 'desc',
         page,
+        memberships: membershipsOf(caller),
       });
       return present(result, Promise.resolve(result.levels));
     }
     // Read beside the list so `permissions` cost no extra round trip.
-    const levels = caller && !input.simple ? membershipLevelsOf(caller.id) : undefined;
+    const levels = caller && !input.simple ? membershipLevelsOf(caller.id, membershipsOf(caller)) : undefined;
     const scope = projectListScope(caller, {
       owned: input.owned,
       membership: input.membership,

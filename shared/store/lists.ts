@@ -193,11 +193,22 @@ export function mergeSorted(
   return merged;
 }
 
+/** One list: its partition attribute and partition. */
+export interface ListRef {
+  list: ListPartitionAttribute;
+  partition: string;
+}
+
 export interface MergedListQuery<T> {
   /** The list attribute the partitions belong to (default `l1`). */
   list?: ListPartitionAttribute;
   /** Lists read in the requested order (e.g. every public and internal project). */
   partitions: string[];
+  /**
+   * Lists known only once something else was read (e.g. those of the groups a caller belongs
+   * to), read like `partitions` as soon as each set is known.
+   */
+  laterLists?: Promise<ListRef[]>[];
   /**
    * Caller-specific raw items (e.g. private projects they reach), merged in; all of them, as a
    * promise when they are still being read, so their reads overlap the lists' reads.
@@ -210,23 +221,34 @@ export interface MergedListQuery<T> {
   filter?: (entity: T) => boolean;
 }
 
+const refName = (list: string, partition: unknown) => `${list}|${String(partition)}`;
+
 /**
  * One page merged from several lists plus caller-specific items. Without a filter each list is
- * read only to the end of the requested page and the total comes from the lists' counters.
+ * read only to the end of the requested page and the total comes from the lists' counters; an
+ * extra item that belongs to one of the lists counts (and is found) there.
  */
 export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage<T>> {
   const offset = offsetOf(query.page);
   const wanted = offset + query.page.perPage;
   const list = query.list ?? 'l1';
-  const listed = new Set(query.partitions);
-  const notListed = (items: Record<string, unknown>[]) =>
-    items.filter((item) => !listed.has(String(item[list])));
+  const first: ListRef[] = query.partitions.map((partition) => ({ list, partition }));
+  const refs = Promise.all([first, ...(query.laterLists ?? [])]).then((sets) => sets.flat());
+  const notListed = async (items: Record<string, unknown>[]) => {
+    const listed = new Set((await refs).map((ref) => refName(ref.list, ref.partition)));
+    return items.filter((item) => !listed.has(refName('l1', item.l1)) && !listed.has(refName('l2', item.l2)));
+  };
+  /** Each set of lists starts its reads as soon as it is known. */
+  const eachSet = <R>(read: (ref: ListRef) => Promise<R>) =>
+    Promise.all(
+      [Promise.resolve(first), ...(query.laterLists ?? [])].map((set) =>
+        set.then((known) => Promise.all(known.map(read))),
+      ),
+    ).then((parts) => parts.flat());
   if (!query.filter) {
     const [heads, counts, extra] = await Promise.all([
-      Promise.all(
-        query.partitions.map((partition) => readListHead(list, partition, query.order, query.sort, wanted)),
-      ),
-      Promise.all(query.partitions.map(readListCount)),
+      eachSet((ref) => readListHead(ref.list, ref.partition, query.order, query.sort, wanted)),
+      eachSet((ref) => readListCount(ref.partition)),
       Promise.resolve(query.extra).then(notListed),
     ]);
     const merged = mergeSorted([...heads, extra], query.order, query.sort);
@@ -234,7 +256,7 @@ export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage
     return { items: merged.slice(offset, wanted).map(query.decode), total };
   }
   const [whole, extra] = await Promise.all([
-    Promise.all(query.partitions.map((partition) => readWholeList(list, partition, query.order))),
+    eachSet((ref) => readWholeList(ref.list, ref.partition, query.order)),
     Promise.resolve(query.extra).then(notListed),
   ]);
   const merged = mergeSorted([...whole.map((part) => part.items), extra], query.order, query.sort)

@@ -28,6 +28,7 @@ import { getItem, idFromReference } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
 import {
   type ListPage,
+  type ListRef,
   listCountChange,
   listMerged,
   readListCount,
@@ -311,28 +312,54 @@ const MAX_LISTED_MEMBERSHIPS = 100;
 export type KnownLevels = Partial<MembershipLevels>;
 
 /**
- * The caller's membership levels from their own membership lists, for the `permissions` shown in
- * project lists: one round trip, started together with a list's main read. Never used to decide
- * access to a single project (that reads the membership items themselves, consistently). The
- * returned promise is marked handled, so a request that fails first leaves no stray rejection.
+ * A user's own membership lists (project and group memberships), each read to at most
+ * MAX_LISTED_MEMBERSHIPS items in one round trip; a kind with more is undefined.
  */
-export function membershipLevelsOf(userId: number): Promise<KnownLevels> {
-  const levels = (async () => {
-    const read = async (list: string, key: string) => {
-      const items = await readListHead('l2', list, 'id', 'asc', MAX_LISTED_MEMBERSHIPS + 1);
-      if (items.length > MAX_LISTED_MEMBERSHIPS) return undefined;
-      return new Map(
-        items
-          .filter((item) => isMembershipActive(item.expires_at))
-          .map((item) => [Number(item[key]), Number(item.access_level)]),
-      );
-    };
-    const [projects, groups] = await Promise.all([
-      read(lists.projectMembershipsOfUser(userId), 'project_id'),
-      read(lists.groupMembershipsOfUser(userId), 'group_id'),
-    ]);
-    return { projects, groups };
-  })();
+export interface MembershipLists {
+  userId: number;
+  projects: Raw[] | undefined;
+  groups: Raw[] | undefined;
+}
+
+/**
+ * Reads a user's membership lists (see MembershipLists). The returned promise is marked handled,
+ * so a request that fails first leaves no stray rejection.
+ */
+export function readMembershipLists(userId: number): Promise<MembershipLists> {
+  const read = async (list: string) => {
+    const items = await readListHead('l2', list, 'id', 'asc', MAX_LISTED_MEMBERSHIPS + 1);
+    return items.length > MAX_LISTED_MEMBERSHIPS ? undefined : items;
+  };
+  const result = Promise.all([
+    read(lists.projectMembershipsOfUser(userId)),
+    read(lists.groupMembershipsOfUser(userId)),
+  ]).then(([projects, groups]) => ({ userId, projects, groups }));
+  result.catch(() => undefined);
+  return result;
+}
+
+/** Active memberships of a kind as level by project or group id. */
+const levelsBy = (items: Raw[], idAttribute: string) =>
+  new Map(
+    items
+      .filter((item) => isMembershipActive(item.expires_at))
+      .map((item) => [Number(item[idAttribute]), Number(item.access_level)]),
+  );
+
+/**
+ * The caller's membership levels from their own membership lists, for the `permissions` shown in
+ * project lists: one round trip, started together with a list's main read (or taken from lists
+ * already being read). Never used to decide access to a single project (that reads the
+ * membership items themselves, consistently).
+ */
+export function membershipLevelsOf(
+  userId: number,
+  read: Promise<MembershipLists> = readMembershipLists(userId),
+): Promise<KnownLevels> {
+  const levels = read.then((known) => ({
+    projects: known.projects && levelsBy(known.projects, 'project_id'),
+    groups: known.groups && levelsBy(known.groups, 'group_id'),
+  }));
   levels.catch(() => undefined);
   return levels;
 }
@@ -789,30 +816,113 @@ export async function memberProjectsOf(
 }
 
 /**
+ * Above this many groups in a user's member subtrees, their hidden projects are read whole from
+ * the tree index instead of one list per group (a Query per group would cost more than that).
+ */
+const MAX_GROUP_LISTS = 50;
+
+/** A user's active memberships, completing a kind the capped read left out. */
+async function activeMemberships(
+  read: Promise<MembershipLists>,
+): Promise<{ projects: Raw[]; groups: Raw[] }> {
+  const known = await read;
+  const [projects, groups] = await Promise.all(
+    [
+      [known.projects, lists.projectMembershipsOfUser(known.userId)] as const,
+      [known.groups, lists.groupMembershipsOfUser(known.userId)] as const,
+    ].map(async ([items, list]) => items ?? (await readWholeList('l2', list)).items),
+  );
+  const active = (items: Raw[] | undefined) =>
+    (items ?? []).filter((item) => isMembershipActive(item.expires_at));
+  return { projects: active(projects), groups: active(groups) };
+}
+
+/**
  * One page of GET /projects for a signed-in user without filters: the public (and internal)
- * lists, read to the end of the page, merged with the hidden projects they reach, read beside
- * them. The caller's membership levels come with it (read for the reach, so the page's
- * `permissions` cost nothing more).
+ * lists and, for the hidden visibilities, the lists of every group in the subtrees of the
+ * caller's groups, each read only to the end of the page and counted by its counter; merged
+ * with the hidden projects reached through a direct membership or a share, read whole (they are
+ * the caller's own). Round trips after the membership lists: the lists of the member groups,
+ * their subtrees and shares and the direct projects together; then the subgroups' lists beside
+ * the shared projects. The caller's membership levels come with it (for `permissions`).
  */
 export async function listReachableProjects(query: {
   caller: Caller;
   order: ProjectListQuery['order'];
   sort: 'asc' | 'desc';
   page: PageRequest;
+  /** The caller's membership lists, when already being read (see readMembershipLists). */
+  memberships?: Promise<MembershipLists>;
 }): Promise<ListPage<Project> & { levels: MembershipLevels }> {
   const { caller } = query;
   const visible: Visibility[] = caller.external ? ['public'] : ['public', 'internal'];
-  const hiddenVisibilities = VISIBILITIES.filter((visibility) => !visible.includes(visibility));
-  const reach = memberProjectsOf(caller.id, hiddenVisibilities);
+  const hidden = VISIBILITIES.filter((visibility) => !visible.includes(visibility));
+  const memberships = activeMemberships(query.memberships ?? readMembershipLists(caller.id));
+  const groupIdOf = (item: Raw) => Number(item.group_id);
+  const listsOf = (groupIds: number[]): ListRef[] =>
+    groupIds.flatMap((id) =>
+      hidden.map((visibility) => ({
+        list: 'l2' as const,
+        partition: lists.namespaceProjects(id, visibility),
+      })),
+    );
+  const places = memberships.then(({ groups }) =>
+    groups.map((item) => ({
+      id: groupIdOf(item),
+      ancestor_ids: ((item.group_ancestor_ids as number[] | undefined) ?? []).map(Number),
+    })),
+  );
+  const memberGroupIds = memberships.then(({ groups }) => [...new Set(groups.map(groupIdOf))]);
+  const subtreeGroupIds = places.then(async (known) =>
+    (await readSubtrees(known, tree.groups)).map((item) => Number(item.id)),
+  );
+  const perGroup = Promise.all([memberGroupIds, subtreeGroupIds]).then(
+    ([own, ids]) => own.length <= MAX_GROUP_LISTS && ids.length <= MAX_GROUP_LISTS,
+  );
+  const subgroupLists = Promise.all([memberGroupIds, subtreeGroupIds, perGroup]).then(([own, ids, listed]) =>
+    listed ? listsOf(ids.filter((id) => !own.includes(id))) : [],
+  );
+  const extra = (async () => {
+    const [{ projects: direct }, known] = await Promise.all([memberships, places]);
+    const wholeSubtrees = perGroup.then(async (listed) =>
+      listed
+        ? []
+        : (
+            await Promise.all(hidden.map((visibility) => readSubtrees(known, tree.projects(visibility))))
+          ).flat(),
+    );
+    const directIds = direct.map((item) => Number(item.project_id));
+    const [shares, directProjects] = await Promise.all([
+      readSubtrees(known, tree.shares),
+      getProjectsRaw(directIds),
+    ]);
+    const sharedIds = shares
+      .filter((item) => isMembershipActive(item.expires_at))
+      .map((item) => Number(item.project_id))
+      .filter((id) => !directIds.includes(id));
+    const [whole, shared] = await Promise.all([wholeSubtrees, getProjectsRaw([...new Set(sharedIds)])]);
+    return [...directProjects, ...whole, ...shared].filter((item) =>
+      hidden.includes(item.visibility as Visibility),
+    );
+  })();
+  extra.catch(() => undefined);
   const page = await listMerged({
     partitions: visible.map(lists.projectsWithVisibility),
-    extra: reach.then(({ raw }) => raw.filter((item) => !visible.includes(item.visibility as Visibility))),
+    laterLists: [
+      memberGroupIds.then((ids) => (ids.length <= MAX_GROUP_LISTS ? listsOf(ids) : [])),
+      subgroupLists,
+    ],
+    extra,
     order: query.order,
     sort: query.sort,
     page: query.page,
     decode: decodeProject,
   });
-  return { ...page, levels: (await reach).memberships };
+  const { projects, groups } = await memberships;
+  return {
+    ...page,
+    levels: { projects: levelsBy(projects, 'project_id'), groups: levelsBy(groups, 'group_id') },
+  };
 }
 
 // Removal -------------------------------------------------------------------------------------------

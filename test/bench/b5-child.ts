@@ -117,8 +117,12 @@ process.env.LOG_LEVEL = 'silent';
 const MEMBER_TOKEN = 'bench-b5-member-token-0123456789';
 /** The control group keeps this many projects at both sizes. */
 const FIXED_PROJECTS = 30;
-/** Every this many projects, one goes into the growing group (1/8 of all projects). */
-const GROWING_EVERY = 8;
+/**
+ * Every this many projects, one goes into the growing group (1/3 of all projects): enough that
+ * at the small size it already holds more than a page of each visibility, so page 1 is a full
+ * page at both sizes and the sizes compare like with like.
+ */
+const GROWING_EVERY = 3;
 /** Enough that every visibility list holds more than a page of groups at the small size too. */
 const OTHER_GROUPS_SMALL = 66;
 const GROUPS_ADDED = 1000;
@@ -128,6 +132,8 @@ const PROJECTS_PER_BATCH = 8;
 type Raw = Record<string, unknown>;
 const pad = (n: number, width = 6) => String(n).padStart(width, '0');
 const visibilityOf = (i: number) => VISIBILITY_CYCLE[i % VISIBILITY_CYCLE.length] ?? 'public';
+/** The n-th project's visibility: cycling within the growing group's share and within the rest. */
+const projectVisibility = (index: number) => visibilityOf(index + Math.floor(index / GROWING_EVERY));
 /** A project is at most as visible as its group (GitLab refuses more). */
 const capped = (visibility: Visibility, group: Group): Visibility =>
   visibilityLevel[visibility] > visibilityLevel[group.visibility] ? group.visibility : visibility;
@@ -316,8 +322,8 @@ try {
 
   // Size 1: everything through the store's create functions.
   const smallStart = performance.now();
-  const [member] = await bench.seedUsers(1);
-  if (!member) throw new Error('no member seeded');
+  const [member, seeder] = await bench.seedUsers(2);
+  if (!member || !seeder) throw new Error('no member seeded');
   await seedToken(member, MEMBER_TOKEN);
   const fixed = await seedGroup('grp-fixed', 'public', root.id);
   const growing = await seedGroup('grp-grows', 'public', root.id);
@@ -325,11 +331,16 @@ try {
   const others: Group[] = [];
   for (let i = 0; i < OTHER_GROUPS_SMALL; i++)
     others.push(await seedGroup(`grp-${pad(i, 5)}`, visibilityOf(i), root.id));
-  // Projects are created in one interleaved order at both sizes — every eighth into the growing
+  // Projects are created in one interleaved order at both sizes — every third into the growing
   // group, the rest round-robin over the other groups — so a page of the newest projects spans
   // as many groups at 1k rows as at 100k (the permission batch reads one key per group on a page).
+  // The others take turns over the projects the growing group leaves, so every group gets some.
   const groupFor = (index: number, pool: Group[], growingLeft: boolean) =>
-    growingLeft && index % GROWING_EVERY === 0 ? growing : (pool[index % pool.length] as Group);
+    !growingLeft
+      ? (pool[index % pool.length] as Group)
+      : index % GROWING_EVERY === 0
+        ? growing
+        : (pool[(index - Math.floor(index / GROWING_EVERY) - 1) % pool.length] as Group);
   const fixedProjects = await seedGroupProjects(fixed, FIXED_PROJECTS, {
     prefix: 'fixed',
     creatorId: root.id,
@@ -345,7 +356,7 @@ try {
     for (let index = nextSmall++; index < smallProjects; index = nextSmall++) {
       const group = groupFor(index, others, true);
       if (group === growing) growingSmall++;
-      await seedProject(groupNamespace(group), `s${pad(index)}`, capped(visibilityOf(index), group), root.id);
+      await seedProject(groupNamespace(group), `s${pad(index)}`, capped(projectVisibility(index), group), root.id);
     }
   };
   await Promise.all(Array.from({ length: 4 }, smallWorker));
@@ -455,13 +466,15 @@ try {
   };
   small.measurements = await measureAll();
 
-  // Size 2: more groups through createGroup, then filler projects by BatchWriteItem.
+  // Size 2: more groups through createGroup, then filler projects by BatchWriteItem. The groups
+  // are created by another user, so no caller's own memberships differ between the sizes (a
+  // group's creator becomes its owner): what grows is the rest of the table.
   const largeStart = performance.now();
   const deadline = processStart + options.seedDeadlineSec * 1000;
   let next = 0;
   const groupWorker = async () => {
     for (let i = next++; i < GROUPS_ADDED && performance.now() < deadline; i = next++) {
-      others.push(await seedGroup(`grp-${pad(OTHER_GROUPS_SMALL + i, 5)}`, visibilityOf(i), root.id));
+      others.push(await seedGroup(`grp-${pad(OTHER_GROUPS_SMALL + i, 5)}`, visibilityOf(i), seeder.id));
     }
   };
   await Promise.all(Array.from({ length: 4 }, groupWorker));
@@ -494,7 +507,7 @@ try {
         const at = new Date(base + index).toISOString();
         const project: Project = {
           ...newProjectFrom(
-            { name: path, path, visibility: capped(visibilityOf(index), group) },
+            { name: path, path, visibility: capped(projectVisibility(index), group) },
             namespaceOf(group),
             root.id,
             newRunnersToken(),
