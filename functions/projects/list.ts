@@ -1,7 +1,6 @@
 import { params } from '#domain/params.ts';
 import { projectListFilter } from '#domain/project-lists.ts';
 import type { Project } from '#domain/projects.ts';
-import type { Caller } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { projectListScope } from '#store/project-scope.ts';
@@ -25,8 +24,8 @@ export const handler = defineRoute({
   prefetch: (_input, ahead): Promise<MembershipLists | undefined> =>
     ahead.likelyUserId === undefined ? Promise.resolve(undefined) : readMembershipLists(ahead.likelyUserId),
   run: async ({ params: input, caller, page, request, prefetched }) => {
-    const membershipsOf = (signedIn: Caller) =>
-      prefetched.then((read) => (read?.userId === signedIn.id ? read : readMembershipLists(signedIn.id)));
+    const guessed = await prefetched;
+    const readAhead = caller && guessed?.userId === caller.id ? Promise.resolve(guessed) : undefined;
     const present = async (
       result: { items: Project[]; total: number | undefined },
       levels: Promise<KnownLevels> | undefined,
@@ -50,12 +49,12 @@ export const handler = defineRoute({
         order: input.order_by ?? 'created_at',
         sort: input.sort ?? 'desc',
         page,
-        memberships: membershipsOf(caller),
+        memberships: readAhead,
       });
       return present(result, Promise.resolve(result.levels));
     }
     // Read beside the list so `permissions` cost no extra round trip.
-    const levels = caller && !input.simple ? membershipLevelsOf(caller.id, membershipsOf(caller)) : undefined;
+    const levels = caller && !input.simple ? membershipLevelsOf(caller.id, readAhead) : undefined;
     const scope = projectListScope(caller, {
       owned: input.owned,
       membership: input.membership,

@@ -22,7 +22,7 @@ import {
   listCountChange,
   listMerged,
   mergeSorted,
-  readSubtree,
+  readSubtreeUpTo,
   readWholeList,
 } from './lists.ts';
 import { deleteMember, insertMember, replaceMember } from './memberships.ts';
@@ -228,13 +228,22 @@ export async function readSubtrees(
   places: TreePlace[],
   partition: (rootId: number) => string,
 ): Promise<Raw[]> {
+  return (await readSubtreesUpTo(places, partition, Number.POSITIVE_INFINITY)).items;
+}
+
+/** The given groups' subtrees in one tree partition when they hold at most `limit` items each. */
+export async function readSubtreesUpTo(
+  places: TreePlace[],
+  partition: (rootId: number) => string,
+  limit: number,
+): Promise<{ items: Raw[]; complete: boolean }> {
   const parts = await Promise.all(
     outermost(places).map((place) => {
       const traversal = [...place.ancestor_ids, place.id];
-      return readSubtree(partition(traversal[0] as number), tree.path(traversal));
+      return readSubtreeUpTo(partition(traversal[0] as number), tree.path(traversal), limit);
     }),
   );
-  return parts.flat();
+  return { items: parts.flatMap((part) => part.items), complete: parts.every((part) => part.complete) };
 }
 
 /** Every descendant of the given groups (raw items, the groups themselves left out). */

@@ -146,10 +146,16 @@ export async function readWholeList(
 }
 
 /**
- * Every item of a tree partition whose traversal path begins with `pathPrefix`: a whole subtree
- * in one Query (more only when it passes 1 MB). Items being deleted are left out.
+ * The items of a tree partition whose traversal path begins with `pathPrefix` (a whole subtree,
+ * one Query unless it passes 1 MB), items being deleted left out; when there are more than
+ * `limit`, `complete` is false and the items are only the first ones (one more is read to tell).
  */
-export async function readSubtree(partition: string, pathPrefix: string): Promise<Record<string, unknown>[]> {
+export async function readSubtreeUpTo(
+  partition: string,
+  pathPrefix: string,
+  limit: number,
+): Promise<{ items: Record<string, unknown>[]; complete: boolean }> {
+  const wanted = limit + 1;
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -161,12 +167,13 @@ export async function readSubtree(partition: string, pathPrefix: string): Promis
         ExpressionAttributeNames: { '#tree': treeIndex.partitionKey, '#path': treeIndex.sortKey },
         ExpressionAttributeValues: { ':tree': partition, ':path': pathPrefix },
         ExclusiveStartKey: startKey,
+        Limit: Number.isFinite(wanted) ? wanted - items.length : undefined,
       }),
     );
     items.push(...((result.Items ?? []) as Record<string, unknown>[]));
     startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return items.filter((item) => !item.deleting);
+  } while (startKey && items.length < wanted);
+  return { items: items.filter((item) => !item.deleting), complete: items.length <= limit };
 }
 
 /** Merges raw items from several lists into one order, dropping repeats of the same item. */

@@ -22,7 +22,7 @@ import {
 import type { Caller } from '#domain/users.ts';
 import { batchGetItems, type Key } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
-import { membershipsOfUser, readSubtrees } from './groups.ts';
+import { membershipsOfUser, readSubtrees, readSubtreesUpTo, type TreePlace } from './groups.ts';
 import { nextId } from './ids.ts';
 import { getItem, idFromReference } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
@@ -820,6 +820,12 @@ export async function memberProjectsOf(
  * the tree index instead of one list per group (a Query per group would cost more than that).
  */
 const MAX_GROUP_LISTS = 50;
+/**
+ * When the membership lists could not be read ahead, the member subtrees' hidden projects are
+ * also read from the tree index, up to this many, beside the subtrees' groups: when that is all
+ * of them the subgroups' lists need no further round trip.
+ */
+const SMALL_SUBTREE = 100;
 
 /** A user's active memberships, completing a kind the capped read left out. */
 async function activeMemberships(
@@ -842,16 +848,16 @@ async function activeMemberships(
  * lists and, for the hidden visibilities, the lists of every group in the subtrees of the
  * caller's groups, each read only to the end of the page and counted by its counter; merged
  * with the hidden projects reached through a direct membership or a share, read whole (they are
- * the caller's own). Round trips after the membership lists: the lists of the member groups,
- * their subtrees and shares and the direct projects together; then the subgroups' lists beside
- * the shared projects. The caller's membership levels come with it (for `permissions`).
+ * the caller's own). After the membership lists: the member groups' lists, their subtrees'
+ * groups and shares and the direct projects, together; then the subgroups' lists beside the
+ * shared projects. The caller's membership levels come with it (for `permissions`).
  */
 export async function listReachableProjects(query: {
   caller: Caller;
   order: ProjectListQuery['order'];
   sort: 'asc' | 'desc';
   page: PageRequest;
-  /** The caller's membership lists, when already being read (see readMembershipLists). */
+  /** The caller's membership lists, when read ahead (see readMembershipLists). */
   memberships?: Promise<MembershipLists>;
 }): Promise<ListPage<Project> & { levels: MembershipLevels }> {
   const { caller } = query;
@@ -866,6 +872,13 @@ export async function listReachableProjects(query: {
         partition: lists.namespaceProjects(id, visibility),
       })),
     );
+  const hiddenSubtrees = (places: TreePlace[], limit: number) =>
+    Promise.all(hidden.map((visibility) => readSubtreesUpTo(places, tree.projects(visibility), limit))).then(
+      (parts) => ({
+        items: parts.flatMap((part) => part.items),
+        complete: parts.every((part) => part.complete),
+      }),
+    );
   const places = memberships.then(({ groups }) =>
     groups.map((item) => ({
       id: groupIdOf(item),
@@ -876,20 +889,26 @@ export async function listReachableProjects(query: {
   const subtreeGroupIds = places.then(async (known) =>
     (await readSubtrees(known, tree.groups)).map((item) => Number(item.id)),
   );
+  // Read from the tree beside the groups, or never (membership lists read ahead: a round to spare).
+  const small = query.memberships
+    ? Promise.resolve({ items: [], complete: false })
+    : places.then((known) => hiddenSubtrees(known, SMALL_SUBTREE));
+  small.catch(() => undefined);
   const perGroup = Promise.all([memberGroupIds, subtreeGroupIds]).then(
     ([own, ids]) => own.length <= MAX_GROUP_LISTS && ids.length <= MAX_GROUP_LISTS,
   );
-  const subgroupLists = Promise.all([memberGroupIds, subtreeGroupIds, perGroup]).then(([own, ids, listed]) =>
-    listed ? listsOf(ids.filter((id) => !own.includes(id))) : [],
+  const subgroupLists = Promise.all([memberGroupIds, subtreeGroupIds, perGroup, small]).then(
+    ([own, ids, listed, whole]) =>
+      listed && !whole.complete ? listsOf(ids.filter((id) => !own.includes(id))) : [],
   );
   const extra = (async () => {
     const [{ projects: direct }, known] = await Promise.all([memberships, places]);
-    const wholeSubtrees = perGroup.then(async (listed) =>
-      listed
-        ? []
-        : (
-            await Promise.all(hidden.map((visibility) => readSubtrees(known, tree.projects(visibility))))
-          ).flat(),
+    const subtrees = Promise.all([perGroup, small]).then(async ([listed, whole]) =>
+      whole.complete
+        ? whole.items
+        : listed
+          ? []
+          : (await hiddenSubtrees(known, Number.POSITIVE_INFINITY)).items,
     );
     const directIds = direct.map((item) => Number(item.project_id));
     const [shares, directProjects] = await Promise.all([
@@ -900,8 +919,8 @@ export async function listReachableProjects(query: {
       .filter((item) => isMembershipActive(item.expires_at))
       .map((item) => Number(item.project_id))
       .filter((id) => !directIds.includes(id));
-    const [whole, shared] = await Promise.all([wholeSubtrees, getProjectsRaw([...new Set(sharedIds)])]);
-    return [...directProjects, ...whole, ...shared].filter((item) =>
+    const [inSubtrees, shared] = await Promise.all([subtrees, getProjectsRaw([...new Set(sharedIds)])]);
+    return [...directProjects, ...inSubtrees, ...shared].filter((item) =>
       hidden.includes(item.visibility as Visibility),
     );
   })();
