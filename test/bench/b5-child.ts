@@ -356,7 +356,12 @@ try {
     for (let index = nextSmall++; index < smallProjects; index = nextSmall++) {
       const group = groupFor(index, others, true);
       if (group === growing) growingSmall++;
-      await seedProject(groupNamespace(group), `s${pad(index)}`, capped(projectVisibility(index), group), root.id);
+      await seedProject(
+        groupNamespace(group),
+        `s${pad(index)}`,
+        capped(projectVisibility(index), group),
+        root.id,
+      );
     }
   };
   await Promise.all(Array.from({ length: 4 }, smallWorker));
