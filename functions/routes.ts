@@ -138,15 +138,25 @@ export const routes: readonly RouteDefinition[] = [
     access: write,
   },
   { method: 'GET', path: '/api/v4/projects', entry: 'functions/projects/list.ts', access: read },
-  { method: 'POST', path: '/api/v4/projects', entry: 'functions/projects/create.ts', access: write },
+  {
+    method: 'POST',
+    path: '/api/v4/projects',
+    entry: 'functions/projects/create.ts',
+    access: { table: 'write', queues: ['search-index'] },
+  },
   {
     method: 'POST',
     path: '/api/v4/projects/user/{user_id}',
     entry: 'functions/projects/create-for-user.ts',
-    access: write,
+    access: { table: 'write', queues: ['search-index'] },
   },
   { method: 'GET', path: '/api/v4/projects/{id}', entry: 'functions/projects/get.ts', access: read },
-  { method: 'PUT', path: '/api/v4/projects/{id}', entry: 'functions/projects/update.ts', access: write },
+  {
+    method: 'PUT',
+    path: '/api/v4/projects/{id}',
+    entry: 'functions/projects/update.ts',
+    access: { table: 'write', queues: ['search-index'] },
+  },
   {
     method: 'GET',
     path: '/api/v4/projects/{id}/users',

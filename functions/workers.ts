@@ -25,6 +25,15 @@ export const workers: readonly WorkerDefinition[] = [
     access: { table: 'write' },
   },
   {
+    queue: 'search-index',
+    entry: 'functions/workers/search-index.ts',
+    batchSize: 10,
+    visibilityTimeout: 180,
+    maxReceiveCount: 5,
+    timeout: 60,
+    access: { table: 'write' },
+  },
+  {
     queue: 'group-delete',
     entry: 'functions/workers/group-delete.ts',
     batchSize: 1,

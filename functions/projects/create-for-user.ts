@@ -3,6 +3,7 @@ import { id, params, required, str } from '#domain/params.ts';
 import { newProjectFrom } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { publish } from '#queue/publish.ts';
 import { userNamespace } from '#store/namespaces.ts';
 import { presentProject } from '#store/project-views.ts';
 import { createProject, newRunnersToken } from '#store/projects.ts';
@@ -23,6 +24,7 @@ export const handler = defineRoute({
       newProjectFrom(input, namespace, user.id, newRunnersToken()),
       user.id,
     );
+    await publish('search-index', { projectId: project.id });
     return reply.created(await presentProject(project, caller, { baseUrl: request.baseUrl }));
   },
 });

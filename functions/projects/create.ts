@@ -3,6 +3,7 @@ import { atLeastOneOf, id, optional, params } from '#domain/params.ts';
 import { newProjectFrom } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { publish } from '#queue/publish.ts';
 import { creatableNamespace } from '#store/namespaces.ts';
 import { presentProject } from '#store/project-views.ts';
 import { createProject, newRunnersToken } from '#store/projects.ts';
@@ -20,6 +21,7 @@ export const handler = defineRoute({
       newProjectFrom(input, namespace, caller.id, newRunnersToken()),
       namespace.owner_id,
     );
+    await publish('search-index', { projectId: project.id });
     return reply.created(await presentProject(project, caller, { baseUrl: request.baseUrl }));
   },
 });

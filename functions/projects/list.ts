@@ -1,30 +1,47 @@
 import { params } from '#domain/params.ts';
 import { projectListFilter } from '#domain/project-lists.ts';
 import type { Project } from '#domain/projects.ts';
+import { searchKeysForTerm } from '#domain/search.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { projectListScope } from '#store/project-scope.ts';
+import { searchProjects } from '#store/project-search.ts';
 import { presentProjects } from '#store/project-views.ts';
 import {
   type KnownLevels,
   listProjects,
   listReachableProjects,
-  type MembershipLists,
   membershipLevelsOf,
   readMembershipLists,
 } from '#store/projects.ts';
+import { searchCandidateIds } from '#store/search-index.ts';
 import { projectListParams } from './params.ts';
+
+/** Lists narrowed to the caller's own sets (read from those sets, not from the whole lists). */
+const narrowed = (input: {
+  owned?: boolean;
+  membership?: boolean;
+  starred?: boolean;
+  min_access_level?: number;
+}) => Boolean(input.owned || input.membership || input.starred || input.min_access_level !== undefined);
 
 /** Projects the caller may see (see projectListScope); anonymous callers get simple entities. */
 export const handler = defineRoute({
   auth: 'optional',
   paginated: true,
   params: params(projectListParams),
-  // The caller's membership lists, read beside the credential when this container knows whose it is.
-  prefetch: (_input, ahead): Promise<MembershipLists | undefined> =>
-    ahead.likelyUserId === undefined ? Promise.resolve(undefined) : readMembershipLists(ahead.likelyUserId),
+  // Beside the credential: the caller's membership lists when this container knows whose it is,
+  // and a search's candidates from the index.
+  prefetch: async (input, ahead) => {
+    const searchKeys = input.search && !narrowed(input) ? searchKeysForTerm(input.search) : [];
+    const [memberships, candidateIds] = await Promise.all([
+      ahead.likelyUserId === undefined ? undefined : readMembershipLists(ahead.likelyUserId),
+      searchKeys.length ? searchCandidateIds(searchKeys) : undefined,
+    ]);
+    return { memberships, candidateIds };
+  },
   run: async ({ params: input, caller, page, request, prefetched }) => {
-    const guessed = await prefetched;
+    const { memberships: guessed, candidateIds } = await prefetched;
     const readAhead = caller && guessed?.userId === caller.id ? Promise.resolve(guessed) : undefined;
     const present = async (
       result: { items: Project[]; total: number | undefined },
@@ -41,13 +58,22 @@ export const handler = defineRoute({
         result.total,
         page,
       );
-    const narrowed = input.owned || input.membership || input.starred || input.min_access_level !== undefined;
-    if (caller && !caller.admin && !narrowed && !projectListFilter(input, caller)) {
+    const order = input.order_by ?? 'created_at';
+    const sort = input.sort ?? 'desc';
+    const filter = projectListFilter(input, caller);
+    if (candidateIds && filter) {
+      // A search the index narrows: read only its candidates.
+      const levels =
+        caller && !(caller.admin && input.simple) ? membershipLevelsOf(caller.id, readAhead) : undefined;
+      const result = await searchProjects({ caller, candidateIds, filter, order, sort, page, levels });
+      return present(result, levels);
+    }
+    if (caller && !caller.admin && !narrowed(input) && !filter) {
       // The common case reads every list only to the end of the page.
       const result = await listReachableProjects({
         caller,
-        order: input.order_by ?? 'created_at',
-        sort: input.sort ?? 'desc',
+        order,
+        sort,
         page,
         memberships: readAhead,
       });
@@ -64,8 +90,8 @@ export const handler = defineRoute({
     const result = await listProjects({
       visibilities: scope.visibilities,
       extra: scope.extra,
-      order: input.order_by ?? 'created_at',
-      sort: input.sort ?? 'desc',
+      order,
+      sort,
       page,
       filter: projectListFilter(input, caller, scope.narrowing),
     });

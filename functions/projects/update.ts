@@ -2,6 +2,7 @@ import { forbidden } from '#domain/errors.ts';
 import { idOrPath, params, required } from '#domain/params.ts';
 import { canAdminProject, canOwnProject, updatedProject } from '#domain/projects.ts';
 import { defineRoute } from '#http/route.ts';
+import { publish } from '#queue/publish.ts';
 import { presentProject } from '#store/project-views.ts';
 import { readableProject, updateProject } from '#store/projects.ts';
 import { projectAttributeParams } from './params.ts';
@@ -21,6 +22,10 @@ export const handler = defineRoute({
     const saved = await updateProject(project.id, (current) =>
       updatedProject(current, input, new Date().toISOString()),
     );
+    // The save marked the project for the search index when one of these changed.
+    if (input.name !== undefined || input.path !== undefined || input.description !== undefined) {
+      await publish('search-index', { projectId: saved.id });
+    }
     return presentProject(saved, caller, { baseUrl: request.baseUrl, access });
   },
 });

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 
 export const queueMessages = {
   'user-cleanup': v.object({ userId: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  'search-index': v.object({ projectId: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   'group-delete': v.object({ groupId: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
 } as const;
 

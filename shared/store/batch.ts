@@ -1,4 +1,4 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
 
 export type Key = { pk: string; sk: string };
@@ -24,4 +24,21 @@ async function readChunk(keys: Key[]): Promise<Record<string, unknown>[]> {
     request = result.UnprocessedKeys as typeof request;
   }
   return found;
+}
+
+/** Puts many items (25 per request, side by side, retrying unprocessed ones); for idempotent writes only. */
+export async function batchWriteItems(items: Record<string, unknown>[]): Promise<void> {
+  const chunks: Record<string, unknown>[][] = [];
+  for (let start = 0; start < items.length; start += 25) chunks.push(items.slice(start, start + 25));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let request: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> | undefined = {
+        [tableName()]: chunk.map((Item) => ({ PutRequest: { Item } })),
+      };
+      while (request && Object.keys(request).length) {
+        const result = await documentClient().send(new BatchWriteCommand({ RequestItems: request }));
+        request = result.UnprocessedItems as typeof request;
+      }
+    }),
+  );
 }

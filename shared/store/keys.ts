@@ -31,6 +31,13 @@ export const keys = {
     pk: `PROJECT#${projectId}`,
     sk: `SHARE#${groupId}`,
   }),
+  /** A project listed under one key of the search index (see #domain/search.ts). */
+  searchPosting: (projectId: number, searchKey: string): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `SEARCH#${searchKey}`,
+  }),
+  /** Marks a project whose search postings the worker has yet to write. */
+  searchPending: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'SEARCHPENDING' }),
   /** Project names are unique within a namespace, like paths. */
   projectName: (namespaceId: number, name: string): Key => ({
     pk: `PROJECTNAME#${namespaceId}#${name.toLowerCase()}`,
@@ -56,6 +63,10 @@ export const lists = {
   projectMembershipsOfUser: (userId: number) => `MEMBERSHIPS#PROJECT#USER#${userId}`,
   projectStars: (projectId: number) => `STARS#PROJECT#${projectId}`,
   starredByUser: (userId: number) => `STARRED#USER#${userId}`,
+  /** Projects listed under a search key. */
+  searchPostings: (searchKey: string) => `SEARCH#${searchKey}`,
+  /** Projects waiting for their search postings. */
+  searchPending: 'SEARCH#PENDING',
   /** Projects shared with a group. */
   sharedWithGroup: (groupId: number) => `SHARES#GROUP#${groupId}`,
 };

@@ -37,6 +37,7 @@ import {
 } from './lists.ts';
 import { deleteMember, insertMember, replaceMember } from './memberships.ts';
 import { readAhead } from './read-ahead.ts';
+import { searchPendingPut, searchTextChanged } from './search-index.ts';
 import { ConditionFailed, type TransactItem, transact } from './transact.ts';
 
 type Raw = Record<string, unknown>;
@@ -201,6 +202,7 @@ export async function createProject(fields: NewProject, ownerMemberId: number | 
     },
     listCountChange(lists.projectsWithVisibility(project.visibility), 1),
     listCountChange(lists.namespaceProjects(project.namespace.id, project.visibility), 1),
+    searchPendingPut(project.id),
   ];
   if (ownerMemberId !== null) {
     items.push(
@@ -500,6 +502,7 @@ export async function saveProject(previous: Project, next: Project): Promise<Pro
     items.push(listCountChange(lists.namespaceProjects(previous.namespace.id, previous.visibility), -1));
     items.push(listCountChange(lists.namespaceProjects(next.namespace.id, next.visibility), 1));
   }
+  if (searchTextChanged(previous, next)) items.push(searchPendingPut(next.id));
   try {
     await transact(items);
   } catch (error) {
@@ -1012,6 +1015,8 @@ async function purgeChild(child: Raw): Promise<void> {
     );
   } else if (child.kind === 'project_share') {
     counters.push(listCountChange(lists.sharedWithGroup(Number(child.group_id)), -1));
+  } else if (child.kind === 'search_posting') {
+    counters.push(listCountChange(lists.searchPostings(String(child.search_key)), -1));
   }
   try {
     await transact([remove(key, 'attribute_exists(pk)'), ...counters]);

@@ -18,21 +18,24 @@
  * argv: one JSON object (see Options). Prints one JSON line (B5ChildResult) last.
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ACCESS, type Visibility, visibilityLevel } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
 import { newProjectFrom, type Project } from '#domain/projects.ts';
+import { batchWriteItems } from '#store/batch.ts';
 import { documentClient, tableName } from '#store/client.ts';
 import { nextId } from '#store/ids.ts';
 import { keys, lists, sortAttributes, tree } from '#store/keys.ts';
 import { listCountChange } from '#store/lists.ts';
 import { groupNamespace } from '#store/namespaces.ts';
 import { getProjectRaw, newRunnersToken } from '#store/projects.ts';
+import { postingItems, searchColumns } from '#store/search-index.ts';
 import { indexName, type ListOrder } from '#store/table.ts';
 import { transact } from '#store/transact.ts';
 import { median, round } from './common.ts';
 import { type BenchRuntime, READ_COMMANDS, type SendRecord, startBenchRuntime } from './runtime.ts';
 import {
+  personalNamespace,
   seedGroup,
   seedGroupProjects,
   seedMember,
@@ -271,7 +274,7 @@ async function getRaw(key: { pk: string; sk: string }): Promise<Raw | undefined>
   return result.Item;
 }
 
-/** Throws unless the filler's three items equal what createProject stored for the same project. */
+/** Throws unless the filler's items equal what createProject (and the search worker) stored for the same project. */
 async function checkLayout(stored: Project[]): Promise<string[]> {
   const checked: string[] = [];
   for (const project of stored) {
@@ -282,6 +285,13 @@ async function checkLayout(stored: Project[]): Promise<string[]> {
       ['route item', routeItem(project), await getRaw(keys.route(project.path_with_namespace))],
       ['name item', nameItem(project), await getRaw(keys.projectName(project.namespace.id, project.name))],
     ];
+    for (const posting of postingItems(project.id, searchColumns(project))) {
+      pairs.push([
+        'search posting',
+        posting,
+        await getRaw({ pk: String(posting.pk), sk: String(posting.sk) }),
+      ]);
+    }
     for (const [what, mine, theirs] of pairs) {
       if (canonical(mine) !== canonical(theirs)) {
         const names = new Set([...Object.keys(mine), ...Object.keys(theirs ?? {})]);
@@ -294,16 +304,6 @@ async function checkLayout(stored: Project[]): Promise<string[]> {
     }
   }
   return checked;
-}
-
-async function batchWrite(items: Raw[]): Promise<void> {
-  let request: Record<string, { PutRequest: { Item: Raw } }[]> | undefined = {
-    [tableName()]: items.map((Item) => ({ PutRequest: { Item } })),
-  };
-  while (request && Object.keys(request).length) {
-    const result = await documentClient().send(new BatchWriteCommand({ RequestItems: request }));
-    request = result.UnprocessedItems as typeof request;
-  }
 }
 
 // The run ---------------------------------------------------------------------------------------------
@@ -346,25 +346,37 @@ try {
     creatorId: root.id,
     visibilityOf: (i) => visibilityOf(i),
   });
-  let projectsMade = fixedProjects.length;
-  // Each project adds three rows (project, route, name); a group's first project one counter row.
-  const room = Math.max(0, options.small - (await tableRows()) - others.length - 1);
-  const smallProjects = Math.floor(room / 3);
+  // The member's personal projects: a full public page for GET /users/:id/projects, at both sizes.
+  const own = await personalNamespace(member);
+  for (let i = 0; i < options.perPage + 1; i++)
+    await seedProject(own, `u${i.toString(36)}`, 'public', member.id);
+  let projectsMade = fixedProjects.length + options.perPage + 1;
+  // A project adds three rows (project, route, name) and its search postings; a group's first
+  // project a counter row. Names are short at this size (few postings) so the 1k-row table holds
+  // a full page of each visibility in the growing group, which takes its first projects.
+  const growingFirst = VISIBILITY_CYCLE.length * (options.perPage + 1);
+  const smallName = (index: number) => `s${index.toString(36)}`;
+  const rowsOf = (name: string) => 3 + postingItems(0, [name, name, '']).length;
+  let room = Math.max(0, options.small - (await tableRows()) - others.length - 1);
+  let smallProjects = 0;
+  while (room >= rowsOf(smallName(smallProjects))) room -= rowsOf(smallName(smallProjects++));
   let growingSmall = 0;
   let nextSmall = 0;
   const smallWorker = async () => {
     for (let index = nextSmall++; index < smallProjects; index = nextSmall++) {
-      const group = groupFor(index, others, true);
+      const first = index < growingFirst;
+      const group = first ? growing : groupFor(index - growingFirst, others, true);
       if (group === growing) growingSmall++;
-      await seedProject(
-        groupNamespace(group),
-        `s${pad(index)}`,
-        capped(projectVisibility(index), group),
-        root.id,
-      );
+      const visibility = first ? visibilityOf(index) : projectVisibility(index - growingFirst);
+      await seedProject(groupNamespace(group), smallName(index), capped(visibility, group), root.id);
     }
   };
   await Promise.all(Array.from({ length: 4 }, smallWorker));
+  // Counter rows are hard to foresee exactly: top up one project at a time to the size asked for.
+  while ((await tableRows()) < options.small) {
+    nextSmall = smallProjects++;
+    await smallWorker();
+  }
   projectsMade += smallProjects;
   const layoutChecked = await checkLayout(
     [fixedProjects[0], fixedProjects[1], fixedProjects[2]].filter(
@@ -437,6 +449,24 @@ try {
     ),
     ...(['anon', 'admin', 'user'] as const).map(
       (who): ListScenario => ({
+        key: `search-${who}`,
+        label: 'GET /projects?search= (matches 11 of the control group)',
+        who,
+        verdict: who !== 'user',
+        path: `/projects?search=fixed-1&per_page=${options.perPage}`,
+      }),
+    ),
+    ...(['anon', 'admin'] as const).map(
+      (who): ListScenario => ({
+        key: `user-projects-${who}`,
+        label: 'GET /users/:id/projects',
+        who,
+        verdict: true,
+        path: `/users/${member.id}/projects?per_page=${options.perPage}`,
+      }),
+    ),
+    ...(['anon', 'admin', 'user'] as const).map(
+      (who): ListScenario => ({
         key: `groups-${who}`,
         label: 'GET /groups',
         who,
@@ -483,7 +513,11 @@ try {
     }
   };
   await Promise.all(Array.from({ length: 4 }, groupWorker));
-  const fillerTarget = Math.max(0, Math.ceil((options.large - (await tableRows())) / 3));
+  // Rows per filler project on average (its postings depend on the digits of its name).
+  const sample = Array.from({ length: 1000 }, (_, k) => `f${pad(k * 37)}`);
+  const fillerRows =
+    3 + sample.reduce((sum, name) => sum + postingItems(0, [name, name, '']).length, 0) / sample.length;
+  const fillerTarget = Math.max(0, Math.ceil((options.large - (await tableRows())) / fillerRows));
   const growingTarget = Math.round((projectsMade + fillerTarget) / GROWING_EVERY) - growingSmall;
   const counters = new Map<string, number>();
   const bump = (list: string) => counters.set(list, (counters.get(list) ?? 0) + 1);
@@ -522,11 +556,13 @@ try {
           updated_at: at,
           last_activity_at: at,
         };
-        items.push(projectItem(project), routeItem(project), nameItem(project));
+        const postings = postingItems(project.id, searchColumns(project));
+        items.push(projectItem(project), routeItem(project), nameItem(project), ...postings);
+        for (const posting of postings) bump(lists.searchPostings(String(posting.search_key)));
         bump(lists.projectsWithVisibility(project.visibility));
         bump(lists.namespaceProjects(group.id, project.visibility));
       }
-      if (items.length) await batchWrite(items);
+      if (items.length) await batchWriteItems(items);
     }
   };
   await Promise.all(Array.from({ length: FILLER_CONCURRENCY }, fillerWorker));

@@ -11,6 +11,7 @@ import { createAccessToken } from '#store/access-tokens.ts';
 import { addGroupMember, createGroup } from '#store/groups.ts';
 import { groupNamespace, userNamespace } from '#store/namespaces.ts';
 import { createProject, newRunnersToken } from '#store/projects.ts';
+import { indexProjectForSearch } from '#store/search-index.ts';
 import { getUser } from '#store/users.ts';
 
 export const VISIBILITY_CYCLE: readonly Visibility[] = ['public', 'internal', 'private'];
@@ -35,16 +36,19 @@ export function seedGroup(path: string, visibility: Visibility, creatorId: numbe
   return createGroup(groupFields(path, visibility, parent), parent, creatorId);
 }
 
-export function seedProject(
+/** A project as POST /projects makes it, its search postings written as the queue's worker would. */
+export async function seedProject(
   namespace: ProjectNamespace,
   path: string,
   visibility: Visibility,
   creatorId: number,
 ): Promise<Project> {
-  return createProject(
+  const project = await createProject(
     newProjectFrom({ name: path, path, visibility }, namespace, creatorId, newRunnersToken()),
     namespace.owner_id,
   );
+  await indexProjectForSearch(project.id);
+  return project;
 }
 
 /** Projects in a group, `concurrency` at a time; visibility from `visibilityOf(i)`. */

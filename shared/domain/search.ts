@@ -1,0 +1,42 @@
+/**
+ * Keys of the project search index. GitLab's project search matches a term of three or more
+ * characters as a substring of the name, path or description and a shorter one only as a whole
+ * column (case-insensitive; see projectMatchesSearch). A column containing the term contains every
+ * three-character window of it, so the projects listed under any one window of the term are a
+ * superset of the matches; a short term is looked up under the whole column's value. A term with
+ * no key (e.g. two emoji) is left to the lists.
+ */
+
+/**
+ * Windows are three code points, so no key holds half a character (DynamoDB keys must be valid
+ * UTF-8). A term inside a column starts and ends on code points, so its windows are the column's.
+ */
+const WINDOW = 3;
+
+const windowsOf = (text: string): string[] => {
+  const points = Array.from(text);
+  const windows: string[] = [];
+  for (let start = 0; start + WINDOW <= points.length; start++)
+    windows.push(points.slice(start, start + WINDOW).join(''));
+  return windows;
+};
+
+/** The index keys a project is listed under, from its searchable columns. */
+export function searchKeysOf(columns: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const column of columns) {
+    const text = column.toLowerCase();
+    if (text.length > 0 && text.length < WINDOW) found.add(`=${text}`);
+    for (const window of windowsOf(text)) found.add(`~${window}`);
+  }
+  return [...found];
+}
+
+/** The keys under which every project matching `term` is listed (any one of them suffices). */
+export function searchKeysForTerm(term: string): string[] {
+  const text = term.toLowerCase();
+  // Whole-column matching below three UTF-16 units, as projectMatchesSearch decides.
+  if (text.length < WINDOW) return text.length ? [`=${text}`] : [];
+  // A term of three units but fewer code points has no window: no key narrows it.
+  return [...new Set(windowsOf(text).map((window) => `~${window}`))];
+}

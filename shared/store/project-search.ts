@@ -1,0 +1,55 @@
+/**
+ * GET /projects?search=… through the search index: the candidates listed under the term's least
+ * common key (see search-index.ts) are read by id, kept when the caller may see them and every
+ * filter (the search itself included) accepts them, then sorted and paged. The cost follows the
+ * candidates, not the table.
+ */
+
+import { visibleWithoutMembership } from '#domain/access.ts';
+import { offsetOf, type PageRequest } from '#domain/pagination.ts';
+import { canReadProject, NO_ACCESS, type Project } from '#domain/projects.ts';
+import type { Caller } from '#domain/users.ts';
+import type { ListPage } from './lists.ts';
+import { mergeSorted } from './lists.ts';
+import {
+  accessFromLevels,
+  decodeProject,
+  getProjectsRaw,
+  type KnownLevels,
+  type ProjectListQuery,
+} from './projects.ts';
+
+export interface IndexedSearch {
+  caller: Caller | undefined;
+  /** From searchCandidateIds. */
+  candidateIds: number[];
+  filter: (project: Project) => boolean;
+  order: ProjectListQuery['order'];
+  sort: 'asc' | 'desc';
+  page: PageRequest;
+  /** The caller's membership levels, being read (see membershipLevelsOf). */
+  levels: Promise<KnownLevels> | undefined;
+}
+
+export async function searchProjects(query: IndexedSearch): Promise<ListPage<Project>> {
+  const { caller } = query;
+  const raw = await getProjectsRaw(query.candidateIds);
+  const projects = new Map(raw.map((item) => [Number(item.id), decodeProject(item)]));
+  const needAccess = [...projects.values()].filter(
+    (project) => !visibleWithoutMembership(project.visibility, caller),
+  );
+  const access =
+    caller && needAccess.length ? await accessFromLevels(caller.id, needAccess, query.levels) : new Map();
+  const matching = raw.filter((item) => {
+    const project = projects.get(Number(item.id)) as Project;
+    return canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS) && query.filter(project);
+  });
+  const sorted = mergeSorted([matching], query.order, query.sort);
+  const offset = offsetOf(query.page);
+  return {
+    items: sorted
+      .slice(offset, offset + query.page.perPage)
+      .map((item) => projects.get(Number(item.id)) as Project),
+    total: sorted.length,
+  };
+}
