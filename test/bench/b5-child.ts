@@ -129,6 +129,7 @@ const GROWING_EVERY = 3;
 /** Enough that every visibility list holds more than a page of groups at the small size too. */
 const OTHER_GROUPS_SMALL = 66;
 const GROUPS_ADDED = 1000;
+const PERSONAL_PROJECTS = 5;
 const FILLER_CONCURRENCY = 4;
 const PROJECTS_PER_BATCH = 8;
 
@@ -346,17 +347,17 @@ try {
     creatorId: root.id,
     visibilityOf: (i) => visibilityOf(i),
   });
-  // The member's personal projects: a full public page for GET /users/:id/projects, at both sizes.
+  // The member's personal projects for GET /users/:id/projects: the same few at both sizes.
   const own = await personalNamespace(member);
-  for (let i = 0; i < options.perPage + 1; i++)
-    await seedProject(own, `u${i.toString(36)}`, 'public', member.id);
-  let projectsMade = fixedProjects.length + options.perPage + 1;
+  for (let i = 0; i < PERSONAL_PROJECTS; i++) await seedProject(own, `u${i}`, 'public', member.id);
+  let projectsMade = fixedProjects.length + PERSONAL_PROJECTS;
   // A project adds three rows (project, route, name) and its search postings; a group's first
   // project a counter row. Names are short at this size (few postings) so the 1k-row table holds
   // a full page of each visibility in the growing group, which takes its first projects.
   const growingFirst = VISIBILITY_CYCLE.length * (options.perPage + 1);
   const smallName = (index: number) => `s${index.toString(36)}`;
-  const rowsOf = (name: string) => 3 + postingItems(0, [name, name, '']).length;
+  // Each posting may also start its key's counter row.
+  const rowsOf = (name: string) => 3 + 2 * postingItems(0, [name, name, '']).length;
   let room = Math.max(0, options.small - (await tableRows()) - others.length - 1);
   let smallProjects = 0;
   while (room >= rowsOf(smallName(smallProjects))) room -= rowsOf(smallName(smallProjects++));
