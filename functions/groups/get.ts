@@ -11,9 +11,11 @@ export const handler = defineRoute({
   params: params({ id: required(idOrPath()), with_custom_attributes: optional(bool()) }),
   prefetch: (input) => lookupGroup(input.id),
   run: async ({ params: input, caller, request, prefetched }) => {
-    // The share links and the caller's levels are read beside the caller's group memberships.
+    // Once the group is read, its share links and the caller's levels are read beside the
+    // caller's memberships of the group (nothing of them can start sooner and be of use).
     const sharedLinks = sharedLinksOf(prefetched);
-    const levels = caller ? membershipLevelsOf(caller.id) : undefined;
+    const levels = caller ? prefetched.then(() => membershipLevelsOf(caller.id)) : undefined;
+    levels?.catch(() => undefined);
     const { group, access } = await readableGroup(prefetched, caller);
     const related = await groupProjects(group, caller, access, request.baseUrl, { levels, sharedLinks });
     return groupDetailEntity(

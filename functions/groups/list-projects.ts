@@ -29,8 +29,10 @@ export const handler = defineRoute({
   params: params({ id: required(idOrPath()), ...groupProjectParams }),
   prefetch: (input) => lookupGroup(input.id),
   run: async ({ params: input, caller, page, request, prefetched }) => {
-    // Read beside the list so `permissions` cost no extra round trip.
-    const levels = caller && !input.simple ? membershipLevelsOf(caller.id) : undefined;
+    // Read once the group is (beside the access check or the list) so `permissions` cost no
+    // extra round trip.
+    const levels = caller && !input.simple ? prefetched.then(() => membershipLevelsOf(caller.id)) : undefined;
+    levels?.catch(() => undefined);
     const { group, access } = await readableGroup(prefetched, caller);
     const narrowing: ((project: Project) => boolean)[] = [];
     if (caller && input.starred) {
