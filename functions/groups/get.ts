@@ -3,7 +3,7 @@ import { bool, idOrPath, optional, params, required } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
 import { groupProjects, sharedLinksOf } from '#store/group-projects.ts';
 import { lookupGroup, readableGroup } from '#store/groups.ts';
-import { membershipLevelsOf } from '#store/projects.ts';
+import { membershipLevelsOf, readMembershipLists } from '#store/projects.ts';
 
 /** A group with its projects and shared projects; anonymous callers see public groups. */
 export const handler = defineRoute({
@@ -14,8 +14,12 @@ export const handler = defineRoute({
     // Once the group is read, its share links and the caller's levels are read beside the
     // caller's memberships of the group (nothing of them can start sooner and be of use).
     const sharedLinks = sharedLinksOf(prefetched);
-    const levels = caller ? prefetched.then(() => membershipLevelsOf(caller.id)) : undefined;
-    levels?.catch(() => undefined);
+    const levels = caller
+      ? membershipLevelsOf(
+          caller.id,
+          prefetched.then(() => readMembershipLists(caller.id)),
+        )
+      : undefined;
     const { group, access } = await readableGroup(prefetched, caller);
     const related = await groupProjects(group, caller, access, request.baseUrl, { levels, sharedLinks });
     return groupDetailEntity(

@@ -10,6 +10,7 @@ import {
   listNamespaceProjects,
   memberProjectsOf,
   membershipLevelsOf,
+  readMembershipLists,
   starredProjectIds,
 } from '#store/projects.ts';
 import { projectListParams } from '../projects/params.ts';
@@ -31,8 +32,13 @@ export const handler = defineRoute({
   run: async ({ params: input, caller, page, request, prefetched }) => {
     // Read once the group is (beside the access check or the list) so `permissions` cost no
     // extra round trip.
-    const levels = caller && !input.simple ? prefetched.then(() => membershipLevelsOf(caller.id)) : undefined;
-    levels?.catch(() => undefined);
+    const levels =
+      caller && !input.simple
+        ? membershipLevelsOf(
+            caller.id,
+            prefetched.then(() => readMembershipLists(caller.id)),
+          )
+        : undefined;
     const { group, access } = await readableGroup(prefetched, caller);
     const narrowing: ((project: Project) => boolean)[] = [];
     if (caller && input.starred) {

@@ -7,6 +7,7 @@ import {
   visibleWithoutMembership,
 } from './access.ts';
 import { validationFailed } from './errors.ts';
+import { searchColumns } from './search.ts';
 import type { Caller } from './users.ts';
 
 export interface ProjectNamespace {
@@ -207,9 +208,7 @@ export const canOwnProject = (caller: Caller, access: ProjectAccess) =>
 /** Case-insensitive match on name, path or description; terms under 3 characters match whole values. */
 export function projectMatchesSearch(project: Project, search: string): boolean {
   const term = search.toLowerCase();
-  const columns = [project.name, project.path, project.description ?? ''].map((column) =>
-    column.toLowerCase(),
-  );
+  const columns = searchColumns(project).map((column) => column.toLowerCase());
   if (term.length < 3) return columns.some((column) => column === term);
   return columns.some((column) => column.includes(term));
 }

@@ -21,6 +21,22 @@ const windowsOf = (text: string): string[] => {
   return windows;
 };
 
+/** The columns GitLab's project search looks at: name, path and description. */
+export const searchColumns = (project: {
+  name: string;
+  path: string;
+  description?: string | null;
+}): string[] => [project.name, project.path, project.description ?? ''];
+
+/** Whether a change touches what the search looks at. */
+export const searchTextChanged = (
+  previous: Parameters<typeof searchColumns>[0],
+  next: Parameters<typeof searchColumns>[0],
+) => {
+  const after = searchColumns(next);
+  return searchColumns(previous).some((column, index) => column !== after[index]);
+};
+
 /** The index keys a project is listed under, from its searchable columns. */
 export function searchKeysOf(columns: readonly string[]): string[] {
   const found = new Set<string>();

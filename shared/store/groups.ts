@@ -192,19 +192,34 @@ export async function getGroupMember(groupId: number, userId: number): Promise<G
   return item ? decodeMember(item) : undefined;
 }
 
-/** The groups a user is a direct member of, with the level and the groups' ancestors. */
-export async function membershipsOfUser(
-  userId: number,
-): Promise<{ groupId: number; accessLevel: number; ancestorIds: number[] }[]> {
-  const { items } = await readWholeList('l2', lists.groupMembershipsOfUser(userId));
-  return items
+/** A user's direct membership of a group, with the group's ancestors (root first). */
+export interface GroupMembership {
+  groupId: number;
+  accessLevel: number;
+  ancestorIds: number[];
+}
+
+/** The active memberships among a user's group membership items. */
+export const activeGroupMemberships = (items: Raw[]): GroupMembership[] =>
+  items
     .filter((item) => isMembershipActive(item.expires_at))
     .map((item) => ({
       groupId: Number(item.group_id),
       accessLevel: Number(item.access_level),
       ancestorIds: ((item.group_ancestor_ids as number[] | undefined) ?? []).map(Number),
     }));
+
+/** The groups a user is a direct member of, with the level and the groups' ancestors. */
+export async function membershipsOfUser(userId: number): Promise<GroupMembership[]> {
+  const { items } = await readWholeList('l2', lists.groupMembershipsOfUser(userId));
+  return activeGroupMemberships(items);
 }
+
+/** A membership's group as a place in the tree. */
+export const placeOf = (membership: GroupMembership): TreePlace => ({
+  id: membership.groupId,
+  ancestor_ids: membership.ancestorIds,
+});
 
 /** A group's place in the tree: its id and its ancestors' ids, root first. */
 export interface TreePlace {

@@ -1,5 +1,5 @@
 /** Single-item reads shared by the repositories. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -9,6 +9,34 @@ export async function getItem(key: { pk: string; sk: string }): Promise<Record<s
     new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
   );
   return result.Item;
+}
+
+/**
+ * Every item of a partition, or those whose sort key begins with `skPrefix`; only the attributes
+ * named in `projection` when given.
+ */
+export async function readPartition(
+  pk: string,
+  options: { skPrefix?: string; projection?: string } = {},
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression:
+          options.skPrefix === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues:
+          options.skPrefix === undefined ? { ':pk': pk } : { ':pk': pk, ':prefix': options.skPrefix },
+        ProjectionExpression: options.projection,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((result.Items ?? []) as Record<string, unknown>[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return items;
 }
 
 /**

@@ -5,7 +5,6 @@
  * shares also keep counters / the denormalised `shared_with_groups` in the same transaction.
  */
 import { randomBytes } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ACCESS, VISIBILITIES, type Visibility } from '#domain/access.ts';
 import { ApiError, conflict, notFound, validationFailed } from '#domain/errors.ts';
 import { isMembershipActive } from '#domain/members.ts';
@@ -19,12 +18,21 @@ import {
   type ProjectShare,
   placedIn,
 } from '#domain/projects.ts';
+import { searchTextChanged } from '#domain/search.ts';
 import type { Caller } from '#domain/users.ts';
 import { batchGetItems, type Key } from './batch.ts';
-import { documentClient, tableName } from './client.ts';
-import { membershipsOfUser, readSubtrees, readSubtreesUpTo, type TreePlace } from './groups.ts';
+import { tableName } from './client.ts';
+import {
+  activeGroupMemberships,
+  type GroupMembership,
+  membershipsOfUser,
+  placeOf,
+  readSubtrees,
+  readSubtreesUpTo,
+  type TreePlace,
+} from './groups.ts';
 import { nextId } from './ids.ts';
-import { getItem, idFromReference } from './items.ts';
+import { getItem, idFromReference, readPartition } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
 import {
   type ListPage,
@@ -37,7 +45,7 @@ import {
 } from './lists.ts';
 import { deleteMember, insertMember, replaceMember } from './memberships.ts';
 import { readAhead } from './read-ahead.ts';
-import { searchPendingPut, searchTextChanged } from './search-index.ts';
+import { searchPendingPut } from './search-index.ts';
 import { ConditionFailed, type TransactItem, transact } from './transact.ts';
 
 type Raw = Record<string, unknown>;
@@ -342,14 +350,6 @@ export function readMembershipLists(userId: number): Promise<MembershipLists> {
   return result;
 }
 
-/** Active memberships of a kind as level by project or group id. */
-const levelsBy = (items: Raw[], idAttribute: string) =>
-  new Map(
-    items
-      .filter((item) => isMembershipActive(item.expires_at))
-      .map((item) => [Number(item[idAttribute]), Number(item.access_level)]),
-  );
-
 /**
  * The caller's membership levels from their own membership lists, for the `permissions` shown in
  * project lists: one round trip, started together with a list's main read (or taken from lists
@@ -361,8 +361,8 @@ export function membershipLevelsOf(
   read: Promise<MembershipLists> = readMembershipLists(userId),
 ): Promise<KnownLevels> {
   const levels = read.then((known) => ({
-    projects: known.projects && levelsBy(known.projects, 'project_id'),
-    groups: known.groups && levelsBy(known.groups, 'group_id'),
+    projects: known.projects && levelsFrom(known.projects).projects,
+    groups: known.groups && levelsFrom(known.groups).groups,
   }));
   levels.catch(() => undefined);
   return levels;
@@ -792,7 +792,7 @@ export async function memberProjectsOf(
     levels.set(projectId, Math.max(levels.get(projectId) ?? 0, level));
   const activeDirect = direct.items.filter((item) => isMembershipActive(item.expires_at));
   for (const item of activeDirect) raise(Number(item.project_id), Number(item.access_level));
-  const places = groupMemberships.map((m) => ({ id: m.groupId, ancestor_ids: m.ancestorIds }));
+  const places = groupMemberships.map(placeOf);
   const [subtrees, directProjects] = await Promise.all([
     Promise.all(
       [...visibilities.map(tree.projects), tree.shares].map((partition) => readSubtrees(places, partition)),
@@ -835,17 +835,13 @@ const SMALL_SUBTREE = 100;
 /** A user's active memberships, completing a kind the capped read left out. */
 async function activeMemberships(
   read: Promise<MembershipLists>,
-): Promise<{ projects: Raw[]; groups: Raw[] }> {
+): Promise<{ projects: Raw[]; groups: GroupMembership[] }> {
   const known = await read;
-  const [projects, groups] = await Promise.all(
-    [
-      [known.projects, lists.projectMembershipsOfUser(known.userId)] as const,
-      [known.groups, lists.groupMembershipsOfUser(known.userId)] as const,
-    ].map(async ([items, list]) => items ?? (await readWholeList('l2', list)).items),
-  );
-  const active = (items: Raw[] | undefined) =>
-    (items ?? []).filter((item) => isMembershipActive(item.expires_at));
-  return { projects: active(projects), groups: active(groups) };
+  const [projects, groups] = await Promise.all([
+    known.projects ?? readWholeList('l2', lists.projectMembershipsOfUser(known.userId)).then((r) => r.items),
+    known.groups ? activeGroupMemberships(known.groups) : membershipsOfUser(known.userId),
+  ]);
+  return { projects: projects.filter((item) => isMembershipActive(item.expires_at)), groups };
 }
 
 /**
@@ -869,7 +865,6 @@ export async function listReachableProjects(query: {
   const visible: Visibility[] = caller.external ? ['public'] : ['public', 'internal'];
   const hidden = VISIBILITIES.filter((visibility) => !visible.includes(visibility));
   const memberships = activeMemberships(query.memberships ?? readMembershipLists(caller.id));
-  const groupIdOf = (item: Raw) => Number(item.group_id);
   const listsOf = (groupIds: number[]): ListRef[] =>
     groupIds.flatMap((id) =>
       hidden.map((visibility) => ({
@@ -884,13 +879,8 @@ export async function listReachableProjects(query: {
         complete: parts.every((part) => part.complete),
       }),
     );
-  const places = memberships.then(({ groups }) =>
-    groups.map((item) => ({
-      id: groupIdOf(item),
-      ancestor_ids: ((item.group_ancestor_ids as number[] | undefined) ?? []).map(Number),
-    })),
-  );
-  const memberGroupIds = memberships.then(({ groups }) => [...new Set(groups.map(groupIdOf))]);
+  const places = memberships.then(({ groups }) => groups.map(placeOf));
+  const memberGroupIds = memberships.then(({ groups }) => [...new Set(groups.map((m) => m.groupId))]);
   const subtreeGroupIds = places.then(async (known) =>
     (await readSubtrees(known, tree.groups)).map((item) => Number(item.id)),
   );
@@ -945,7 +935,10 @@ export async function listReachableProjects(query: {
   const { projects, groups } = await memberships;
   return {
     ...page,
-    levels: { projects: levelsBy(projects, 'project_id'), groups: levelsBy(groups, 'group_id') },
+    levels: {
+      projects: levelsFrom(projects).projects,
+      groups: new Map(groups.map((m) => [m.groupId, m.accessLevel])),
+    },
   };
 }
 
@@ -959,19 +952,9 @@ export async function purgeProject(projectId: number): Promise<void> {
   const item = await getProjectRaw(projectId);
   if (!item) return;
   const project = decodeProject(item);
-  let startKey: Raw | undefined;
-  do {
-    const result = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}` },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const child of result.Items ?? []) if (child.sk !== 'PROJECT') await purgeChild(child);
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
+  for (const child of await readPartition(keys.project(projectId).pk)) {
+    if (child.sk !== 'PROJECT') await purgeChild(child);
+  }
   // The path and name may already belong to a newer project: remove them only while they are ours.
   for (const Key of [
     keys.route(project.path_with_namespace),

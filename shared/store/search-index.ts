@@ -7,28 +7,17 @@
  * wrong answer.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Project } from '#domain/projects.ts';
-import { searchKeysOf } from '#domain/search.ts';
+import { searchColumns, searchKeysOf } from '#domain/search.ts';
 import { batchGetItems, batchWriteItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
-import { getItem } from './items.ts';
+import { getItem, readPartition } from './items.ts';
 import { keys, lists, sortAttributes } from './keys.ts';
 import { listCountChange, readListHead, readWholeList } from './lists.ts';
 import type { TransactItem } from './transact.ts';
 
 type Raw = Record<string, unknown>;
-
-/** The columns GitLab's project search looks at. */
-export const searchColumns = (project: Pick<Project, 'name' | 'path' | 'description'>) => [
-  project.name,
-  project.path,
-  project.description ?? '',
-];
-
-/** Whether a change touches what the search looks at. */
-export const searchTextChanged = (previous: Project, next: Project) =>
-  searchColumns(previous).some((column, index) => column !== searchColumns(next)[index]);
 
 /** The posting items of a project (also used to seed benchmarks exactly as the worker writes them). */
 export function postingItems(projectId: number, columns: readonly string[]): Raw[] {
@@ -72,11 +61,9 @@ export async function indexProjectForSearch(projectId: number): Promise<void> {
   if (!marker) return;
   const [project, existing] = await Promise.all([getItem(keys.project(projectId)), postingKeysOf(projectId)]);
   if (project && !project.deleting) {
-    const added = postingItems(projectId, [
-      String(project.name ?? ''),
-      String(project.path ?? ''),
-      String(project.description ?? ''),
-    ]).filter((posting) => !existing.has(String(posting.search_key)));
+    const added = postingItems(projectId, searchColumns(project as unknown as Project)).filter(
+      (posting) => !existing.has(String(posting.search_key)),
+    );
     await batchWriteItems(added);
     // How many projects each key lists: it only chooses which key a search reads, so a count
     // off by a retried message costs a little more reading, never a wrong answer.
@@ -102,22 +89,11 @@ export async function indexProjectForSearch(projectId: number): Promise<void> {
 
 /** The search keys a project is already listed under. */
 async function postingKeysOf(projectId: number): Promise<Set<string>> {
-  const found = new Set<string>();
-  let startKey: Raw | undefined;
-  do {
-    const result = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.project(projectId).pk, ':prefix': 'SEARCH#' },
-        ProjectionExpression: 'search_key',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of result.Items ?? []) found.add(String(item.search_key));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  const postings = await readPartition(keys.project(projectId).pk, {
+    skPrefix: 'SEARCH#',
+    projection: 'search_key',
+  });
+  return new Set(postings.map((item) => String(item.search_key)));
 }
 
 const sendUpdate = (item: TransactItem) =>

@@ -22,6 +22,7 @@ import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-
 import { ACCESS, type Visibility, visibilityLevel } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
 import { newProjectFrom, type Project } from '#domain/projects.ts';
+import { searchColumns } from '#domain/search.ts';
 import { batchWriteItems } from '#store/batch.ts';
 import { documentClient, tableName } from '#store/client.ts';
 import { nextId } from '#store/ids.ts';
@@ -29,7 +30,7 @@ import { keys, lists, sortAttributes, tree } from '#store/keys.ts';
 import { listCountChange } from '#store/lists.ts';
 import { groupNamespace } from '#store/namespaces.ts';
 import { getProjectRaw, newRunnersToken } from '#store/projects.ts';
-import { postingItems, searchColumns } from '#store/search-index.ts';
+import { postingItems } from '#store/search-index.ts';
 import { indexName, type ListOrder } from '#store/table.ts';
 import { transact } from '#store/transact.ts';
 import { median, round } from './common.ts';

@@ -14,6 +14,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { FEATURE_DEFAULTS } from '#domain/projects.ts';
 import { handler as listProjects } from '../../functions/projects/list.ts';
 import { handler as searchIndexWorker } from '../../functions/workers/search-index.ts';
 import { invoke, lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
@@ -25,23 +26,6 @@ type Key = { pk: string; sk: string };
 const pad = (id: number) => String(id).padStart(12, '0');
 const UPDATED = '2026-03-01T12:00:00.000Z';
 const ACTIVITY = '2026-11-01T09:30:00.000Z';
-
-const features = {
-  issues_enabled: true,
-  merge_requests_enabled: true,
-  jobs_enabled: true,
-  wiki_enabled: true,
-  snippets_enabled: true,
-  container_registry_enabled: true,
-  shared_runners_enabled: true,
-  lfs_enabled: true,
-  request_access_enabled: false,
-  public_jobs: true,
-  resolve_outdated_diff_discussions: false,
-  only_allow_merge_if_pipeline_succeeds: false,
-  only_allow_merge_if_all_discussions_are_resolved: false,
-  printing_merge_request_link_enabled: true,
-};
 
 interface ProjectFields {
   id: number;
@@ -55,7 +39,7 @@ interface ProjectFields {
 /** A project in bob's personal namespace, with every attribute the store keeps. */
 function projectRecord(fields: ProjectFields) {
   return {
-    ...features,
+    ...FEATURE_DEFAULTS,
     ...fields,
     default_branch: 'main',
     namespace: {

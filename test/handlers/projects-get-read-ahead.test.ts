@@ -5,6 +5,7 @@
  */
 import { BatchGetCommand, type BatchGetCommandInput, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FEATURE_DEFAULTS } from '#domain/projects.ts';
 import { invoke } from '../support/events.ts';
 import {
   type CallerFields,
@@ -40,26 +41,9 @@ const pad = (id: number) => String(id).padStart(12, '0');
 const UPDATED = '2026-03-01T12:00:00.000Z';
 const ACTIVITY = '2026-11-01T09:30:00.000Z';
 
-const features = {
-  issues_enabled: true,
-  merge_requests_enabled: true,
-  jobs_enabled: true,
-  wiki_enabled: true,
-  snippets_enabled: true,
-  container_registry_enabled: true,
-  shared_runners_enabled: true,
-  lfs_enabled: true,
-  request_access_enabled: false,
-  public_jobs: true,
-  resolve_outdated_diff_discussions: false,
-  only_allow_merge_if_pipeline_succeeds: false,
-  only_allow_merge_if_all_discussions_are_resolved: false,
-  printing_merge_request_link_enabled: true,
-};
-
 /** A private project in platform/backend (groups 3 → 5), shared with testing/qa (groups 8 → 9). */
 const privateProject = {
-  ...features,
+  ...FEATURE_DEFAULTS,
   id: 42,
   name: 'API',
   path: 'api',
@@ -113,7 +97,7 @@ const privateProject = {
 
 /** A public project in bob's personal namespace. */
 const publicProject = {
-  ...features,
+  ...FEATURE_DEFAULTS,
   id: 43,
   name: 'Dotfiles',
   path: 'dotfiles',
@@ -318,7 +302,7 @@ const privateView = {
   },
   archived: false,
   visibility: 'private',
-  ...features,
+  ...FEATURE_DEFAULTS,
   printing_merge_requests_link_enabled: true,
   open_issues_count: 0,
   creator_id: 1,
@@ -486,7 +470,7 @@ describe('GET /projects/:id with read-ahead', () => {
           web_url: 'https://gitlab.example.com/bob',
           created_at: CREATED,
         },
-        ...features,
+        ...FEATURE_DEFAULTS,
         printing_merge_requests_link_enabled: true,
         open_issues_count: 0,
         creator_id: 7,

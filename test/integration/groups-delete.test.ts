@@ -6,10 +6,10 @@
  * The last scenario adds 50 projects across the tree (with members, stars and shares) and checks
  * that the worker removes them too, their partitions, routes, names and list entries included.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, type TestUser, unique } from '../support/api.ts';
+import { localDatabase, storedItem } from '../support/db.ts';
 
 interface GroupBody {
   id: number;
@@ -25,22 +25,12 @@ let db: DynamoDBDocumentClient;
 let table: string;
 
 beforeAll(() => {
-  table = inject('tableName');
-  db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('dynamodbEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
+  ({ db, table } = localDatabase());
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function getItem(pk: string, sk: string): Promise<Record<string, unknown> | undefined> {
-  const result = await db.send(new GetCommand({ TableName: table, Key: { pk, sk }, ConsistentRead: true }));
-  return result.Item;
-}
+const getItem = storedItem;
 
 /** How many items a list holds: a COUNT Query on the list's `<l1|l2>-id` index. */
 async function listSize(list: 'l1' | 'l2', name: string): Promise<number> {

@@ -9,16 +9,10 @@
  * assertion is about this file's own projects.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, api, createUser, type TestUser } from '../support/api.ts';
+import { localDatabase, storedItem } from '../support/db.ts';
 
 interface ProjectBody {
   id: number;
@@ -42,14 +36,7 @@ let db: DynamoDBDocumentClient;
 let table: string;
 
 beforeAll(() => {
-  table = inject('tableName');
-  db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('dynamodbEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
+  ({ db, table } = localDatabase());
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,10 +44,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Lower-case hex, unique to this run: no other file's fixed names hold it. */
 const tag = () => randomBytes(6).toString('hex');
 
-async function getItem(pk: string, sk: string): Promise<Record<string, unknown> | undefined> {
-  const result = await db.send(new GetCommand({ TableName: table, Key: { pk, sk }, ConsistentRead: true }));
-  return result.Item;
-}
+const getItem = storedItem;
 
 const pendingMarker = (projectId: number) => getItem(`PROJECT#${projectId}`, 'SEARCHPENDING');
 const posting = (projectId: number, key: string) => getItem(`PROJECT#${projectId}`, `SEARCH#${key}`);

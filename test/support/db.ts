@@ -1,0 +1,28 @@
+/**
+ * Direct access to the local runtime's DynamoDB Local, for tests that check what is stored by key
+ * rather than trusting the API's answer.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { inject } from 'vitest';
+
+let client: DynamoDBDocumentClient | undefined;
+
+/** The runtime's table and a DocumentClient on its DynamoDB Local. */
+export function localDatabase(): { db: DynamoDBDocumentClient; table: string } {
+  client ??= DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('dynamodbEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
+  return { db: client, table: inject('tableName') };
+}
+
+/** One item by key, read consistently. */
+export async function storedItem(pk: string, sk: string): Promise<Record<string, unknown> | undefined> {
+  const { db, table } = localDatabase();
+  const result = await db.send(new GetCommand({ TableName: table, Key: { pk, sk }, ConsistentRead: true }));
+  return result.Item;
+}
