@@ -157,7 +157,11 @@ export function userRecord(overrides: Partial<UserRecord> = {}): UserRecord {
   };
 }
 
-const pad = (id: number) => String(id).padStart(12, '0');
+/** An id as sort keys hold it. */
+export const pad = (id: number) => String(id).padStart(12, '0');
+/** Times of stored projects. */
+export const UPDATED = '2026-03-01T12:00:00.000Z';
+export const ACTIVITY = '2026-11-01T09:30:00.000Z';
 /** The separator between a sort value and the padded id. */
 export const SEP = '\u0000';
 

@@ -18,14 +18,21 @@ import { FEATURE_DEFAULTS } from '#domain/projects.ts';
 import { handler as listProjects } from '../../functions/projects/list.ts';
 import { handler as searchIndexWorker } from '../../functions/workers/search-index.ts';
 import { invoke, lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import { CREATED, ddb, jsonHeaders, resetMocks, SEP, sentCommands, TABLE } from './fixtures.ts';
+import {
+  ACTIVITY,
+  CREATED,
+  ddb,
+  jsonHeaders,
+  pad,
+  resetMocks,
+  SEP,
+  sentCommands,
+  TABLE,
+  UPDATED,
+} from './fixtures.ts';
 
 type Item = Record<string, unknown>;
 type Key = { pk: string; sk: string };
-
-const pad = (id: number) => String(id).padStart(12, '0');
-const UPDATED = '2026-03-01T12:00:00.000Z';
-const ACTIVITY = '2026-11-01T09:30:00.000Z';
 
 interface ProjectFields {
   id: number;

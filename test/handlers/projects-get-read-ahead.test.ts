@@ -8,17 +8,20 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FEATURE_DEFAULTS } from '#domain/projects.ts';
 import { invoke } from '../support/events.ts';
 import {
+  ACTIVITY,
   type CallerFields,
   CREATED,
   ddb,
   grantItem,
   jsonHeaders,
+  pad,
   REGULAR,
   resetMocks,
   SEP,
   sentCommands,
   sha256,
   TABLE,
+  UPDATED,
   USER_TOKEN,
 } from './fixtures.ts';
 
@@ -36,10 +39,6 @@ const BOB: CallerFields = {
 const BOB_TOKEN = 'glpat-bob-00000000000000000000';
 const ALICE_TOKEN = USER_TOKEN;
 const ALICE = REGULAR;
-
-const pad = (id: number) => String(id).padStart(12, '0');
-const UPDATED = '2026-03-01T12:00:00.000Z';
-const ACTIVITY = '2026-11-01T09:30:00.000Z';
 
 /** A private project in platform/backend (groups 3 → 5), shared with testing/qa (groups 8 → 9). */
 const privateProject = {

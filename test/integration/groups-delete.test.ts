@@ -9,7 +9,7 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, type TestUser, unique } from '../support/api.ts';
-import { localDatabase, storedItem } from '../support/db.ts';
+import { listSize, localDatabase, storedItem } from '../support/db.ts';
 
 interface GroupBody {
   id: number;
@@ -31,28 +31,6 @@ beforeAll(() => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const getItem = storedItem;
-
-/** How many items a list holds: a COUNT Query on the list's `<l1|l2>-id` index. */
-async function listSize(list: 'l1' | 'l2', name: string): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: table,
-        IndexName: `${list}-id`,
-        KeyConditionExpression: '#list = :name',
-        ExpressionAttributeNames: { '#list': list },
-        ExpressionAttributeValues: { ':name': name },
-        Select: 'COUNT',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    count += result.Count ?? 0;
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return count;
-}
 
 /** Every item in one partition of the table. */
 async function partition(pk: string): Promise<Record<string, unknown>[]> {

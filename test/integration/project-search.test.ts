@@ -12,7 +12,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, api, createUser, type TestUser } from '../support/api.ts';
-import { localDatabase, storedItem } from '../support/db.ts';
+import { listSize, localDatabase, storedItem } from '../support/db.ts';
 
 interface ProjectBody {
   id: number;
@@ -49,26 +49,8 @@ const getItem = storedItem;
 const pendingMarker = (projectId: number) => getItem(`PROJECT#${projectId}`, 'SEARCHPENDING');
 const posting = (projectId: number, key: string) => getItem(`PROJECT#${projectId}`, `SEARCH#${key}`);
 
-/** How many postings a search key lists: a COUNT Query on the `l1-id` index. */
-async function postingCount(key: string): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: table,
-        IndexName: 'l1-id',
-        KeyConditionExpression: 'l1 = :name',
-        ExpressionAttributeValues: { ':name': `SEARCH#${key}` },
-        Select: 'COUNT',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    count += result.Count ?? 0;
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return count;
-}
+/** How many postings a search key lists. */
+const postingCount = (key: string) => listSize('l1', `SEARCH#${key}`);
 
 /**
  * Waits until the worker has removed the pending marker of every project (~10 s by default);

@@ -3,7 +3,7 @@
  * rather than trusting the API's answer.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 
 let client: DynamoDBDocumentClient | undefined;
@@ -25,4 +25,27 @@ export async function storedItem(pk: string, sk: string): Promise<Record<string,
   const { db, table } = localDatabase();
   const result = await db.send(new GetCommand({ TableName: table, Key: { pk, sk }, ConsistentRead: true }));
   return result.Item;
+}
+
+/** How many items a list holds: a COUNT Query on the list's `<l1|l2>-id` index. */
+export async function listSize(list: 'l1' | 'l2', name: string): Promise<number> {
+  const { db, table } = localDatabase();
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: `${list}-id`,
+        KeyConditionExpression: '#list = :name',
+        ExpressionAttributeNames: { '#list': list },
+        ExpressionAttributeValues: { ':name': name },
+        Select: 'COUNT',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    count += result.Count ?? 0;
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return count;
 }
