@@ -42,6 +42,21 @@ function checkJava(): void {
   }
 }
 
+/**
+ * Runs a command so that it never outlives this process: a signal to the wrapper stops it, and so
+ * does the end of the wrapper's stdin, a pipe from this process that closes when it exits in any
+ * way (Ctrl-C, an uncaught error, even SIGKILL, which no handler of ours could see).
+ */
+const WATCHED = [
+  'exec 3<&0',
+  '"$@" </dev/null & child=$!',
+  '{ cat <&3 >/dev/null; kill $child 2>/dev/null; } & watcher=$!',
+  "trap 'kill $child $watcher 2>/dev/null; wait $child; exit 0' TERM INT HUP",
+  'wait $child; status=$?',
+  'kill $watcher 2>/dev/null',
+  'exit $status',
+].join('\n');
+
 export interface DynamoDbLocal {
   endpoint: string;
   stop(): Promise<void>;
@@ -57,8 +72,12 @@ export async function startDynamoDbLocal(options: {
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const child: ChildProcess = spawn(
-    'java',
+    'sh',
     [
+      '-c',
+      WATCHED,
+      'dynamodb-local',
+      'java',
       `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
       '-Xmx1g',
       '-jar',
@@ -68,7 +87,8 @@ export async function startDynamoDbLocal(options: {
       '-sharedDb',
       ...storage,
     ],
-    { cwd: emulator, stdio: ['ignore', 'pipe', 'pipe'] },
+    // stdin is the guard's pipe: it closes when this process ends, however it ends.
+    { cwd: emulator, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let output = '';
   child.stdout?.on('data', (chunk) => {

@@ -1,12 +1,13 @@
 import { VISIBILITIES } from '#domain/access.ts';
-import { bool, id, int, list, oneOf, optional, str, stringMap } from '#domain/params.ts';
+import { bool, id, int, list, oneOf, optional, str, stringMap, URL_MAX_LENGTH } from '#domain/params.ts';
+import { PROJECT_DESCRIPTION_MAX_LENGTH } from '#domain/projects.ts';
 
 /** Attributes accepted by POST /projects, POST /projects/user/:user_id and PUT /projects/:id. */
 export const projectAttributeParams = {
   name: optional(str()),
   path: optional(str()),
   default_branch: optional(str()),
-  description: optional(str()),
+  description: optional(str(PROJECT_DESCRIPTION_MAX_LENGTH)),
   issues_enabled: optional(bool()),
   merge_requests_enabled: optional(bool()),
   jobs_enabled: optional(bool()),
@@ -16,7 +17,7 @@ export const projectAttributeParams = {
   container_registry_enabled: optional(bool()),
   shared_runners_enabled: optional(bool()),
   visibility: optional(oneOf(VISIBILITIES)),
-  import_url: optional(str()),
+  import_url: optional(str(URL_MAX_LENGTH)),
   public_jobs: optional(bool()),
   only_allow_merge_if_pipeline_succeeds: optional(bool()),
   only_allow_merge_if_all_discussions_are_resolved: optional(bool()),

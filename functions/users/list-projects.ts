@@ -1,5 +1,5 @@
 import { notFound } from '#domain/errors.ts';
-import { params, required, str } from '#domain/params.ts';
+import { params, reference, required } from '#domain/params.ts';
 import { projectListFilter } from '#domain/project-lists.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -12,7 +12,7 @@ import { projectListParams } from '../projects/params.ts';
 export const handler = defineRoute({
   auth: 'optional',
   paginated: true,
-  params: params({ user_id: required(str()), ...projectListParams }),
+  params: params({ user_id: required(reference()), ...projectListParams }),
   // The user is read while the caller is authenticated.
   prefetch: (input) =>
     /^\d+$/.test(input.user_id) ? getUser(Number(input.user_id)) : findUserByUsername(input.user_id),

@@ -1,8 +1,8 @@
-import { bool, int, optional, str } from '#domain/params.ts';
+import { bool, int, optional, str, URL_MAX_LENGTH } from '#domain/params.ts';
 
 /** Optional user attributes shared by POST and PUT /users. */
 export const userParams = {
-  password: optional(str()),
+  password: optional(str(128)),
   admin: optional(bool()),
   can_create_group: optional(bool()),
   projects_limit: optional(int()),
@@ -13,6 +13,6 @@ export const userParams = {
   skype: optional(str()),
   linkedin: optional(str()),
   twitter: optional(str()),
-  website_url: optional(str()),
+  website_url: optional(str(URL_MAX_LENGTH)),
   organization: optional(str()),
 };

@@ -6,21 +6,66 @@
  */
 import * as v from 'valibot';
 
-export const issueCode = { missing: 'missing', invalid: 'invalid', notAllowed: 'valid' } as const;
+export const issueCode = {
+  missing: 'missing',
+  invalid: 'invalid',
+  notAllowed: 'valid',
+  /** Followed by `:<maximum>`; reported as a model error (`is too long (maximum is N characters)`). */
+  tooLong: 'too_long',
+} as const;
+
+/**
+ * The longest string a parameter takes unless it names its own limit: GitLab's string columns
+ * hold 255 characters, and a bound on every string keeps every item far below DynamoDB's 400 KB.
+ */
+export const DEFAULT_MAX_LENGTH = 255;
+
+/** URLs (import_url, website_url) as GitLab's URL columns hold them. */
+export const URL_MAX_LENGTH = 2048;
+
+/**
+ * Values of a key repeated without brackets (`per_page=5&per_page=10`). A scalar parameter takes
+ * the last, as Rack does; an array parameter takes them all. JSON arrays are never this.
+ */
+export class RepeatedValues extends Array<string> {}
+
+const lastOfRepeated = v.transform((value: unknown) =>
+  value instanceof RepeatedValues ? value[value.length - 1] : value,
+);
+
+/** The maximum in a too-long issue message, or undefined for other issues. */
+export function tooLongMaximum(message: string): number | undefined {
+  const match = new RegExp(`^${issueCode.tooLong}:(\\d+)$`).exec(message);
+  return match ? Number(match[1]) : undefined;
+}
 
 const TRUE_WORDS = new Set(['true', '1', 't', 'yes', 'y', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'f', 'no', 'n', 'off']);
 
-/** A string; numbers are accepted and written out, as Grape's String coercion does. */
-export const str = () =>
+/**
+ * A string of at most `maxLength` characters; numbers are accepted and written out, as Grape's
+ * String coercion does.
+ */
+export const str = (maxLength: number = DEFAULT_MAX_LENGTH) =>
   v.pipe(
+    v.unknown(),
+    lastOfRepeated,
     v.union([v.string(), v.number()], issueCode.invalid),
     v.transform((value) => String(value)),
+    v.check(
+      (value) => value.length <= maxLength || Array.from(value).length <= maxLength,
+      `${issueCode.tooLong}:${maxLength}`,
+    ),
   );
+
+/** A string with no length limit of its own: references whose lookup is bounded by key size. */
+export const reference = () => str(Number.POSITIVE_INFINITY);
 
 /** true/false/1/0/t/f/yes/no/on/off in any case (python-gitlab sends `True`). */
 export const bool = () =>
   v.pipe(
+    v.unknown(),
+    lastOfRepeated,
     v.union([v.boolean(), v.string(), v.number()], issueCode.invalid),
     v.check((value) => {
       if (typeof value === 'boolean') return true;
@@ -35,6 +80,8 @@ export const bool = () =>
 /** An integer, from a JSON number or a string of digits. */
 export const int = () =>
   v.pipe(
+    v.unknown(),
+    lastOfRepeated,
     v.union([v.number(), v.string()], issueCode.invalid),
     v.check((value) => {
       if (typeof value === 'number') return Number.isSafeInteger(value);
@@ -53,13 +100,15 @@ export const id = () =>
 /** A project or group reference: a numeric id or a full path (`group/sub`). */
 export const idOrPath = () =>
   v.pipe(
-    str(),
+    reference(),
     v.check((value) => value.trim().length > 0, issueCode.invalid),
   );
 
 /** One of a fixed set of strings. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   v.pipe(
+    v.unknown(),
+    lastOfRepeated,
     v.union([v.string(), v.number()], issueCode.notAllowed),
     v.transform((value) => String(value)),
     v.picklist(values, issueCode.notAllowed),
@@ -75,6 +124,8 @@ export const intOneOf = <const T extends readonly number[]>(values: T) =>
 /** A calendar date written YYYY-MM-DD. */
 export const date = () =>
   v.pipe(
+    v.unknown(),
+    lastOfRepeated,
     v.string(issueCode.invalid),
     v.check((value) => {
       const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
@@ -87,6 +138,8 @@ export const date = () =>
 /** An ISO 8601 timestamp; yields the normalised UTC form with milliseconds. */
 export const timestamp = () =>
   v.pipe(
+    v.unknown(),
+    lastOfRepeated,
     v.string(issueCode.invalid),
     v.check(
       (value) => /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value)),

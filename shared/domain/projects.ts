@@ -40,6 +40,9 @@ export interface ProjectShare {
   group_ids: number[];
 }
 
+/** GitLab's Project validates its description to this length. */
+export const PROJECT_DESCRIPTION_MAX_LENGTH = 2000;
+
 export const FEATURE_FLAGS = [
   'issues_enabled',
   'merge_requests_enabled',

@@ -9,12 +9,28 @@ const VIDEO_EXTENSIONS = new Set(['mp4', 'm4v', 'mov', 'webm', 'ogv']);
 
 export const newUploadSecret = () => randomBytes(16).toString('hex');
 
-/** File names keep letters, digits, dot, dash and underscore; anything else becomes `_` (CarrierWave). */
+/**
+ * The longest stored file name. Object stores keep a name as a file of its own beside a metadata
+ * file, and file systems hold 255 bytes a name: 200 leaves room for their suffixes, on S3 and locally.
+ */
+export const MAX_FILENAME_LENGTH = 200;
+
+/**
+ * File names keep letters, digits, dot, dash and underscore; anything else becomes `_` (CarrierWave);
+ * a long name is cut to MAX_FILENAME_LENGTH, keeping its extension.
+ */
 export function sanitizeFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const clean = base.replace(/[^a-zA-Z0-9._-]/g, '_').replace(/^\.+/, '_');
-  return clean.length ? clean : 'file';
+  if (!clean.length) return 'file';
+  if (clean.length <= MAX_FILENAME_LENGTH) return clean;
+  const dot = clean.lastIndexOf('.');
+  const extension = dot > 0 && clean.length - dot <= 16 ? clean.slice(dot) : '';
+  return clean.slice(0, MAX_FILENAME_LENGTH - extension.length) + extension;
 }
+
+/** Whether a requested name is one an upload can have been stored under (else 404 before any read). */
+export const isStoredFilename = (name: string) => name !== '' && sanitizeFilename(name) === name;
 
 export const uploadKey = (projectId: number, secret: string, filename: string) =>
   `uploads/${projectId}/${secret}/${filename}`;

@@ -6,6 +6,7 @@
  */
 import busboy from 'busboy';
 import { ApiError, invalidParams, payloadTooLarge } from '#domain/errors.ts';
+import { RepeatedValues } from '#domain/params.ts';
 
 export interface UploadedFile {
   filename: string;
@@ -29,7 +30,7 @@ function assign(target: ParamMap, rawKey: string, value: string): void {
     const existing = target[rawKey];
     if (existing === undefined) target[rawKey] = value;
     else if (Array.isArray(existing)) existing.push(value);
-    else if (typeof existing === 'string') target[rawKey] = [existing, value];
+    else if (typeof existing === 'string') target[rawKey] = RepeatedValues.from([existing, value]);
     return;
   }
   const name = rawKey.slice(0, bracket);

@@ -8,9 +8,16 @@ import type { Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { config } from '#config/env.ts';
 import { isExpired, scopeAllows, type TokenGrant } from '#domain/access-tokens.ts';
-import { forbidden, insufficientScope, invalidParams, invalidToken, unauthorized } from '#domain/errors.ts';
+import {
+  forbidden,
+  insufficientScope,
+  invalidParams,
+  invalidToken,
+  unauthorized,
+  validationFailed,
+} from '#domain/errors.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagination.ts';
-import { int, issueCode, optional } from '#domain/params.ts';
+import { int, issueCode, optional, tooLongMaximum } from '#domain/params.ts';
 import type { Caller } from '#domain/users.ts';
 import { findGrant, grantKey, readGrantWith } from '#store/access-tokens.ts';
 import { batchGetItems, type Key } from '#store/batch.ts';
@@ -191,6 +198,23 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
   return sentences.join(', ');
 }
 
+/**
+ * Grape's error for the parameters it refuses; when only lengths are over, the model's error
+ * (`{"message": {"name": ["is too long (maximum is 255 characters)"]}}`), as GitLab answers after
+ * Grape has let the values through.
+ */
+function parameterError(issues: readonly v.BaseIssue<unknown>[]) {
+  const tooLong: Record<string, string[]> = {};
+  const others = issues.filter((issue) => {
+    const maximum = tooLongMaximum(issue.message);
+    const name = issue.path?.[0]?.key;
+    if (maximum === undefined || name === undefined) return true;
+    tooLong[String(name)] = [`is too long (maximum is ${maximum} characters)`];
+    return false;
+  });
+  return others.length ? invalidParams(describeIssues(others)) : validationFailed(tooLong);
+}
+
 const validate = (
   schema: ObjectSchema,
   paginated: boolean,
@@ -203,7 +227,7 @@ const validate = (
       const api = state(request.event);
       try {
         const result = v.safeParse(full, api.parsed?.params ?? {}, { abortEarly: false });
-        if (!result.success) throw invalidParams(describeIssues(result.issues));
+        if (!result.success) throw parameterError(result.issues);
         const output = result.output as Record<string, unknown> & { page?: number; per_page?: number };
         api.params = output;
         api.page = pageRequest(output.page, output.per_page);

@@ -1,11 +1,12 @@
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
+import { keyFits } from './keys.ts';
 
 export type Key = { pk: string; sk: string };
 
 /** Reads many items by key (100 per request, consistent, retrying unprocessed keys); missing ones are skipped. */
 export async function batchGetItems(keyList: Key[]): Promise<Record<string, unknown>[]> {
-  const unique = [...new Map(keyList.map((key) => [`${key.pk}|${key.sk}`, key])).values()];
+  const unique = [...new Map(keyList.filter(keyFits).map((key) => [`${key.pk}|${key.sk}`, key])).values()];
   const chunks: Key[][] = [];
   for (let start = 0; start < unique.length; start += 100) chunks.push(unique.slice(start, start + 100));
   // Chunks are independent: read them side by side so 101 keys cost one round trip, like 100.

@@ -1,10 +1,11 @@
 /** Single-item reads shared by the repositories. */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import { keyFits, keys } from './keys.ts';
 
 /** One item by key, read consistently so a write a moment ago is seen. */
 export async function getItem(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
+  if (!keyFits(key)) return undefined;
   const result = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
   );

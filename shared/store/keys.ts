@@ -5,6 +5,12 @@ export const padId = (id: number) => id.toString().padStart(12, '0');
 
 type Key = { pk: string; sk: string };
 
+/** DynamoDB's key size limits (bytes): a longer key names no item and is never sent. */
+const MAX_PARTITION_KEY_BYTES = 2048;
+const MAX_SORT_KEY_BYTES = 1024;
+export const keyFits = (key: Key) =>
+  Buffer.byteLength(key.pk) <= MAX_PARTITION_KEY_BYTES && Buffer.byteLength(key.sk) <= MAX_SORT_KEY_BYTES;
+
 export const keys = {
   idCounter: (kind: string): Key => ({ pk: `COUNTER#${kind}`, sk: 'COUNTER' }),
   listCount: (list: string): Key => ({ pk: `LISTCOUNT#${list}`, sk: 'COUNT' }),
