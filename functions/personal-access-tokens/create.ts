@@ -1,6 +1,6 @@
 import { accessTokenEntity, generateTokenSecret, TOKEN_SCOPES } from '#domain/access-tokens.ts';
 import { notFound } from '#domain/errors.ts';
-import { date, id, list, oneOf, optional, params, required, str } from '#domain/params.ts';
+import { commaList, date, id, oneOf, optional, params, present, required, str } from '#domain/params.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { createAccessToken } from '#store/access-tokens.ts';
@@ -11,8 +11,8 @@ export const handler = defineRoute({
   auth: 'admin',
   params: params({
     user_id: required(id()),
-    name: required(str()),
-    scopes: required(list(oneOf(TOKEN_SCOPES))),
+    name: required(present(str())),
+    scopes: required(present(commaList(oneOf(TOKEN_SCOPES)))),
     expires_at: optional(date()),
   }),
   run: async ({ params: input }) => {

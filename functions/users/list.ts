@@ -33,7 +33,8 @@ export const handler = defineRoute({
 
     const state = input.blocked ? 'blocked' : input.active ? 'active' : undefined;
     const filters: ((user: User) => boolean)[] = [];
-    if (input.search !== undefined) filters.push((user) => userMatchesSearch(user, input.search as string));
+    if (input.search !== undefined)
+      filters.push((user) => userMatchesSearch(user, input.search as string, Boolean(caller?.admin)));
     if (input.external) filters.push((user) => user.external);
     const result = await listUsers({
       state,

@@ -1,7 +1,7 @@
 /** Members of groups (and later projects): the entity and the rules on owners. */
 import { ACCESS, MEMBER_ACCESS_LEVELS } from './access.ts';
 import { validationFailed } from './errors.ts';
-import { date, id, idOrPath, int, list, optional, required, str } from './params.ts';
+import { dateFromToday, id, idOrPath, int, list, optional, required, str } from './params.ts';
 import { type User, userBasic } from './users.ts';
 
 export interface Membership {
@@ -37,7 +37,7 @@ export const memberWriteParams = {
   id: required(idOrPath()),
   user_id: required(id()),
   access_level: required(int()),
-  expires_at: optional(date()),
+  expires_at: optional(dateFromToday()),
 };
 
 /** GET and DELETE of one member. */

@@ -10,8 +10,8 @@ export const issueCode = {
   missing: 'missing',
   invalid: 'invalid',
   notAllowed: 'valid',
-  /** Followed by `:<maximum>`; reported as a model error (`is too long (maximum is N characters)`). */
-  tooLong: 'too_long',
+  /** Followed by the model's sentence: reported as `{"message": {"<name>": ["<sentence>"]}}`. */
+  model: 'model:',
 } as const;
 
 /**
@@ -33,11 +33,9 @@ const lastOfRepeated = v.transform((value: unknown) =>
   value instanceof RepeatedValues ? value[value.length - 1] : value,
 );
 
-/** The maximum in a too-long issue message, or undefined for other issues. */
-export function tooLongMaximum(message: string): number | undefined {
-  const match = new RegExp(`^${issueCode.tooLong}:(\\d+)$`).exec(message);
-  return match ? Number(match[1]) : undefined;
-}
+/** The model's sentence of a model-shaped issue message, or undefined for Grape's own issues. */
+export const modelSentence = (message: string) =>
+  message.startsWith(issueCode.model) ? message.slice(issueCode.model.length) : undefined;
 
 const TRUE_WORDS = new Set(['true', '1', 't', 'yes', 'y', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'f', 'no', 'n', 'off']);
@@ -54,7 +52,7 @@ export const str = (maxLength: number = DEFAULT_MAX_LENGTH) =>
     v.transform((value) => String(value)),
     v.check(
       (value) => value.length <= maxLength || Array.from(value).length <= maxLength,
-      `${issueCode.tooLong}:${maxLength}`,
+      `${issueCode.model}is too long (maximum is ${maxLength} characters)`,
     ),
   );
 
@@ -135,6 +133,16 @@ export const date = () =>
     }, issueCode.invalid),
   );
 
+/** A calendar date not before today (UTC): GitLab's "cannot be a date in the past". */
+export const dateFromToday = () =>
+  v.pipe(
+    date(),
+    v.check(
+      (value) => value >= new Date().toISOString().slice(0, 10),
+      `${issueCode.model}cannot be a date in the past`,
+    ),
+  );
+
 /** An ISO 8601 timestamp; yields the normalised UTC form with milliseconds. */
 export const timestamp = () =>
   v.pipe(
@@ -154,6 +162,33 @@ export const list = <T extends v.GenericSchema>(item: T) =>
     v.union([v.array(v.unknown()), v.string(), v.number()], issueCode.invalid),
     v.transform((value) => (Array.isArray(value) ? value : [value])),
     v.array(item, issueCode.invalid),
+  );
+
+/** Grape's CommaSeparatedToArray: `"api,read_user"` is a list of two; arrays arrive as arrays. */
+export const commaList = <T extends v.GenericSchema>(item: T) =>
+  v.pipe(
+    v.union([v.array(v.unknown()), v.string(), v.number()], issueCode.invalid),
+    v.transform((value) =>
+      (Array.isArray(value) ? value : [value]).flatMap((entry) =>
+        typeof entry === 'string'
+          ? entry
+              .split(',')
+              .map((part) => part.trim())
+              .filter(Boolean)
+          : [entry],
+      ),
+    ),
+    v.array(item, issueCode.invalid),
+  );
+
+/** Not empty, as a model's `presence` validation says it: "can't be blank". */
+export const present = <T extends v.GenericSchema<unknown, string | readonly unknown[]>>(schema: T) =>
+  v.pipe(
+    schema,
+    v.check(
+      (value) => (typeof value === 'string' ? value.trim() : value).length > 0,
+      `${issueCode.model}can't be blank`,
+    ),
   );
 
 /** A `key[name]=value` map, such as `custom_attributes[color]=red`. */

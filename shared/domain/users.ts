@@ -95,13 +95,16 @@ export function collectErrors(
   return Object.keys(errors).length ? errors : undefined;
 }
 
-/** Case-insensitive substring match on name, username and email (GitLab's user search). */
-export function userMatchesSearch(user: User, search: string): boolean {
+/**
+ * Case-insensitive substring match on name and username, and the exact email (GitLab's user
+ * search). A private email is matched only for admins, so no one else can confirm it is in use.
+ */
+export function userMatchesSearch(user: User, search: string, matchPrivateEmail: boolean): boolean {
   const term = search.toLowerCase();
   return (
     user.name.toLowerCase().includes(term) ||
     user.username.toLowerCase().includes(term) ||
-    user.email.toLowerCase() === term
+    (matchPrivateEmail && user.email.toLowerCase() === term)
   );
 }
 

@@ -17,7 +17,7 @@ import {
   validationFailed,
 } from '#domain/errors.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagination.ts';
-import { int, issueCode, optional, tooLongMaximum } from '#domain/params.ts';
+import { int, issueCode, modelSentence, optional } from '#domain/params.ts';
 import type { Caller } from '#domain/users.ts';
 import { findGrant, grantKey, readGrantWith } from '#store/access-tokens.ts';
 import { batchGetItems, type Key } from '#store/batch.ts';
@@ -199,20 +199,20 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
 }
 
 /**
- * Grape's error for the parameters it refuses; when only lengths are over, the model's error
- * (`{"message": {"name": ["is too long (maximum is 255 characters)"]}}`), as GitLab answers after
- * Grape has let the values through.
+ * Grape's error for the parameters it refuses; when only the model would refuse them (lengths,
+ * dates in the past), the model's error (`{"message": {"name": ["is too long (maximum is 255
+ * characters)"]}}`), as GitLab answers after Grape has let the values through.
  */
 function parameterError(issues: readonly v.BaseIssue<unknown>[]) {
-  const tooLong: Record<string, string[]> = {};
+  const modelErrors: Record<string, string[]> = {};
   const others = issues.filter((issue) => {
-    const maximum = tooLongMaximum(issue.message);
+    const sentence = modelSentence(issue.message);
     const name = issue.path?.[0]?.key;
-    if (maximum === undefined || name === undefined) return true;
-    tooLong[String(name)] = [`is too long (maximum is ${maximum} characters)`];
+    if (sentence === undefined || name === undefined) return true;
+    modelErrors[String(name)] = [sentence];
     return false;
   });
-  return others.length ? invalidParams(describeIssues(others)) : validationFailed(tooLong);
+  return others.length ? invalidParams(describeIssues(others)) : validationFailed(modelErrors);
 }
 
 const validate = (

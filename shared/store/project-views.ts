@@ -37,7 +37,10 @@ export async function presentProjects(
     const level = caller ? (options.access ?? access.get(project.id) ?? NO_ACCESS) : undefined;
     return projectEntity(project, {
       baseUrl: options.baseUrl,
-      statistics: options.statistics,
+      // GitLab shows statistics to reporters and up (and admins), whatever the caller asks.
+      statistics: Boolean(
+        options.statistics && (caller?.admin || (level && effectiveAccess(level) >= ACCESS.reporter)),
+      ),
       customAttributes: options.customAttributes,
       access: level,
       admin: Boolean(caller?.admin || (level && effectiveAccess(level) >= ACCESS.maintainer)),

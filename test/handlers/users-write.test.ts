@@ -389,12 +389,12 @@ describe('POST /users/:id/block and /unblock', () => {
     expect(userItem(next).l2).toBe('USERS#blocked');
   });
 
-  it('blocking a blocked user changes nothing → 201 false', async () => {
+  it('blocking a blocked user changes nothing → 201 null', async () => {
     givenStoredUser(blockedBob);
     expect(await invoke(blockUser, 'POST', '/api/v4/users/7/block', { token: ADMIN_TOKEN })).toEqual({
       statusCode: 201,
       headers: jsonHeaders(),
-      body: false,
+      body: null,
     });
     expect(sentCommands()).toEqual([
       { GetCommand: tokenLookup(ADMIN_TOKEN) },

@@ -366,10 +366,11 @@ describe('callerOf() and userMatchesSearch()', () => {
   });
 
   it('matches name and username by substring, email exactly, ignoring case', () => {
-    expect(userMatchesSearch(user(), 'john')).toBe(true);
-    expect(userMatchesSearch(user(), 'JDO')).toBe(true);
-    expect(userMatchesSearch(user(), 'JDOE@example.com')).toBe(true);
-    expect(userMatchesSearch(user(), 'example.com')).toBe(false);
-    expect(userMatchesSearch(user(), 'alice')).toBe(false);
+    expect(userMatchesSearch(user(), 'john', false)).toBe(true);
+    expect(userMatchesSearch(user(), 'JDO', false)).toBe(true);
+    expect(userMatchesSearch(user(), 'JDOE@example.com', true)).toBe(true);
+    expect(userMatchesSearch(user(), 'JDOE@example.com', false)).toBe(false);
+    expect(userMatchesSearch(user(), 'example.com', true)).toBe(false);
+    expect(userMatchesSearch(user(), 'alice', true)).toBe(false);
   });
 });
