@@ -1,7 +1,13 @@
 import { VISIBILITIES } from '#domain/access.ts';
 import { forbidden } from '#domain/errors.ts';
 import { canCreateSubgroup, canCreateTopLevelGroup } from '#domain/group-policy.ts';
-import { groupDetailEntity, newGroupErrors } from '#domain/groups.ts';
+import {
+  DEFAULT_CREATION_LEVELS,
+  groupDetailEntity,
+  newGroupErrors,
+  PROJECT_CREATION_LEVELS,
+  SUBGROUP_CREATION_LEVELS,
+} from '#domain/groups.ts';
 import { bool, id, int, oneOf, optional, params, required, str } from '#domain/params.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -20,11 +26,13 @@ export const handler = defineRoute({
     shared_runners_minutes_limit: optional(int()),
     membership_lock: optional(bool()),
     share_with_group_lock: optional(bool()),
+    project_creation_level: optional(oneOf(PROJECT_CREATION_LEVELS)),
+    subgroup_creation_level: optional(oneOf(SUBGROUP_CREATION_LEVELS)),
   }),
   run: async ({ params: input, caller, request }) => {
     if (input.shared_runners_minutes_limit !== undefined && !caller.admin) throw forbidden();
     const parent = input.parent_id === undefined ? undefined : await readableGroup(input.parent_id, caller);
-    if (parent ? !canCreateSubgroup(caller, parent.access) : !canCreateTopLevelGroup(caller))
+    if (parent ? !canCreateSubgroup(caller, parent.access, parent.group) : !canCreateTopLevelGroup(caller))
       throw forbidden();
     const fields = {
       name: input.name,
@@ -37,6 +45,9 @@ export const handler = defineRoute({
       membership_lock: input.membership_lock ?? false,
       share_with_group_lock: input.share_with_group_lock ?? false,
       shared_runners_minutes_limit: input.shared_runners_minutes_limit ?? null,
+      project_creation_level: input.project_creation_level ?? DEFAULT_CREATION_LEVELS.project_creation_level,
+      subgroup_creation_level:
+        input.subgroup_creation_level ?? DEFAULT_CREATION_LEVELS.subgroup_creation_level,
       custom_attributes: {},
     };
     newGroupErrors(fields, parent?.group);

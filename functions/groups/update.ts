@@ -1,7 +1,13 @@
 import { VISIBILITIES, type Visibility } from '#domain/access.ts';
 import { forbidden } from '#domain/errors.ts';
 import { canAdminGroup } from '#domain/group-policy.ts';
-import { type Group, groupDetailEntity, updatedGroupErrors } from '#domain/groups.ts';
+import {
+  type Group,
+  groupDetailEntity,
+  PROJECT_CREATION_LEVELS,
+  SUBGROUP_CREATION_LEVELS,
+  updatedGroupErrors,
+} from '#domain/groups.ts';
 import { bool, idOrPath, int, oneOf, optional, params, required, str } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
 import { followGroupChange, groupProjects } from '#store/group-projects.ts';
@@ -30,6 +36,8 @@ export const handler = defineRoute({
     lfs_enabled: optional(bool()),
     request_access_enabled: optional(bool()),
     shared_runners_minutes_limit: optional(int()),
+    project_creation_level: optional(oneOf(PROJECT_CREATION_LEVELS)),
+    subgroup_creation_level: optional(oneOf(SUBGROUP_CREATION_LEVELS)),
   }),
   run: async ({ params: { id, ...changes }, caller, request }) => {
     const { group, access } = await readableGroup(id, caller);

@@ -3,6 +3,15 @@ import { moreVisible, type Visibility } from './access.ts';
 import { badRequest, validationFailed } from './errors.ts';
 import { PATH_FORMAT_MESSAGE } from './users.ts';
 
+export const PROJECT_CREATION_LEVELS = ['noone', 'maintainer', 'developer'] as const;
+export type ProjectCreationLevel = (typeof PROJECT_CREATION_LEVELS)[number];
+export const SUBGROUP_CREATION_LEVELS = ['owner', 'maintainer'] as const;
+export type SubgroupCreationLevel = (typeof SUBGROUP_CREATION_LEVELS)[number];
+export const DEFAULT_CREATION_LEVELS = {
+  project_creation_level: 'developer',
+  subgroup_creation_level: 'maintainer',
+} as const;
+
 export interface Group {
   id: number;
   name: string;
@@ -19,6 +28,10 @@ export interface Group {
   membership_lock: boolean;
   share_with_group_lock: boolean;
   shared_runners_minutes_limit: number | null;
+  /** Who may create projects in the group (GitLab's default: developers). */
+  project_creation_level: ProjectCreationLevel;
+  /** Who may create subgroups (GitLab's default: maintainers). */
+  subgroup_creation_level: SubgroupCreationLevel;
   custom_attributes: Record<string, string>;
   created_at: string;
   updated_at: string;
@@ -164,7 +177,8 @@ export function groupEntity(group: Group, options: GroupEntityOptions) {
     share_with_group_lock: group.share_with_group_lock,
     require_two_factor_authentication: false,
     two_factor_grace_period: 48,
-    project_creation_level: 'developer',
+    project_creation_level: group.project_creation_level,
+    subgroup_creation_level: group.subgroup_creation_level,
     membership_lock: group.membership_lock,
     lfs_enabled: group.lfs_enabled,
     avatar_url: null,

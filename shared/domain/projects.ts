@@ -112,6 +112,11 @@ export interface Project extends Record<FeatureFlag, boolean> {
 // Names and paths ---------------------------------------------------------------------------------
 
 const PROJECT_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
+/** GitLab's newer rule for project paths (they name container repositories too): alphanumeric runs
+ * joined by single '.', '_' or '-'. */
+const PROJECT_PATH_SEGMENTS = /^[a-zA-Z0-9]+([._-][a-zA-Z0-9]+)*$/;
+const PROJECT_PATH_SEGMENTS_MESSAGE =
+  'must not start or end with a special character and must not contain consecutive special characters.';
 export const PROJECT_PATH_MESSAGE =
   "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 const PROJECT_NAME =
@@ -154,6 +159,7 @@ export function projectPathErrors(path: string): string[] {
   const errors: string[] = [];
   if (path.length > 255) errors.push('is too long (maximum is 255 characters)');
   if (!PROJECT_PATH.test(path) || /\.(git|atom)$/i.test(path)) errors.push(PROJECT_PATH_MESSAGE);
+  else if (!PROJECT_PATH_SEGMENTS.test(path)) errors.push(PROJECT_PATH_SEGMENTS_MESSAGE);
   if (RESERVED_PROJECT_PATHS.has(path.toLowerCase())) errors.push(`${path} is a reserved name`);
   return errors;
 }

@@ -8,7 +8,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ACCESS, type Visibility } from '#domain/access.ts';
 import { ApiError, badRequest, conflict, notFound, validationFailed } from '#domain/errors.ts';
 import { canReadGroup } from '#domain/group-policy.ts';
-import { type Group, rubyErrorHash } from '#domain/groups.ts';
+import { DEFAULT_CREATION_LEVELS, type Group, rubyErrorHash } from '#domain/groups.ts';
 import { isMembershipActive } from '#domain/members.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import type { Caller } from '#domain/users.ts';
@@ -47,7 +47,8 @@ export function decodeGroup(item: Raw): Group {
     deleting: _deleting,
     ...group
   } = stripStorage<Group & { kind: string; deleting?: boolean }>(item);
-  return { ...group, custom_attributes: group.custom_attributes ?? {} };
+  // Groups stored before the creation levels existed have GitLab's defaults.
+  return { ...DEFAULT_CREATION_LEVELS, ...group, custom_attributes: group.custom_attributes ?? {} };
 }
 
 const decodeMember = (item: Raw): GroupMember => ({

@@ -5,6 +5,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ACCESS } from '#domain/access.ts';
 import { ApiError, notFound, validationFailed } from '#domain/errors.ts';
+import { canCreateProjectIn } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
 import type { ProjectNamespace } from '#domain/projects.ts';
 import type { Caller, User } from '#domain/users.ts';
@@ -123,7 +124,7 @@ export async function creatableNamespace(
     return found.user.id === caller.id ? personalNamespaceWithinLimit(found.user) : userNamespace(found.user);
   }
   const access = caller.admin ? ACCESS.owner : await groupAccessOf(caller.id, found.group);
-  if (access < ACCESS.maintainer) throw namespaceInvalid();
+  if (!canCreateProjectIn(caller, access, found.group)) throw namespaceInvalid();
   const ancestors = await getGroupsRaw(found.group.ancestor_ids);
   return groupNamespace(found.group, ancestors.map(decodeGroup));
 }

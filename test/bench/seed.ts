@@ -4,7 +4,7 @@
  * memberships and tokens. Seeding is not measured; it runs with the recorder off.
  */
 import type { Visibility } from '#domain/access.ts';
-import type { Group } from '#domain/groups.ts';
+import { DEFAULT_CREATION_LEVELS, type Group } from '#domain/groups.ts';
 import { newProjectFrom, type Project, type ProjectNamespace } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { createAccessToken } from '#store/access-tokens.ts';
@@ -28,6 +28,7 @@ export function groupFields(path: string, visibility: Visibility, parent?: Group
     membership_lock: false,
     share_with_group_lock: false,
     shared_runners_minutes_limit: null,
+    ...DEFAULT_CREATION_LEVELS,
     custom_attributes: {},
   };
 }
