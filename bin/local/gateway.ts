@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { RouteDefinition } from '../../functions/routes.ts';
 import { lambdaContext } from './lambda-context.ts';
@@ -167,13 +168,82 @@ const jsonError = (status: number, body: unknown): APIGatewayProxyStructuredResu
   body: JSON.stringify(body),
 });
 
-export function createGateway(matcher: RouteMatcher): Server {
-  return createServer(gatewayListener(matcher));
+/**
+ * API Gateway's HTTP API takes at most 10,240 bytes of request line and headers together; a
+ * request URI over 8 KB is 414 (as GitLab's front end answers), the rest over the total 431.
+ */
+export const MAX_REQUEST_HEAD_BYTES = 10_240;
+export const MAX_REQUEST_URI_BYTES = 8_192;
+/** Node parses up to this much so that the limits above answer in JSON; beyond it, see clientError. */
+const PARSED_HEAD_BYTES = 64 * 1024;
+
+const uriTooLarge = () => jsonError(414, { message: '414 Request-URI Too Large' });
+const headersTooLarge = () => jsonError(431, { message: '431 Request Header Fields Too Large' });
+
+/** What a request's head is too large for, if anything. */
+function headTooLarge(req: IncomingMessage): APIGatewayProxyStructuredResultV2 | undefined {
+  const uri = Buffer.byteLength(req.url ?? '');
+  if (uri > MAX_REQUEST_URI_BYTES) return uriTooLarge();
+  let size = Buffer.byteLength(`${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`);
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    size += Buffer.byteLength(req.rawHeaders[i] ?? '') + Buffer.byteLength(req.rawHeaders[i + 1] ?? '') + 4;
+  }
+  return size > MAX_REQUEST_HEAD_BYTES ? headersTooLarge() : undefined;
+}
+
+/** The first bytes of each connection's current request, to tell a long URI from long headers. */
+const requestHeads = new WeakMap<Duplex, string>();
+
+function watchRequestHeads(socket: Duplex): void {
+  requestHeads.set(socket, '');
+  socket.on('data', (chunk: Buffer) => {
+    const head = requestHeads.get(socket) ?? '';
+    if (head.length <= MAX_REQUEST_URI_BYTES + 16) {
+      requestHeads.set(socket, head + chunk.toString('latin1', 0, MAX_REQUEST_URI_BYTES + 16));
+    }
+  });
+}
+
+/** The raw answer to a request Node could not parse: JSON in GitLab's shape, then the socket closes. */
+function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let result = jsonError(400, { message: '400 Bad Request' });
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    // Still inside the request line when the request's first bytes hold no line end.
+    const head = requestHeads.get(socket) ?? '';
+    result = head.includes('\r\n') ? headersTooLarge() : uriTooLarge();
+  }
+  const body = String(result.body);
+  const reason = { 400: 'Bad Request', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' }[
+    result.statusCode as 400 | 414 | 431
+  ];
+  socket.end(
+    `HTTP/1.1 ${result.statusCode} ${reason}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** The local gateway's HTTP server: the route table's handlers behind API Gateway's limits. */
+export function createGatewayServer(matcher: RouteMatcher): Server {
+  const server = createServer({ maxHeaderSize: PARSED_HEAD_BYTES }, gatewayListener(matcher));
+  server.on('connection', watchRequestHeads);
+  // The next request on a kept-alive connection starts a new head.
+  server.on('request', (req: IncomingMessage) => requestHeads.set(req.socket, ''));
+  server.on('clientError', answerClientError);
+  return server;
 }
 
 export function gatewayListener(matcher: RouteMatcher) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
+      const refused = headTooLarge(req);
+      if (refused) {
+        req.resume();
+        return send(res, refused);
+      }
       const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
       const match = matcher.match(req.method ?? 'GET', rawPath);
       const body = await readBody(req);

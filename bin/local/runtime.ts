@@ -4,7 +4,7 @@
  * the integration tests and the end-to-end tests all start it through here.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { envNames } from '#config/env.ts';
@@ -13,7 +13,7 @@ import { ensureRootToken, isLiveAdminToken } from '#store/bootstrap.ts';
 import { routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers.ts';
 import { ensureTable, startDynamoDbLocal, startS3rver } from './engines.ts';
-import { gatewayListener, type RouteHandler, RouteMatcher } from './gateway.ts';
+import { createGatewayServer, type RouteHandler, RouteMatcher } from './gateway.ts';
 import { LocalQueues } from './queue.ts';
 
 export const projectRoot = resolve(import.meta.dirname, '../..');
@@ -89,10 +89,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     );
     const rootToken = await resolveRootToken(options.rootToken, options.inMemory ? undefined : dataDir);
 
-    const listener = gatewayListener(new RouteMatcher(handlers));
-    const port = await listen(createServer(listener), '127.0.0.1', options.port ?? 0, stoppers);
+    const matcher = new RouteMatcher(handlers);
+    const port = await listen(createGatewayServer(matcher), '127.0.0.1', options.port ?? 0, stoppers);
     // Also answer on IPv6 loopback, for clients that resolve `localhost` to ::1 first.
-    await listen(createServer(listener), '::1', port, stoppers).catch(() => undefined);
+    await listen(createGatewayServer(matcher), '::1', port, stoppers).catch(() => undefined);
 
     const url = `http://127.0.0.1:${port}`;
     return { url, apiUrl: `${url}/api/v4`, port, rootToken, queues, stop };
