@@ -6,8 +6,8 @@ import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { groupProjects } from '#store/group-projects.ts';
 import { lookupGroup, readableGroup } from '#store/groups.ts';
-import { namespaceOfGroup } from '#store/namespaces.ts';
-import { findProject, transferProject } from '#store/projects.ts';
+import { namespaceOfGroup, transferProjectTo } from '#store/namespaces.ts';
+import { findProject } from '#store/projects.ts';
 
 const failed = (errors: Record<string, string[]>) =>
   badRequest(`Failed to transfer project ${rubyErrorHash(errors)}`);
@@ -27,7 +27,7 @@ export const handler = defineRoute({
     const namespace = await namespaceOfGroup(group);
     const visibility = namespaceVisibilityError(project.visibility, namespace);
     if (visibility) throw failed({ visibility_level: [visibility] });
-    await transferProject(project, namespace).catch((error: unknown) => {
+    await transferProjectTo(project, namespace).catch((error: unknown) => {
       if (error instanceof ApiError && error.status === 400) {
         throw failed({
           new_namespace: ['Project with same name or path in target namespace already exists'],

@@ -59,7 +59,7 @@ export const handler = defineRoute({
       subgroups: children.map((child) => child.visibility),
       projects: projects.map((project) => project.visibility as Visibility),
     });
-    const saved = await saveGroup(group, next);
+    const saved = await saveGroup(group, next, parent);
     if (NAMESPACE_FIELDS.some((field) => saved[field] !== group[field])) await followGroupChange(saved);
     return groupDetailEntity(
       saved,

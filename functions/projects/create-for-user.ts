@@ -4,9 +4,9 @@ import { newProjectFrom } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { publish } from '#queue/publish.ts';
-import { userNamespace } from '#store/namespaces.ts';
+import { createProjectIn, userNamespace } from '#store/namespaces.ts';
 import { presentProject } from '#store/project-views.ts';
-import { createProject, newRunnersToken } from '#store/projects.ts';
+import { newRunnersToken } from '#store/projects.ts';
 import { getUser } from '#store/users.ts';
 import { projectAttributeParams } from './params.ts';
 
@@ -20,8 +20,10 @@ export const handler = defineRoute({
     const user = await getUser(user_id);
     if (!user) throw notFound('User');
     const namespace = await userNamespace(user);
-    const project = await createProject(
-      newProjectFrom(input, namespace, user.id, newRunnersToken()),
+    const runnersToken = newRunnersToken();
+    const project = await createProjectIn(
+      namespace,
+      (current) => newProjectFrom(input, current, user.id, runnersToken),
       user.id,
     );
     await publish('search-index', { projectId: project.id });

@@ -4,9 +4,9 @@ import { newProjectFrom } from '#domain/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { publish } from '#queue/publish.ts';
-import { creatableNamespace } from '#store/namespaces.ts';
+import { creatableNamespace, createProjectIn } from '#store/namespaces.ts';
 import { presentProject } from '#store/project-views.ts';
-import { createProject, newRunnersToken } from '#store/projects.ts';
+import { newRunnersToken } from '#store/projects.ts';
 import { projectAttributeParams } from './params.ts';
 
 export const handler = defineRoute({
@@ -17,8 +17,10 @@ export const handler = defineRoute({
     if (missing) throw invalidParams(missing);
     if (input.repository_storage !== undefined && !caller.admin) throw forbidden();
     const namespace = await creatableNamespace(caller, input.namespace_id);
-    const project = await createProject(
-      newProjectFrom(input, namespace, caller.id, newRunnersToken()),
+    const runnersToken = newRunnersToken();
+    const project = await createProjectIn(
+      namespace,
+      (current) => newProjectFrom(input, current, caller.id, runnersToken),
       namespace.owner_id,
     );
     await publish('search-index', { projectId: project.id });

@@ -15,7 +15,7 @@ import type { Caller } from '#domain/users.ts';
 import { batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
-import { getItem, idFromReference } from './items.ts';
+import { getItem, namesSameNamespaces, resolveReference } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
 import {
   type ListPage,
@@ -39,7 +39,6 @@ export interface GroupMember {
 }
 
 type Raw = Record<string, unknown>;
-const TRANSACTION_LIMIT = 90;
 
 export function decodeGroup(item: Raw): Group {
   const {
@@ -94,6 +93,13 @@ const routeItem = (group: Group): Raw => ({
 const put = (Item: Raw, ConditionExpression?: string): TransactItem => ({
   Put: { TableName: tableName(), Item, ...(ConditionExpression ? { ConditionExpression } : {}) },
 });
+const remove = (
+  Key: { pk: string; sk: string },
+  ConditionExpression: string,
+  ExpressionAttributeValues: Record<string, unknown>,
+): TransactItem => ({
+  Delete: { TableName: tableName(), Key, ConditionExpression, ExpressionAttributeValues },
+});
 const NEW_ITEM = 'attribute_not_exists(pk)';
 const pathTaken = () =>
   badRequest(`Failed to save group ${rubyErrorHash({ path: ['has already been taken'] })}`);
@@ -103,8 +109,37 @@ export type NewGroup = Omit<
   'id' | 'created_at' | 'updated_at' | 'full_path' | 'full_name' | 'ancestor_ids'
 >;
 
-/** Creates a group with its creator as owner; fails with GitLab's message when the path is taken. */
+/** The parent changed its path or name after it was read: the subgroup is placed again. */
+class ParentMoved extends Error {}
+
+/** Renames racing one subgroup's creation: more than this many in a row are reported, not chased. */
+const MAX_PLACEMENTS = 20;
+
+/**
+ * Creates a group with its creator as owner; fails with GitLab's message when the path is taken.
+ * A subgroup's transaction checks the parent's path and name as read, so a rename committed in
+ * between makes it read the parent again and place the subgroup under the new path.
+ */
 export async function createGroup(
+  fields: NewGroup,
+  parent: Group | undefined,
+  creatorId: number,
+): Promise<Group> {
+  const id = await nextId('namespace');
+  let current = parent;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeNewGroup(id, fields, current, creatorId);
+    } catch (error) {
+      if (!(error instanceof ParentMoved) || !parent || attempt >= MAX_PLACEMENTS) throw error;
+      current = await getGroup(parent.id);
+      if (!current) throw notFound('Group');
+    }
+  }
+}
+
+async function writeNewGroup(
+  id: number,
   fields: NewGroup,
   parent: Group | undefined,
   creatorId: number,
@@ -112,7 +147,7 @@ export async function createGroup(
   const now = new Date().toISOString();
   const group: Group = {
     ...fields,
-    id: await nextId('namespace'),
+    id,
     full_path: parent ? `${parent.full_path}/${fields.path}` : fields.path,
     full_name: parent ? `${parent.full_name} / ${fields.name}` : fields.name,
     ancestor_ids: parent ? [...parent.ancestor_ids, parent.id] : [],
@@ -136,20 +171,25 @@ export async function createGroup(
     listCountChange(lists.groupMembers(group.id), 1),
     listCountChange(lists.groupMembershipsOfUser(creatorId), 1),
   ];
-  if (parent) {
-    items.push({
-      ConditionCheck: {
-        TableName: tableName(),
-        Key: keys.group(parent.id),
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-      },
-    });
-  }
+  const parentIndex = parent
+    ? items.push({
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: keys.group(parent.id),
+          ConditionExpression:
+            'attribute_exists(pk) AND attribute_not_exists(deleting) AND full_path = :path AND full_name = :name',
+          ExpressionAttributeValues: { ':path': parent.full_path, ':name': parent.full_name },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      }) - 1
+    : -1;
   try {
     await transact(items);
   } catch (error) {
     if (error instanceof ConditionFailed) {
       if (error.failedAt(1) || error.failedAt(0)) throw pathTaken();
+      const stored = error.items[parentIndex];
+      if (parentIndex >= 0 && stored && !stored.deleting) throw new ParentMoved();
       throw notFound('Group');
     }
     throw error;
@@ -166,8 +206,8 @@ export async function getGroup(id: number): Promise<Group | undefined> {
 
 /** A group by numeric id or by (case-insensitive) full path. */
 export async function findGroup(idOrPath: string | number): Promise<Group | undefined> {
-  const id = await idFromReference(idOrPath, 'group');
-  return id === undefined ? undefined : getGroup(id);
+  const item = await lookupGroup(idOrPath);
+  return item ? decodeGroup(item) : undefined;
 }
 
 export async function getGroupsRaw(ids: number[]): Promise<Raw[]> {
@@ -327,66 +367,188 @@ export async function directAccessTo(userId: number, groups: Group[]): Promise<M
   );
 }
 
+/** Attributes a group takes from its parent, never from the change being saved. */
+const PLACEMENT = new Set(['full_path', 'full_name', 'updated_at']);
+
+/** The group's place under its parent (or at the top). */
+const placeUnder = (group: Group, parent: Group | undefined) => ({
+  full_path: parent ? `${parent.full_path}/${group.path}` : group.path,
+  full_name: parent ? `${parent.full_name} / ${group.name}` : group.name,
+});
+
+/** The changes from `previous` to `next` applied to the group as it is now, under its parent as it is. */
+function rebased(previous: Group, next: Group, current: Group, parent: Group | undefined): Group {
+  const merged: Group = { ...current, updated_at: next.updated_at };
+  for (const [key, value] of Object.entries(next)) {
+    if (!PLACEMENT.has(key) && value !== previous[key as keyof Group])
+      Object.assign(merged, { [key]: value });
+  }
+  return { ...merged, ...placeUnder(merged, parent) };
+}
+
+/** Saves lost to a concurrent change before the save is reported as 409. */
+const MAX_SAVE_ATTEMPTS = 10;
+class GroupChanged extends Error {}
+
 /**
- * Writes a changed group. A new path or name rewrites the full path and full name of every
- * descendant and moves their route items; the group's own route move is in the first
- * transaction, so a taken path fails before anything changes.
+ * Writes a changed group, guarded by its `updated_at`, path and name as read and by its parent's
+ * path and name, so neither its own concurrent change nor a rename above it is lost: a lost race
+ * applies the same change to a fresh read. A new path or name then settles every descendant.
  */
-export async function saveGroup(previous: Group, next: Group): Promise<Group> {
-  const first: TransactItem[] = [
+export async function saveGroup(previous: Group, next: Group, parent?: Group): Promise<Group> {
+  let base = previous;
+  let wanted = next;
+  let above = parent;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await writeGroup(base, wanted, above);
+      break;
+    } catch (error) {
+      if (!(error instanceof GroupChanged) || attempt >= MAX_SAVE_ATTEMPTS) {
+        throw error instanceof GroupChanged ? conflict('409 Conflict: Resource lock') : error;
+      }
+      const current = await getGroup(previous.id);
+      if (!current) throw notFound('Group');
+      above = current.parent_id === null ? undefined : await getGroup(current.parent_id);
+      wanted = rebased(previous, next, current, above);
+      base = current;
+    }
+  }
+  if (wanted.full_path !== base.full_path || wanted.full_name !== base.full_name) {
+    await settleDescendantPaths(wanted);
+  }
+  return wanted;
+}
+
+async function writeGroup(previous: Group, next: Group, parent: Group | undefined): Promise<void> {
+  const items: TransactItem[] = [
     {
       Put: {
         TableName: tableName(),
         Item: groupItem(next),
-        ConditionExpression: 'updated_at = :previous AND attribute_not_exists(deleting)',
-        ExpressionAttributeValues: { ':previous': previous.updated_at },
+        ConditionExpression:
+          'updated_at = :previous AND full_path = :path AND full_name = :name AND attribute_not_exists(deleting)',
+        ExpressionAttributeValues: {
+          ':previous': previous.updated_at,
+          ':path': previous.full_path,
+          ':name': previous.full_name,
+        },
       },
     },
   ];
+  if (parent) {
+    items.push({
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: keys.group(parent.id),
+        ConditionExpression: 'full_path = :path AND full_name = :name',
+        ExpressionAttributeValues: { ':path': parent.full_path, ':name': parent.full_name },
+      },
+    });
+  }
   let routeIndex = -1;
   if (next.full_path !== previous.full_path) {
     if (next.full_path.toLowerCase() !== previous.full_path.toLowerCase()) {
-      routeIndex = first.push(put(routeItem(next), NEW_ITEM)) - 1;
-      first.push({ Delete: { TableName: tableName(), Key: keys.route(previous.full_path) } });
+      routeIndex = items.push(put(routeItem(next), NEW_ITEM)) - 1;
+      items.push({ Delete: { TableName: tableName(), Key: keys.route(previous.full_path) } });
     } else {
-      first.push(put(routeItem(next)));
+      items.push(put(routeItem(next)));
     }
   }
   if (next.visibility !== previous.visibility) {
-    first.push(listCountChange(lists.groupsWithVisibility(previous.visibility), -1));
-    first.push(listCountChange(lists.groupsWithVisibility(next.visibility), 1));
-  }
-  const renamed = next.full_path !== previous.full_path || next.full_name !== previous.full_name;
-  const descendants = renamed ? (await descendantsOf([next])).map(decodeGroup) : [];
-  const rest: TransactItem[] = [];
-  for (const descendant of descendants) {
-    const moved: Group = {
-      ...descendant,
-      full_path: next.full_path + descendant.full_path.slice(previous.full_path.length),
-      full_name: next.full_name + descendant.full_name.slice(previous.full_name.length),
-    };
-    const batch = first.length + 3 <= TRANSACTION_LIMIT ? first : rest;
-    batch.push(put(groupItem(moved)));
-    if (moved.full_path !== descendant.full_path) {
-      batch.push({ Delete: { TableName: tableName(), Key: keys.route(descendant.full_path) } });
-      batch.push(put(routeItem(moved)));
-    }
+    items.push(listCountChange(lists.groupsWithVisibility(previous.visibility), -1));
+    items.push(listCountChange(lists.groupsWithVisibility(next.visibility), 1));
   }
   try {
-    await transact(first);
+    await transact(items);
   } catch (error) {
     if (error instanceof ConditionFailed) {
       if (routeIndex >= 0 && error.failedAt(routeIndex)) {
         throw validationFailed({ path: ['has already been taken'] });
       }
-      throw conflict('409 Conflict: Resource lock');
+      throw new GroupChanged();
     }
     throw error;
   }
-  for (let start = 0; start < rest.length; start += TRANSACTION_LIMIT) {
-    await transact(rest.slice(start, start + TRANSACTION_LIMIT));
+}
+
+/** Rounds of re-reading a renamed group's subtree before giving up on a tree that keeps changing. */
+const MAX_SETTLE_ROUNDS = 20;
+/** Descendants moved in one transaction (each: the group's update, its old and new route). */
+const SETTLED_PER_TRANSACTION = 30;
+
+/**
+ * Makes every descendant of a renamed group follow its parent: reads the subtree, moves each
+ * group whose full path or name does not follow its parent's (an update conditioned on its own
+ * path and name as read, so a concurrent rename of it is never undone), and reads again until
+ * all follow. Subgroups created under a descendant before it moved are caught by the next read.
+ */
+async function settleDescendantPaths(root: Group): Promise<void> {
+  for (let round = 0; round < MAX_SETTLE_ROUNDS; round++) {
+    const fresh = await getGroup(root.id);
+    if (!fresh) return;
+    const groups = (await descendantsOf([fresh])).map(decodeGroup);
+    const byId = new Map<number, Group>([
+      [fresh.id, fresh],
+      ...groups.map((group) => [group.id, group] as const),
+    ]);
+    const places = new Map<number, { full_path: string; full_name: string }>([
+      [fresh.id, { full_path: fresh.full_path, full_name: fresh.full_name }],
+    ]);
+    const placeOf = (group: Group): { full_path: string; full_name: string } | undefined => {
+      const known = places.get(group.id);
+      if (known) return known;
+      const parent = group.parent_id === null ? undefined : byId.get(group.parent_id);
+      const above = parent && placeOf(parent);
+      if (!above) return undefined;
+      const place = {
+        full_path: `${above.full_path}/${group.path}`,
+        full_name: `${above.full_name} / ${group.name}`,
+      };
+      places.set(group.id, place);
+      return place;
+    };
+    const moves = groups.flatMap((group) => {
+      const place = placeOf(group);
+      return place && (place.full_path !== group.full_path || place.full_name !== group.full_name)
+        ? [{ group, place }]
+        : [];
+    });
+    if (moves.length === 0) return;
+    for (let start = 0; start < moves.length; start += SETTLED_PER_TRANSACTION) {
+      const items = moves.slice(start, start + SETTLED_PER_TRANSACTION).flatMap(({ group, place }) => [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.group(group.id),
+            UpdateExpression: 'SET full_path = :newPath, full_name = :newName',
+            ConditionExpression:
+              'attribute_not_exists(deleting) AND full_path = :path AND full_name = :name AND #path = :segment',
+            ExpressionAttributeNames: { '#path': 'path' },
+            ExpressionAttributeValues: {
+              ':newPath': place.full_path,
+              ':newName': place.full_name,
+              ':path': group.full_path,
+              ':name': group.full_name,
+              ':segment': group.path,
+            },
+          },
+        } satisfies TransactItem,
+        ...(place.full_path === group.full_path
+          ? []
+          : [
+              remove(keys.route(group.full_path), 'attribute_not_exists(pk) OR id = :id', {
+                ':id': group.id,
+              }),
+              put(routeItem({ ...group, ...place })),
+            ]),
+      ]);
+      // A group that changed since it was read is left to the next round's fresh read.
+      await transact(items).catch((error: unknown) => {
+        if (!(error instanceof ConditionFailed)) throw error;
+      });
+    }
   }
-  return next;
 }
 
 /** Sets or removes one custom attribute on the group item. */
@@ -565,9 +727,12 @@ export async function readableGroup(
 
 /** A group item by id or full path (a route read first for paths); undefined when absent or being deleted. */
 export async function lookupGroup(idOrPath: string | number): Promise<Raw | undefined> {
-  const id = await idFromReference(idOrPath, 'group');
-  const item = id === undefined ? undefined : await getRawGroup(id);
-  return item && !item.deleting ? item : undefined;
+  const reference = await resolveReference(idOrPath, 'group');
+  const item = reference && (await getRawGroup(reference.id));
+  if (!item || item.deleting) return undefined;
+  // A path whose parent groups are no longer the group's (deleted or renamed) names nothing.
+  const ancestors = ((item.ancestor_ids as number[] | undefined) ?? []).map((id) => ({ kind: 'group', id }));
+  return reference && namesSameNamespaces(reference.above, ancestors) ? item : undefined;
 }
 
 /**

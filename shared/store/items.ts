@@ -1,5 +1,6 @@
 /** Single-item reads shared by the repositories. */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems, type Key } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { keyFits, keys } from './keys.ts';
 
@@ -39,6 +40,52 @@ export async function readPartition(
   } while (startKey);
   return items;
 }
+
+/** Who a route item names: a user, a group or a project. */
+export interface RouteOwner {
+  kind: string;
+  id: number;
+}
+
+/**
+ * The item behind a reference of the given kind: a number is the id itself; a full path is looked
+ * up in the route items together with the routes of its leading segments (the namespaces above it,
+ * root first, undefined where none), in one read, so a caller can refuse an item whose path now
+ * belongs to someone else (a namespace renamed or being deleted).
+ */
+export async function resolveReference(
+  reference: string | number,
+  kind: 'group' | 'project',
+): Promise<{ id: number; above: (RouteOwner | undefined)[] } | undefined> {
+  const text = String(reference);
+  if (/^\d+$/.test(text)) return { id: Number(text), above: [] };
+  const segments = text.split('/');
+  const prefixes = segments.map((_, index) => segments.slice(0, index + 1).join('/'));
+  const routeKeys = prefixes.map((prefix) => keys.route(prefix));
+  const found =
+    routeKeys.length === 1
+      ? [await getItem(routeKeys[0] as Key)].filter((item) => item !== undefined)
+      : await batchGetItems(routeKeys);
+  const byKey = new Map(found.map((item) => [String(item.pk), item]));
+  const ownerOf = (key: Key): RouteOwner | undefined => {
+    const route = byKey.get(key.pk);
+    return route ? { kind: String(route.kind), id: Number(route.id) } : undefined;
+  };
+  const own = ownerOf(routeKeys[routeKeys.length - 1] as Key);
+  if (own?.kind !== kind) return undefined;
+  return { id: own.id, above: routeKeys.slice(0, -1).map(ownerOf) };
+}
+
+/** Whether the namespaces a path named above an item are the item's own (ids root first). */
+export const namesSameNamespaces = (
+  above: (RouteOwner | undefined)[],
+  expected: readonly RouteOwner[],
+): boolean =>
+  above.length === 0 ||
+  (above.length === expected.length &&
+    above.every(
+      (owner, index) => owner?.kind === expected[index]?.kind && owner?.id === expected[index]?.id,
+    ));
 
 /**
  * The id behind a reference: a number is the id itself, anything else a full path looked up in the

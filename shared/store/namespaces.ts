@@ -7,13 +7,20 @@ import { ACCESS } from '#domain/access.ts';
 import { ApiError, notFound, validationFailed } from '#domain/errors.ts';
 import { canCreateProjectIn } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
-import type { ProjectNamespace } from '#domain/projects.ts';
+import type { Project, ProjectNamespace } from '#domain/projects.ts';
 import type { Caller, User } from '#domain/users.ts';
 import { documentClient, tableName } from './client.ts';
 import { decodeGroup, getGroup, getGroupsRaw, groupAccessOf } from './groups.ts';
 import { nextId } from './ids.ts';
 import { keys } from './keys.ts';
-import { moveNamespaceProjects, namespaceProjectCount } from './projects.ts';
+import {
+  createProject,
+  moveNamespaceProjects,
+  NamespaceMoved,
+  type NewProject,
+  namespaceProjectCount,
+  transferProject,
+} from './projects.ts';
 import { ConditionFailed, transact } from './transact.ts';
 import { getUser } from './users.ts';
 
@@ -146,6 +153,54 @@ async function personalNamespaceWithinLimit(user: User): Promise<ProjectNamespac
 export async function namespaceOfGroup(group: Group): Promise<ProjectNamespace> {
   const ancestors = await getGroupsRaw(group.ancestor_ids);
   return groupNamespace(group, ancestors.map(decodeGroup));
+}
+
+/** A namespace as it is now, after a rename raced a placement in it. */
+async function currentNamespace(namespace: ProjectNamespace): Promise<ProjectNamespace> {
+  if (namespace.kind === 'group') {
+    const group = await getGroup(namespace.id);
+    if (!group) throw notFound('Namespace');
+    return namespaceOfGroup(group);
+  }
+  const user = await getUser(namespace.owner_id as number);
+  if (!user) throw notFound('Namespace');
+  return userNamespace(user);
+}
+
+/** Renames racing one placement: more than this many in a row are reported, not chased. */
+const MAX_PLACEMENTS = 20;
+
+/**
+ * Places a project in a namespace, again in the namespace as it is now whenever a rename was
+ * committed between the read and the write (the write's condition says so).
+ */
+async function placeInNamespace<T>(
+  namespace: ProjectNamespace,
+  place: (current: ProjectNamespace) => Promise<T>,
+): Promise<T> {
+  let current = namespace;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await place(current);
+    } catch (error) {
+      if (!(error instanceof NamespaceMoved) || attempt >= MAX_PLACEMENTS) throw error;
+      current = await currentNamespace(current);
+    }
+  }
+}
+
+/** Creates a project in a namespace; `build` makes its fields for the namespace as it is. */
+export function createProjectIn(
+  namespace: ProjectNamespace,
+  build: (current: ProjectNamespace) => NewProject,
+  ownerMemberId: number | null,
+) {
+  return placeInNamespace(namespace, (current) => createProject(build(current), ownerMemberId));
+}
+
+/** Moves a project into a namespace (see transferProject), placed by the namespace as it is. */
+export function transferProjectTo(project: Project, namespace: ProjectNamespace) {
+  return placeInNamespace(namespace, (current) => transferProject(project, current));
 }
 
 /** After a username or name change, re-places the user's personal projects (paths and names follow). */

@@ -32,7 +32,7 @@ import {
   type TreePlace,
 } from './groups.ts';
 import { nextId } from './ids.ts';
-import { getItem, idFromReference, readPartition } from './items.ts';
+import { getItem, namesSameNamespaces, type RouteOwner, readPartition, resolveReference } from './items.ts';
 import { keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
 import {
   type ListPage,
@@ -174,6 +174,47 @@ const decodeMember = (item: Raw): ProjectMember => ({
 
 export const newRunnersToken = () => randomBytes(10).toString('hex');
 
+/**
+ * The namespace a project is placed in changed its path or name (or went away) after it was read:
+ * the write was refused, so the database orders every placement after every rename.
+ */
+export class NamespaceMoved extends Error {
+  constructor(readonly namespaceId: number) {
+    super('namespace moved');
+    this.name = 'NamespaceMoved';
+  }
+}
+
+/**
+ * A condition that the namespace is still where the project is being placed: the group's (or the
+ * user's) current path and name, and not being deleted. Every write that places a project (create,
+ * transfer, following a rename) carries it.
+ */
+function namespaceCheck(namespace: ProjectNamespace): TransactItem {
+  const group = namespace.kind === 'group';
+  return {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: group ? keys.group(namespace.id) : keys.user(namespace.owner_id as number),
+      ConditionExpression: group
+        ? 'attribute_exists(pk) AND attribute_not_exists(deleting) AND full_path = :path AND full_name = :name'
+        : 'attribute_exists(pk) AND username = :path AND #name = :name',
+      ...(group ? {} : { ExpressionAttributeNames: { '#name': 'name' } }),
+      ExpressionAttributeValues: {
+        ':path': namespace.full_path,
+        ':name': group ? (namespace.full_name ?? namespace.name) : namespace.name,
+      },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/** A failed namespace check: gone (404) or moved (NamespaceMoved, to place the project again). */
+function namespaceFailure(error: ConditionFailed, index: number, namespace: ProjectNamespace) {
+  const current = error.items[index];
+  return current && !current.deleting ? new NamespaceMoved(namespace.id) : notFound('Namespace');
+}
+
 export type NewProject = Omit<Project, 'id' | 'created_at' | 'updated_at' | 'last_activity_at'>;
 
 /** Which of the uniqueness items failed, as ActiveRecord errors. */
@@ -198,16 +239,7 @@ export async function createProject(fields: NewProject, ownerMemberId: number | 
     put(projectItem(project), NEW_ITEM),
     put(routeItem(project), NEW_ITEM),
     put(nameItem(project), NEW_ITEM),
-    {
-      ConditionCheck: {
-        TableName: tableName(),
-        Key:
-          project.namespace.kind === 'group'
-            ? keys.group(project.namespace.id)
-            : keys.userNamespace(project.namespace.id),
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-      },
-    },
+    namespaceCheck(project.namespace),
     listCountChange(lists.projectsWithVisibility(project.visibility), 1),
     listCountChange(lists.namespaceProjects(project.namespace.id, project.visibility), 1),
     searchPendingPut(project.id),
@@ -232,7 +264,7 @@ export async function createProject(fields: NewProject, ownerMemberId: number | 
     await transact(items);
   } catch (error) {
     if (error instanceof ConditionFailed) {
-      throw takenErrors(error, 1, 2) ?? notFound('Namespace');
+      throw takenErrors(error, 1, 2) ?? namespaceFailure(error, 3, project.namespace);
     }
     throw error;
   }
@@ -248,9 +280,17 @@ export async function getProject(id: number): Promise<Project | undefined> {
 
 /** A project by numeric id or (case-insensitive) full path `namespace/project`. */
 export async function findProject(idOrPath: string | number): Promise<Project | undefined> {
-  const id = await idFromReference(idOrPath, 'project');
-  return id === undefined ? undefined : getProject(id);
+  const item = await lookupProject(idOrPath);
+  return item ? decodeProject(item) : undefined;
 }
+
+/** The namespaces a project's path names, root first: its groups, or its owner. */
+const namespacesOf = (item: Raw): RouteOwner[] => {
+  const namespace = item.namespace as ProjectNamespace;
+  return namespace.kind === 'group'
+    ? namespace.group_ids.map((id) => ({ kind: 'group', id }))
+    : [{ kind: 'user', id: Number(namespace.owner_id) }];
+};
 
 /** The caller's access to each project, from one batch of membership reads. */
 export function accessToProjects(userId: number, projects: Project[]): Promise<Map<number, ProjectAccess>> {
@@ -393,9 +433,11 @@ export async function accessFromLevels(
 
 /** A project item by id or full path (a route read first for paths); undefined when absent or being deleted. */
 export async function lookupProject(idOrPath: string | number): Promise<Raw | undefined> {
-  const id = await idFromReference(idOrPath, 'project');
-  const item = id === undefined ? undefined : await getProjectRaw(id);
-  return item && !item.deleting ? item : undefined;
+  const reference = await resolveReference(idOrPath, 'project');
+  const item = reference && (await getProjectRaw(reference.id));
+  if (!item || item.deleting) return undefined;
+  // A path whose namespaces are no longer the project's (deleted or renamed) names nothing.
+  return reference && namesSameNamespaces(reference.above, namespacesOf(item)) ? item : undefined;
 }
 
 /** A project read ahead (see read-ahead.ts): the item and the memberships read with it, if any. */
@@ -505,11 +547,22 @@ export async function saveProject(previous: Project, next: Project): Promise<Pro
     items.push(listCountChange(lists.namespaceProjects(next.namespace.id, next.visibility), 1));
   }
   if (searchTextChanged(previous, next)) items.push(searchPendingPut(next.id));
+  // A new place (another namespace, or the namespace's new path or name) is checked against the
+  // namespace as it is now, so a placement never lands after a rename with the old path.
+  const placed =
+    next.namespace.id !== previous.namespace.id ||
+    next.path_with_namespace !== previous.path_with_namespace ||
+    next.name_with_namespace !== previous.name_with_namespace;
+  const namespaceIndex = placed ? items.push(namespaceCheck(next.namespace)) - 1 : -1;
   try {
     await transact(items);
   } catch (error) {
     if (error instanceof ConditionFailed) {
-      throw takenErrors(error, routeIndex, nameIndex) ?? conflict(RESOURCE_LOCK);
+      const taken = takenErrors(error, routeIndex, nameIndex);
+      if (taken) throw taken;
+      if (namespaceIndex >= 0 && error.failedAt(namespaceIndex))
+        throw namespaceFailure(error, namespaceIndex, next.namespace);
+      throw conflict(RESOURCE_LOCK);
     }
     throw error;
   }
@@ -546,8 +599,15 @@ async function withFreshProject<T>(
 
 /** Re-places every project of a namespace after the namespace changed (path, name, visibility, locks). */
 export async function moveNamespaceProjects(namespace: ProjectNamespace): Promise<void> {
-  for (const item of await namespaceProjectsRaw(namespace.id)) {
-    await updateProject(Number(item.id), (project) => ({ ...project, ...placedIn(namespace, project) }));
+  try {
+    for (const item of await namespaceProjectsRaw(namespace.id)) {
+      await updateProject(Number(item.id), (project) =>
+        project.namespace.id === namespace.id ? { ...project, ...placedIn(namespace, project) } : project,
+      );
+    }
+  } catch (error) {
+    // The namespace moved again since it was read: the later change re-places every project.
+    if (!(error instanceof NamespaceMoved)) throw error;
   }
 }
 
