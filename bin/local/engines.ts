@@ -4,7 +4,7 @@
  * downloaded at run time.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -200,5 +200,3 @@ export async function startS3rver(options: {
   }
   return { endpoint, stop: () => server.close() };
 }
-
-export const dataDirExists = (dir: string) => existsSync(dir);

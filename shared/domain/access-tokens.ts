@@ -13,7 +13,6 @@ export const TOKEN_SCOPES = [
   'sudo',
   'admin_mode',
 ] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 export interface AccessToken {
   id: number;

@@ -220,8 +220,6 @@ export const optional = <T extends v.GenericSchema>(schema: T) =>
 
 export const params = <T extends v.ObjectEntries>(entries: T) => v.object(entries, issueCode.invalid);
 
-export type Params<T extends v.GenericSchema> = v.InferOutput<T>;
-
 /**
  * Grape's `at_least_one_of`: "name, path are missing, at least one parameter must be provided".
  */

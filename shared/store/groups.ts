@@ -204,12 +204,6 @@ export async function getGroup(id: number): Promise<Group | undefined> {
   return item && !item.deleting ? decodeGroup(item) : undefined;
 }
 
-/** A group by numeric id or by (case-insensitive) full path. */
-export async function findGroup(idOrPath: string | number): Promise<Group | undefined> {
-  const item = await lookupGroup(idOrPath);
-  return item ? decodeGroup(item) : undefined;
-}
-
 export async function getGroupsRaw(ids: number[]): Promise<Raw[]> {
   const items = await batchGetItems(ids.map((id) => keys.group(id)));
   return items.filter((item) => !item.deleting);

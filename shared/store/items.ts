@@ -86,14 +86,3 @@ export const namesSameNamespaces = (
     above.every(
       (owner, index) => owner?.kind === expected[index]?.kind && owner?.id === expected[index]?.id,
     ));
-
-/**
- * The id behind a reference: a number is the id itself, anything else a full path looked up in the
- * route items (case-insensitively), which must belong to the expected kind.
- */
-export async function idFromReference(reference: string | number, kind: 'user' | 'group' | 'project') {
-  const text = String(reference);
-  if (/^\d+$/.test(text)) return Number(text);
-  const route = await getItem(keys.route(text));
-  return route?.kind === kind ? Number(route.id) : undefined;
-}

@@ -292,11 +292,6 @@ const namespacesOf = (item: Raw): RouteOwner[] => {
     : [{ kind: 'user', id: Number(namespace.owner_id) }];
 };
 
-/** The caller's access to each project, from one batch of membership reads. */
-export function accessToProjects(userId: number, projects: Project[]): Promise<Map<number, ProjectAccess>> {
-  return accessFromLevels(userId, projects, undefined);
-}
-
 /** The groups whose memberships decide access to a project: its namespace's and its shares'. */
 const accessGroupIds = (project: Project) => [
   ...new Set([

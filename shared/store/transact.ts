@@ -52,8 +52,3 @@ export async function transact(items: TransactItem[]): Promise<void> {
     }
   }
 }
-
-/** A conditional single-item write that reports a failed condition as `ConditionFailed`. */
-export function isConditionalCheckFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
-}

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the performance budgets of PERFORMANCE.md that a benchmark decides (B1–B6).
+ * `npm run bench`: the performance budgets of docs/performance.md that a benchmark decides (B1–B6).
  * Prints a short table per budget and a verdict list, writes .bench/results.json, and
  * exits 1 unless every measured budget holds.
  *

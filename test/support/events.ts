@@ -14,7 +14,6 @@ import type {
 import { routes } from '../../functions/routes.ts';
 
 export const TEST_HOST = 'gitlab.example.com';
-export const TEST_BASE_URL = `https://${TEST_HOST}`;
 export const TEST_REQUEST_ID = 'req-0123456789';
 
 export interface EventOptions {
