@@ -496,13 +496,14 @@ function operationsOn(which: 'private' | 'public'): Operation[] {
 /** Operations on the private group itself that create or move projects. */
 const groupOperations: Operation[] = [
   {
+    // GitLab's default project_creation_level lets developers create projects in the group.
     name: 'POST /projects with namespace_id of the group',
     expected: {
       anonymous: 401,
       'non-member': 400,
       guest: 400,
       reporter: 400,
-      developer: 400,
+      developer: 201,
       maintainer: 201,
       owner: 201,
       admin: 201,

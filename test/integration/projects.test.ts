@@ -372,14 +372,17 @@ describe('POST /projects', () => {
     expect(mine.body.map((project) => project.path)).toEqual(['alpha']);
   });
 
-  it('namespace_id of a group: maintainers and owners create there; developers and strangers get 400', async () => {
+  it('namespace_id of a group whose project_creation_level is maintainer: maintainers and owners create there; developers and strangers get 400', async () => {
     const [owner, maintainer, developer, stranger] = await Promise.all([
       createUser(),
       createUser(),
       createUser(),
       createUser(),
     ]);
-    const group = await createGroup({ name: 'Team Space' }, owner.token);
+    const group = await createGroup(
+      { name: 'Team Space', project_creation_level: 'maintainer' },
+      owner.token,
+    );
     await addGroupMember(group.id, maintainer.id, LEVEL.maintainer);
     await addGroupMember(group.id, developer.id, LEVEL.developer);
 
@@ -425,7 +428,10 @@ describe('POST /projects', () => {
       expect(refused.body).toEqual({ message: { namespace: ['is not valid'] } });
     }
 
-    const sub = await createGroup({ parent_id: group.id, path: 'sub' }, owner.token);
+    const sub = await createGroup(
+      { parent_id: group.id, path: 'sub', project_creation_level: 'maintainer' },
+      owner.token,
+    );
     const inherited = await api<ProjectBody>('POST', '/projects', {
       token: maintainer.token,
       json: { name: 'In Sub', namespace_id: sub.id },
