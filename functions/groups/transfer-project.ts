@@ -1,46 +1,19 @@
-import { ApiError, badRequest, notFound } from '#domain/errors.ts';
-import { groupDetailEntity, rubyErrorHash } from '#domain/groups.ts';
-import { idOrPath, params, required } from '#domain/params.ts';
-import { namespaceVisibilityError } from '#domain/projects.ts';
+import { groupDetail } from '#domain/group-views.ts';
+import { groupSchemas } from '#domain/schemas/groups.ts';
+import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { groupProjects } from '#store/group-projects.ts';
-import { lookupGroup, readableGroup } from '#store/groups.ts';
-import { namespaceOfGroup, transferProjectTo } from '#store/namespaces.ts';
-import { findProject } from '#store/projects.ts';
-
-const failed = (errors: Record<string, string[]>) =>
-  badRequest(`Failed to transfer project ${rubyErrorHash(errors)}`);
+import { groupDetailProjects } from '#store/group-projects.ts';
+import { transferProjectInto } from '#store/namespaces.ts';
 
 /** Admin moves a project into the group; its full path and route move with it. */
 export const handler = defineRoute({
   auth: 'admin',
-  params: params({ id: required(idOrPath()), project_id: required(idOrPath()) }),
-  prefetch: (input) => lookupGroup(input.id),
-  run: async ({ params: input, caller, request, prefetched }) => {
-    const { group, access } = await readableGroup(prefetched, caller);
-    const project = await findProject(input.project_id);
-    if (!project) throw notFound('Project');
-    if (project.namespace.id === group.id) {
-      throw failed({ new_namespace: ['Project is already in this namespace.'] });
-    }
-    const namespace = await namespaceOfGroup(group);
-    const visibility = namespaceVisibilityError(project.visibility, namespace);
-    if (visibility) throw failed({ visibility_level: [visibility] });
-    await transferProjectTo(project, namespace).catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 400) {
-        throw failed({
-          new_namespace: ['Project with same name or path in target namespace already exists'],
-        });
-      }
-      throw error;
-    });
-    return reply.created(
-      groupDetailEntity(
-        group,
-        { baseUrl: request.baseUrl },
-        await groupProjects(group, caller, access, request.baseUrl),
-      ),
-    );
+  params: groupSchemas.transferProject,
+  load: group(),
+  run: async ({ params: input, caller, request, group, access }) => {
+    await transferProjectInto(group, input.project_id);
+    const related = await groupDetailProjects(group, access, caller);
+    return reply.created(groupDetail(group, caller, { baseUrl: request.baseUrl }, related));
   },
 });

@@ -1,6 +1,6 @@
 import { type AccessToken, accessTokenEntity, isActive } from '#domain/access-tokens.ts';
 import { forbidden } from '#domain/errors.ts';
-import { bool, id, oneOf, optional, params, str } from '#domain/params.ts';
+import { tokenSchemas } from '#domain/schemas/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { listAccessTokens } from '#store/access-tokens.ts';
@@ -9,12 +9,7 @@ import { listAccessTokens } from '#store/access-tokens.ts';
 export const handler = defineRoute({
   auth: 'user',
   paginated: true,
-  params: params({
-    user_id: optional(id()),
-    state: optional(oneOf(['active', 'inactive'])),
-    revoked: optional(bool()),
-    search: optional(str()),
-  }),
+  params: tokenSchemas.list,
   run: async ({ params: input, caller, page }) => {
     if (input.user_id !== undefined && input.user_id !== caller.id && !caller.admin) throw forbidden();
     const userId = caller.admin ? input.user_id : caller.id;

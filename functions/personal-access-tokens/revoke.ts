@@ -1,5 +1,5 @@
 import { badRequest, recordNotFound } from '#domain/errors.ts';
-import { id, params, required } from '#domain/params.ts';
+import { tokenSchemas } from '#domain/schemas/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { getAccessToken, revokeAccessToken } from '#store/access-tokens.ts';
@@ -7,7 +7,7 @@ import { getAccessToken, revokeAccessToken } from '#store/access-tokens.ts';
 /** Revokes a token: its owner or an admin. Revoking a revoked token changes nothing. */
 export const handler = defineRoute({
   auth: 'user',
-  params: params({ id: required(id()) }),
+  params: tokenSchemas.byId,
   run: async ({ params: { id }, caller }) => {
     const token = await getAccessToken(id);
     if (!token) throw recordNotFound();

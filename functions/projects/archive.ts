@@ -1,3 +1,3 @@
-import { archiveRoute } from './archive-route.ts';
+import { archivedStateHandler } from './archived-state.ts';
 
-export const handler = archiveRoute(true);
+export const handler = archivedStateHandler(true);

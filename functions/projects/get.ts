@@ -1,24 +1,22 @@
-import { bool, idOrPath, optional, params, required } from '#domain/params.ts';
+import { presentProject } from '#domain/project-views.ts';
+import { projectSchemas } from '#domain/schemas/projects.ts';
+import { project } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { presentProject } from '#store/project-views.ts';
-import { lookupProjectAhead, readableProjectAhead } from '#store/projects.ts';
 
 export const handler = defineRoute({
   auth: 'optional',
-  params: params({
-    id: required(idOrPath()),
-    statistics: optional(bool()),
-    with_custom_attributes: optional(bool()),
-  }),
+  params: projectSchemas.get,
   // The project (and, when warm, the caller's memberships) in one read with the credential.
-  prefetch: (input, ahead) => lookupProjectAhead(input.id, ahead),
-  run: async ({ params: input, caller, request, prefetched }) => {
-    const { project, access } = await readableProjectAhead(prefetched, caller);
-    return presentProject(project, caller, {
-      baseUrl: request.baseUrl,
-      access: caller ? access : undefined,
-      statistics: input.statistics,
-      customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
-    });
-  },
+  load: project({ ahead: true }),
+  run: async ({ params: input, caller, request, project, access }) =>
+    presentProject(
+      project,
+      caller,
+      {
+        baseUrl: request.baseUrl,
+        statistics: input.statistics,
+        customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
+      },
+      access,
+    ),
 });

@@ -1,3 +1,3 @@
-import { starRoute } from './star-route.ts';
+import { starredStateHandler } from './starred-state.ts';
 
-export const handler = starRoute(true);
+export const handler = starredStateHandler(true);

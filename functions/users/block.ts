@@ -1,5 +1,5 @@
 import { notFound } from '#domain/errors.ts';
-import { id, params, required } from '#domain/params.ts';
+import { userSchemas } from '#domain/schemas/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { getUser, saveUser } from '#store/users.ts';
@@ -7,7 +7,7 @@ import { getUser, saveUser } from '#store/users.ts';
 /** Answers `true` when the user was blocked now; `null` when already blocked (GitLab answers 201 with no value). */
 export const handler = defineRoute({
   auth: 'admin',
-  params: params({ id: required(id()) }),
+  params: userSchemas.byId,
   run: async ({ params: { id } }) => {
     const user = await getUser(id);
     if (!user) throw notFound('User');

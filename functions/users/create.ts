@@ -1,21 +1,14 @@
 import { invalidParams } from '#domain/errors.ts';
-import { atLeastOneOf, bool, optional, params, required, str } from '#domain/params.ts';
+import { atLeastOneOf } from '#domain/params.ts';
+import { userSchemas } from '#domain/schemas/users.ts';
 import { newUserFrom, userWithAdmin } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { createUser } from '#store/users.ts';
-import { userParams } from './params.ts';
 
 export const handler = defineRoute({
   auth: 'admin',
-  params: params({
-    email: required(str()),
-    name: required(str()),
-    username: required(str()),
-    reset_password: optional(bool()),
-    force_random_password: optional(bool()),
-    ...userParams,
-  }),
+  params: userSchemas.create,
   run: async ({ params: input, request }) => {
     const missing = atLeastOneOf(input, ['password', 'reset_password', 'force_random_password']);
     if (missing) throw invalidParams(missing);

@@ -1,5 +1,5 @@
 import { notFound } from '#domain/errors.ts';
-import { id, params, required } from '#domain/params.ts';
+import { userSchemas } from '#domain/schemas/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { publish } from '#queue/publish.ts';
@@ -8,7 +8,7 @@ import { deleteUser, getUser } from '#store/users.ts';
 /** Removes the user and its credentials at once; a worker removes the rest of its items. */
 export const handler = defineRoute({
   auth: 'admin',
-  params: params({ id: required(id()) }),
+  params: userSchemas.byId,
   run: async ({ params: { id } }) => {
     const user = await getUser(id);
     if (!user) throw notFound('User');

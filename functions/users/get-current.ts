@@ -1,5 +1,5 @@
 import { notFound } from '#domain/errors.ts';
-import { params } from '#domain/params.ts';
+import { userSchemas } from '#domain/schemas/users.ts';
 import { userPublic, userWithAdmin } from '#domain/users.ts';
 import { defineRoute } from '#http/route.ts';
 import { getUser } from '#store/users.ts';
@@ -7,7 +7,7 @@ import { getUser } from '#store/users.ts';
 export const handler = defineRoute({
   auth: 'user',
   userRead: true,
-  params: params({}),
+  params: userSchemas.none,
   run: async ({ caller, request }) => {
     const user = await getUser(caller.id);
     if (!user) throw notFound('User');

@@ -1,5 +1,5 @@
 import { notFound } from '#domain/errors.ts';
-import { id, params, required } from '#domain/params.ts';
+import { userSchemas } from '#domain/schemas/users.ts';
 import { userEntity, userWithAdmin } from '#domain/users.ts';
 import { defineRoute } from '#http/route.ts';
 import { getUser } from '#store/users.ts';
@@ -7,7 +7,7 @@ import { getUser } from '#store/users.ts';
 export const handler = defineRoute({
   auth: 'optional',
   userRead: true,
-  params: params({ id: required(id()) }),
+  params: userSchemas.byId,
   run: async ({ params: { id }, caller, request }) => {
     const user = await getUser(id);
     if (!user) throw notFound('User');

@@ -1,5 +1,5 @@
 import { forbidden } from '#domain/errors.ts';
-import { bool, optional, params, str } from '#domain/params.ts';
+import { userSchemas } from '#domain/schemas/users.ts';
 import { type User, userBasic, userMatchesSearch, userWithAdmin } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -9,13 +9,7 @@ export const handler = defineRoute({
   auth: 'optional',
   userRead: true,
   paginated: true,
-  params: params({
-    username: optional(str()),
-    search: optional(str()),
-    active: optional(bool()),
-    blocked: optional(bool()),
-    external: optional(bool()),
-  }),
+  params: userSchemas.list,
   run: async ({ params: input, caller, page, request }) => {
     // Anonymous callers may only look a username up, never list everyone.
     if (!caller && input.username === undefined) forbiddenList();

@@ -1,20 +1,13 @@
 import { notFound } from '#domain/errors.ts';
-import { id, optional, params, required, str } from '#domain/params.ts';
+import { userSchemas } from '#domain/schemas/users.ts';
 import { updatedUser, userWithAdmin } from '#domain/users.ts';
 import { defineRoute } from '#http/route.ts';
 import { followUserRename } from '#store/namespaces.ts';
 import { getUser, saveUser } from '#store/users.ts';
-import { userParams } from './params.ts';
 
 export const handler = defineRoute({
   auth: 'admin',
-  params: params({
-    id: required(id()),
-    email: optional(str()),
-    name: optional(str()),
-    username: optional(str()),
-    ...userParams,
-  }),
+  params: userSchemas.update,
   run: async ({ params: { id, ...fields }, request }) => {
     const user = await getUser(id);
     if (!user) throw notFound('User');

@@ -1,8 +1,7 @@
 import { defineWorker } from '#queue/worker.ts';
-import { purgeGroupProjects } from '#store/group-projects.ts';
-import { purgeGroupTree } from '#store/groups.ts';
+import { purgeGroupTree } from '#store/group-purge.ts';
 
 /** Removes a deleted group and everything under it: subgroups, their projects (uploads too) and members. */
 export const handler = defineWorker('group-delete', async ({ groupId }) => {
-  await purgeGroupTree(groupId, purgeGroupProjects);
+  await purgeGroupTree(groupId);
 });

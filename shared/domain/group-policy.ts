@@ -22,3 +22,32 @@ export const canCreateProjectIn = (caller: Caller, access: number, group: Group)
     access >= (group.project_creation_level === 'developer' ? ACCESS.developer : ACCESS.maintainer));
 
 export const canCreateTopLevelGroup = (caller: Caller) => caller.admin || caller.can_create_group;
+
+/** Who acts on a loaded group: the caller, their inherited access and the request's parameters. */
+interface GroupAction<P> {
+  caller: Caller;
+  access: number;
+  params: P;
+}
+
+/** Owners change a group; only admins set its shared runners minutes. */
+export const mayUpdateGroup = ({
+  caller,
+  access,
+  params,
+}: GroupAction<{ shared_runners_minutes_limit?: number }>) =>
+  canAdminGroup(caller, access) && (params.shared_runners_minutes_limit === undefined || caller.admin);
+
+/** Owners remove anyone; a member may always leave (the last owner is refused later). */
+export const mayRemoveGroupMember = ({ caller, access, params }: GroupAction<{ user_id: number }>) =>
+  params.user_id === caller.id || canAdminGroup(caller, access);
+
+/** A new group at the top, or under a parent the caller may create subgroups in. */
+export const mayCreateGroupIn = ({
+  caller,
+  access,
+  params,
+  group,
+}: GroupAction<{ shared_runners_minutes_limit?: number }> & { group: Group | undefined }) =>
+  (params.shared_runners_minutes_limit === undefined || caller.admin) &&
+  (group ? canCreateSubgroup(caller, access, group) : canCreateTopLevelGroup(caller));

@@ -227,9 +227,55 @@ function fieldErrors(fields: GroupFields, parent: Group | undefined): Record<str
 }
 
 /** Create-time validation; GitLab reports it inside "Failed to save group {...}". */
-export function newGroupErrors(fields: GroupFields, parent: Group | undefined): void {
+function newGroupErrors(fields: GroupFields, parent: Group | undefined): void {
   const errors = fieldErrors(fields, parent);
   if (Object.keys(errors).length) throw badRequest(`Failed to save group ${rubyErrorHash(errors)}`);
+}
+
+/** What a new group is made of, before the store gives it an id, a place and times. */
+export type NewGroup = Omit<
+  Group,
+  'id' | 'created_at' | 'updated_at' | 'full_path' | 'full_name' | 'ancestor_ids'
+>;
+
+/** A new group's fields from the request, with GitLab's defaults; 400 when GitLab would refuse them. */
+export function newGroupFrom(
+  input: Partial<Omit<NewGroup, 'parent_id' | 'custom_attributes'>> & { name: string; path: string },
+  parent: Group | undefined,
+): NewGroup {
+  const fields: NewGroup = {
+    name: input.name,
+    path: input.path,
+    description: input.description ?? '',
+    visibility: input.visibility ?? 'private',
+    lfs_enabled: input.lfs_enabled ?? true,
+    request_access_enabled: input.request_access_enabled ?? false,
+    parent_id: parent?.id ?? null,
+    membership_lock: input.membership_lock ?? false,
+    share_with_group_lock: input.share_with_group_lock ?? false,
+    shared_runners_minutes_limit: input.shared_runners_minutes_limit ?? null,
+    project_creation_level: input.project_creation_level ?? DEFAULT_CREATION_LEVELS.project_creation_level,
+    subgroup_creation_level: input.subgroup_creation_level ?? DEFAULT_CREATION_LEVELS.subgroup_creation_level,
+    custom_attributes: {},
+  };
+  newGroupErrors(fields, parent);
+  return fields;
+}
+
+/** The group with the changes asked for, placed under its parent as it is. */
+export function changedGroup(
+  group: Group,
+  changes: Partial<Group>,
+  parent: Group | undefined,
+  now: string,
+): Group {
+  const next: Group = { ...group, updated_at: now };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value !== undefined) Object.assign(next, { [key]: value });
+  }
+  next.full_path = parent ? `${parent.full_path}/${next.path}` : next.path;
+  next.full_name = parent ? `${parent.full_name} / ${next.name}` : next.name;
+  return next;
 }
 
 /** Update-time validation, reported as ActiveRecord errors. */

@@ -1,7 +1,6 @@
 /** Members of groups (and later projects): the entity and the rules on owners. */
 import { ACCESS, MEMBER_ACCESS_LEVELS } from './access.ts';
 import { validationFailed } from './errors.ts';
-import { dateFromToday, id, idOrPath, int, list, optional, required, str } from './params.ts';
 import { type User, userBasic } from './users.ts';
 
 export interface Membership {
@@ -9,6 +8,7 @@ export interface Membership {
   access_level: number;
   expires_at: string | null;
   created_at: string;
+  created_by_id: number | null;
 }
 
 export function memberEntity(user: User, member: Membership, baseUrl: string) {
@@ -20,6 +20,9 @@ export function memberEntity(user: User, member: Membership, baseUrl: string) {
   };
 }
 
+export const memberEntities = (members: { user: User; member: Membership }[], baseUrl: string) =>
+  members.map(({ user, member }) => memberEntity(user, member, baseUrl));
+
 export const memberMatchesQuery = (user: User, query: string) => {
   const term = query.toLowerCase();
   return user.name.toLowerCase().includes(term) || user.username.toLowerCase().includes(term);
@@ -29,26 +32,6 @@ export const memberMatchesQuery = (user: User, query: string) => {
 export function removesLastOwner(member: Membership, owners: number, nextLevel?: number): boolean {
   return member.access_level === ACCESS.owner && owners <= 1 && nextLevel !== ACCESS.owner;
 }
-
-// Parameters ------------------------------------------------------------------------------------------
-
-/** POST and PUT of a group's or project's member. */
-export const memberWriteParams = {
-  id: required(idOrPath()),
-  user_id: required(id()),
-  access_level: required(int()),
-  expires_at: optional(dateFromToday()),
-};
-
-/** GET and DELETE of one member. */
-export const memberParams = { id: required(idOrPath()), user_id: required(id()) };
-
-/** GET of a member list: `query` matches name or username, `user_ids` narrows to some. */
-export const memberListParams = {
-  id: required(idOrPath()),
-  query: optional(str()),
-  user_ids: optional(list(id())),
-};
 
 /** Member levels are GitLab's five; anything else is a model error, as GitLab reports it. */
 export function checkMemberLevel(level: number): void {

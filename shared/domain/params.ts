@@ -223,7 +223,8 @@ export const params = <T extends v.ObjectEntries>(entries: T) => v.object(entrie
 /**
  * Grape's `at_least_one_of`: "name, path are missing, at least one parameter must be provided".
  */
-export function atLeastOneOf(values: Record<string, unknown>, names: readonly string[]): string | undefined {
-  const present = names.some((name) => values[name] !== undefined && values[name] !== null);
+export function atLeastOneOf(values: object, names: readonly string[]): string | undefined {
+  const given = values as Record<string, unknown>;
+  const present = names.some((name) => given[name] !== undefined && given[name] !== null);
   return present ? undefined : `${names.join(', ')} are missing, at least one parameter must be provided`;
 }

@@ -56,3 +56,7 @@ export function searchKeysForTerm(term: string): string[] {
   // A term of three units but fewer code points has no window: no key narrows it.
   return [...new Set(windowsOf(text).map((window) => `~${window}`))];
 }
+
+/** Whether a change asks to set any searchable column (the save then marks the project for the index). */
+export const touchesSearchText = (input: { name?: string; path?: string; description?: string }) =>
+  input.name !== undefined || input.path !== undefined || input.description !== undefined;

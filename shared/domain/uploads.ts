@@ -1,5 +1,6 @@
 /** Uploads: where a file lives and how GitLab describes it (alt, url, markdown). */
 import { randomBytes } from 'node:crypto';
+import { invalidParams, payloadTooLarge } from './errors.ts';
 
 /** GitLab's default max_attachment_size is 10 MB; Lambda's 6 MB request limit is the tighter bound here. */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
@@ -7,7 +8,7 @@ export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff', 'tif', 'ico', 'webp']);
 const VIDEO_EXTENSIONS = new Set(['mp4', 'm4v', 'mov', 'webm', 'ogv']);
 
-export const newUploadSecret = () => randomBytes(16).toString('hex');
+const newUploadSecret = () => randomBytes(16).toString('hex');
 
 /**
  * The longest stored file name. Object stores keep a name as a file of its own beside a metadata
@@ -19,7 +20,7 @@ export const MAX_FILENAME_LENGTH = 200;
  * File names keep letters, digits, dot, dash and underscore; anything else becomes `_` (CarrierWave);
  * a long name is cut to MAX_FILENAME_LENGTH, keeping its extension.
  */
-export function sanitizeFilename(name: string): string {
+function sanitizeFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const clean = base.replace(/[^a-zA-Z0-9._-]/g, '_').replace(/^\.+/, '_');
   if (!clean.length) return 'file';
@@ -30,14 +31,38 @@ export function sanitizeFilename(name: string): string {
 }
 
 /** Whether a requested name is one an upload can have been stored under (else 404 before any read). */
-export const isStoredFilename = (name: string) => name !== '' && sanitizeFilename(name) === name;
+const isStoredFilename = (name: string) => name !== '' && sanitizeFilename(name) === name;
 
+/**
+ * Where an upload asked for is stored; undefined when no upload can have that secret and name,
+ * so such a request is 404 before anything is read.
+ */
 export const uploadKey = (projectId: number, secret: string, filename: string) =>
-  `uploads/${projectId}/${secret}/${filename}`;
+  /^[0-9a-f]{32}$/.test(secret) && isStoredFilename(filename)
+    ? `uploads/${projectId}/${secret}/${filename}`
+    : undefined;
+
+/** A file sent for upload, as it is stored: 400 without a file, 413 when it is too large. */
+export function newUpload(
+  projectId: number,
+  file: { filename: string; content: Buffer; contentType: string } | undefined,
+) {
+  if (!file) throw invalidParams('file is missing');
+  if (file.content.length > MAX_ATTACHMENT_BYTES) throw payloadTooLarge();
+  const secret = newUploadSecret();
+  const filename = sanitizeFilename(file.filename);
+  const key = `uploads/${projectId}/${secret}/${filename}`;
+  return { key, secret, filename, content: file.content, contentType: file.contentType };
+}
+
+/** Images and videos display inline; anything else downloads, so no upload renders as a page here. */
+export const downloadHeaders = (filename: string) => ({
+  'Content-Disposition': `${isEmbeddable(filename) ? 'inline' : 'attachment'}; filename="${filename.replace(/"/g, '')}"`,
+});
 export const uploadPrefix = (projectId: number) => `uploads/${projectId}/`;
 
 /** Images and videos are shown in place (Markdown `![]()`, inline download); other files are links. */
-export function isEmbeddable(filename: string): boolean {
+function isEmbeddable(filename: string): boolean {
   const dot = filename.lastIndexOf('.');
   const extension = dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
   return IMAGE_EXTENSIONS.has(extension) || VIDEO_EXTENSIONS.has(extension);

@@ -19,8 +19,9 @@ import {
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagination.ts';
 import { int, issueCode, modelSentence, optional } from '#domain/params.ts';
 import type { Caller } from '#domain/users.ts';
+import type { CredentialBatch } from '#store/access.ts';
 import { findGrant, grantKey, readGrantWith } from '#store/access-tokens.ts';
-import { batchGetItems, type Key } from '#store/batch.ts';
+import { batchGetItems } from '#store/batch.ts';
 import { readAhead } from '#store/read-ahead.ts';
 import {
   type ApiEvent,
@@ -31,6 +32,8 @@ import {
   state,
   toResponse,
 } from './core.ts';
+import type { Loader } from './load.ts';
+import { log } from './log.ts';
 import { headerValue, parseQueryString, parseRequest, type UploadedFile } from './parse.ts';
 
 export type { ApiEvent, RequestInfo, Response, UploadedFile };
@@ -48,7 +51,7 @@ export interface RouteInput<P> {
 
 type ObjectSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
 
-export interface RouteSpec<S extends ObjectSchema, C extends AuthMode, F> {
+export interface RouteSpec<S extends ObjectSchema, C extends AuthMode, F, L> {
   /** `optional`: anonymous callers allowed (they see public data only). */
   auth: C;
   /** A GET about users, allowed to tokens with only the `read_user` scope. */
@@ -59,24 +62,19 @@ export interface RouteSpec<S extends ObjectSchema, C extends AuthMode, F> {
    * The main read, when it does not depend on the caller: started beside authentication so the
    * two cost one round trip. Its result (or error) reaches `run` only once the caller is known.
    */
-  prefetch?: (params: v.InferOutput<S>, readAhead: ReadAheadContext) => Promise<F>;
+  prefetch?: (params: v.InferOutput<S>, readAhead: CredentialBatch) => Promise<F>;
+  /**
+   * The resource the route acts on (`project({...})`, `group({...})` of ./load.ts): read beside
+   * authentication, authorized once the caller is known, and handed to `run` with the caller's
+   * level, so no handler reads it or checks a level itself.
+   */
+  load?: Loader<v.InferOutput<S>, L>;
   run: (
     input: RouteInput<v.InferOutput<S>> & {
       caller: C extends 'optional' ? Caller | undefined : Caller;
       prefetched: Promise<F>;
-    },
+    } & L,
   ) => Promise<unknown>;
-}
-
-/** What a prefetch may use to fold its reads into the credential's read. */
-export interface ReadAheadContext {
-  /** The user the presented credential belonged to when this container last saw it. */
-  likelyUserId: number | undefined;
-  /**
-   * Reads these keys in one batch with the credential (call it before any await). Missing
-   * items are absent from the result.
-   */
-  readWithCredential: (keys: Key[]) => Promise<Record<string, unknown>[]>;
 }
 
 // Middlewares ------------------------------------------------------------------------------------
@@ -247,9 +245,12 @@ export function pageRequest(page: number | undefined, perPage: number | undefine
   return { page: page === undefined || page < 1 ? 1 : page, perPage: size };
 }
 
-export function defineRoute<S extends ObjectSchema, C extends AuthMode = 'optional', F = undefined>(
-  spec: RouteSpec<S, C, F>,
-) {
+export function defineRoute<
+  S extends ObjectSchema,
+  C extends AuthMode = 'optional',
+  F = undefined,
+  L = unknown,
+>(spec: RouteSpec<S, C, F, L>) {
   const mode: AuthMode = spec.auth ?? 'optional';
   const userRead = spec.userRead ?? false;
   const base = async (event: ApiEvent, _context: Context): Promise<Response> => {
@@ -257,21 +258,33 @@ export function defineRoute<S extends ObjectSchema, C extends AuthMode = 'option
     const params = api.params as v.InferOutput<S>;
     const secret = presentedSecret(event);
     let grantRead: Promise<TokenGrant | undefined> | undefined;
-    const context: ReadAheadContext = {
+    let authenticating = false;
+    const context: CredentialBatch = {
       likelyUserId: secret === undefined ? undefined : readAhead.likelyUser(grantKey(secret)),
       readWithCredential: (keys) => {
-        if (secret === undefined) return batchGetItems(keys);
+        if (secret === undefined || grantRead) return batchGetItems(keys);
+        if (authenticating) {
+          // Asked after an await: authentication reads the credential alone, so these keys are
+          // read on their own (correct, one round trip dearer). The reader should ask sooner.
+          log('warn', 'read-ahead asked after authentication started', { path: api.info?.path });
+          return batchGetItems(keys);
+        }
         const read = readGrantWith(secret, keys);
         grantRead = read.grant;
         return read.items;
       },
     };
-    // The prefetch runs first so it can fold the credential into its read; authentication
-    // starts in the same tick either way.
+    // The reads run first so they can fold the credential into theirs; authentication starts in
+    // the same tick either way.
     const prefetched = spec.prefetch ? spec.prefetch(params, context) : Promise.resolve(undefined as F);
     prefetched.catch(() => undefined);
+    const loading = spec.load?.start(params, context);
+    loading?.catch(() => undefined);
+    authenticating = true;
     api.caller = await authenticateOnce(event, mode, userRead, grantRead);
+    const loaded = spec.load && loading ? await spec.load.authorize(loading, api.caller, params) : ({} as L);
     const value = await spec.run({
+      ...loaded,
       params,
       prefetched,
       caller: api.caller as Caller,

@@ -2,18 +2,26 @@
  * Personal access tokens: the token item (listed per user and globally) and a lookup item keyed by
  * the secret's SHA-256, which carries the owner's auth fields so authentication is one read.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type AccessToken, hashToken, type TokenGrant } from '#domain/access-tokens.ts';
 import { notFound } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { callerOf, type User } from '#domain/users.ts';
 import { batchGetItems, type Key } from './batch.ts';
-import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
-import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
-import { type ListPage, listCountChange, queryList } from './lists.ts';
-import { indexName } from './table.ts';
-import { ConditionFailed, type TransactItem, transact } from './transact.ts';
+import { getItem } from './items.ts';
+import { inLists, isAt, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { forEachListPage, type ListPage, listCountChange, listCountChanges, queryList } from './lists.ts';
+import {
+  check,
+  commit,
+  commitUnlessDone,
+  EXISTING_ITEM,
+  NEW_ITEM,
+  put,
+  refusedWith,
+  remove,
+  update,
+} from './transaction.ts';
 
 type StoredToken = AccessToken & { token_hash: string };
 
@@ -53,44 +61,20 @@ export async function createAccessToken(
     revoked: false,
     user: callerOf(user),
   };
-  try {
-    await transact([
-      {
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: keys.user(user.id),
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...keys.accessToken(token.id),
-            ...token,
-            token_hash: tokenHash,
-            kind: 'personal_access_token',
-            l1: lists.accessTokens,
-            l2: lists.accessTokensOfUser(user.id),
-            ...sortAttributes({ id: token.id, created_at: token.created_at }),
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...keys.accessTokenHash(tokenHash), kind: 'token_grant', ...grant },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      listCountChange(lists.accessTokens, 1),
-      listCountChange(lists.accessTokensOfUser(user.id), 1),
-    ]);
-  } catch (error) {
-    if (error instanceof ConditionFailed && error.failedAt(0)) throw notFound('User');
-    throw error;
-  }
+  const item = {
+    ...keys.accessToken(token.id),
+    ...token,
+    token_hash: tokenHash,
+    kind: 'personal_access_token',
+    ...inLists(lists.accessTokens, lists.accessTokensOfUser(user.id)),
+    ...sortAttributes({ id: token.id, created_at: token.created_at }),
+  };
+  await commit([
+    refusedWith(check(keys.user(user.id), EXISTING_ITEM), notFound('User')),
+    put(item, NEW_ITEM),
+    put({ ...keys.accessTokenHash(tokenHash), kind: 'token_grant', ...grant }, NEW_ITEM),
+    ...listCountChanges(item, 1),
+  ]);
   return token;
 }
 
@@ -113,7 +97,7 @@ export function readGrantWith(
 ): { grant: Promise<TokenGrant | undefined>; items: Promise<Record<string, unknown>[]> } {
   const key = grantKey(secret);
   const all = batchGetItems([key, ...others]);
-  const isGrant = (item: Record<string, unknown>) => item.pk === key.pk && item.sk === key.sk;
+  const isGrant = (item: Record<string, unknown>) => isAt(item, key);
   const grant = all.then((items) => grantFromItem(items.find(isGrant)));
   const items = all.then((found) => found.filter((item) => !isGrant(item)));
   grant.catch(() => undefined);
@@ -123,20 +107,15 @@ export function readGrantWith(
 
 /** The grant for a presented secret, read consistently so a revocation counts at once. */
 export async function findGrant(secret: string): Promise<TokenGrant | undefined> {
-  const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: grantKey(secret), ConsistentRead: true }),
-  );
-  return grantFromItem(result.Item);
+  return grantFromItem(await getItem(grantKey(secret)));
 }
 
 export async function getAccessToken(
   id: number,
 ): Promise<(AccessToken & { token_hash: string }) | undefined> {
-  const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.accessToken(id), ConsistentRead: true }),
-  );
-  if (!result.Item) return undefined;
-  return { ...decodeToken(result.Item), token_hash: String(result.Item.token_hash) };
+  const item = await getItem(keys.accessToken(id));
+  if (!item) return undefined;
+  return { ...decodeToken(item), token_hash: String(item.token_hash) };
 }
 
 export async function listAccessTokens(query: {
@@ -145,8 +124,7 @@ export async function listAccessTokens(query: {
   page: PageRequest;
 }): Promise<ListPage<AccessToken>> {
   return queryList({
-    list: query.userId === undefined ? 'l1' : 'l2',
-    partition: query.userId === undefined ? lists.accessTokens : lists.accessTokensOfUser(query.userId),
+    list: query.userId === undefined ? lists.accessTokens : lists.accessTokensOfUser(query.userId),
     order: 'id',
     sort: 'asc',
     page: query.page,
@@ -157,58 +135,28 @@ export async function listAccessTokens(query: {
 
 /** Marks the token and its lookup item revoked together. */
 export async function revokeAccessToken(token: AccessToken & { token_hash: string }): Promise<void> {
-  const revoke = (Key: { pk: string; sk: string }): TransactItem => ({
-    Update: {
-      TableName: tableName(),
-      Key,
-      UpdateExpression: 'SET revoked = :true',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':true': true },
-    },
-  });
-  try {
-    await transact([revoke(keys.accessToken(token.id)), revoke(keys.accessTokenHash(token.token_hash))]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw notFound();
-    throw error;
-  }
+  const revoke = (key: Key) =>
+    update(key, 'SET revoked = :true', { condition: EXISTING_ITEM, values: { ':true': true } });
+  await commit(
+    [revoke(keys.accessToken(token.id)), revoke(keys.accessTokenHash(token.token_hash))],
+    notFound(),
+  );
 }
 
 /** Removes every token of a deleted user (token items, lookup items, counters). Idempotent. */
 export async function deleteAccessTokensOfUser(userId: number): Promise<number> {
   let removed = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: indexName('l2', 'id'),
-        KeyConditionExpression: 'l2 = :list',
-        ExpressionAttributeValues: { ':list': lists.accessTokensOfUser(userId) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of result.Items ?? []) {
-      try {
-        await transact([
-          {
-            Delete: {
-              TableName: tableName(),
-              Key: keys.accessToken(Number(item.id)),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          { Delete: { TableName: tableName(), Key: keys.accessTokenHash(String(item.token_hash)) } },
-          listCountChange(lists.accessTokens, -1),
-          listCountChange(lists.accessTokensOfUser(userId), -1),
-        ]);
-        removed++;
-      } catch (error) {
-        // Already removed by an earlier delivery of the same job: nothing left to do for it.
-        if (!(error instanceof ConditionFailed)) throw error;
-      }
+  await forEachListPage(lists.accessTokensOfUser(userId), 'id, token_hash', async (tokens) => {
+    for (const item of tokens) {
+      // Already removed by an earlier delivery of the same job: nothing left to do for it.
+      const done = await commitUnlessDone([
+        remove(keys.accessToken(Number(item.id)), EXISTING_ITEM),
+        remove(keys.accessTokenHash(String(item.token_hash))),
+        listCountChange(lists.accessTokens, -1),
+        listCountChange(lists.accessTokensOfUser(userId), -1),
+      ]);
+      if (done) removed++;
     }
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
+  });
   return removed;
 }

@@ -1,45 +1,52 @@
-/** The projects of a group as a caller may see them. */
+/**
+ * The projects of a group's detail, and what a group's change means for its projects: their
+ * paths, names and namespace rules follow it, and so do the shares of it.
+ */
+import { ACCESS } from '#domain/access.ts';
+import type { Group } from '#domain/groups.ts';
+import type { ProjectPage } from '#domain/project-views.ts';
+import { canReadProject, NO_ACCESS, type Project } from '#domain/projects.ts';
+import type { Caller } from '#domain/users.ts';
+import {
+  accessFromLevels,
+  type KnownLevels,
+  type MembershipLists,
+  membershipLevelsOf,
+  readMembershipLists,
+} from './access.ts';
+import { decodeGroup } from './group-items.ts';
+import { descendantsOf } from './group-tree.ts';
+import { namespaceOfGroup } from './namespaces.ts';
+import { decodeProject, getProjectsRaw } from './project-items.ts';
+import { listNamespaceProjects } from './project-lists.ts';
+import { projectsSharedWith, sharedLinksOfGroup } from './project-shares.ts';
+import { moveNamespaceProjects, updateProject } from './project-writes.ts';
 
 type Raw = Record<string, unknown>;
 
-import { deleteBlobPrefix } from '#blob/s3.ts';
-import { ACCESS } from '#domain/access.ts';
-import { ApiError } from '#domain/errors.ts';
-import type { Group } from '#domain/groups.ts';
-import { canReadProject, NO_ACCESS, type Project } from '#domain/projects.ts';
-import { uploadPrefix } from '#domain/uploads.ts';
-import type { Caller } from '#domain/users.ts';
-import { decodeGroup, descendantsOf } from './groups.ts';
-import { lists } from './keys.ts';
-import { readWholeList } from './lists.ts';
-import { namespaceOfGroup } from './namespaces.ts';
-import { presentProjects } from './project-views.ts';
-import {
-  accessFromLevels,
-  decodeProject,
-  getProjectsRaw,
-  type KnownLevels,
-  listNamespaceProjects,
-  membershipLevelsOf,
-  moveNamespaceProjects,
-  namespaceProjectsRaw,
-  projectsSharedWith,
-  purgeProject,
-  unshareProject,
-  updateProject,
-} from './projects.ts';
+/** GitLab caps the projects embedded in a group's detail at 100. */
+const DETAIL_PROJECTS = 100;
 
-/** Links of the projects shared with a group (raw items), as soon as the group's id is known. */
-export function sharedLinksOf(group: Promise<Raw | undefined>): Promise<Raw[]> {
-  const links = group.then(async (item) =>
-    item ? (await readWholeList('l1', lists.sharedWithGroup(Number(item.id)))).items : [],
-  );
-  links.catch(() => undefined);
-  return links;
+/** Reads a group's detail needs, started as soon as the group is read (beside the access check). */
+export interface GroupDetailReads {
+  sharedLinks: Promise<Raw[]>;
+  memberships: Promise<MembershipLists> | undefined;
+}
+
+/** Starts a group's detail reads once its item is read: its share links and the caller's lists. */
+export function startGroupDetail(
+  item: Promise<Raw | undefined>,
+  caller: Caller | undefined,
+): GroupDetailReads {
+  const sharedLinks = item.then((found) => (found ? sharedLinksOfGroup(Number(found.id)) : []));
+  sharedLinks.catch(() => undefined);
+  const memberships = caller ? item.then(() => readMembershipLists(caller.id)) : undefined;
+  memberships?.catch(() => undefined);
+  return { sharedLinks, memberships };
 }
 
 /** Projects shared with the group that the caller can read. */
-export async function sharedProjectsOf(
+async function sharedProjectsOf(
   links: Promise<Raw[]>,
   caller: Caller | undefined,
   levels?: Promise<KnownLevels>,
@@ -52,29 +59,18 @@ export async function sharedProjectsOf(
   return projects.filter((project) => canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS));
 }
 
-/** GitLab caps the projects embedded in a group's detail at 100. */
-const DETAIL_PROJECTS = 100;
-
-export interface GroupDetailReads {
-  /** The caller's membership levels, if already being read. */
-  levels?: Promise<KnownLevels>;
-  /** The group's share links, if already being read (see sharedLinksOf). */
-  sharedLinks?: Promise<Raw[]>;
-}
-
 /**
  * The projects and shared projects shown inside a group's detail, as the caller may see them:
  * the namespace's lists and the shared projects read side by side, permissions from the levels.
  */
-export async function groupProjects(
+export async function groupDetailProjects(
   group: Group,
-  caller: Caller | undefined,
   groupAccess: number,
-  baseUrl: string,
-  reads: GroupDetailReads = {},
-) {
-  const levels = caller ? (reads.levels ?? membershipLevelsOf(caller.id)) : undefined;
-  const links = reads.sharedLinks ?? sharedLinksOf(Promise.resolve({ id: group.id }));
+  caller: Caller | undefined,
+  reads?: GroupDetailReads,
+): Promise<{ projects: ProjectPage; shared: ProjectPage }> {
+  const levels = caller ? membershipLevelsOf(caller.id, reads?.memberships) : undefined;
+  const links = reads?.sharedLinks ?? sharedLinksOfGroup(group.id);
   const [own, shared] = await Promise.all([
     listNamespaceProjects({
       namespaceId: group.id,
@@ -85,13 +81,15 @@ export async function groupProjects(
       seesAll: Boolean(caller?.admin || groupAccess >= ACCESS.guest),
       levels,
     }),
-    sharedProjectsOf(links, caller, levels),
+    sharedProjectsOf(links, caller, levels).then((projects) => projects.slice(0, DETAIL_PROJECTS)),
   ]);
-  const [projects, sharedProjects] = await Promise.all([
-    presentProjects(own.items, caller, { baseUrl, levels }),
-    presentProjects(shared.slice(0, DETAIL_PROJECTS), caller, { baseUrl, levels }),
-  ]);
-  return { projects, shared_projects: sharedProjects };
+  const accessOf = (projects: Project[]) =>
+    caller ? accessFromLevels(caller.id, projects, levels) : Promise.resolve(new Map());
+  const [ownAccess, sharedAccess] = await Promise.all([accessOf(own.items), accessOf(shared)]);
+  return {
+    projects: { ...own, access: ownAccess },
+    shared: { items: shared, total: shared.length, access: sharedAccess },
+  };
 }
 
 /**
@@ -117,25 +115,5 @@ async function renameShares(group: Group): Promise<void> {
           : share,
       ),
     }));
-  }
-}
-
-/**
- * What a deleted group takes with it besides subgroups and members (used by the delete worker):
- * its projects with their uploads, and its shares of other projects.
- */
-export async function purgeGroupProjects(groupId: number): Promise<void> {
-  for (const item of await namespaceProjectsRaw(groupId)) {
-    await deleteBlobPrefix(uploadPrefix(Number(item.id)));
-    await purgeProject(Number(item.id));
-  }
-  for (const item of await projectsSharedWith(groupId)) {
-    const project = decodeProject(item);
-    if (project.shared_with_groups.some((share) => share.group_id === groupId)) {
-      await unshareProject(project, groupId).catch((error: unknown) => {
-        // Unshared by an earlier delivery of the same job.
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
-      });
-    }
   }
 }

@@ -1,5 +1,11 @@
 /** Key builders: the only place that knows how items are addressed. */
-import { type ListOrder, listSortAttributes, treeIndex } from './table.ts';
+import {
+  type ListOrder,
+  type ListPartitionAttribute,
+  listPartitionAttributes,
+  listSortAttributes,
+  treeIndex,
+} from './table.ts';
 
 export const padId = (id: number) => id.toString().padStart(12, '0');
 
@@ -13,7 +19,8 @@ export const keyFits = (key: Key) =>
 
 export const keys = {
   idCounter: (kind: string): Key => ({ pk: `COUNTER#${kind}`, sk: 'COUNTER' }),
-  listCount: (list: string): Key => ({ pk: `LISTCOUNT#${list}`, sk: 'COUNT' }),
+  /** A list's counter (its partition names it; see `lists`). */
+  listCount: (list: ListRef): Key => ({ pk: `LISTCOUNT#${list.partition}`, sk: 'COUNT' }),
   user: (id: number): Key => ({ pk: `USER#${id}`, sk: 'USER' }),
   /** Full paths of users, groups and projects share one namespace, as in GitLab. */
   route: (fullPath: string): Key => ({ pk: `ROUTE#${fullPath.toLowerCase()}`, sk: 'ROUTE' }),
@@ -51,31 +58,65 @@ export const keys = {
   }),
 };
 
-/** Names of list partitions (values of `l1`/`l2`). */
+/**
+ * A list: the index attribute it is read through (`l1` or `l2`) and its partition. Lists are only
+ * ever named through `lists`, so a list cannot be read through the wrong index.
+ */
+export interface ListRef {
+  attribute: ListPartitionAttribute;
+  partition: string;
+}
+const l1 = (partition: string): ListRef => ({ attribute: 'l1', partition });
+const l2 = (partition: string): ListRef => ({ attribute: 'l2', partition });
+
+/** Every list of the table. */
 export const lists = {
-  users: 'USERS',
-  usersInState: (state: string) => `USERS#${state}`,
-  accessTokens: 'PATS',
-  accessTokensOfUser: (userId: number) => `PATS#USER#${userId}`,
-  groupsWithVisibility: (visibility: string) => `GROUPS#${visibility}`,
+  users: l1('USERS'),
+  usersInState: (state: string) => l2(`USERS#${state}`),
+  accessTokens: l1('PATS'),
+  accessTokensOfUser: (userId: number) => l2(`PATS#USER#${userId}`),
+  groupsWithVisibility: (visibility: string) => l1(`GROUPS#${visibility}`),
   /** Direct subgroups of a group, or top-level groups for `null`. */
-  groupChildren: (parentId: number | null) => `GROUPS#CHILDREN#${parentId ?? 'ROOT'}`,
-  groupMembers: (groupId: number) => `MEMBERS#GROUP#${groupId}`,
-  groupMembershipsOfUser: (userId: number) => `MEMBERSHIPS#GROUP#USER#${userId}`,
-  projectsWithVisibility: (visibility: string) => `PROJECTS#${visibility}`,
+  groupChildren: (parentId: number | null) => l2(`GROUPS#CHILDREN#${parentId ?? 'ROOT'}`),
+  groupMembers: (groupId: number) => l1(`MEMBERS#GROUP#${groupId}`),
+  groupMembershipsOfUser: (userId: number) => l2(`MEMBERSHIPS#GROUP#USER#${userId}`),
+  projectsWithVisibility: (visibility: string) => l1(`PROJECTS#${visibility}`),
   /** A namespace's projects of one visibility: callers who see only some read only those. */
-  namespaceProjects: (namespaceId: number, visibility: string) => `PROJECTS#NS#${namespaceId}#${visibility}`,
-  projectMembers: (projectId: number) => `MEMBERS#PROJECT#${projectId}`,
-  projectMembershipsOfUser: (userId: number) => `MEMBERSHIPS#PROJECT#USER#${userId}`,
-  projectStars: (projectId: number) => `STARS#PROJECT#${projectId}`,
-  starredByUser: (userId: number) => `STARRED#USER#${userId}`,
+  namespaceProjects: (namespaceId: number, visibility: string) =>
+    l2(`PROJECTS#NS#${namespaceId}#${visibility}`),
+  projectMembers: (projectId: number) => l1(`MEMBERS#PROJECT#${projectId}`),
+  projectMembershipsOfUser: (userId: number) => l2(`MEMBERSHIPS#PROJECT#USER#${userId}`),
+  projectStars: (projectId: number) => l1(`STARS#PROJECT#${projectId}`),
+  starredByUser: (userId: number) => l2(`STARRED#USER#${userId}`),
   /** Projects listed under a search key. */
-  searchPostings: (searchKey: string) => `SEARCH#${searchKey}`,
+  searchPostings: (searchKey: string) => l1(`SEARCH#${searchKey}`),
   /** Projects waiting for their search postings. */
-  searchPending: 'SEARCH#PENDING',
+  searchPending: l1('SEARCH#PENDING'),
   /** Projects shared with a group. */
-  sharedWithGroup: (groupId: number) => `SHARES#GROUP#${groupId}`,
+  sharedWithGroup: (groupId: number) => l1(`SHARES#GROUP#${groupId}`),
 };
+
+/** The list attributes of an item that belongs to the given lists (at most one per attribute). */
+export function inLists(...refs: ListRef[]): Partial<Record<ListPartitionAttribute, string>> {
+  const attributes: Partial<Record<ListPartitionAttribute, string>> = {};
+  for (const ref of refs) {
+    if (attributes[ref.attribute] !== undefined) throw new Error(`two lists on ${ref.attribute}`);
+    attributes[ref.attribute] = ref.partition;
+  }
+  return attributes;
+}
+
+/** The lists a stored item belongs to, as its list attributes say. */
+export const listsOfItem = (item: Record<string, unknown>): ListRef[] =>
+  listPartitionAttributes.flatMap((attribute) =>
+    item[attribute] === undefined ? [] : [{ attribute, partition: String(item[attribute]) }],
+  );
+
+/** Whether a stored item belongs to a list at all (items being deleted have left every list). */
+export const isListed = (item: Record<string, unknown>) => listsOfItem(item).length > 0;
+
+/** Whether a stored item is the one at this key. */
+export const isAt = (item: Record<string, unknown>, key: Key) => item.pk === key.pk && item.sk === key.sk;
 
 /**
  * Places in the group tree (the `tree` index). A group's traversal path is its ancestors' ids and
@@ -157,8 +198,7 @@ export function sortAttributes(source: SortSource): Record<string, string> {
 export const storageAttributes = new Set<string>([
   'pk',
   'sk',
-  'l1',
-  'l2',
+  ...listPartitionAttributes,
   ...Object.values(listSortAttributes),
   treeIndex.partitionKey,
   treeIndex.sortKey,

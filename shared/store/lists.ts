@@ -1,19 +1,12 @@
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { documentClient, tableName } from './client.ts';
-import { keys } from './keys.ts';
-import {
-  indexName,
-  type ListOrder,
-  type ListPartitionAttribute,
-  listSortAttributes,
-  treeIndex,
-} from './table.ts';
-import type { TransactItem } from './transact.ts';
+import { keys, type ListRef, listsOfItem } from './keys.ts';
+import { indexName, type ListOrder, listSortAttributes, treeIndex } from './table.ts';
+import { type TransactItem, update } from './transaction.ts';
 
 export interface ListQuery<T> {
-  list: ListPartitionAttribute;
-  partition: string;
+  list: ListRef;
   order: ListOrder;
   sort: 'asc' | 'desc';
   page: PageRequest;
@@ -31,16 +24,25 @@ export interface ListPage<T> {
 /** A filtered list reads at most this many items to count matches. */
 export const MAX_COUNTED_ITEMS = 10_000;
 
-async function queryChunk<T>(query: ListQuery<T>, limit: number, startKey?: Record<string, unknown>) {
+interface ChunkQuery {
+  list: ListRef;
+  order: ListOrder;
+  sort: 'asc' | 'desc';
+  projection?: string;
+}
+
+/** One Query of a list's index (the list's own attribute, so no list is read through another's). */
+async function queryChunk(query: ChunkQuery, limit: number | undefined, startKey?: Record<string, unknown>) {
   return documentClient().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: indexName(query.list, query.order),
+      IndexName: indexName(query.list.attribute, query.order),
       KeyConditionExpression: '#list = :partition',
-      ExpressionAttributeNames: { '#list': query.list },
-      ExpressionAttributeValues: { ':partition': query.partition },
+      ExpressionAttributeNames: { '#list': query.list.attribute },
+      ExpressionAttributeValues: { ':partition': query.list.partition },
       ScanIndexForward: query.sort === 'asc',
       Limit: limit,
+      ...(query.projection ? { ProjectionExpression: query.projection } : {}),
       ExclusiveStartKey: startKey,
     }),
   );
@@ -64,7 +66,7 @@ async function queryUnfiltered<T>(query: ListQuery<T>, offset: number): Promise<
     } while (startKey && items.length < wanted);
     return items.slice(offset, wanted).map(query.decode);
   };
-  const [items, total] = await Promise.all([readPage(), readListCount(query.partition)]);
+  const [items, total] = await Promise.all([readPage(), readListCount(query.list)]);
   return { items, total };
 }
 
@@ -89,7 +91,7 @@ async function queryFiltered<T>(query: ListQuery<T>, offset: number): Promise<Li
   return { items: matches, total: startKey ? undefined : matched };
 }
 
-export async function readListCount(list: string): Promise<number> {
+export async function readListCount(list: ListRef): Promise<number> {
   const result = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: keys.listCount(list) }),
   );
@@ -97,29 +99,27 @@ export async function readListCount(list: string): Promise<number> {
 }
 
 /** The counter change that goes in the same transaction as an item joining or leaving a list. */
-export function listCountChange(list: string, delta: number): TransactItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: keys.listCount(list),
-      UpdateExpression: 'ADD #count :delta',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':delta': delta },
-    },
-  };
+export function listCountChange(list: ListRef, delta: number): TransactItem {
+  return update(keys.listCount(list), 'ADD #count :delta', {
+    names: { '#count': 'count' },
+    values: { ':delta': delta },
+  });
 }
+
+/** The counter changes of an item joining (+1) or leaving (-1) every list it belongs to. */
+export const listCountChanges = (item: Record<string, unknown>, delta: number): TransactItem[] =>
+  listsOfItem(item).map((list) => listCountChange(list, delta));
 
 /** The first `limit` raw items of a list in the given order (several queries if pages are cut). */
 export async function readListHead(
-  list: ListPartitionAttribute,
-  partition: string,
+  list: ListRef,
   order: ListOrder,
   sort: 'asc' | 'desc',
   limit: number,
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
-  const query = { list, partition, order, sort } as ListQuery<unknown>;
+  const query = { list, order, sort };
   do {
     const result: QueryCommandOutput = await queryChunk(query, Math.max(1, limit - items.length), startKey);
     items.push(...((result.Items ?? []) as Record<string, unknown>[]));
@@ -130,19 +130,40 @@ export async function readListHead(
 
 /** Every raw item of a list, up to `MAX_COUNTED_ITEMS`; `complete` is false when cut there. */
 export async function readWholeList(
-  list: ListPartitionAttribute,
-  partition: string,
+  list: ListRef,
   order: ListOrder = 'id',
 ): Promise<{ items: Record<string, unknown>[]; complete: boolean }> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
-  const query = { list, partition, order, sort: 'asc' } as ListQuery<unknown>;
+  const query = { list, order, sort: 'asc' as const };
   do {
     const result: QueryCommandOutput = await queryChunk(query, 1000, startKey);
     items.push(...((result.Items ?? []) as Record<string, unknown>[]));
     startKey = result.LastEvaluatedKey;
   } while (startKey && items.length < MAX_COUNTED_ITEMS);
   return { items, complete: !startKey };
+}
+
+/**
+ * Every item of a list however long, page by page (only the named attributes), each page handed
+ * to `onPage` before the next is read: for cleanups that must miss none, such as a deleted
+ * user's tokens.
+ */
+export async function forEachListPage(
+  list: ListRef,
+  projection: string,
+  onPage: (items: Record<string, unknown>[]) => Promise<void>,
+): Promise<void> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result: QueryCommandOutput = await queryChunk(
+      { list, order: 'id', sort: 'asc', projection },
+      undefined,
+      startKey,
+    );
+    await onPage((result.Items ?? []) as Record<string, unknown>[]);
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
 }
 
 /**
@@ -200,17 +221,9 @@ export function mergeSorted(
   return merged;
 }
 
-/** One list: its partition attribute and partition. */
-export interface ListRef {
-  list: ListPartitionAttribute;
-  partition: string;
-}
-
 export interface MergedListQuery<T> {
-  /** The list attribute the partitions belong to (default `l1`). */
-  list?: ListPartitionAttribute;
   /** Lists read in the requested order (e.g. every public and internal project). */
-  partitions: string[];
+  lists: ListRef[];
   /**
    * Lists known only once something else was read (e.g. those of the groups a caller belongs
    * to), read like `partitions` as soon as each set is known.
@@ -228,7 +241,7 @@ export interface MergedListQuery<T> {
   filter?: (entity: T) => boolean;
 }
 
-const refName = (list: string, partition: unknown) => `${list}|${String(partition)}`;
+const refName = (ref: ListRef) => `${ref.attribute}|${ref.partition}`;
 
 /**
  * One page merged from several lists plus caller-specific items. Without a filter each list is
@@ -238,12 +251,11 @@ const refName = (list: string, partition: unknown) => `${list}|${String(partitio
 export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage<T>> {
   const offset = offsetOf(query.page);
   const wanted = offset + query.page.perPage;
-  const list = query.list ?? 'l1';
-  const first: ListRef[] = query.partitions.map((partition) => ({ list, partition }));
+  const first = query.lists;
   const refs = Promise.all([first, ...(query.laterLists ?? [])]).then((sets) => sets.flat());
   const notListed = async (items: Record<string, unknown>[]) => {
-    const listed = new Set((await refs).map((ref) => refName(ref.list, ref.partition)));
-    return items.filter((item) => !listed.has(refName('l1', item.l1)) && !listed.has(refName('l2', item.l2)));
+    const listed = new Set((await refs).map(refName));
+    return items.filter((item) => !listsOfItem(item).some((ref) => listed.has(refName(ref))));
   };
   /** Each set of lists starts its reads as soon as it is known. */
   const eachSet = <R>(read: (ref: ListRef) => Promise<R>) =>
@@ -254,8 +266,8 @@ export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage
     ).then((parts) => parts.flat());
   if (!query.filter) {
     const [heads, counts, extra] = await Promise.all([
-      eachSet((ref) => readListHead(ref.list, ref.partition, query.order, query.sort, wanted)),
-      eachSet((ref) => readListCount(ref.partition)),
+      eachSet((ref) => readListHead(ref, query.order, query.sort, wanted)),
+      eachSet(readListCount),
       Promise.resolve(query.extra).then(notListed),
     ]);
     const merged = mergeSorted([...heads, extra], query.order, query.sort);
@@ -263,7 +275,7 @@ export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage
     return { items: merged.slice(offset, wanted).map(query.decode), total };
   }
   const [whole, extra] = await Promise.all([
-    eachSet((ref) => readWholeList(ref.list, ref.partition, query.order)),
+    eachSet((ref) => readWholeList(ref, query.order)),
     Promise.resolve(query.extra).then(notListed),
   ]);
   const merged = mergeSorted([...whole.map((part) => part.items), extra], query.order, query.sort)

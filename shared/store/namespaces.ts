@@ -2,26 +2,35 @@
  * Namespaces: a group is its own namespace (same id); a user's personal namespace gets an id from
  * the same sequence the first time it is needed, recorded on the user and in a namespace item.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ACCESS } from '#domain/access.ts';
-import { ApiError, notFound, validationFailed } from '#domain/errors.ts';
-import { canCreateProjectIn } from '#domain/group-policy.ts';
-import type { Group } from '#domain/groups.ts';
-import type { Project, ProjectNamespace } from '#domain/projects.ts';
-import type { Caller, User } from '#domain/users.ts';
-import { documentClient, tableName } from './client.ts';
-import { decodeGroup, getGroup, getGroupsRaw, groupAccessOf } from './groups.ts';
-import { nextId } from './ids.ts';
-import { keys } from './keys.ts';
 import {
-  createProject,
-  moveNamespaceProjects,
-  NamespaceMoved,
-  type NewProject,
-  namespaceProjectCount,
-  transferProject,
-} from './projects.ts';
-import { ConditionFailed, transact } from './transact.ts';
+  ApiError,
+  badRequest,
+  forbidden,
+  invalidParams,
+  notFound,
+  validationFailed,
+} from '#domain/errors.ts';
+import { canCreateProjectIn } from '#domain/group-policy.ts';
+import { type Group, rubyErrorHash } from '#domain/groups.ts';
+import { atLeastOneOf } from '#domain/params.ts';
+import {
+  namespaceVisibilityError,
+  newProjectFrom,
+  type Project,
+  type ProjectAttributes,
+  type ProjectNamespace,
+} from '#domain/projects.ts';
+import type { Caller, User } from '#domain/users.ts';
+import { accessFromLevels, findProject, groupAccessOf } from './access.ts';
+import { decodeGroup, getGroup, getGroupsRaw } from './group-items.ts';
+import { nextId } from './ids.ts';
+import { getItem } from './items.ts';
+import { keys } from './keys.ts';
+import { NamespaceMoved, newRunnersToken } from './project-items.ts';
+import { namespaceProjectCount } from './project-lists.ts';
+import { createProject, moveNamespaceProjects, type NewProject, transferProject } from './project-writes.ts';
+import { commit, NEW_ITEM, put, retrying, update } from './transaction.ts';
 import { getUser } from './users.ts';
 
 type UserWithNamespace = User & { namespace_id?: number };
@@ -31,29 +40,22 @@ export async function personalNamespaceId(user: User): Promise<number> {
   const existing = (user as UserWithNamespace).namespace_id;
   if (existing) return existing;
   const id = await nextId('namespace');
+  // Someone allocated it first (or the user is gone): the allocation is read back.
+  const allocatedMeanwhile = new Error('namespace allocated meanwhile');
   try {
-    await transact([
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.user(user.id),
-          UpdateExpression: 'SET namespace_id = :id',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(namespace_id)',
-          ExpressionAttributeValues: { ':id': id },
-        },
-      },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...keys.userNamespace(id), kind: 'user_namespace', user_id: user.id },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    ]);
+    await commit(
+      [
+        update(keys.user(user.id), 'SET namespace_id = :id', {
+          condition: 'attribute_exists(pk) AND attribute_not_exists(namespace_id)',
+          values: { ':id': id },
+        }),
+        put({ ...keys.userNamespace(id), kind: 'user_namespace', user_id: user.id }, NEW_ITEM),
+      ],
+      allocatedMeanwhile,
+    );
     return id;
   } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    // Someone allocated it first (or the user is gone).
+    if (error !== allocatedMeanwhile) throw error;
     const fresh = (await getUser(user.id)) as UserWithNamespace | undefined;
     if (!fresh?.namespace_id) throw notFound('User');
     return fresh.namespace_id;
@@ -101,11 +103,9 @@ export async function findNamespace(
 ): Promise<{ kind: 'group'; group: Group } | { kind: 'user'; user: User } | undefined> {
   const group = await getGroup(id);
   if (group) return { kind: 'group', group };
-  const item = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.userNamespace(id), ConsistentRead: true }),
-  );
-  if (!item.Item) return undefined;
-  const user = await getUser(Number(item.Item.user_id));
+  const item = await getItem(keys.userNamespace(id));
+  if (!item) return undefined;
+  const user = await getUser(Number(item.user_id));
   return user ? { kind: 'user', user } : undefined;
 }
 
@@ -178,15 +178,12 @@ async function placeInNamespace<T>(
   namespace: ProjectNamespace,
   place: (current: ProjectNamespace) => Promise<T>,
 ): Promise<T> {
-  let current = namespace;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await place(current);
-    } catch (error) {
-      if (!(error instanceof NamespaceMoved) || attempt >= MAX_PLACEMENTS) throw error;
-      current = await currentNamespace(current);
-    }
-  }
+  return retrying(
+    { times: MAX_PLACEMENTS, retry: (error) => error instanceof NamespaceMoved },
+    namespace,
+    place,
+    currentNamespace,
+  );
 }
 
 /** Creates a project in a namespace; `build` makes its fields for the namespace as it is. */
@@ -207,4 +204,74 @@ export function transferProjectTo(project: Project, namespace: ProjectNamespace)
 export async function followUserRename(user: User): Promise<void> {
   if (!(user as UserWithNamespace).namespace_id) return;
   await moveNamespaceProjects(await userNamespace(user));
+}
+
+const transferFailed = (errors: Record<string, string[]>) =>
+  badRequest(`Failed to transfer project ${rubyErrorHash(errors)}`);
+
+/**
+ * Moves a project (by id or path) into a group, with GitLab's refusals: 404 for no such project,
+ * 400 when it is there already, its visibility is above the group's, or the name or path is taken.
+ */
+export async function transferProjectInto(group: Group, projectRef: string | number): Promise<Project> {
+  const project = await findProject(projectRef);
+  if (!project) throw notFound('Project');
+  if (project.namespace.id === group.id) {
+    throw transferFailed({ new_namespace: ['Project is already in this namespace.'] });
+  }
+  const namespace = await namespaceOfGroup(group);
+  const visibility = namespaceVisibilityError(project.visibility, namespace);
+  if (visibility) throw transferFailed({ visibility_level: [visibility] });
+  return transferProjectTo(project, namespace).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 400) {
+      throw transferFailed({
+        new_namespace: ['Project with same name or path in target namespace already exists'],
+      });
+    }
+    throw error;
+  });
+}
+
+/** A new project with the creator's access to it (for `permissions`). */
+async function createdFor(callerId: number, project: Promise<Project>) {
+  const created = await project;
+  const access = await accessFromLevels(callerId, [created], undefined);
+  return { project: created, access: access.get(created.id) };
+}
+
+/**
+ * Creates a project for the caller: in their namespace, or in `namespace_id` where they may
+ * create projects (see creatableNamespace); 400 without a name or path, 403 for a storage
+ * chosen by someone not an admin.
+ */
+export async function createProjectFor(caller: Caller, input: ProjectAttributes & { namespace_id?: number }) {
+  const missing = atLeastOneOf(input, ['name', 'path']);
+  if (missing) throw invalidParams(missing);
+  if (input.repository_storage !== undefined && !caller.admin) throw forbidden();
+  const namespace = await creatableNamespace(caller, input.namespace_id);
+  const runnersToken = newRunnersToken();
+  const project = createProjectIn(
+    namespace,
+    (current) => newProjectFrom(input, current, caller.id, runnersToken),
+    namespace.owner_id,
+  );
+  return createdFor(caller.id, project);
+}
+
+/** An admin creates a project in a user's personal namespace; that user owns it (404 for no user). */
+export async function createProjectOfUser(
+  caller: Caller,
+  userId: number,
+  input: ProjectAttributes & { name: string },
+) {
+  const user = await getUser(userId);
+  if (!user) throw notFound('User');
+  const namespace = await userNamespace(user);
+  const runnersToken = newRunnersToken();
+  const project = createProjectIn(
+    namespace,
+    (current) => newProjectFrom(input, current, user.id, runnersToken),
+    user.id,
+  );
+  return createdFor(caller.id, project);
 }

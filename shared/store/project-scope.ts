@@ -2,7 +2,9 @@
 import { ACCESS, type Visibility } from '#domain/access.ts';
 import type { Project } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
-import { getProjectsRaw, memberProjectsOf, starredProjectIds } from './projects.ts';
+import { getProjectsRaw } from './project-items.ts';
+import { memberProjectsOf } from './project-reach.ts';
+import { starredProjectIds } from './project-stars.ts';
 
 export interface ScopeOptions {
   owned?: boolean;

@@ -9,22 +9,18 @@ import { visibleWithoutMembership } from '#domain/access.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { canReadProject, NO_ACCESS, type Project } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
+import { accessFromLevels, type KnownLevels } from './access.ts';
 import type { ListPage } from './lists.ts';
 import { mergeSorted } from './lists.ts';
-import {
-  accessFromLevels,
-  decodeProject,
-  getProjectsRaw,
-  type KnownLevels,
-  type ProjectListQuery,
-} from './projects.ts';
+import { decodeProject, getProjectsRaw } from './project-items.ts';
+import type { ProjectOrder } from './project-lists.ts';
 
 export interface IndexedSearch {
   caller: Caller | undefined;
   /** From searchCandidateIds. */
   candidateIds: number[];
   filter: (project: Project) => boolean;
-  order: ProjectListQuery['order'];
+  order: ProjectOrder;
   sort: 'asc' | 'desc';
   page: PageRequest;
   /** The caller's membership levels, being read (see membershipLevelsOf). */

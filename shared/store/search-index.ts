@@ -7,15 +7,13 @@
  * wrong answer.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Project } from '#domain/projects.ts';
 import { searchColumns, searchKeysOf } from '#domain/search.ts';
 import { batchGetItems, batchWriteItems } from './batch.ts';
-import { documentClient, tableName } from './client.ts';
 import { getItem, readPartition } from './items.ts';
-import { keys, lists, sortAttributes } from './keys.ts';
+import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { listCountChange, readListHead, readWholeList } from './lists.ts';
-import type { TransactItem } from './transact.ts';
+import { put, remove, type TransactItem, writeAlone } from './transaction.ts';
 
 type Raw = Record<string, unknown>;
 
@@ -26,7 +24,7 @@ export function postingItems(projectId: number, columns: readonly string[]): Raw
     kind: 'search_posting',
     project_id: projectId,
     search_key: key,
-    l1: lists.searchPostings(key),
+    ...inLists(lists.searchPostings(key)),
     ...sortAttributes({ id: projectId }),
   }));
 }
@@ -36,19 +34,14 @@ export function postingItems(projectId: number, columns: readonly string[]): Raw
  * text; each write gets a new version so the worker removes only the marker it has served.
  */
 export function searchPendingPut(projectId: number): TransactItem {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: {
-        ...keys.searchPending(projectId),
-        kind: 'search_pending',
-        project_id: projectId,
-        version: randomUUID(),
-        l1: lists.searchPending,
-        ...sortAttributes({ id: projectId }),
-      },
-    },
-  };
+  return put({
+    ...keys.searchPending(projectId),
+    kind: 'search_pending',
+    project_id: projectId,
+    version: randomUUID(),
+    ...inLists(lists.searchPending),
+    ...sortAttributes({ id: projectId }),
+  });
 }
 
 /**
@@ -69,35 +62,23 @@ export async function indexProjectForSearch(projectId: number): Promise<void> {
     // off by a retried message costs a little more reading, never a wrong answer.
     await Promise.all(
       added.map((posting) =>
-        sendUpdate(listCountChange(lists.searchPostings(String(posting.search_key)), 1)),
+        writeAlone(listCountChange(lists.searchPostings(String(posting.search_key)), 1)),
       ),
     );
   }
-  try {
-    await documentClient().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys.searchPending(projectId),
-        ConditionExpression: 'version = :version',
-        ExpressionAttributeValues: { ':version': marker.version },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
-  }
+  await writeAlone(
+    remove(keys.searchPending(projectId), 'version = :version', { ':version': marker.version }),
+  );
 }
 
 /** The search keys a project is already listed under. */
 async function postingKeysOf(projectId: number): Promise<Set<string>> {
   const postings = await readPartition(keys.project(projectId).pk, {
-    skPrefix: 'SEARCH#',
+    skPrefix: keys.searchPosting(projectId, '').sk,
     projection: 'search_key',
   });
   return new Set(postings.map((item) => String(item.search_key)));
 }
-
-const sendUpdate = (item: TransactItem) =>
-  documentClient().send(new UpdateCommand(item.Update as NonNullable<TransactItem['Update']>));
 
 /** Postings read for a search at most; a term whose every key lists more is too common to narrow. */
 export const MAX_CANDIDATES = 200;
@@ -120,7 +101,7 @@ export async function searchCandidateIds(searchKeys: string[]): Promise<number[]
   const countOf = (key: string) => counts.get(keys.listCount(lists.searchPostings(key)).pk) ?? 0;
   const rarest = [...searchKeys].sort((a, b) => countOf(a) - countOf(b))[0];
   if (rarest === undefined) return undefined;
-  const postings = await readListHead('l1', lists.searchPostings(rarest), 'id', 'asc', MAX_CANDIDATES + 1);
+  const postings = await readListHead(lists.searchPostings(rarest), 'id', 'asc', MAX_CANDIDATES + 1);
   const waiting = await pending;
   if (postings.length > MAX_CANDIDATES || !waiting) return undefined;
   return [...new Set([...postings, ...waiting].map((item) => Number(item.project_id)))];
@@ -131,6 +112,6 @@ export async function searchCandidateIds(searchKeys: string[]): Promise<number[]
  * when there are too many to read, and the search is left to the lists.
  */
 async function readPending(): Promise<Raw[] | undefined> {
-  const { items, complete } = await readWholeList('l1', lists.searchPending);
+  const { items, complete } = await readWholeList(lists.searchPending);
   return complete ? items : undefined;
 }

@@ -1,16 +1,24 @@
 /** Users: one item per user, a route item for the username and an item for the email. */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, notFound } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { type Caller, callerOf, type User, type UserState } from '#domain/users.ts';
 import { batchGetItems } from './batch.ts';
-import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
-import { keys, lists, sortAttributes, stripStorage } from './keys.ts';
-import { type ListPage, listCountChange, queryList } from './lists.ts';
-import { indexName } from './table.ts';
-import { ConditionFailed, type TransactItem, transact } from './transact.ts';
+import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { forEachListPage, type ListPage, listCountChange, listCountChanges, queryList } from './lists.ts';
+import {
+  commit,
+  EXISTING_ITEM,
+  lockLost,
+  NEW_ITEM,
+  put,
+  refusedWith,
+  remove,
+  type Step,
+  type TransactItem,
+  update,
+} from './transaction.ts';
 
 const decodeUser = (item: Record<string, unknown>) => stripStorage<User & { kind: string }>(item) as User;
 
@@ -19,19 +27,21 @@ function userItem(user: User): Record<string, unknown> {
     ...keys.user(user.id),
     ...user,
     kind: 'user',
-    l1: lists.users,
-    l2: lists.usersInState(user.state),
+    ...inLists(lists.users, lists.usersInState(user.state)),
     ...sortAttributes({ id: user.id, name: user.name, path: user.username, created_at: user.created_at }),
   };
 }
 
-const put = (Item: Record<string, unknown>, condition?: string): TransactItem => ({
-  Put: { TableName: tableName(), Item, ...(condition ? { ConditionExpression: condition } : {}) },
+/** GitLab checks the email before the username when reporting a clash. */
+const emailTaken = () => conflict('Email has already been taken');
+const usernameTaken = () => conflict('Username has already been taken');
+const emailItem = (user: User) => ({ ...keys.email(user.email), kind: 'email', user_id: user.id });
+const routeItem = (user: User) => ({
+  ...keys.route(user.username),
+  kind: 'user',
+  id: user.id,
+  full_path: user.username,
 });
-const remove = (Key: { pk: string; sk: string }, condition?: string): TransactItem => ({
-  Delete: { TableName: tableName(), Key, ...(condition ? { ConditionExpression: condition } : {}) },
-});
-const NEW_ITEM = 'attribute_not_exists(pk)';
 
 export type NewUser = Omit<User, 'id' | 'created_at' | 'updated_at'>;
 
@@ -42,27 +52,18 @@ export type NewUser = Omit<User, 'id' | 'created_at' | 'updated_at'>;
 export async function createUser(fields: NewUser, now = new Date().toISOString()): Promise<User> {
   const [id, namespaceId] = await Promise.all([nextId('user'), nextId('namespace')]);
   const user: User = { ...fields, id, created_at: now, updated_at: now };
-  try {
-    await transact([
-      put({ ...userItem(user), namespace_id: namespaceId }, NEW_ITEM),
+  const item = { ...userItem(user), namespace_id: namespaceId };
+  await commit(
+    [
+      put(item, NEW_ITEM),
       put({ ...keys.userNamespace(namespaceId), kind: 'user_namespace', user_id: user.id }, NEW_ITEM),
-      put({ ...keys.email(user.email), kind: 'email', user_id: user.id }, NEW_ITEM),
-      put({ ...keys.route(user.username), kind: 'user', id: user.id, full_path: user.username }, NEW_ITEM),
-      listCountChange(lists.users, 1),
-      listCountChange(lists.usersInState(user.state), 1),
-    ]);
-  } catch (error) {
-    throw uniquenessError(error, 2, 3);
-  }
+      refusedWith(put(emailItem(user), NEW_ITEM), emailTaken),
+      refusedWith(put(routeItem(user), NEW_ITEM), usernameTaken),
+      ...listCountChanges(item, 1),
+    ],
+    notFound('User'),
+  );
   return { ...user, namespace_id: namespaceId } as User;
-}
-
-/** GitLab checks the email before the username when reporting a clash. */
-function uniquenessError(error: unknown, emailIndex: number, routeIndex: number): unknown {
-  if (!(error instanceof ConditionFailed)) return error;
-  if (error.failedAt(emailIndex)) return conflict('Email has already been taken');
-  if (error.failedAt(routeIndex)) return conflict('Username has already been taken');
-  return notFound('User');
 }
 
 export async function getUser(id: number): Promise<User | undefined> {
@@ -76,6 +77,10 @@ export async function findUserByUsername(username: string): Promise<User | undef
   if (route?.kind !== 'user') return undefined;
   return getUser(Number(route.id));
 }
+
+/** A user by id or username. */
+export const findUser = (reference: string) =>
+  /^\d+$/.test(reference) ? getUser(Number(reference)) : findUserByUsername(reference);
 
 export async function getUsers(ids: number[]): Promise<Map<number, User>> {
   const items = await batchGetItems(ids.map((id) => keys.user(id)));
@@ -91,8 +96,7 @@ export interface UserListQuery {
 /** Users in id order, newest first (GitLab's UsersFinder order). */
 export async function listUsers(query: UserListQuery): Promise<ListPage<User>> {
   return queryList({
-    list: query.state ? 'l2' : 'l1',
-    partition: query.state ? lists.usersInState(query.state) : lists.users,
+    list: query.state ? lists.usersInState(query.state) : lists.users,
     order: 'id',
     sort: 'desc',
     page: query.page,
@@ -104,21 +108,9 @@ export async function listUsers(query: UserListQuery): Promise<ListPage<User>> {
 /** Ids of the token lookup items that carry a copy of the user's auth fields. */
 async function tokenHashesOf(userId: number): Promise<string[]> {
   const hashes: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: indexName('l2', 'id'),
-        KeyConditionExpression: 'l2 = :list',
-        ExpressionAttributeValues: { ':list': lists.accessTokensOfUser(userId) },
-        ProjectionExpression: 'token_hash',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of result.Items ?? []) hashes.push(String(item.token_hash));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
+  await forEachListPage(lists.accessTokensOfUser(userId), 'token_hash', async (tokens) => {
+    hashes.push(...tokens.map((item) => String(item.token_hash)));
+  });
   return hashes;
 }
 
@@ -126,16 +118,11 @@ async function tokenHashesOf(userId: number): Promise<string[]> {
 function refreshGrants(hashes: string[], caller: Caller | undefined): TransactItem[] {
   return hashes.map((hash) =>
     caller
-      ? {
-          Update: {
-            TableName: tableName(),
-            Key: keys.accessTokenHash(hash),
-            UpdateExpression: 'SET #user = :user',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#user': 'user' },
-            ExpressionAttributeValues: { ':user': caller },
-          },
-        }
+      ? update(keys.accessTokenHash(hash), 'SET #user = :user', {
+          condition: EXISTING_ITEM,
+          names: { '#user': 'user' },
+          values: { ':user': caller },
+        })
       : remove(keys.accessTokenHash(hash)),
   );
 }
@@ -148,45 +135,29 @@ export async function saveUser(previous: User, next: User): Promise<User> {
   const authChanged = JSON.stringify(callerOf(next)) !== JSON.stringify(callerOf(previous));
   // Only a change to what authentication copies needs the user's token lookup items.
   const hashes = authChanged ? await tokenHashesOf(previous.id) : [];
-  const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: userItem(next),
-        ConditionExpression: 'updated_at = :previous',
-        ExpressionAttributeValues: { ':previous': previous.updated_at },
-      },
-    },
+  const items: (TransactItem | Step)[] = [
+    refusedWith(
+      put(userItem(next), 'updated_at = :previous', { ':previous': previous.updated_at }),
+      lockLost,
+    ),
   ];
-  let emailIndex = -1;
-  let routeIndex = -1;
   if (next.email.toLowerCase() !== previous.email.toLowerCase()) {
-    emailIndex =
-      items.push(put({ ...keys.email(next.email), kind: 'email', user_id: next.id }, NEW_ITEM)) - 1;
-    items.push(remove(keys.email(previous.email)));
+    items.push(refusedWith(put(emailItem(next), NEW_ITEM), emailTaken), remove(keys.email(previous.email)));
   }
   if (next.username.toLowerCase() !== previous.username.toLowerCase()) {
-    routeIndex =
-      items.push(
-        put({ ...keys.route(next.username), kind: 'user', id: next.id, full_path: next.username }, NEW_ITEM),
-      ) - 1;
-    items.push(remove(keys.route(previous.username)));
+    items.push(
+      refusedWith(put(routeItem(next), NEW_ITEM), usernameTaken),
+      remove(keys.route(previous.username)),
+    );
   } else if (next.username !== previous.username) {
-    items.push(put({ ...keys.route(next.username), kind: 'user', id: next.id, full_path: next.username }));
+    items.push(put(routeItem(next)));
   }
   if (next.state !== previous.state) {
     items.push(listCountChange(lists.usersInState(previous.state), -1));
     items.push(listCountChange(lists.usersInState(next.state), 1));
   }
   if (authChanged) items.push(...refreshGrants(hashes, callerOf(next)));
-  try {
-    await transact(items);
-  } catch (error) {
-    if (error instanceof ConditionFailed && error.failedAt(0)) {
-      throw conflict('409 Conflict: Resource lock');
-    }
-    throw uniquenessError(error, emailIndex, routeIndex);
-  }
+  await commit(items, notFound('User'));
   return next;
 }
 
@@ -196,18 +167,16 @@ const namespaceIdOf = (user: User) => (user as User & { namespace_id?: number })
 
 export async function deleteUser(user: User): Promise<void> {
   const hashes = await tokenHashesOf(user.id);
-  try {
-    await transact([
-      remove(keys.user(user.id), 'attribute_exists(pk)'),
+  await commit(
+    [
+      remove(keys.user(user.id), EXISTING_ITEM),
       remove(keys.email(user.email)),
       remove(keys.route(user.username)),
       ...(namespaceIdOf(user) ? [remove(keys.userNamespace(namespaceIdOf(user) as number))] : []),
       listCountChange(lists.users, -1),
       listCountChange(lists.usersInState(user.state), -1),
       ...refreshGrants(hashes, undefined),
-    ]);
-  } catch (error) {
-    if (error instanceof ConditionFailed) throw notFound('User');
-    throw error;
-  }
+    ],
+    notFound('User'),
+  );
 }

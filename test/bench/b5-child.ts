@@ -26,13 +26,13 @@ import { searchColumns } from '#domain/search.ts';
 import { batchWriteItems } from '#store/batch.ts';
 import { documentClient, tableName } from '#store/client.ts';
 import { nextId } from '#store/ids.ts';
-import { keys, lists, sortAttributes, tree } from '#store/keys.ts';
+import { inLists, keys, type ListRef, lists, sortAttributes, tree } from '#store/keys.ts';
 import { listCountChange } from '#store/lists.ts';
 import { groupNamespace } from '#store/namespaces.ts';
-import { getProjectRaw, newRunnersToken } from '#store/projects.ts';
+import { getProjectRaw, newRunnersToken } from '#store/project-items.ts';
 import { postingItems } from '#store/search-index.ts';
 import { indexName, type ListOrder } from '#store/table.ts';
-import { transact } from '#store/transact.ts';
+import { commit } from '#store/transaction.ts';
 import { median, round } from './common.ts';
 import { type BenchRuntime, READ_COMMANDS, type SendRecord, startBenchRuntime } from './runtime.ts';
 import {
@@ -65,7 +65,7 @@ export interface ListScenario {
   verdict: boolean;
   path: string;
   /** What skipping keys of this list costs: the same index and partitions the list reads. */
-  skip?: { list: 'l1' | 'l2'; order: ListOrder; sort: 'asc' | 'desc'; partitions: string[] };
+  skip?: { order: ListOrder; sort: 'asc' | 'desc'; lists: ListRef[] };
 }
 
 export interface Measurement {
@@ -209,17 +209,17 @@ async function skipCost(
 ): Promise<{ rcu: number; items: number }> {
   if (count <= 0) return { rcu: 0, items: 0 };
   const recorded = await bench.record(async () => {
-    for (const partition of skip.partitions) {
+    for (const list of skip.lists) {
       let read = 0;
       let startKey: Raw | undefined;
       do {
         const result: QueryCommandOutput = await documentClient().send(
           new QueryCommand({
             TableName: tableName(),
-            IndexName: indexName(skip.list, skip.order),
+            IndexName: indexName(list.attribute, skip.order),
             KeyConditionExpression: '#list = :partition',
-            ExpressionAttributeNames: { '#list': skip.list },
-            ExpressionAttributeValues: { ':partition': partition },
+            ExpressionAttributeNames: { '#list': list.attribute },
+            ExpressionAttributeValues: { ':partition': list.partition },
             ScanIndexForward: skip.sort === 'asc',
             Limit: count - read,
             ExclusiveStartKey: startKey,
@@ -246,8 +246,10 @@ function projectItem(project: Project): Raw {
     ...keys.project(project.id),
     ...project,
     kind: 'project',
-    l1: lists.projectsWithVisibility(project.visibility),
-    l2: lists.namespaceProjects(project.namespace.id, project.visibility),
+    ...inLists(
+      lists.projectsWithVisibility(project.visibility),
+      lists.namespaceProjects(project.namespace.id, project.visibility),
+    ),
     ...sortAttributes(project),
     ...tree.project(project.namespace.group_ids, project.id, project.visibility),
   };
@@ -401,10 +403,9 @@ try {
           who === 'user'
             ? undefined
             : {
-                list: 'l1',
                 order: 'created_at',
                 sort: 'desc',
-                partitions: (who === 'anon' ? ['public'] : allVisibilities).map(lists.projectsWithVisibility),
+                lists: (who === 'anon' ? ['public'] : allVisibilities).map(lists.projectsWithVisibility),
               },
       }),
     ),
@@ -419,10 +420,9 @@ try {
           who === 'user'
             ? undefined
             : {
-                list: 'l2',
                 order: 'created_at',
                 sort: 'desc',
-                partitions:
+                lists:
                   who === 'anon'
                     ? [lists.namespaceProjects(G, 'public')]
                     : (['private', 'internal', 'public'] as const).map((visibility) =>
@@ -478,10 +478,9 @@ try {
           who === 'user'
             ? undefined
             : {
-                list: 'l1',
                 order: 'name',
                 sort: 'asc',
-                partitions: (who === 'anon' ? ['public'] : allVisibilities).map(lists.groupsWithVisibility),
+                lists: (who === 'anon' ? ['public'] : allVisibilities).map(lists.groupsWithVisibility),
               },
       }),
     ),
@@ -521,8 +520,9 @@ try {
     3 + sample.reduce((sum, name) => sum + postingItems(0, [name, name, '']).length, 0) / sample.length;
   const fillerTarget = Math.max(0, Math.ceil((options.large - (await tableRows())) / fillerRows));
   const growingTarget = Math.round((projectsMade + fillerTarget) / GROWING_EVERY) - growingSmall;
-  const counters = new Map<string, number>();
-  const bump = (list: string) => counters.set(list, (counters.get(list) ?? 0) + 1);
+  const counters = new Map<string, { list: ListRef; delta: number }>();
+  const bump = (list: ListRef) =>
+    counters.set(list.partition, { list, delta: (counters.get(list.partition)?.delta ?? 0) + 1 });
   const namespaces = new Map<number, ReturnType<typeof groupNamespace>>();
   const namespaceOf = (group: Group) => {
     let namespace = namespaces.get(group.id);
@@ -571,9 +571,9 @@ try {
   const fillerSeconds = (performance.now() - fillerStart) / 1000;
   delete process.env.ID_BLOCK_SIZE;
   // The list counters createProject would have moved, with the same change it puts in its transaction.
-  const counterChanges = [...counters].map(([list, delta]) => listCountChange(list, delta));
+  const counterChanges = [...counters.values()].map(({ list, delta }) => listCountChange(list, delta));
   for (let start = 0; start < counterChanges.length; start += 90) {
-    await transact(counterChanges.slice(start, start + 90));
+    await commit(counterChanges.slice(start, start + 90));
   }
   projectsMade += filled;
 

@@ -8,9 +8,11 @@ import { DEFAULT_CREATION_LEVELS, type Group } from '#domain/groups.ts';
 import { newProjectFrom, type Project, type ProjectNamespace } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { createAccessToken } from '#store/access-tokens.ts';
-import { addGroupMember, createGroup } from '#store/groups.ts';
+import { createGroup } from '#store/group-writes.ts';
+import { addGroupMember } from '#store/members.ts';
 import { groupNamespace, userNamespace } from '#store/namespaces.ts';
-import { createProject, newRunnersToken } from '#store/projects.ts';
+import { newRunnersToken } from '#store/project-items.ts';
+import { createProject } from '#store/project-writes.ts';
 import { indexProjectForSearch } from '#store/search-index.ts';
 import { getUser } from '#store/users.ts';
 
@@ -84,14 +86,7 @@ export async function personalNamespace(user: User): Promise<ProjectNamespace> {
 }
 
 export async function seedMember(group: Group, userId: number, accessLevel: number): Promise<void> {
-  await addGroupMember(group, {
-    group_id: group.id,
-    user_id: userId,
-    access_level: accessLevel,
-    expires_at: null,
-    created_at: new Date().toISOString(),
-    created_by_id: null,
-  });
+  await addGroupMember(group, { user_id: userId, access_level: accessLevel, expires_at: null }, userId);
 }
 
 /** A personal access token with the `api` scope whose secret is `secret`. */

@@ -24,6 +24,23 @@ for (const name of ['QUEUE_MODE', 'EXTERNAL_URL', 'DYNAMODB_ENDPOINT', 'ID_BLOCK
 export const ddb = mockClient(DynamoDBDocumentClient);
 export const sqs = mockClient(SQSClient);
 
+/** The Query that reads a user's tokens page by page (only the attributes named). */
+export const tokensOfUserQuery = (
+  userId: number,
+  projection: string,
+  startKey?: Record<string, unknown>,
+) => ({
+  TableName: TABLE,
+  IndexName: 'l2-id',
+  KeyConditionExpression: '#list = :partition',
+  ExpressionAttributeNames: { '#list': 'l2' },
+  ExpressionAttributeValues: { ':partition': `PATS#USER#${userId}` },
+  ScanIndexForward: true,
+  Limit: undefined,
+  ProjectionExpression: projection,
+  ExclusiveStartKey: startKey,
+});
+
 /** "Now" in every handler test. */
 export const NOW = '2026-11-22T10:00:00.000Z';
 export const CREATED = '2026-01-15T08:00:00.000Z';
@@ -250,3 +267,12 @@ export const emptyHeaders = () => ({
   'X-Content-Type-Options': 'nosniff',
   'X-Request-Id': 'req-0123456789',
 });
+
+/** The other queues and the uploads bucket (read when a handler first publishes or stores). */
+export const SEARCH_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/gitlab-search-index';
+export const GROUP_DELETE_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/gitlab-group-delete';
+export const BUCKET = 'gitlab-test-uploads';
+process.env.QUEUE_URL_SEARCH_INDEX = SEARCH_QUEUE_URL;
+process.env.QUEUE_URL_GROUP_DELETE = GROUP_DELETE_QUEUE_URL;
+process.env.BUCKET_NAME = BUCKET;
+delete process.env.S3_ENDPOINT;

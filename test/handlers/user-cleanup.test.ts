@@ -3,15 +3,10 @@ import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/user-cleanup.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import { ddb, resetMocks, sentCommands, TABLE } from './fixtures.ts';
+import { ddb, resetMocks, sentCommands, TABLE, tokensOfUserQuery } from './fixtures.ts';
 
-const tokensQuery = (userId: number, startKey?: Record<string, unknown>) => ({
-  TableName: TABLE,
-  IndexName: 'l2-id',
-  KeyConditionExpression: 'l2 = :list',
-  ExpressionAttributeValues: { ':list': `PATS#USER#${userId}` },
-  ExclusiveStartKey: startKey,
-});
+const tokensQuery = (userId: number, startKey?: Record<string, unknown>) =>
+  tokensOfUserQuery(userId, 'id, token_hash', startKey);
 
 const listCount = (list: string, delta: number) => ({
   Update: {
@@ -125,10 +120,10 @@ describe('user-cleanup worker', () => {
 
   it('fails only the records that fail in a mixed batch', async () => {
     ddb
-      .on(QueryCommand, { ExpressionAttributeValues: { ':list': 'PATS#USER#7' } })
+      .on(QueryCommand, { ExpressionAttributeValues: { ':partition': 'PATS#USER#7' } })
       .resolves({ Items: [token(3, 'h3')] });
     ddb
-      .on(QueryCommand, { ExpressionAttributeValues: { ':list': 'PATS#USER#8' } })
+      .on(QueryCommand, { ExpressionAttributeValues: { ':partition': 'PATS#USER#8' } })
       .rejects(new Error('throttled'));
     const result = await run(
       sqsRecord('{"userId":7}', 'good'),

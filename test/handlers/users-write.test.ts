@@ -24,6 +24,7 @@ import {
   sqs,
   TABLE,
   tokenLookup,
+  tokensOfUserQuery,
   USER_TOKEN,
   type UserRecord,
   userItem,
@@ -33,14 +34,7 @@ import {
 const bob = userRecord();
 const blockedBob = userRecord({ state: 'blocked' });
 
-const tokenHashesQuery = (userId: number) => ({
-  TableName: TABLE,
-  IndexName: 'l2-id',
-  KeyConditionExpression: 'l2 = :list',
-  ExpressionAttributeValues: { ':list': `PATS#USER#${userId}` },
-  ProjectionExpression: 'token_hash',
-  ExclusiveStartKey: undefined,
-});
+const tokenHashesQuery = (userId: number) => tokensOfUserQuery(userId, 'token_hash');
 
 const listCount = (list: string, delta: number) => ({
   Update: {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { keys, lists, padId, sortAttributes, storageAttributes, stripStorage, tree } from '#store/keys.ts';
+import {
+  inLists,
+  keys,
+  lists,
+  padId,
+  sortAttributes,
+  storageAttributes,
+  stripStorage,
+  tree,
+} from '#store/keys.ts';
 import { createTableInput, indexes, indexName } from '#store/table.ts';
 
 describe('padId()', () => {
@@ -19,14 +28,22 @@ describe('keys', () => {
     expect(keys.accessToken(3)).toEqual({ pk: 'PAT#3', sk: 'PAT' });
     expect(keys.accessTokenHash('abc')).toEqual({ pk: 'TOKENHASH#abc', sk: 'TOKENHASH' });
     expect(keys.idCounter('user')).toEqual({ pk: 'COUNTER#user', sk: 'COUNTER' });
-    expect(keys.listCount('USERS')).toEqual({ pk: 'LISTCOUNT#USERS', sk: 'COUNT' });
+    expect(keys.listCount(lists.users)).toEqual({ pk: 'LISTCOUNT#USERS', sk: 'COUNT' });
   });
 
   it('name lists', () => {
-    expect(lists.users).toBe('USERS');
-    expect(lists.usersInState('blocked')).toBe('USERS#blocked');
-    expect(lists.accessTokens).toBe('PATS');
-    expect(lists.accessTokensOfUser(5)).toBe('PATS#USER#5');
+    expect(lists.users).toEqual({ attribute: 'l1', partition: 'USERS' });
+    expect(lists.usersInState('blocked')).toEqual({ attribute: 'l2', partition: 'USERS#blocked' });
+    expect(lists.accessTokens).toEqual({ attribute: 'l1', partition: 'PATS' });
+    expect(lists.accessTokensOfUser(5)).toEqual({ attribute: 'l2', partition: 'PATS#USER#5' });
+  });
+
+  it('give each item its lists on their own attributes, and refuse two lists on one', () => {
+    expect(inLists(lists.groupMembers(3), lists.groupMembershipsOfUser(7))).toEqual({
+      l1: 'MEMBERS#GROUP#3',
+      l2: 'MEMBERSHIPS#GROUP#USER#7',
+    });
+    expect(() => inLists(lists.users, lists.accessTokens)).toThrow('two lists on l1');
   });
 });
 

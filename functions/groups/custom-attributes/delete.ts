@@ -1,16 +1,16 @@
-import { recordNotFound } from '#domain/errors.ts';
-import { idOrPath, params, required, str } from '#domain/params.ts';
+import { customAttributeEntity } from '#domain/custom-attributes.ts';
+import { groupSchemas } from '#domain/schemas/groups.ts';
+import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { lookupGroup, readableGroup, setGroupCustomAttribute } from '#store/groups.ts';
+import { setGroupCustomAttribute } from '#store/group-writes.ts';
 
 export const handler = defineRoute({
   auth: 'admin',
-  params: params({ id: required(idOrPath()), key: required(str()) }),
-  prefetch: (input) => lookupGroup(input.id),
-  run: async ({ params: input, caller, prefetched }) => {
-    const { group } = await readableGroup(prefetched, caller);
-    if (group.custom_attributes[input.key] === undefined) throw recordNotFound();
+  params: groupSchemas.customAttribute,
+  load: group(),
+  run: async ({ params: input, group }) => {
+    customAttributeEntity(group.custom_attributes, input.key);
     await setGroupCustomAttribute(group.id, input.key, undefined);
     return reply.noContent();
   },

@@ -1,13 +1,11 @@
-import { idOrPath, params, required } from '#domain/params.ts';
+import { customAttributeEntities } from '#domain/custom-attributes.ts';
+import { groupSchemas } from '#domain/schemas/groups.ts';
+import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { lookupGroup, readableGroup } from '#store/groups.ts';
 
 export const handler = defineRoute({
   auth: 'admin',
-  params: params({ id: required(idOrPath()) }),
-  prefetch: (input) => lookupGroup(input.id),
-  run: async ({ caller, prefetched }) => {
-    const { group } = await readableGroup(prefetched, caller);
-    return Object.entries(group.custom_attributes).map(([key, value]) => ({ key, value }));
-  },
+  params: groupSchemas.byId,
+  load: group(),
+  run: async ({ group }) => customAttributeEntities(group.custom_attributes),
 });

@@ -1,13 +1,13 @@
-import { idOrPath, params, required, str } from '#domain/params.ts';
+import { groupSchemas } from '#domain/schemas/groups.ts';
+import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { lookupGroup, readableGroup, setGroupCustomAttribute } from '#store/groups.ts';
+import { setGroupCustomAttribute } from '#store/group-writes.ts';
 
 export const handler = defineRoute({
   auth: 'admin',
-  params: params({ id: required(idOrPath()), key: required(str()), value: required(str()) }),
-  prefetch: (input) => lookupGroup(input.id),
-  run: async ({ params: input, caller, prefetched }) => {
-    const { group } = await readableGroup(prefetched, caller);
+  params: groupSchemas.setCustomAttribute,
+  load: group(),
+  run: async ({ params: input, group }) => {
     await setGroupCustomAttribute(group.id, input.key, input.value);
     return { key: input.key, value: input.value };
   },

@@ -1,20 +1,15 @@
-import { notFound, recordNotFound } from '#domain/errors.ts';
-import { memberEntity, memberParams } from '#domain/members.ts';
-import { params } from '#domain/params.ts';
+import { memberEntity } from '#domain/members.ts';
+import { memberSchemas } from '#domain/schemas/members.ts';
+import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { getGroupMember, lookupGroup, readableGroup } from '#store/groups.ts';
-import { getUser } from '#store/users.ts';
+import { getGroupMember, memberWithUser } from '#store/members.ts';
 
 export const handler = defineRoute({
   auth: 'user',
-  params: params(memberParams),
-  prefetch: (input) => lookupGroup(input.id),
-  run: async ({ params: input, caller, request, prefetched }) => {
-    const { group } = await readableGroup(prefetched, caller);
-    const member = await getGroupMember(group.id, input.user_id);
-    if (!member) throw recordNotFound();
-    const user = await getUser(member.user_id);
-    if (!user) throw notFound('User');
+  params: memberSchemas.one,
+  load: group(),
+  run: async ({ params: input, request, group }) => {
+    const { user, member } = await memberWithUser(getGroupMember(group.id, input.user_id));
     return memberEntity(user, member, request.baseUrl);
   },
 });

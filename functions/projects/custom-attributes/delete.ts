@@ -1,20 +1,17 @@
-import { recordNotFound } from '#domain/errors.ts';
-import { idOrPath, params, required, str } from '#domain/params.ts';
+import { customAttributeEntity } from '#domain/custom-attributes.ts';
+import { projectSchemas } from '#domain/schemas/projects.ts';
+import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { lookupProject, readableProject, updateProject } from '#store/projects.ts';
+import { setProjectCustomAttribute } from '#store/project-writes.ts';
 
 export const handler = defineRoute({
   auth: 'admin',
-  params: params({ id: required(idOrPath()), key: required(str()) }),
-  prefetch: (input) => lookupProject(input.id),
-  run: async ({ params: input, caller, prefetched }) => {
-    const { project } = await readableProject(prefetched, caller);
-    if (project.custom_attributes[input.key] === undefined) throw recordNotFound();
-    await updateProject(project.id, (current) => {
-      const { [input.key]: _removed, ...rest } = current.custom_attributes;
-      return { ...current, custom_attributes: rest, updated_at: new Date().toISOString() };
-    });
+  params: projectSchemas.customAttribute,
+  load: project(),
+  run: async ({ params: input, project }) => {
+    customAttributeEntity(project.custom_attributes, input.key);
+    await setProjectCustomAttribute(project, input.key, undefined);
     return reply.noContent();
   },
 });

@@ -1,13 +1,11 @@
-import { idOrPath, params, required } from '#domain/params.ts';
+import { customAttributeEntities } from '#domain/custom-attributes.ts';
+import { projectSchemas } from '#domain/schemas/projects.ts';
+import { project } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { lookupProject, readableProject } from '#store/projects.ts';
 
 export const handler = defineRoute({
   auth: 'admin',
-  params: params({ id: required(idOrPath()) }),
-  prefetch: (input) => lookupProject(input.id),
-  run: async ({ caller, prefetched }) => {
-    const { project } = await readableProject(prefetched, caller);
-    return Object.entries(project.custom_attributes).map(([key, value]) => ({ key, value }));
-  },
+  params: projectSchemas.byId,
+  load: project(),
+  run: async ({ project }) => customAttributeEntities(project.custom_attributes),
 });

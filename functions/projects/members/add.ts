@@ -1,29 +1,17 @@
-import { notFound } from '#domain/errors.ts';
-import { memberEntity, memberWriteParams } from '#domain/members.ts';
-import { params } from '#domain/params.ts';
-import { checkMemberChange } from '#domain/project-members.ts';
+import { memberEntity } from '#domain/members.ts';
+import { memberSchemas } from '#domain/schemas/members.ts';
+import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { addProjectMember, lookupProject, readableProject } from '#store/projects.ts';
-import { getUser } from '#store/users.ts';
+import { addProjectMember } from '#store/members.ts';
 
+/** Maintainers add members; only owners grant owner access (see checkMemberChange). */
 export const handler = defineRoute({
   auth: 'user',
-  params: params(memberWriteParams),
-  prefetch: (input) => lookupProject(input.id),
-  run: async ({ params: input, caller, request, prefetched }) => {
-    const { project, access } = await readableProject(prefetched, caller);
-    checkMemberChange(project, caller, access, [input.access_level]);
-    const user = await getUser(input.user_id);
-    if (!user) throw notFound('User');
-    const member = await addProjectMember({
-      project_id: project.id,
-      user_id: user.id,
-      access_level: input.access_level,
-      expires_at: input.expires_at ?? null,
-      created_at: new Date().toISOString(),
-      created_by_id: caller.id,
-    });
+  params: memberSchemas.write,
+  load: project(),
+  run: async ({ params: input, caller, request, project, access }) => {
+    const { user, member } = await addProjectMember({ project, caller, access }, input);
     return reply.created(memberEntity(user, member, request.baseUrl));
   },
 });

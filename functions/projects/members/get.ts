@@ -1,20 +1,15 @@
-import { notFound, recordNotFound } from '#domain/errors.ts';
-import { memberEntity, memberParams } from '#domain/members.ts';
-import { params } from '#domain/params.ts';
+import { memberEntity } from '#domain/members.ts';
+import { memberSchemas } from '#domain/schemas/members.ts';
+import { project } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { getProjectMember, lookupProject, readableProject } from '#store/projects.ts';
-import { getUser } from '#store/users.ts';
+import { getProjectMember, memberWithUser } from '#store/members.ts';
 
 export const handler = defineRoute({
   auth: 'user',
-  params: params(memberParams),
-  prefetch: (input) => lookupProject(input.id),
-  run: async ({ params: input, caller, request, prefetched }) => {
-    const { project } = await readableProject(prefetched, caller);
-    const member = await getProjectMember(project.id, input.user_id);
-    if (!member) throw recordNotFound();
-    const user = await getUser(member.user_id);
-    if (!user) throw notFound('User');
+  params: memberSchemas.one,
+  load: project(),
+  run: async ({ params: input, request, project }) => {
+    const { user, member } = await memberWithUser(getProjectMember(project.id, input.user_id));
     return memberEntity(user, member, request.baseUrl);
   },
 });

@@ -1,27 +1,15 @@
-import { notFound, recordNotFound } from '#domain/errors.ts';
-import { memberEntity, memberWriteParams } from '#domain/members.ts';
-import { params } from '#domain/params.ts';
-import { checkMemberChange } from '#domain/project-members.ts';
+import { memberEntity } from '#domain/members.ts';
+import { memberSchemas } from '#domain/schemas/members.ts';
+import { project } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { getProjectMember, lookupProject, readableProject, updateProjectMember } from '#store/projects.ts';
-import { getUser } from '#store/users.ts';
+import { changeProjectMember } from '#store/members.ts';
 
 export const handler = defineRoute({
   auth: 'user',
-  params: params(memberWriteParams),
-  prefetch: (input) => lookupProject(input.id),
-  run: async ({ params: input, caller, request, prefetched }) => {
-    const { project, access } = await readableProject(prefetched, caller);
-    const member = await getProjectMember(project.id, input.user_id);
-    if (!member) throw recordNotFound();
-    checkMemberChange(project, caller, access, [input.access_level, member.access_level]);
-    const user = await getUser(member.user_id);
-    if (!user) throw notFound('User');
-    const updated = await updateProjectMember({
-      ...member,
-      access_level: input.access_level,
-      expires_at: input.expires_at === undefined ? member.expires_at : input.expires_at,
-    });
-    return memberEntity(user, updated, request.baseUrl);
+  params: memberSchemas.write,
+  load: project(),
+  run: async ({ params: input, caller, request, project, access }) => {
+    const { user, member } = await changeProjectMember({ project, caller, access }, input);
+    return memberEntity(user, member, request.baseUrl);
   },
 });

@@ -1,9 +1,27 @@
-import { VISIBILITIES } from '#domain/access.ts';
-import { bool, id, int, list, oneOf, optional, str, stringMap, URL_MAX_LENGTH } from '#domain/params.ts';
-import { PROJECT_DESCRIPTION_MAX_LENGTH } from '#domain/projects.ts';
+/** Parameters of the project routes. */
+import type * as v from 'valibot';
+import { SHARE_ACCESS_LEVELS, VISIBILITIES } from '../access.ts';
+import {
+  bool,
+  date,
+  id,
+  idOrPath,
+  int,
+  intOneOf,
+  list,
+  oneOf,
+  optional,
+  params,
+  reference,
+  required,
+  str,
+  stringMap,
+  URL_MAX_LENGTH,
+} from '../params.ts';
+import { PROJECT_DESCRIPTION_MAX_LENGTH } from '../projects.ts';
 
 /** Attributes accepted by POST /projects, POST /projects/user/:user_id and PUT /projects/:id. */
-export const projectAttributeParams = {
+const projectAttributes = {
   name: optional(str()),
   path: optional(str()),
   default_branch: optional(str()),
@@ -49,4 +67,28 @@ export const projectListParams = {
   min_access_level: optional(int()),
 };
 
-export const namespaceIdParam = optional(id());
+const { default_branch: _defaultBranch, name: _name, ...userProjectAttributes } = projectAttributes;
+const byId = { id: required(idOrPath()) };
+
+export const projectSchemas = {
+  byId: params(byId),
+  get: params({ ...byId, statistics: optional(bool()), with_custom_attributes: optional(bool()) }),
+  list: params(projectListParams),
+  ofUser: params({ user_id: required(reference()), ...projectListParams }),
+  users: params({ ...byId, search: optional(str()) }),
+  create: params({ ...projectAttributes, namespace_id: optional(id()) }),
+  createForUser: params({ user_id: required(id()), name: required(str()), ...userProjectAttributes }),
+  update: params({ ...byId, ...projectAttributes }),
+  share: params({
+    ...byId,
+    group_id: required(id()),
+    group_access: required(intOneOf(SHARE_ACCESS_LEVELS)),
+    expires_at: optional(date()),
+  }),
+  unshare: params({ ...byId, group_id: required(id()) }),
+  upload: params({ ...byId, secret: required(reference()), filename: required(reference()) }),
+  customAttribute: params({ ...byId, key: required(str()) }),
+  setCustomAttribute: params({ ...byId, key: required(str()), value: required(str()) }),
+};
+
+export type ProjectUpdateInput = v.InferOutput<typeof projectSchemas.update>;

@@ -1,0 +1,22 @@
+/** A group's detail as a caller sees it: the group with the projects it holds and is shared with. */
+import { type Group, groupDetailEntity } from './groups.ts';
+import { type ProjectPage, presentProjects } from './project-views.ts';
+import type { Caller } from './users.ts';
+
+type ProjectsSeen = Pick<ProjectPage, 'items' | 'access'>;
+
+/** A group with no projects yet (a new one). */
+export const noProjects: ProjectsSeen = { items: [], access: new Map() };
+
+export function groupDetail(
+  group: Group,
+  caller: Caller | undefined,
+  options: { baseUrl: string; customAttributes?: boolean },
+  related: { projects: ProjectsSeen; shared: ProjectsSeen },
+) {
+  const present = (page: ProjectsSeen) => presentProjects(page, caller, { baseUrl: options.baseUrl });
+  return groupDetailEntity(group, options, {
+    projects: present(related.projects),
+    shared_projects: present(related.shared),
+  });
+}

@@ -1,0 +1,141 @@
+/**
+ * Resources a route loads and authorizes before its handler runs (`load: project({...})`,
+ * `load: group({...})`). The read starts beside authentication, folded into the credential's read
+ * where it can be; once the caller is known the resource is checked: 404 when the caller may not
+ * see it (GitLab never says 403 for what one cannot see), 403 when they may see it but not act.
+ * The handler receives the resource and the caller's level, and never checks a level itself.
+ */
+import { ACCESS } from '#domain/access.ts';
+import { forbidden } from '#domain/errors.ts';
+import { canAdminGroup } from '#domain/group-policy.ts';
+import type { Group } from '#domain/groups.ts';
+import { canAdminProject, canOwnProject, type Project, type ProjectAccess } from '#domain/projects.ts';
+import type { Caller } from '#domain/users.ts';
+import {
+  type CredentialBatch,
+  lookupGroup,
+  lookupProject,
+  lookupProjectAhead,
+  readableGroup,
+  readableProject,
+} from '#store/access.ts';
+
+type Raw = Record<string, unknown>;
+
+/** What a route declares to load; see defineRoute. */
+export interface Loader<P, L> {
+  /** Starts the read beside authentication; called before anything awaits. */
+  start: (params: P, ahead: CredentialBatch) => Promise<unknown>;
+  /** Once the caller is known: the resource as the caller may act on it, or the refusal. */
+  authorize: (started: Promise<unknown>, caller: Caller | undefined, params: P) => Promise<L>;
+}
+
+/** A rule for acting on a loaded resource: a named level, or a domain rule over the caller's access. */
+type Rule<R> = 'maintainer' | 'owner' | ((resource: R) => boolean);
+
+/** Applies a rule: 403 when it refuses a caller who may see the resource. */
+function enforce<R>(
+  rule: Rule<R> | undefined,
+  resource: R,
+  named: (level: 'maintainer' | 'owner') => boolean,
+) {
+  if (rule === undefined) return;
+  const allowed = typeof rule === 'function' ? rule(resource) : named(rule);
+  if (!allowed) throw forbidden();
+}
+
+export interface LoadedProject<P> {
+  project: Project;
+  access: ProjectAccess;
+  caller: Caller;
+  params: P;
+}
+
+/**
+ * The project named by the `id` parameter. `ahead` reads it in one batch with the credential (and,
+ * when this container has seen both, with the caller's memberships): for the hottest read.
+ */
+export function project<P extends { id: string | number }>(
+  options: { allow?: Rule<LoadedProject<P>>; ahead?: boolean } = {},
+): Loader<P, { project: Project; access: ProjectAccess }> {
+  return {
+    start: (params, ahead) =>
+      options.ahead
+        ? lookupProjectAhead(params.id, ahead)
+        : lookupProject(params.id).then((item) => ({ item })),
+    authorize: async (started, caller, params) => {
+      const loaded = await readableProject(started as ReturnType<typeof lookupProjectAhead>, caller);
+      if (options.allow !== undefined) {
+        // Rules are for callers who act: routes with rules require a signed-in caller.
+        const resource = { ...loaded, caller: caller as Caller, params };
+        enforce(options.allow, resource, (level) =>
+          level === 'owner'
+            ? canOwnProject(resource.caller, loaded.access)
+            : canAdminProject(resource.caller, loaded.access),
+        );
+      }
+      return loaded;
+    },
+  };
+}
+
+export interface LoadedGroup<P> {
+  group: Group;
+  access: number;
+  caller: Caller;
+  params: P;
+}
+
+/** Reads begun once the group's item is read, beside the access check (see `alongside`). */
+type Alongside<P, R> = (item: Promise<Raw | undefined>, caller: Caller | undefined, params: P) => R;
+
+/**
+ * The group named by the `id` parameter. `alongside` starts reads that need only the group's item
+ * (and the caller) as soon as the item is read, beside the access check.
+ */
+export function group<P extends { id: string | number }, R = undefined>(
+  options: { allow?: Rule<LoadedGroup<P>>; alongside?: Alongside<P, R> } = {},
+): Loader<P, { group: Group; access: number; alongside: R }> {
+  return {
+    start: (params) => lookupGroup(params.id),
+    authorize: async (started, caller, params) => {
+      const item = started as Promise<Raw | undefined>;
+      const alongside = options.alongside ? options.alongside(item, caller, params) : (undefined as R);
+      const loaded = await readableGroup(item, caller);
+      if (options.allow !== undefined) {
+        const resource = { ...loaded, caller: caller as Caller, params };
+        enforce(options.allow, resource, (level) =>
+          level === 'owner'
+            ? canAdminGroup(resource.caller, loaded.access)
+            : resource.caller.admin || loaded.access >= ACCESS.maintainer,
+        );
+      }
+      return { ...loaded, alongside };
+    },
+  };
+}
+
+/**
+ * The group named by an optional parameter (`parent_id` of a new group): undefined when absent;
+ * `allow` sees the group (or its absence) and decides.
+ */
+export function optionalGroup<P, K extends keyof P>(
+  param: K,
+  allow: (resource: { group: Group | undefined; access: number; caller: Caller; params: P }) => boolean,
+): Loader<P, { group: Group | undefined; access: number }> {
+  const idOf = (params: P) => params[param] as string | number | undefined;
+  return {
+    start: (params) => {
+      const id = idOf(params);
+      return id === undefined ? Promise.resolve(undefined) : lookupGroup(id);
+    },
+    authorize: async (started, caller, params) => {
+      const loaded =
+        idOf(params) === undefined
+          ? { group: undefined, access: 0 }
+          : await readableGroup(started as Promise<Raw | undefined>, caller);
+      if (!allow({ ...loaded, caller: caller as Caller, params })) throw forbidden();
+      return loaded;
+    },
+  };
+}

@@ -1,0 +1,303 @@
+/**
+ * Who may reach what: the one module that decides a caller's level in a group or a project. A
+ * level is the highest of the caller's memberships that grant it: of the group and its ancestors;
+ * of the project, its namespace's groups and (capped by the share) the groups it is shared with.
+ * Single resources read the membership items themselves, consistently; lists may take the levels
+ * from the caller's own membership lists (see membershipLevelsOf).
+ */
+import { ACCESS } from '#domain/access.ts';
+import { notFound } from '#domain/errors.ts';
+import { canReadGroup } from '#domain/group-policy.ts';
+import type { Group } from '#domain/groups.ts';
+import { isMembershipActive } from '#domain/members.ts';
+import { canReadProject, NO_ACCESS, type Project, type ProjectAccess } from '#domain/projects.ts';
+import type { Caller } from '#domain/users.ts';
+import { batchGetItems, type Key } from './batch.ts';
+import { decodeGroup, getRawGroup } from './group-items.ts';
+import { namesSameNamespaces, resolveReference } from './items.ts';
+import { isAt, keys, lists } from './keys.ts';
+import { readListHead } from './lists.ts';
+import { decodeProject, getProjectRaw, namespacesOf } from './project-items.ts';
+import { readAhead } from './read-ahead.ts';
+
+type Raw = Record<string, unknown>;
+
+/** A user's direct membership levels: projects and groups (subgroups inherit from these). */
+export interface MembershipLevels {
+  projects: Map<number, number>;
+  groups: Map<number, number>;
+}
+
+/** The membership levels read from the caller's lists; a kind is absent when it has too many to read. */
+export type KnownLevels = Partial<MembershipLevels>;
+
+/** The active levels among membership items. */
+export function levelsFrom(items: Raw[]): MembershipLevels {
+  const levels: MembershipLevels = { projects: new Map(), groups: new Map() };
+  for (const item of items) {
+    if (!isMembershipActive(item.expires_at)) continue;
+    if (item.kind === 'project_member')
+      levels.projects.set(Number(item.project_id), Number(item.access_level));
+    else if (item.kind === 'group_member')
+      levels.groups.set(Number(item.group_id), Number(item.access_level));
+  }
+  return levels;
+}
+
+/** The highest level among the given groups. */
+const highestIn = (levels: Map<number, number>, groupIds: readonly number[]) =>
+  groupIds.reduce((highest, id) => Math.max(highest, levels.get(id) ?? 0), 0);
+
+export function accessWith(levels: MembershipLevels, project: Project, userId: number): ProjectAccess {
+  return {
+    project: levels.projects.get(project.id) ?? 0,
+    group: highestIn(levels.groups, project.namespace.group_ids),
+    shared: project.shared_with_groups
+      .filter((share) => isMembershipActive(share.expires_at))
+      .reduce(
+        (highest, share) =>
+          Math.max(highest, Math.min(share.group_access_level, highestIn(levels.groups, share.group_ids))),
+        0,
+      ),
+    namespaceOwner: project.namespace.owner_id === userId,
+  };
+}
+
+/** The groups whose memberships decide access to a project: its namespace's and its shares'. */
+const accessGroupIds = (project: Project) => [
+  ...new Set([
+    ...project.namespace.group_ids,
+    ...project.shared_with_groups.flatMap((share) => share.group_ids),
+  ]),
+];
+
+/** A user's membership keys that decide access to the projects (direct ones, group ones, or both). */
+function membershipKeys(
+  userId: number,
+  projects: Project[],
+  kinds: { projects: boolean; groups: boolean } = { projects: true, groups: true },
+) {
+  const groupIds = kinds.groups ? [...new Set(projects.flatMap(accessGroupIds))] : [];
+  return [
+    ...(kinds.projects ? projects.map((project) => keys.projectMember(project.id, userId)) : []),
+    ...groupIds.map((groupId) => keys.groupMember(groupId, userId)),
+  ];
+}
+
+/**
+ * Above this many memberships of a kind, the page's membership keys are read instead of the
+ * caller's list. Membership items are small: a thousand of them is one Query of about 40 read
+ * units of 4 KB (≈ 19 RCU eventually consistent), less than a consistent batch read of a page's
+ * keys (1 RCU per key, 40–200 keys a page), and it leaves no round trip for after the page.
+ */
+const MAX_LISTED_MEMBERSHIPS = 1000;
+
+/**
+ * A user's own membership lists (project and group memberships), each read to at most
+ * MAX_LISTED_MEMBERSHIPS items in one round trip; a kind with more is undefined.
+ */
+export interface MembershipLists {
+  userId: number;
+  projects: Raw[] | undefined;
+  groups: Raw[] | undefined;
+}
+
+/**
+ * Reads a user's membership lists (see MembershipLists). The returned promise is marked handled,
+ * so a request that fails first leaves no stray rejection.
+ */
+export function readMembershipLists(userId: number): Promise<MembershipLists> {
+  const read = async (list: ReturnType<typeof lists.groupMembershipsOfUser>) => {
+    const items = await readListHead(list, 'id', 'asc', MAX_LISTED_MEMBERSHIPS + 1);
+    return items.length > MAX_LISTED_MEMBERSHIPS ? undefined : items;
+  };
+  const result = Promise.all([
+    read(lists.projectMembershipsOfUser(userId)),
+    read(lists.groupMembershipsOfUser(userId)),
+  ]).then(([projects, groups]) => ({ userId, projects, groups }));
+  result.catch(() => undefined);
+  return result;
+}
+
+/**
+ * The caller's membership levels from their own membership lists, for the `permissions` shown in
+ * project lists: one round trip, started together with a list's main read (or taken from lists
+ * already being read). Never used to decide access to a single project (that reads the
+ * membership items themselves, consistently).
+ */
+export function membershipLevelsOf(
+  userId: number,
+  read: Promise<MembershipLists> = readMembershipLists(userId),
+): Promise<KnownLevels> {
+  const levels = read.then((known) => ({
+    projects: known.projects && levelsFrom(known.projects).projects,
+    groups: known.groups && levelsFrom(known.groups).groups,
+  }));
+  levels.catch(() => undefined);
+  return levels;
+}
+
+/**
+ * The caller's access to each project: from their membership levels where those were read; the
+ * kinds that were not are one batch read of the page's membership keys (at most one key per
+ * project for direct memberships, one per distinct group for group memberships).
+ */
+export async function accessFromLevels(
+  userId: number,
+  projects: Project[],
+  levels: Promise<KnownLevels> | undefined,
+): Promise<Map<number, ProjectAccess>> {
+  const known: KnownLevels = (await levels) ?? {};
+  const missing = membershipKeys(userId, projects, {
+    projects: !known.projects,
+    groups: !known.groups,
+  });
+  const read = levelsFrom(missing.length ? await batchGetItems(missing) : []);
+  const all: MembershipLevels = {
+    projects: known.projects ?? read.projects,
+    groups: known.groups ?? read.groups,
+  };
+  return new Map(projects.map((project) => [project.id, accessWith(all, project, userId)]));
+}
+
+// Projects ------------------------------------------------------------------------------------------
+
+/** A project item by id or full path (a route read first for paths); undefined when absent or being deleted. */
+export async function lookupProject(idOrPath: string | number): Promise<Raw | undefined> {
+  const reference = await resolveReference(idOrPath, 'project');
+  const item = reference && (await getProjectRaw(reference.id));
+  if (!item || item.deleting) return undefined;
+  // A path whose namespaces are no longer the project's (deleted or renamed) names nothing.
+  return reference && namesSameNamespaces(reference.above, namespacesOf(item)) ? item : undefined;
+}
+
+/** A project by numeric id or (case-insensitive) full path `namespace/project`, whoever asks. */
+export async function findProject(idOrPath: string | number): Promise<Project | undefined> {
+  const item = await lookupProject(idOrPath);
+  return item ? decodeProject(item) : undefined;
+}
+
+/** A project read ahead (see read-ahead.ts): the item and the memberships read with it, if any. */
+export interface ProjectReadAhead {
+  item: Raw | undefined;
+  memberships?: { userId: number; keys: Key[]; items: Raw[] };
+}
+
+/** What a read-ahead may use to fold its reads into the credential's read. */
+export interface CredentialBatch {
+  /** The user the presented credential belonged to when this container last saw it. */
+  likelyUserId: number | undefined;
+  /** Reads these keys in one batch with the credential. */
+  readWithCredential: (keys: Key[]) => Promise<Raw[]>;
+}
+
+/**
+ * Reads a project by id or path. For an id, in one batch with the credential and, when this
+ * container has seen both the credential and the project before, with the likely caller's
+ * memberships that decided access to it.
+ */
+export async function lookupProjectAhead(
+  idOrPath: string | number,
+  ahead: CredentialBatch,
+): Promise<ProjectReadAhead> {
+  if (!/^\d+$/.test(String(idOrPath))) return { item: await lookupProject(idOrPath) };
+  const id = Number(idOrPath);
+  const userId = ahead.likelyUserId;
+  const groupIds = readAhead.likelyAccessGroups(id);
+  const memberKeys =
+    userId === undefined || !groupIds
+      ? []
+      : [keys.projectMember(id, userId), ...groupIds.map((groupId) => keys.groupMember(groupId, userId))];
+  const items = await ahead.readWithCredential([keys.project(id), ...memberKeys]);
+  const item = items.find((candidate) => isAt(candidate, keys.project(id)));
+  return {
+    item: item && !item.deleting ? item : undefined,
+    memberships:
+      userId === undefined || !groupIds
+        ? undefined
+        : { userId, keys: memberKeys, items: items.filter((candidate) => candidate !== item) },
+  };
+}
+
+/**
+ * The project a caller asked for and their access; 404 `Project Not Found` when not visible. The
+ * memberships read ahead count when they were read for this caller; whatever access depends on
+ * and was not read is read now, in one batch.
+ */
+export async function readableProject(
+  read: Promise<ProjectReadAhead>,
+  caller: Caller | undefined,
+): Promise<{ project: Project; access: ProjectAccess }> {
+  const { item, memberships } = await read;
+  if (!item) throw notFound('Project');
+  const project = decodeProject(item);
+  readAhead.rememberAccessGroups(project.id, accessGroupIds(project));
+  let access = NO_ACCESS;
+  if (caller) {
+    const ahead = memberships?.userId === caller.id ? memberships : undefined;
+    const have = new Set(ahead?.keys.map((key) => `${key.pk}|${key.sk}`));
+    const missing = membershipKeys(caller.id, [project]).filter((key) => !have.has(`${key.pk}|${key.sk}`));
+    const items = [...(ahead?.items ?? []), ...(missing.length ? await batchGetItems(missing) : [])];
+    access = accessWith(levelsFrom(items), project, caller.id);
+  }
+  if (!canReadProject(project, caller, access)) throw notFound('Project');
+  return { project, access };
+}
+
+// Groups --------------------------------------------------------------------------------------------
+
+/** A group item by id or full path (a route read first for paths); undefined when absent or being deleted. */
+export async function lookupGroup(idOrPath: string | number): Promise<Raw | undefined> {
+  const reference = await resolveReference(idOrPath, 'group');
+  const item = reference && (await getRawGroup(reference.id));
+  if (!item || item.deleting) return undefined;
+  // A path whose parent groups are no longer the group's (deleted or renamed) names nothing.
+  const ancestors = ((item.ancestor_ids as number[] | undefined) ?? []).map((id) => ({ kind: 'group', id }));
+  return reference && namesSameNamespaces(reference.above, ancestors) ? item : undefined;
+}
+
+/** The highest active level of a user's memberships of these groups, in one batch read. */
+async function highestLevelIn(userId: number, groupIds: number[]): Promise<number> {
+  const items = await batchGetItems(groupIds.map((id) => keys.groupMember(id, userId)));
+  return items
+    .filter((item) => isMembershipActive(item.expires_at))
+    .reduce((highest, item) => Math.max(highest, Number(item.access_level)), 0);
+}
+
+/**
+ * The caller's access to a group: the highest of their memberships in the group and its ancestors
+ * (GitLab's inherited membership). One batch read.
+ */
+export const groupAccessOf = (userId: number, group: Group) =>
+  highestLevelIn(userId, [group.id, ...group.ancestor_ids]);
+
+/**
+ * The group a caller asked for, with their inherited access; 404 `Group Not Found` when it does
+ * not exist or the caller may not see it (GitLab never says 403 for what one cannot see).
+ */
+export async function readableGroup(
+  reference: string | number | Promise<Raw | undefined>,
+  caller: Caller | undefined,
+): Promise<{ group: Group; access: number }> {
+  const item = await (typeof reference === 'object' ? reference : lookupGroup(reference));
+  if (!item) throw notFound('Group');
+  const group = decodeGroup(item);
+  // Admins act with owner access everywhere (no membership read).
+  const access = !caller
+    ? 0
+    : caller.admin
+      ? ACCESS.owner
+      : await highestLevelIn(caller.id, [...group.ancestor_ids, group.id]);
+  if (!canReadGroup(group, caller, access)) throw notFound('Group');
+  return { group, access };
+}
+
+/** The caller's direct membership level in each of the given groups. */
+export async function directAccessTo(userId: number, groups: Group[]): Promise<Map<number, number>> {
+  const items = await batchGetItems(groups.map((group) => keys.groupMember(group.id, userId)));
+  return new Map(
+    items
+      .filter((item) => isMembershipActive(item.expires_at))
+      .map((item) => [Number(item.group_id), Number(item.access_level)]),
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * Removing a deleted group for good (the group-delete worker): its subgroups deepest first, their
+ * projects with their uploads, members, shares, routes and counters. Every step is conditional,
+ * so a redelivered message finishes the job without counting anything twice.
+ */
+import { deleteBlobPrefix } from '#blob/s3.ts';
+import { ApiError } from '#domain/errors.ts';
+import { uploadPrefix } from '#domain/uploads.ts';
+import { decodeGroup, getRawGroup } from './group-items.ts';
+import { descendantsOf } from './group-tree.ts';
+import { keys, lists } from './keys.ts';
+import { listCountChanges, readWholeList } from './lists.ts';
+import { removeGroupMember } from './members.ts';
+import { decodeProject } from './project-items.ts';
+import { namespaceProjectsRaw } from './project-lists.ts';
+import { purgeProject } from './project-purge.ts';
+import { projectsSharedWith, unshareProject } from './project-shares.ts';
+import { treeIndex } from './table.ts';
+import { commitUnlessDone, EXISTING_ITEM, releaseOwned, remove } from './transaction.ts';
+
+/** Done by an earlier delivery of the same job. */
+const alreadyGone = (error: unknown) => {
+  if (!(error instanceof ApiError && error.status === 404)) throw error;
+};
+
+export async function purgeGroupTree(groupId: number): Promise<void> {
+  const root = await getRawGroup(groupId);
+  if (!root) return;
+  // Deepest first: a traversal path sorts after its ancestors' paths.
+  const descendants = await descendantsOf([decodeGroup(root)]);
+  const pathOf = (item: Record<string, unknown>) => String(item[treeIndex.sortKey]);
+  descendants.sort((a, b) => pathOf(a).localeCompare(pathOf(b)));
+  for (const item of [root, ...descendants].reverse()) {
+    const group = decodeGroup(item);
+    await purgeGroupProjects(group.id);
+    const members = await readWholeList(lists.groupMembers(group.id));
+    for (const member of members.items) {
+      await removeGroupMember(group.id, Number(member.user_id)).catch(alreadyGone);
+    }
+    await commitUnlessDone([releaseOwned(keys.route(group.full_path), group.id)]);
+    await commitUnlessDone([remove(keys.group(group.id), EXISTING_ITEM), ...listCountChanges(item, -1)]);
+  }
+}
+
+/** A deleted group's projects with their uploads, and its shares of other projects. */
+async function purgeGroupProjects(groupId: number): Promise<void> {
+  for (const item of await namespaceProjectsRaw(groupId)) {
+    await deleteBlobPrefix(uploadPrefix(Number(item.id)));
+    await purgeProject(Number(item.id));
+  }
+  for (const item of await projectsSharedWith(groupId)) {
+    const project = decodeProject(item);
+    if (project.shared_with_groups.some((share) => share.group_id === groupId)) {
+      await unshareProject(project, groupId).catch(alreadyGone);
+    }
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Project items. A project joins the list of its visibility (`l1`) and its namespace's list for its
+ * visibility (`l2`); its full path (a route item) and its name within the namespace are unique
+ * items written in the same transaction; a project of a group sits in the tree index under its
+ * group. Members, stars, shares and search postings live in the project's partition.
+ */
+import { randomBytes } from 'node:crypto';
+import { notFound } from '#domain/errors.ts';
+import type { Project, ProjectNamespace } from '#domain/projects.ts';
+import { batchGetItems } from './batch.ts';
+import { getItem, type RouteOwner } from './items.ts';
+import { inLists, keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
+import { check, type Refusal, refusedWith, type Step, type TransactItem, update } from './transaction.ts';
+
+type Raw = Record<string, unknown>;
+
+export function decodeProject(item: Raw): Project {
+  const {
+    kind: _kind,
+    deleting: _deleting,
+    ...project
+  } = stripStorage<Project & { kind: string; deleting?: boolean }>(item);
+  return project;
+}
+
+export function projectItem(project: Project): Raw {
+  return {
+    ...keys.project(project.id),
+    ...project,
+    kind: 'project',
+    ...inLists(
+      lists.projectsWithVisibility(project.visibility),
+      lists.namespaceProjects(project.namespace.id, project.visibility),
+    ),
+    ...sortAttributes({
+      id: project.id,
+      name: project.name,
+      path: project.path,
+      created_at: project.created_at,
+      updated_at: project.updated_at,
+      last_activity_at: project.last_activity_at,
+    }),
+    ...tree.project(project.namespace.group_ids, project.id, project.visibility),
+  };
+}
+
+/** Counters moved by ADD in their own transactions (stars): whole-item writes leave them alone. */
+const COUNTERS = new Set(['star_count']);
+
+/** The guard of a change computed from the project as read: nobody saved it since. */
+export const unchangedSince = (project: Project) => ({
+  condition: 'updated_at = :previous AND attribute_not_exists(deleting)',
+  values: { ':previous': project.updated_at },
+});
+
+/**
+ * Writes a project item as a Put would, except its counters: a star that lands between our read
+ * and this write is not undone by the stale count we read.
+ */
+export function writeProjectItem(
+  project: Project,
+  guard: { condition: string; values: Record<string, unknown> },
+): TransactItem {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ...guard.values };
+  const sets: string[] = [];
+  const removals: string[] = [];
+  Object.entries(projectItem(project)).forEach(([name, value], index) => {
+    if (name === 'pk' || name === 'sk' || COUNTERS.has(name)) return;
+    names[`#a${index}`] = name;
+    if (value === undefined) removals.push(`#a${index}`);
+    else {
+      sets.push(`#a${index} = :a${index}`);
+      values[`:a${index}`] = value;
+    }
+  });
+  const removing = removals.length ? ` REMOVE ${removals.join(', ')}` : '';
+  return update(keys.project(project.id), `SET ${sets.join(', ')}${removing}`, {
+    condition: guard.condition,
+    names,
+    values,
+  });
+}
+
+export const projectRouteItem = (project: Project): Raw => ({
+  ...keys.route(project.path_with_namespace),
+  kind: 'project',
+  id: project.id,
+  full_path: project.path_with_namespace,
+});
+
+export const projectNameItem = (project: Project): Raw => ({
+  ...keys.projectName(project.namespace.id, project.name),
+  kind: 'project_name',
+  id: project.id,
+});
+
+export const newRunnersToken = () => randomBytes(10).toString('hex');
+
+/**
+ * The namespace a project is placed in changed its path or name (or went away) after it was read:
+ * the write was refused, so the database orders every placement after every rename.
+ */
+export class NamespaceMoved extends Error {
+  constructor(readonly namespaceId: number) {
+    super('namespace moved');
+    this.name = 'NamespaceMoved';
+  }
+}
+
+/** A refused placement: the namespace is gone (404) or moved (NamespaceMoved, to place it again). */
+const namespaceRefusal =
+  (namespace: ProjectNamespace): Refusal =>
+  (stored) =>
+    stored && !stored.deleting ? new NamespaceMoved(namespace.id) : notFound('Namespace');
+
+/**
+ * A condition that the namespace is still where the project is being placed: the group's (or the
+ * user's) current path and name, and not being deleted. Every write that places a project (create,
+ * transfer, following a rename) carries it.
+ */
+export function namespaceCheck(namespace: ProjectNamespace): Step {
+  const group = namespace.kind === 'group';
+  const values = {
+    ':path': namespace.full_path,
+    ':name': group ? (namespace.full_name ?? namespace.name) : namespace.name,
+  };
+  const item = group
+    ? check(keys.group(namespace.id), placementCondition, values)
+    : check(
+        keys.user(namespace.owner_id as number),
+        'attribute_exists(pk) AND username = :path AND #name = :name',
+        values,
+        { '#name': 'name' },
+      );
+  return refusedWith(item, namespaceRefusal(namespace));
+}
+
+/** A group that is still at the path and name a child is placed under. */
+export const placementCondition =
+  'attribute_exists(pk) AND attribute_not_exists(deleting) AND full_path = :path AND full_name = :name';
+
+export const getProjectRaw = (id: number) => getItem(keys.project(id));
+
+export async function getProject(id: number): Promise<Project | undefined> {
+  const item = await getProjectRaw(id);
+  return item && !item.deleting ? decodeProject(item) : undefined;
+}
+
+export async function getProjectsRaw(ids: number[]): Promise<Raw[]> {
+  const items = await batchGetItems(ids.map((id) => keys.project(id)));
+  return items.filter((item) => !item.deleting);
+}
+
+/** The namespaces a project's path names, root first: its groups, or its owner. */
+export const namespacesOf = (item: Raw): RouteOwner[] => {
+  const namespace = item.namespace as ProjectNamespace;
+  return namespace.kind === 'group'
+    ? namespace.group_ids.map((id) => ({ kind: 'group', id }))
+    : [{ kind: 'user', id: Number(namespace.owner_id) }];
+};

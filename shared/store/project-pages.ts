@@ -1,0 +1,195 @@
+/**
+ * The project lists as endpoints ask for them: one call per list that reads the page and the
+ * caller's access to each project on it (for `permissions`), each read started as soon as what
+ * it needs is known, so a page costs the round trips of its longest chain and no more.
+ */
+import { ACCESS } from '#domain/access.ts';
+import { notFound } from '#domain/errors.ts';
+import type { Group } from '#domain/groups.ts';
+import type { PageRequest } from '#domain/pagination.ts';
+import { type ProjectListParams, projectListFilter } from '#domain/project-lists.ts';
+import type { ProjectPage } from '#domain/project-views.ts';
+import type { Project, ProjectAccess } from '#domain/projects.ts';
+import { searchKeysForTerm } from '#domain/search.ts';
+import type { Caller, User } from '#domain/users.ts';
+import {
+  accessFromLevels,
+  type CredentialBatch,
+  type KnownLevels,
+  type MembershipLists,
+  membershipLevelsOf,
+  readMembershipLists,
+} from './access.ts';
+import type { ListPage } from './lists.ts';
+import { listNamespaceProjects, listProjects, type ProjectOrder } from './project-lists.ts';
+import { listReachableProjects, memberProjectsOf } from './project-reach.ts';
+import { projectListScope } from './project-scope.ts';
+import { searchProjects } from './project-search.ts';
+import { starredProjectIds } from './project-stars.ts';
+import { searchCandidateIds } from './search-index.ts';
+
+/** What a project list request asks for, beside the filters. */
+export interface ProjectListRequest extends ProjectListParams {
+  order_by?: ProjectOrder;
+  sort?: 'asc' | 'desc';
+  simple?: boolean;
+  owned?: boolean;
+  membership?: boolean;
+  starred?: boolean;
+  min_access_level?: number;
+}
+
+/** Reads begun beside authentication (see startProjectList). */
+export interface StartedProjectList {
+  memberships: MembershipLists | undefined;
+  candidateIds: number[] | undefined;
+}
+
+/** The page with the caller's access to each project, read from `levels` where known. */
+async function withAccess(
+  page: ListPage<Project>,
+  caller: Caller | undefined,
+  levels: Promise<KnownLevels> | undefined,
+): Promise<ProjectPage> {
+  const access = levels && caller ? await accessFromLevels(caller.id, page.items, levels) : new Map();
+  return { ...page, access: access as Map<number, ProjectAccess> };
+}
+
+/** Lists narrowed to the caller's own sets (read from those sets, not from the whole lists). */
+const narrowed = (input: ProjectListRequest) =>
+  Boolean(input.owned || input.membership || input.starred || input.min_access_level !== undefined);
+
+/**
+ * GET /projects' reads that need no caller: the caller's membership lists when this container
+ * knows whose credential it is, and a search's candidates from the index.
+ */
+export async function startProjectList(
+  input: ProjectListRequest,
+  ahead: CredentialBatch,
+): Promise<StartedProjectList> {
+  const searchKeys = input.search && !narrowed(input) ? searchKeysForTerm(input.search) : [];
+  const [memberships, candidateIds] = await Promise.all([
+    ahead.likelyUserId === undefined ? undefined : readMembershipLists(ahead.likelyUserId),
+    searchKeys.length ? searchCandidateIds(searchKeys) : undefined,
+  ]);
+  return { memberships, candidateIds };
+}
+
+/**
+ * One page of GET /projects: the projects the caller may see (see projectListScope), through the
+ * search index when a search narrows, or the lists read to the end of the page.
+ */
+export async function visibleProjectsPage(
+  input: ProjectListRequest,
+  caller: Caller | undefined,
+  page: PageRequest,
+  started: Promise<StartedProjectList>,
+): Promise<ProjectPage> {
+  const { memberships: guessed, candidateIds } = await started;
+  const readAhead = caller && guessed?.userId === caller.id ? Promise.resolve(guessed) : undefined;
+  const order = input.order_by ?? 'created_at';
+  const sort = input.sort ?? 'desc';
+  const filter = projectListFilter(input, caller);
+  const full = caller && !input.simple;
+  if (candidateIds && filter) {
+    // A search the index narrows: read only its candidates.
+    const levels =
+      caller && !(caller.admin && input.simple) ? membershipLevelsOf(caller.id, readAhead) : undefined;
+    const result = await searchProjects({ caller, candidateIds, filter, order, sort, page, levels });
+    return withAccess(result, caller, full ? levels : undefined);
+  }
+  if (caller && !caller.admin && !narrowed(input) && !filter) {
+    // The common case reads every list only to the end of the page.
+    const result = await listReachableProjects({ caller, order, sort, page, memberships: readAhead });
+    return withAccess(result, caller, full ? Promise.resolve(result.levels) : undefined);
+  }
+  // Read beside the list so `permissions` cost no extra round trip.
+  const levels = full ? membershipLevelsOf(caller.id, readAhead) : undefined;
+  const scope = projectListScope(caller, {
+    owned: input.owned,
+    membership: input.membership,
+    starred: input.starred,
+    minAccessLevel: input.min_access_level,
+  });
+  const result = await listProjects({
+    visibilities: scope.visibilities,
+    extra: scope.extra,
+    order,
+    sort,
+    page,
+    filter: projectListFilter(input, caller, scope.narrowing),
+  });
+  return withAccess(result, caller, levels);
+}
+
+/**
+ * The caller's membership lists for a group's project page, read as soon as the group is (beside
+ * the access check), so `permissions` cost no extra round trip.
+ */
+export const startGroupProjectsPage = (
+  item: Promise<unknown>,
+  caller: Caller | undefined,
+  input: { id: string | number; simple?: boolean },
+): Promise<MembershipLists> | undefined =>
+  caller && !input.simple ? item.then(() => readMembershipLists(caller.id)) : undefined;
+
+/**
+ * One page of a group's own projects the caller can see; members read them as one key range.
+ * `memberships` are the caller's membership lists when already being read.
+ */
+export async function groupProjectsPage(
+  group: Group,
+  groupAccess: number,
+  input: ProjectListRequest,
+  caller: Caller | undefined,
+  page: PageRequest,
+  memberships?: Promise<MembershipLists>,
+): Promise<ProjectPage> {
+  const levels = caller && !input.simple ? membershipLevelsOf(caller.id, memberships) : undefined;
+  const narrowing: ((project: Project) => boolean)[] = [];
+  if (caller && input.starred) {
+    const starred = new Set(await starredProjectIds(caller.id));
+    narrowing.push((project) => starred.has(project.id));
+  }
+  if (caller && input.owned) {
+    const mine = await memberProjectsOf(caller.id);
+    narrowing.push((project) => (mine.levels.get(project.id) ?? 0) >= ACCESS.owner);
+  }
+  const result = await listNamespaceProjects({
+    namespaceId: group.id,
+    order: input.order_by ?? 'created_at',
+    sort: input.sort ?? 'desc',
+    page,
+    filter: projectListFilter(input, caller, narrowing),
+    caller,
+    seesAll: Boolean(caller?.admin || groupAccess >= ACCESS.guest),
+    levels,
+  });
+  return withAccess(result, caller, levels);
+}
+
+/** One page of a user's personal projects that the caller can see. */
+export async function userProjectsPage(
+  user: Promise<User | undefined>,
+  input: ProjectListRequest,
+  caller: Caller | undefined,
+  page: PageRequest,
+): Promise<ProjectPage> {
+  // Read beside the user so `permissions` cost no extra round trip.
+  const levels = caller && !input.simple ? membershipLevelsOf(caller.id) : undefined;
+  const owner = await user;
+  if (!owner) throw notFound('User');
+  const namespaceId = (owner as { namespace_id?: number }).namespace_id;
+  if (namespaceId === undefined) return { items: [], total: 0, access: new Map() };
+  const result = await listNamespaceProjects({
+    namespaceId,
+    order: input.order_by ?? 'created_at',
+    sort: input.sort ?? 'desc',
+    page,
+    filter: projectListFilter(input, caller),
+    caller,
+    seesAll: Boolean(caller && (caller.admin || caller.id === owner.id)),
+    levels,
+  });
+  return withAccess(result, caller, levels);
+}

@@ -1,0 +1,53 @@
+/** Stars: an item per user in the project's partition, and the project's `star_count` beside it. */
+import { conflict, notFound } from '#domain/errors.ts';
+import type { Project } from '#domain/projects.ts';
+import { inLists, keys, lists, sortAttributes } from './keys.ts';
+import { readWholeList } from './lists.ts';
+import { getProject } from './project-items.ts';
+import { commit, EXISTING_ITEM, NEW_ITEM, put, refusedWith, remove, update } from './transaction.ts';
+
+/** The star item was already there (starring) or already gone (unstarring). */
+const nothingToChange = conflict('nothing to change');
+
+/**
+ * Stars or unstars a project: the project as it is now, or undefined when there was nothing to
+ * change. The star item and the project's counter change in one transaction, so concurrent stars
+ * keep `star_count` exact.
+ */
+export async function setStar(
+  project: Project,
+  userId: number,
+  starred: boolean,
+): Promise<Project | undefined> {
+  const key = keys.projectStar(project.id, userId);
+  const star = starred
+    ? put(
+        {
+          ...key,
+          kind: 'star',
+          project_id: project.id,
+          user_id: userId,
+          created_at: new Date().toISOString(),
+          ...inLists(lists.projectStars(project.id), lists.starredByUser(userId)),
+          ...sortAttributes({ id: project.id }),
+        },
+        NEW_ITEM,
+      )
+    : remove(key, EXISTING_ITEM);
+  const counter = update(keys.project(project.id), 'ADD star_count :delta', {
+    condition: starred ? 'attribute_exists(pk) AND attribute_not_exists(deleting)' : EXISTING_ITEM,
+    values: { ':delta': starred ? 1 : -1 },
+  });
+  try {
+    await commit([refusedWith(star, nothingToChange), counter], notFound('Project'));
+  } catch (error) {
+    if (error === nothingToChange) return undefined;
+    throw error;
+  }
+  return (await getProject(project.id)) ?? project;
+}
+
+export async function starredProjectIds(userId: number): Promise<number[]> {
+  const { items } = await readWholeList(lists.starredByUser(userId));
+  return items.map((item) => Number(item.project_id));
+}

@@ -1,0 +1,113 @@
+/**
+ * The group-delete worker: removes a group marked deleted with everything under it (its projects
+ * with their uploads and members, its members, its route), each step conditional.
+ */
+import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { handler } from '../../functions/workers/group-delete.ts';
+import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
+import { BUCKET, resetMocks, sentCommands, TABLE } from './fixtures.ts';
+import {
+  backend,
+  getCommand,
+  givenWorld,
+  groupItem,
+  groupKey,
+  groupMemberItem,
+  listCount,
+  listQuery,
+  memberKey,
+  partitionQuery,
+  projectKey,
+  projectMemberItem,
+  store,
+  transaction,
+  treeQuery,
+} from './resource-fixtures.ts';
+
+const s3 = mockClient(S3Client);
+const run = (body: string, messageId = 'msg-1') =>
+  handler(sqsEvent(sqsRecord(body, messageId)), lambdaContext('group-delete'));
+
+/** A conditional delete of an item that may already belong to someone else (a route, a name). */
+const deleteIfOwn = (key: { pk: string; sk: string }, id: number) =>
+  transaction({
+    Delete: {
+      TableName: TABLE,
+      Key: key,
+      ConditionExpression: 'attribute_not_exists(pk) OR id = :id',
+      ExpressionAttributeValues: { ':id': id },
+    },
+  });
+const deleteExisting = (key: { pk: string; sk: string }) => ({
+  Delete: { TableName: TABLE, Key: key, ConditionExpression: 'attribute_exists(pk)' },
+});
+
+beforeEach(() => {
+  resetMocks();
+  s3.reset();
+  givenWorld();
+  // backend as DELETE /groups/5 left it: out of its lists and the tree.
+  const { l1: _l1, l2: _l2, tree: _tree, tpath: _tpath, ...marked } = groupItem(backend);
+  store(
+    { ...marked, deleting: true },
+    groupMemberItem(backend, { userId: 7, level: 30 }),
+    projectMemberItem(42, { userId: 7, level: 30 }),
+  );
+});
+
+describe('group-delete worker', () => {
+  it('purges the projects (uploads, members, route, name, item), the members, the route and the group', async () => {
+    s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'uploads/42/abc/x.png' }], IsTruncated: false });
+    s3.on(DeleteObjectsCommand).resolves({});
+    expect(await run('{"groupId":5}')).toEqual({ batchItemFailures: [] });
+    expect(sentCommands()).toEqual([
+      getCommand(groupKey(5)),
+      treeQuery('TREE#3#GROUPS', '000000000003/000000000005/'),
+      ...['private', 'internal', 'public'].map((visibility) =>
+        listQuery('l2', `PROJECTS#NS#5#${visibility}`),
+      ),
+      getCommand(projectKey(42)),
+      partitionQuery('PROJECT#42'),
+      transaction(
+        deleteExisting(memberKey('PROJECT', 42, 7)),
+        listCount('MEMBERS#PROJECT#42', -1),
+        listCount('MEMBERSHIPS#PROJECT#USER#7', -1),
+      ),
+      deleteIfOwn({ pk: 'ROUTE#platform/backend/api', sk: 'ROUTE' }, 42),
+      deleteIfOwn({ pk: 'PROJECTNAME#5#api', sk: 'PROJECTNAME' }, 42),
+      transaction(
+        deleteExisting(projectKey(42)),
+        listCount('PROJECTS#private', -1),
+        listCount('PROJECTS#NS#5#private', -1),
+      ),
+      listQuery('l1', 'SHARES#GROUP#5'),
+      listQuery('l1', 'MEMBERS#GROUP#5'),
+      transaction(
+        deleteExisting(memberKey('GROUP', 5, 7)),
+        listCount('MEMBERS#GROUP#5', -1),
+        listCount('MEMBERSHIPS#GROUP#USER#7', -1),
+      ),
+      deleteIfOwn({ pk: 'ROUTE#platform/backend', sk: 'ROUTE' }, 5),
+      transaction(deleteExisting(groupKey(5))),
+    ]);
+    expect(s3.calls().map((call) => call.args[0].input)).toEqual([
+      { Bucket: BUCKET, Prefix: 'uploads/42/', ContinuationToken: undefined },
+      { Bucket: BUCKET, Delete: { Objects: [{ Key: 'uploads/42/abc/x.png' }] } },
+    ]);
+  });
+
+  it('a group already purged by an earlier delivery: one read, nothing else', async () => {
+    expect(await run('{"groupId":77}')).toEqual({ batchItemFailures: [] });
+    expect(sentCommands()).toEqual([getCommand(groupKey(77))]);
+    expect(s3.calls()).toHaveLength(0);
+  });
+
+  it('an invalid message is reported as a batch item failure without touching the table', async () => {
+    expect(await run('{"groupId":"5"}', 'bad-1')).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'bad-1' }],
+    });
+    expect(sentCommands()).toEqual([]);
+  });
+});

@@ -1,0 +1,470 @@
+/** Groups: create, read, list, update, delete, their subgroups and projects, and project transfer. */
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { handler as createGroup } from '../../functions/groups/create.ts';
+import { handler as deleteGroup } from '../../functions/groups/delete.ts';
+import { handler as getGroup } from '../../functions/groups/get.ts';
+import { handler as listGroups } from '../../functions/groups/list.ts';
+import { handler as listGroupProjects } from '../../functions/groups/list-projects.ts';
+import { handler as listSubgroups } from '../../functions/groups/list-subgroups.ts';
+import { handler as transferProject } from '../../functions/groups/transfer-project.ts';
+import { handler as updateGroup } from '../../functions/groups/update.ts';
+import { invoke } from '../support/events.ts';
+import {
+  ADMIN_TOKEN,
+  ddb,
+  GROUP_DELETE_QUEUE_URL,
+  NOW,
+  resetMocks,
+  sentCommands,
+  sqs,
+  TABLE,
+  USER_TOKEN,
+} from './fixtures.ts';
+import {
+  api,
+  BOB_TOKEN,
+  backend,
+  batchGet,
+  counterReservation,
+  countItem,
+  countRead,
+  created,
+  FORBIDDEN,
+  getCommand,
+  givenCounter,
+  givenWorld,
+  groupDetailView,
+  groupItem,
+  groupKey,
+  groupMemberItem,
+  groupNamespace,
+  groupRecord,
+  groupView,
+  listCount,
+  listQuery,
+  memberKey,
+  membershipLists,
+  message,
+  ok,
+  pageHeaders,
+  permissions,
+  platform,
+  projectItem,
+  projectKey,
+  projectView,
+  projectWrite,
+  qa,
+  routeItem,
+  store,
+  tokenRead,
+  transaction,
+  treeQuery,
+  writesSent,
+} from './resource-fixtures.ts';
+
+const NEW_ITEM = 'attribute_not_exists(pk)';
+const GROUP_NOT_FOUND = message(404, '404 Group Not Found');
+/** A namespace's project lists read to the end of a page, in one order, and their counters. */
+const namespaceLists = (namespaceId: number, order: string, limit: number, asc: boolean) => [
+  ...['private', 'internal', 'public'].map((visibility) =>
+    listQuery('l2', `PROJECTS#NS#${namespaceId}#${visibility}`, { order, limit, asc }),
+  ),
+  ...['private', 'internal', 'public'].map((visibility) =>
+    countRead(`PROJECTS#NS#${namespaceId}#${visibility}`),
+  ),
+];
+/** api as alice sees it: owner through platform. */
+const apiForAlice = projectView(api, { admin: true, extra: { permissions: permissions(0, 50) } });
+
+beforeEach(() => {
+  resetMocks();
+  givenWorld();
+});
+
+describe('POST /groups', () => {
+  it('creates a top-level group with its route, its creator as owner and the counters → 201', async () => {
+    givenCounter('namespace', 20);
+    const mobile = groupRecord({
+      id: 11,
+      name: 'Mobile',
+      path: 'mobile',
+      full_path: 'mobile',
+      full_name: 'Mobile',
+      description: '',
+      created_at: NOW,
+      updated_at: NOW,
+    });
+    expect(
+      await invoke(createGroup, 'POST', '/api/v4/groups', {
+        token: USER_TOKEN,
+        json: { name: 'Mobile', path: 'mobile' },
+      }),
+    ).toEqual(created(groupDetailView(mobile)));
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      counterReservation('namespace'),
+      transaction(
+        { Put: { TableName: TABLE, Item: groupItem(mobile), ConditionExpression: NEW_ITEM } },
+        { Put: { TableName: TABLE, Item: routeItem('mobile', 'group', 11), ConditionExpression: NEW_ITEM } },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: groupMemberItem(mobile, { userId: 2, level: 50, createdBy: 2, createdAt: NOW }),
+          },
+        },
+        listCount('GROUPS#private', 1),
+        listCount('GROUPS#CHILDREN#ROOT', 1),
+        listCount('MEMBERS#GROUP#11', 1),
+        listCount('MEMBERSHIPS#GROUP#USER#2', 1),
+      ),
+    ]);
+  });
+
+  it('creates a subgroup under a group the caller owns, checking the parent’s path and name', async () => {
+    givenCounter('namespace', 20);
+    const mobile = groupRecord({
+      id: 11,
+      name: 'Mobile',
+      path: 'mobile',
+      full_path: 'platform/mobile',
+      full_name: 'Platform / Mobile',
+      description: 'Apps',
+      visibility: 'private',
+      parent_id: 3,
+      ancestor_ids: [3],
+      created_at: NOW,
+      updated_at: NOW,
+    });
+    expect(
+      await invoke(createGroup, 'POST', '/api/v4/groups', {
+        token: USER_TOKEN,
+        json: { name: 'Mobile', path: 'mobile', parent_id: 3, description: 'Apps' },
+      }),
+    ).toEqual(created(groupDetailView(mobile)));
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      batchGet(memberKey('GROUP', 3, 2)),
+      counterReservation('namespace'),
+      transaction(
+        { Put: { TableName: TABLE, Item: groupItem(mobile), ConditionExpression: NEW_ITEM } },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: routeItem('platform/mobile', 'group', 11),
+            ConditionExpression: NEW_ITEM,
+          },
+        },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: groupMemberItem(mobile, { userId: 2, level: 50, createdBy: 2, createdAt: NOW }),
+          },
+        },
+        listCount('GROUPS#private', 1),
+        listCount('GROUPS#CHILDREN#3', 1),
+        listCount('MEMBERS#GROUP#11', 1),
+        listCount('MEMBERSHIPS#GROUP#USER#2', 1),
+        {
+          ConditionCheck: {
+            TableName: TABLE,
+            Key: groupKey(3),
+            ConditionExpression:
+              'attribute_exists(pk) AND attribute_not_exists(deleting) AND full_path = :path AND full_name = :name',
+            ExpressionAttributeValues: { ':path': 'platform', ':name': 'Platform' },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+      ),
+    ]);
+  });
+
+  it('a parent the caller cannot see → 404 Group Not Found, nothing written', async () => {
+    expect(
+      await invoke(createGroup, 'POST', '/api/v4/groups', {
+        token: BOB_TOKEN,
+        json: { name: 'Mobile', path: 'mobile', parent_id: 3 },
+      }),
+    ).toEqual(GROUP_NOT_FOUND);
+    expect(sentCommands()).toEqual([
+      tokenRead(BOB_TOKEN),
+      getCommand(groupKey(3)),
+      batchGet(memberKey('GROUP', 3, 7)),
+    ]);
+  });
+});
+
+describe('GET /groups/:id', () => {
+  it('shows the group with the projects the caller sees and their permissions', async () => {
+    store(countItem('PROJECTS#NS#5#private', 1));
+    expect(await invoke(getGroup, 'GET', '/api/v4/groups/5', { token: USER_TOKEN })).toEqual(
+      ok(groupDetailView(backend, [apiForAlice], [])),
+    );
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(5)),
+      listQuery('l1', 'SHARES#GROUP#5'),
+      ...membershipLists(2),
+      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2)),
+      ...namespaceLists(5, 'name', 100, true),
+    ]);
+  });
+
+  it('a private group to a non-member → 404 Group Not Found', async () => {
+    expect(await invoke(getGroup, 'GET', '/api/v4/groups/platform', { token: BOB_TOKEN })).toEqual(
+      GROUP_NOT_FOUND,
+    );
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+describe('GET /groups', () => {
+  it("lists the caller's groups with their descendants, by name", async () => {
+    expect(await invoke(listGroups, 'GET', '/api/v4/groups', { token: USER_TOKEN })).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/groups', 2),
+      body: [groupView(backend), groupView(platform)],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      listQuery('l2', 'MEMBERSHIPS#GROUP#USER#2'),
+      treeQuery('TREE#3#GROUPS', '000000000003/'),
+    ]);
+  });
+
+  it('admins read every visibility list to the end of the page, totals from the counters', async () => {
+    store(countItem('GROUPS#private', 2), countItem('GROUPS#internal', 1));
+    expect(await invoke(listGroups, 'GET', '/api/v4/groups', { token: ADMIN_TOKEN })).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/groups', 3),
+      body: [groupView(backend), groupView(platform), groupView(qa)],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(ADMIN_TOKEN),
+      ...['public', 'internal', 'private'].map((visibility) =>
+        listQuery('l1', `GROUPS#${visibility}`, { order: 'name', limit: 20 }),
+      ),
+      ...['public', 'internal', 'private'].map((visibility) => countRead(`GROUPS#${visibility}`)),
+    ]);
+  });
+});
+
+describe('GET /groups/:id/subgroups', () => {
+  it('lists the direct subgroups the caller can see', async () => {
+    expect(await invoke(listSubgroups, 'GET', '/api/v4/groups/3/subgroups', { token: USER_TOKEN })).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/groups/3/subgroups', 1),
+      body: [groupView(backend)],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      batchGet(memberKey('GROUP', 3, 2)),
+      listQuery('l2', 'GROUPS#CHILDREN#3'),
+    ]);
+  });
+
+  it('a group the caller cannot see → 404 Group Not Found', async () => {
+    expect(await invoke(listSubgroups, 'GET', '/api/v4/groups/3/subgroups', { token: BOB_TOKEN })).toEqual(
+      GROUP_NOT_FOUND,
+    );
+  });
+});
+
+describe('GET /groups/:id/projects', () => {
+  it("lists the group's projects newest first, with permissions", async () => {
+    store(countItem('PROJECTS#NS#5#private', 1));
+    expect(
+      await invoke(listGroupProjects, 'GET', '/api/v4/groups/5/projects', { token: USER_TOKEN }),
+    ).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/groups/5/projects', 1),
+      body: [apiForAlice],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(5)),
+      ...membershipLists(2),
+      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2)),
+      ...namespaceLists(5, 'created_at', 20, false),
+    ]);
+  });
+});
+
+describe('PUT /groups/:id', () => {
+  it('saves the change guarded by the group’s and its parent’s state, then shows the group', async () => {
+    store(countItem('PROJECTS#NS#5#private', 1));
+    const changed = { ...backend, description: 'Services', updated_at: NOW };
+    expect(
+      await invoke(updateGroup, 'PUT', '/api/v4/groups/5', {
+        token: USER_TOKEN,
+        json: { description: 'Services' },
+      }),
+    ).toEqual(ok(groupDetailView(changed, [apiForAlice], [])));
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(5)),
+      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2)),
+      getCommand(groupKey(3)),
+      transaction(
+        {
+          Put: {
+            TableName: TABLE,
+            Item: groupItem(changed),
+            ConditionExpression:
+              'updated_at = :previous AND full_path = :path AND full_name = :name AND attribute_not_exists(deleting)',
+            ExpressionAttributeValues: {
+              ':previous': backend.updated_at,
+              ':path': 'platform/backend',
+              ':name': 'Platform / Backend',
+            },
+          },
+        },
+        {
+          ConditionCheck: {
+            TableName: TABLE,
+            Key: groupKey(3),
+            ConditionExpression: 'full_path = :path AND full_name = :name',
+            ExpressionAttributeValues: { ':path': 'platform', ':name': 'Platform' },
+          },
+        },
+      ),
+      ...membershipLists(2),
+      listQuery('l1', 'SHARES#GROUP#5'),
+      ...namespaceLists(5, 'name', 100, true),
+    ]);
+  });
+
+  it('a developer of the group → 403, nothing written', async () => {
+    store(groupMemberItem(backend, { userId: 7, level: 30 }));
+    expect(
+      await invoke(updateGroup, 'PUT', '/api/v4/groups/5', { token: BOB_TOKEN, json: { description: 'x' } }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+describe('DELETE /groups/:id', () => {
+  it('takes the group out of its lists, frees its path and queues the purge → 202', async () => {
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+    expect(await invoke(deleteGroup, 'DELETE', '/api/v4/groups/5', { token: USER_TOKEN })).toEqual(
+      ok({ message: '202 Accepted' }, 202),
+    );
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(5)),
+      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2)),
+      transaction(
+        {
+          Update: {
+            TableName: TABLE,
+            Key: groupKey(5),
+            UpdateExpression: 'SET deleting = :true REMOVE l1, l2, #tree, #path',
+            ExpressionAttributeNames: { '#tree': 'tree', '#path': 'tpath' },
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+            ExpressionAttributeValues: { ':true': true },
+          },
+        },
+        {
+          Delete: {
+            TableName: TABLE,
+            Key: { pk: 'ROUTE#platform/backend', sk: 'ROUTE' },
+            ConditionExpression: 'attribute_not_exists(pk) OR id = :id',
+            ExpressionAttributeValues: { ':id': 5 },
+          },
+        },
+        listCount('GROUPS#private', -1),
+        listCount('GROUPS#CHILDREN#3', -1),
+      ),
+    ]);
+    expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
+      { QueueUrl: GROUP_DELETE_QUEUE_URL, MessageBody: '{"groupId":5}' },
+    ]);
+  });
+
+  it('a developer of the group → 403, nothing written or queued', async () => {
+    store(groupMemberItem(backend, { userId: 7, level: 30 }));
+    expect(await invoke(deleteGroup, 'DELETE', '/api/v4/groups/5', { token: BOB_TOKEN })).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+    expect(sqs.calls()).toHaveLength(0);
+  });
+});
+
+describe('POST /groups/:id/projects/:project_id', () => {
+  it('moves the project, its route and name into the group, then shows the group → 201', async () => {
+    const moved = {
+      ...api,
+      namespace: groupNamespace(qa),
+      path_with_namespace: 'qa/api',
+      name_with_namespace: 'QA / API',
+      updated_at: NOW,
+    };
+    // The group's detail is read after the move.
+    ddb.on(TransactWriteCommand).callsFake(() => {
+      store(projectItem(moved));
+      return {};
+    });
+    store(countItem('PROJECTS#NS#9#private', 1));
+    expect(
+      await invoke(transferProject, 'POST', '/api/v4/groups/9/projects/42', { token: ADMIN_TOKEN }),
+    ).toEqual(
+      created(
+        groupDetailView(qa, [projectView(moved, { admin: true, extra: { permissions: permissions(0, 0) } })]),
+      ),
+    );
+    expect(sentCommands()).toEqual([
+      tokenRead(ADMIN_TOKEN),
+      getCommand(groupKey(9)),
+      getCommand(projectKey(42)),
+      transaction(
+        projectWrite(moved, 'updated_at = :previous AND attribute_not_exists(deleting)', {
+          ':previous': api.updated_at,
+        }),
+        {
+          Put: { TableName: TABLE, Item: routeItem('qa/api', 'project', 42), ConditionExpression: NEW_ITEM },
+        },
+        { Delete: { TableName: TABLE, Key: { pk: 'ROUTE#platform/backend/api', sk: 'ROUTE' } } },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: { pk: 'PROJECTNAME#9#api', sk: 'PROJECTNAME', kind: 'project_name', id: 42 },
+            ConditionExpression: NEW_ITEM,
+          },
+        },
+        { Delete: { TableName: TABLE, Key: { pk: 'PROJECTNAME#5#api', sk: 'PROJECTNAME' } } },
+        listCount('PROJECTS#NS#5#private', -1),
+        listCount('PROJECTS#NS#9#private', 1),
+        {
+          ConditionCheck: {
+            TableName: TABLE,
+            Key: groupKey(9),
+            ConditionExpression:
+              'attribute_exists(pk) AND attribute_not_exists(deleting) AND full_path = :path AND full_name = :name',
+            ExpressionAttributeValues: { ':path': 'qa', ':name': 'QA' },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+      ),
+      ...membershipLists(1),
+      listQuery('l1', 'SHARES#GROUP#9'),
+      ...namespaceLists(9, 'name', 100, true),
+    ]);
+  });
+
+  it('a project already in the group → 400, nothing written', async () => {
+    expect(
+      await invoke(transferProject, 'POST', '/api/v4/groups/5/projects/42', { token: ADMIN_TOKEN }),
+    ).toEqual(
+      message(400, 'Failed to transfer project {:new_namespace=>["Project is already in this namespace."]}'),
+    );
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('non-admins → 403', async () => {
+    expect(
+      await invoke(transferProject, 'POST', '/api/v4/groups/3/projects/42', { token: USER_TOKEN }),
+    ).toEqual(FORBIDDEN);
+  });
+});

@@ -1,0 +1,93 @@
+/** GET /projects/:id/users and the plain signed-in GET /projects (no filters, no search). */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { handler as listUsers } from '../../functions/projects/list-users.ts';
+import { invoke } from '../support/events.ts';
+import { resetMocks, sentCommands, USER_TOKEN } from './fixtures.ts';
+import {
+  aliceUser,
+  api,
+  apiMemberKeys,
+  basicView,
+  batchGet,
+  bobUser,
+  countItem,
+  countRead,
+  dotfiles,
+  getCommand,
+  givenWorld,
+  listQuery,
+  membershipLists,
+  PROJECT_NOT_FOUND,
+  pageHeaders,
+  permissions,
+  projectKey,
+  projectMemberItem,
+  projectView,
+  store,
+  tokenRead,
+  treeQuery,
+} from './resource-fixtures.ts';
+
+beforeEach(() => {
+  resetMocks();
+  givenWorld();
+});
+
+describe('GET /projects/:id/users', () => {
+  it('lists everyone with access: direct members and members of its groups, by id', async () => {
+    store(projectMemberItem(42, { userId: 7, level: 30 }));
+    expect(await invoke(listUsers, 'GET', '/api/v4/projects/42/users', { token: USER_TOKEN })).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/projects/42/users', 2),
+      body: [basicView(aliceUser), basicView(bobUser)],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      getCommand(projectKey(42)),
+      batchGet(...apiMemberKeys(2)),
+      listQuery('l1', 'MEMBERS#PROJECT#42'),
+      listQuery('l1', 'MEMBERS#GROUP#3'),
+      listQuery('l1', 'MEMBERS#GROUP#5'),
+      batchGet({ pk: 'USER#7', sk: 'USER' }, { pk: 'USER#2', sk: 'USER' }),
+    ]);
+  });
+
+  it('a private project to anonymous callers → 404 Project Not Found', async () => {
+    expect(await invoke(listUsers, 'GET', '/api/v4/projects/42/users')).toEqual(PROJECT_NOT_FOUND);
+    expect(sentCommands()).toEqual([getCommand(projectKey(42))]);
+  });
+});
+
+describe('GET /projects (signed in, no filters)', () => {
+  /** A cold container: no read-ahead guess for the caller's credential yet. */
+  async function coldListHandler() {
+    vi.resetModules();
+    return (await import('../../functions/projects/list.ts')).handler;
+  }
+
+  it('merges the visible lists with the projects reached through groups, newest first, with permissions', async () => {
+    store(countItem('PROJECTS#public', 1));
+    const listProjects = await coldListHandler();
+    expect(await invoke(listProjects, 'GET', '/api/v4/projects', { token: USER_TOKEN })).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/projects', 2),
+      body: [
+        projectView(dotfiles, { extra: { permissions: permissions(0, 0) } }),
+        projectView(api, { admin: true, extra: { permissions: permissions(0, 50) } }),
+      ],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      ...membershipLists(2),
+      listQuery('l1', 'PROJECTS#public', { order: 'created_at', limit: 20, asc: false }),
+      listQuery('l1', 'PROJECTS#internal', { order: 'created_at', limit: 20, asc: false }),
+      countRead('PROJECTS#public'),
+      countRead('PROJECTS#internal'),
+      treeQuery('TREE#3#GROUPS', '000000000003/'),
+      treeQuery('TREE#3#PROJECTS#private', '000000000003/', 101),
+      treeQuery('TREE#3#SHARES', '000000000003/'),
+      listQuery('l2', 'PROJECTS#NS#3#private', { order: 'created_at', limit: 20, asc: false }),
+      countRead('PROJECTS#NS#3#private'),
+    ]);
+  });
+});

@@ -1,0 +1,813 @@
+/**
+ * Groups, projects and members for handler tests, written out literally as the table holds them,
+ * an in-memory table the mocked DocumentClient answers reads from (writes are only recorded), the
+ * commands the store sends, and the entities GitLab answers with.
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandInput,
+  GetCommand,
+  type GetCommandInput,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { FEATURE_DEFAULTS } from '#domain/projects.ts';
+import {
+  ACTIVITY,
+  ADMIN,
+  ADMIN_TOKEN,
+  type CallerFields,
+  CREATED,
+  ddb,
+  grantItem,
+  jsonHeaders,
+  pad,
+  REGULAR,
+  SEP,
+  sentCommands,
+  TABLE,
+  tokenLookup,
+  UPDATED,
+  USER_TOKEN,
+  type UserRecord,
+  userItem,
+  userRecord,
+} from './fixtures.ts';
+
+export type Item = Record<string, unknown>;
+export type Key = { pk: string; sk: string };
+
+export const BASE_URL = 'https://gitlab.example.com';
+
+// Users ---------------------------------------------------------------------------------------------
+
+/** The stored records behind the ADMIN and REGULAR callers, and bob (a user with a namespace). */
+export const rootUser = userRecord({
+  id: ADMIN.id,
+  username: 'root',
+  name: 'Administrator',
+  email: 'root@example.com',
+  admin: true,
+});
+export const aliceUser = userRecord({
+  id: REGULAR.id,
+  username: 'alice',
+  name: 'Alice Liddell',
+  email: 'alice@example.com',
+});
+export const bobUser = userRecord();
+/** Bob's personal namespace. */
+export const BOB_NAMESPACE = 70;
+export const bobWithNamespace = (): Item => ({ ...userItem(bobUser), namespace_id: BOB_NAMESPACE });
+
+export const BOB_CALLER: CallerFields = {
+  id: 7,
+  username: 'bob',
+  admin: false,
+  state: 'active',
+  can_create_group: true,
+  external: false,
+};
+export const BOB_TOKEN = 'glpat-bob-00000000000000000000';
+
+/** userBasic: what member lists and project users show. */
+export const basicView = (user: UserRecord) => ({
+  id: user.id,
+  name: user.name,
+  username: user.username,
+  state: user.state,
+  avatar_url: null,
+  web_url: `${BASE_URL}/${user.username}`,
+});
+
+// Groups --------------------------------------------------------------------------------------------
+
+export interface GroupRecord {
+  id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  full_name: string;
+  description: string;
+  visibility: 'private' | 'internal' | 'public';
+  lfs_enabled: boolean;
+  request_access_enabled: boolean;
+  parent_id: number | null;
+  ancestor_ids: number[];
+  membership_lock: boolean;
+  share_with_group_lock: boolean;
+  shared_runners_minutes_limit: number | null;
+  project_creation_level: string;
+  subgroup_creation_level: string;
+  custom_attributes: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export function groupRecord(overrides: Partial<GroupRecord> & Pick<GroupRecord, 'id'>): GroupRecord {
+  return {
+    name: 'Platform',
+    path: 'platform',
+    full_path: 'platform',
+    full_name: 'Platform',
+    description: 'Platform teams',
+    visibility: 'private',
+    lfs_enabled: true,
+    request_access_enabled: false,
+    parent_id: null,
+    ancestor_ids: [],
+    membership_lock: false,
+    share_with_group_lock: false,
+    shared_runners_minutes_limit: null,
+    project_creation_level: 'developer',
+    subgroup_creation_level: 'maintainer',
+    custom_attributes: {},
+    created_at: CREATED,
+    updated_at: UPDATED,
+    ...overrides,
+  };
+}
+
+/** platform (3, private) ⊃ platform/backend (5, private); qa (9, internal) stands alone. */
+export const platform = groupRecord({ id: 3 });
+export const backend = groupRecord({
+  id: 5,
+  name: 'Backend',
+  path: 'backend',
+  full_path: 'platform/backend',
+  full_name: 'Platform / Backend',
+  description: '',
+  parent_id: 3,
+  ancestor_ids: [3],
+});
+export const qa = groupRecord({
+  id: 9,
+  name: 'QA',
+  path: 'qa',
+  full_path: 'qa',
+  full_name: 'QA',
+  description: 'Testing',
+  visibility: 'internal',
+});
+
+/** A traversal path: each id padded and followed by `/`. */
+const treePath = (ids: number[]) => ids.map((id) => `${pad(id)}/`).join('');
+
+export function groupItem(group: GroupRecord): Item {
+  const traversal = [...group.ancestor_ids, group.id];
+  return {
+    pk: `GROUP#${group.id}`,
+    sk: 'GROUP',
+    ...group,
+    kind: 'group',
+    l1: `GROUPS#${group.visibility}`,
+    l2: `GROUPS#CHILDREN#${group.parent_id ?? 'ROOT'}`,
+    sid: pad(group.id),
+    sname: `${group.name.toLowerCase()}${SEP}${pad(group.id)}`,
+    spath: `${group.path.toLowerCase()}${SEP}${pad(group.id)}`,
+    screated: `${group.created_at}${SEP}${pad(group.id)}`,
+    tree: `TREE#${traversal[0]}#GROUPS`,
+    tpath: treePath(traversal),
+  };
+}
+
+export const routeItem = (fullPath: string, kind: 'user' | 'group' | 'project', id: number): Item => ({
+  pk: `ROUTE#${fullPath.toLowerCase()}`,
+  sk: 'ROUTE',
+  kind,
+  id,
+  full_path: fullPath,
+});
+
+/** groupEntity. */
+export const groupView = (group: GroupRecord, extra: Item = {}) => ({
+  id: group.id,
+  web_url: `${BASE_URL}/groups/${group.full_path}`,
+  name: group.name,
+  path: group.path,
+  description: group.description,
+  visibility: group.visibility,
+  share_with_group_lock: group.share_with_group_lock,
+  require_two_factor_authentication: false,
+  two_factor_grace_period: 48,
+  project_creation_level: group.project_creation_level,
+  subgroup_creation_level: group.subgroup_creation_level,
+  membership_lock: group.membership_lock,
+  lfs_enabled: group.lfs_enabled,
+  avatar_url: null,
+  request_access_enabled: group.request_access_enabled,
+  full_name: group.full_name,
+  full_path: group.full_path,
+  parent_id: group.parent_id,
+  created_at: group.created_at,
+  ...extra,
+});
+
+/** groupDetailEntity. */
+export const groupDetailView = (
+  group: GroupRecord,
+  projects: unknown[] = [],
+  sharedProjects: unknown[] = [],
+  extra: Item = {},
+) => ({
+  ...groupView(group, extra),
+  shared_runners_minutes_limit: group.shared_runners_minutes_limit,
+  projects,
+  shared_projects: sharedProjects,
+});
+
+// Members -------------------------------------------------------------------------------------------
+
+export interface MemberFields {
+  userId: number;
+  level: number;
+  expiresAt?: string | null;
+  createdBy?: number;
+  createdAt?: string;
+}
+
+export const groupMemberItem = (group: GroupRecord, member: MemberFields): Item => ({
+  pk: `GROUP#${group.id}`,
+  sk: `MEMBER#${member.userId}`,
+  group_id: group.id,
+  user_id: member.userId,
+  access_level: member.level,
+  expires_at: member.expiresAt ?? null,
+  created_at: member.createdAt ?? CREATED,
+  created_by_id: member.createdBy ?? 1,
+  kind: 'group_member',
+  group_ancestor_ids: group.ancestor_ids,
+  l1: `MEMBERS#GROUP#${group.id}`,
+  l2: `MEMBERSHIPS#GROUP#USER#${member.userId}`,
+  sid: pad(member.userId),
+  screated: `${member.createdAt ?? CREATED}${SEP}${pad(member.userId)}`,
+});
+
+export const projectMemberItem = (projectId: number, member: MemberFields): Item => ({
+  pk: `PROJECT#${projectId}`,
+  sk: `MEMBER#${member.userId}`,
+  project_id: projectId,
+  user_id: member.userId,
+  access_level: member.level,
+  expires_at: member.expiresAt ?? null,
+  created_at: member.createdAt ?? CREATED,
+  created_by_id: member.createdBy ?? 1,
+  kind: 'project_member',
+  l1: `MEMBERS#PROJECT#${projectId}`,
+  l2: `MEMBERSHIPS#PROJECT#USER#${member.userId}`,
+  sid: pad(member.userId),
+  screated: `${member.createdAt ?? CREATED}${SEP}${pad(member.userId)}`,
+});
+
+/** memberEntity. */
+export const memberView = (
+  user: UserRecord,
+  level: number,
+  expiresAt: string | null = null,
+  at = CREATED,
+) => ({
+  ...basicView(user),
+  access_level: level,
+  expires_at: expiresAt,
+  created_at: at,
+});
+
+// Projects ------------------------------------------------------------------------------------------
+
+export const groupNamespace = (
+  group: GroupRecord,
+  locks: { share?: boolean; membership?: boolean } = {},
+) => ({
+  id: group.id,
+  kind: 'group' as const,
+  name: group.name,
+  path: group.path,
+  full_path: group.full_path,
+  parent_id: group.parent_id,
+  group_ids: [...group.ancestor_ids, group.id],
+  owner_id: null as number | null,
+  share_with_group_lock: locks.share ?? false,
+  membership_lock: locks.membership ?? false,
+  visibility: group.visibility as string | null,
+  full_name: group.full_name,
+});
+
+export const bobNamespace = () => ({
+  id: BOB_NAMESPACE,
+  kind: 'user' as const,
+  name: 'Bob Builder',
+  path: 'bob',
+  full_path: 'bob',
+  parent_id: null as number | null,
+  group_ids: [] as number[],
+  owner_id: 7 as number | null,
+  owner_created_at: CREATED,
+  share_with_group_lock: false,
+  membership_lock: false,
+  visibility: null as string | null,
+});
+
+export type Namespace = ReturnType<typeof bobNamespace> | ReturnType<typeof groupNamespace>;
+
+export interface ProjectShareRecord {
+  group_id: number;
+  group_name: string;
+  group_full_path: string;
+  group_access_level: number;
+  expires_at: string | null;
+  group_ids: number[];
+}
+
+export function projectRecord(fields: {
+  id: number;
+  name: string;
+  path: string;
+  namespace: Namespace;
+  visibility?: 'private' | 'internal' | 'public';
+  description?: string | null;
+  archived?: boolean;
+  star_count?: number;
+  shared_with_groups?: ProjectShareRecord[];
+  custom_attributes?: Record<string, string>;
+  creator_id?: number;
+}) {
+  const namespace = fields.namespace;
+  const owner = namespace.kind === 'group' ? namespace.full_name : namespace.name;
+  return {
+    ...FEATURE_DEFAULTS,
+    id: fields.id,
+    name: fields.name,
+    path: fields.path,
+    description: fields.description ?? null,
+    default_branch: 'main',
+    visibility: fields.visibility ?? 'private',
+    namespace,
+    path_with_namespace: `${namespace.full_path}/${fields.path}`,
+    name_with_namespace: `${owner} / ${fields.name}`,
+    creator_id: fields.creator_id ?? 1,
+    created_at: CREATED,
+    updated_at: UPDATED,
+    last_activity_at: ACTIVITY,
+    archived: fields.archived ?? false,
+    star_count: fields.star_count ?? 0,
+    forks_count: 0,
+    import_url: null,
+    import_status: 'none',
+    import_error: null,
+    tag_list: [] as string[],
+    ci_config_path: null,
+    repository_storage: 'default',
+    approvals_before_merge: 0,
+    runners_token: `runners-secret-${fields.id}`,
+    shared_with_groups: fields.shared_with_groups ?? [],
+    custom_attributes: fields.custom_attributes ?? {},
+    forked_from_project_id: null,
+  };
+}
+
+export type ProjectRecord = ReturnType<typeof projectRecord>;
+
+/** platform/backend/api (42, private) and bob/dotfiles (43, public). */
+export const api = projectRecord({
+  id: 42,
+  name: 'API',
+  path: 'api',
+  namespace: groupNamespace(backend),
+  description: 'The backend API',
+});
+export const dotfiles = projectRecord({
+  id: 43,
+  name: 'Dotfiles',
+  path: 'dotfiles',
+  namespace: bobNamespace(),
+  visibility: 'public',
+  creator_id: 7,
+});
+
+/** A project item as the store writes it (group namespaces also sit in the tree). */
+export function projectItem(project: ProjectRecord): Item {
+  const groupIds = project.namespace.group_ids;
+  const id = pad(project.id);
+  return {
+    pk: `PROJECT#${project.id}`,
+    sk: 'PROJECT',
+    ...project,
+    kind: 'project',
+    l1: `PROJECTS#${project.visibility}`,
+    l2: `PROJECTS#NS#${project.namespace.id}#${project.visibility}`,
+    sid: id,
+    sname: `${project.name.toLowerCase()}${SEP}${id}`,
+    spath: `${project.path.toLowerCase()}${SEP}${id}`,
+    screated: `${project.created_at}${SEP}${id}`,
+    supdated: `${project.updated_at}${SEP}${id}`,
+    sactivity: `${project.last_activity_at}${SEP}${id}`,
+    ...(groupIds.length
+      ? {
+          tree: `TREE#${groupIds[0]}#PROJECTS#${project.visibility}`,
+          tpath: `${treePath(groupIds)}P${id}`,
+        }
+      : {}),
+  };
+}
+
+/** projectSimpleEntity. */
+export const simpleProjectView = (project: ProjectRecord) => ({
+  id: project.id,
+  description: project.description,
+  name: project.name,
+  name_with_namespace: project.name_with_namespace,
+  path: project.path,
+  path_with_namespace: project.path_with_namespace,
+  created_at: project.created_at,
+  default_branch: project.default_branch,
+  tag_list: project.tag_list,
+  ssh_url_to_repo: `git@gitlab.example.com:${project.path_with_namespace}.git`,
+  http_url_to_repo: `${BASE_URL}/${project.path_with_namespace}.git`,
+  web_url: `${BASE_URL}/${project.path_with_namespace}`,
+  readme_url: null,
+  avatar_url: null,
+  star_count: project.star_count,
+  forks_count: project.forks_count,
+  last_activity_at: project.last_activity_at,
+  namespace: {
+    id: project.namespace.id,
+    name: project.namespace.name,
+    path: project.namespace.path,
+    kind: project.namespace.kind,
+    full_path: project.namespace.full_path,
+    parent_id: project.namespace.parent_id,
+  },
+});
+
+const level = (value: number) => (value > 0 ? { access_level: value, notification_level: 3 } : null);
+
+/** `permissions` of a project entity: direct and group levels. */
+export const permissions = (projectLevel: number, groupLevel: number) => ({
+  project_access: level(projectLevel),
+  group_access: level(groupLevel),
+});
+
+/** projectEntity; `admin` shows the fields project admins see, `extra` adds permissions and the like. */
+export function projectView(project: ProjectRecord, options: { admin?: boolean; extra?: Item } = {}) {
+  const self = `${BASE_URL}/api/v4/projects/${project.id}`;
+  const namespace = project.namespace;
+  return {
+    ...simpleProjectView(project),
+    _links: {
+      self,
+      issues: `${self}/issues`,
+      merge_requests: `${self}/merge_requests`,
+      repo_branches: `${self}/repository/branches`,
+      labels: `${self}/labels`,
+      events: `${self}/events`,
+      members: `${self}/members`,
+    },
+    archived: project.archived,
+    visibility: project.visibility,
+    ...(namespace.kind === 'user'
+      ? {
+          owner: {
+            id: namespace.owner_id,
+            name: namespace.name,
+            username: namespace.path,
+            state: 'active',
+            avatar_url: null,
+            web_url: `${BASE_URL}/${namespace.path}`,
+            created_at: CREATED,
+          },
+        }
+      : {}),
+    ...FEATURE_DEFAULTS,
+    printing_merge_requests_link_enabled: true,
+    open_issues_count: 0,
+    creator_id: project.creator_id,
+    import_status: 'none',
+    import_error: null,
+    ...(options.admin ? { runners_token: project.runners_token } : {}),
+    ci_config_path: null,
+    shared_with_groups: project.shared_with_groups.map(({ group_ids: _ids, ...share }) => share),
+    repository_storage: 'default',
+    approvals_before_merge: 0,
+    merge_method: 'merge',
+    public: project.visibility === 'public',
+    ...options.extra,
+  };
+}
+
+// The table -----------------------------------------------------------------------------------------
+
+const table = new Map<string, Item>();
+
+/** Puts items in the table the mocks answer from (a later item replaces one with the same key). */
+export function store(...items: Item[]): void {
+  for (const item of items) table.set(`${item.pk}|${item.sk}`, item);
+}
+
+/** A list's counter item. */
+export const countItem = (list: string, count: number): Item => ({
+  pk: `LISTCOUNT#${list}`,
+  sk: 'COUNT',
+  count,
+});
+
+const find = (key: Key) => {
+  const item = table.get(`${key.pk}|${key.sk}`);
+  return item ? structuredClone(item) : undefined;
+};
+
+/** The sort attribute of each list index order. */
+const SORT_ATTRIBUTE: Record<string, string> = {
+  id: 'sid',
+  name: 'sname',
+  path: 'spath',
+  created_at: 'screated',
+  updated_at: 'supdated',
+  last_activity_at: 'sactivity',
+};
+
+function answerQuery(input: QueryCommandInput) {
+  const values = input.ExpressionAttributeValues ?? {};
+  const items = [...table.values()];
+  let found: Item[];
+  let sortBy: string;
+  if (input.IndexName === 'tree') {
+    found = items.filter(
+      (item) => item.tree === values[':tree'] && String(item.tpath ?? '').startsWith(String(values[':path'])),
+    );
+    sortBy = 'tpath';
+  } else if (input.IndexName) {
+    const [list, order] = input.IndexName.split('-') as [string, string];
+    found = items.filter((item) => item[list] === values[':partition']);
+    sortBy = SORT_ATTRIBUTE[order] as string;
+  } else {
+    const prefix = values[':prefix'] === undefined ? '' : String(values[':prefix']);
+    found = items.filter((item) => item.pk === values[':pk'] && String(item.sk).startsWith(prefix));
+    sortBy = 'sk';
+  }
+  const sorted = found
+    .filter((item) => item[sortBy] !== undefined)
+    .sort((a, b) => (String(a[sortBy]) < String(b[sortBy]) ? -1 : 1));
+  if (input.ScanIndexForward === false) sorted.reverse();
+  return { Items: structuredClone(sorted.slice(0, input.Limit ?? sorted.length)) };
+}
+
+/**
+ * An empty table with the callers' grants (admin root, alice, bob) whose reads (Get, BatchGet,
+ * Query on the lists, the tree and partitions) the mocks answer; transactions and counter
+ * updates succeed.
+ */
+export function givenTable(): void {
+  table.clear();
+  store(
+    grantItem(ADMIN_TOKEN, { user: ADMIN }),
+    grantItem(USER_TOKEN, { user: REGULAR }),
+    grantItem(BOB_TOKEN, { user: BOB_CALLER }),
+  );
+  ddb.on(GetCommand).callsFake((input: GetCommandInput) => {
+    const item = find(input.Key as Key);
+    return item ? { Item: item } : {};
+  });
+  ddb.on(BatchGetCommand).callsFake((input: BatchGetCommandInput) => {
+    const keys = (input.RequestItems?.[TABLE]?.Keys ?? []) as Key[];
+    return { Responses: { [TABLE]: keys.flatMap((key) => find(key) ?? []) } };
+  });
+  ddb.on(QueryCommand).callsFake(answerQuery);
+  ddb.on(TransactWriteCommand).resolves({});
+  ddb.on(UpdateCommand).resolves({});
+}
+
+/** Transactions succeed and the items they put land in the table (for handlers that read them back). */
+export function applyTransactionPuts(): void {
+  ddb.on(TransactWriteCommand).callsFake((input: TransactWriteCommandInput) => {
+    for (const entry of input.TransactItems ?? []) if (entry.Put?.Item) store(entry.Put.Item);
+    return {};
+  });
+}
+
+/** The id counter of a kind hands out the block ending at `last` (block size 10). */
+export function givenCounter(kind: string, last: number): void {
+  ddb
+    .on(UpdateCommand, { Key: { pk: `COUNTER#${kind}`, sk: 'COUNTER' } })
+    .resolves({ Attributes: { value: last } });
+}
+
+// Commands ------------------------------------------------------------------------------------------
+
+/** The auth middleware's read of a presented token. */
+export const tokenRead = (secret: string) => ({ GetCommand: tokenLookup(secret) });
+
+/** A transaction refused with these cancellation codes, one per item. */
+export const cancelled = (...codes: string[]) =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
+
+export const getCommand = (key: Key) => ({
+  GetCommand: { TableName: TABLE, Key: key, ConsistentRead: true },
+});
+export const countRead = (list: string) => ({
+  GetCommand: { TableName: TABLE, Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' } },
+});
+export const batchGet = (...keys: Key[]) => ({
+  BatchGetCommand: { RequestItems: { [TABLE]: { Keys: keys, ConsistentRead: true } } },
+});
+
+/** A Query of a list (`l1`/`l2` partition) in the given order. */
+export const listQuery = (
+  list: 'l1' | 'l2',
+  partition: string,
+  options: { order?: string; limit?: number; asc?: boolean } = {},
+) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    IndexName: `${list}-${options.order ?? 'id'}`,
+    KeyConditionExpression: '#list = :partition',
+    ExpressionAttributeNames: { '#list': list },
+    ExpressionAttributeValues: { ':partition': partition },
+    ScanIndexForward: options.asc ?? true,
+    Limit: options.limit ?? 1000,
+    ExclusiveStartKey: undefined,
+  },
+});
+
+/** A Query of a subtree of the tree index. */
+export const treeQuery = (partition: string, path: string, limit?: number) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    IndexName: 'tree',
+    KeyConditionExpression: '#tree = :tree AND begins_with(#path, :path)',
+    ExpressionAttributeNames: { '#tree': 'tree', '#path': 'tpath' },
+    ExpressionAttributeValues: { ':tree': partition, ':path': path },
+    ExclusiveStartKey: undefined,
+    Limit: limit,
+  },
+});
+
+/** A Query of a whole partition (optionally the sort keys under a prefix). */
+export const partitionQuery = (pk: string) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+    ProjectionExpression: undefined,
+    ExclusiveStartKey: undefined,
+  },
+});
+
+export const transaction = (...TransactItems: unknown[]) => ({ TransactWriteCommand: { TransactItems } });
+
+export const listCount = (list: string, delta: number) => ({
+  Update: {
+    TableName: TABLE,
+    Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' },
+    UpdateExpression: 'ADD #count :delta',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':delta': delta },
+  },
+});
+
+export const counterReservation = (kind: string) => ({
+  UpdateCommand: {
+    TableName: TABLE,
+    Key: { pk: `COUNTER#${kind}`, sk: 'COUNTER' },
+    UpdateExpression: 'ADD #value :size',
+    ExpressionAttributeNames: { '#value': 'value' },
+    ExpressionAttributeValues: { ':size': 10 },
+    ReturnValues: 'UPDATED_NEW',
+  },
+});
+
+/** The membership keys that decide a user's access to api: direct, platform, backend, then share groups. */
+export const apiMemberKeys = (userId: number, ...sharedGroups: number[]) => [
+  memberKey('PROJECT', 42, userId),
+  ...[3, 5, ...sharedGroups].map((groupId) => memberKey('GROUP', groupId, userId)),
+];
+
+/** The membership lists read for `permissions` (capped at 1000 of each kind). */
+export const membershipLists = (userId: number) => [
+  listQuery('l2', `MEMBERSHIPS#PROJECT#USER#${userId}`, { limit: 1001 }),
+  listQuery('l2', `MEMBERSHIPS#GROUP#USER#${userId}`, { limit: 1001 }),
+];
+
+/** The keys of a project item and of a group item. */
+export const projectKey = (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' });
+export const groupKey = (id: number): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' });
+export const memberKey = (owner: 'GROUP' | 'PROJECT', id: number, userId: number): Key => ({
+  pk: `${owner}#${id}`,
+  sk: `MEMBER#${userId}`,
+});
+
+/**
+ * The Update that writes a whole project item except its counters (`star_count`): each attribute
+ * of its item (in its order, pk and sk skipped) is set as `#a<i> = :a<i>`, or removed when undefined.
+ */
+export function projectWrite(project: ProjectRecord, ConditionExpression: string, values: Item) {
+  // A personal project's item has no tree attributes: the write removes them.
+  const item = project.namespace.group_ids.length
+    ? projectItem(project)
+    : { ...projectItem(project), tree: undefined, tpath: undefined };
+  const names: Record<string, string> = {};
+  const attributeValues: Item = { ...values };
+  const sets: string[] = [];
+  const removals: string[] = [];
+  Object.entries(item).forEach(([name, value], index) => {
+    if (name === 'pk' || name === 'sk' || name === 'star_count') return;
+    names[`#a${index}`] = name;
+    if (value === undefined) removals.push(`#a${index}`);
+    else {
+      sets.push(`#a${index} = :a${index}`);
+      attributeValues[`:a${index}`] = value;
+    }
+  });
+  return {
+    Update: {
+      TableName: TABLE,
+      Key: { pk: item.pk, sk: item.sk },
+      UpdateExpression: `SET ${sets.join(', ')}${removals.length ? ` REMOVE ${removals.join(', ')}` : ''}`,
+      ConditionExpression,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: attributeValues,
+    },
+  };
+}
+
+// Answers -------------------------------------------------------------------------------------------
+
+export const ok = (body: unknown, status = 200) => ({ statusCode: status, headers: jsonHeaders(), body });
+export const created = (body: unknown) => ok(body, 201);
+export const message = (status: number, text: unknown) => ok({ message: text }, status);
+export const FORBIDDEN = message(403, '403 Forbidden');
+export const NOT_FOUND = message(404, '404 Not found');
+export const PROJECT_NOT_FOUND = message(404, '404 Project Not Found');
+
+/** The pagination headers of a list answer at `path` with `total` items (one page unless perPage says). */
+export function pageHeaders(
+  path: string,
+  total: number,
+  options: { page?: number; perPage?: number; query?: string } = {},
+) {
+  const page = options.page ?? 1;
+  const perPage = options.perPage ?? 20;
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  const link = (target: number, rel: string) =>
+    `<${BASE_URL}${path}?${options.query ? `${options.query}&` : ''}page=${target}&per_page=${perPage}>; rel="${rel}"`;
+  const links = [
+    ...(page > 1 ? [link(page - 1, 'prev')] : []),
+    ...(page < pages ? [link(page + 1, 'next')] : []),
+    link(1, 'first'),
+    link(pages, 'last'),
+  ];
+  return jsonHeaders({
+    'X-Per-Page': String(perPage),
+    'X-Page': String(page),
+    'X-Next-Page': page < pages ? String(page + 1) : '',
+    'X-Prev-Page': page > 1 ? String(page - 1) : '',
+    Link: links.join(', '),
+    'X-Total': String(total),
+    'X-Total-Pages': String(pages),
+  });
+}
+
+/**
+ * The table with the three users (bob with his personal namespace), the groups platform ⊃ backend
+ * and qa with their routes, alice as owner of platform, and the projects api (in backend) and
+ * dotfiles (bob's, bob its owner member) with their routes.
+ */
+export function givenWorld(): void {
+  givenTable();
+  store(
+    userItem(rootUser),
+    userItem(aliceUser),
+    bobWithNamespace(),
+    routeItem('bob', 'user', 7),
+    groupItem(platform),
+    groupItem(backend),
+    groupItem(qa),
+    routeItem('platform', 'group', 3),
+    routeItem('platform/backend', 'group', 5),
+    routeItem('qa', 'group', 9),
+    groupMemberItem(platform, { userId: aliceUser.id, level: 50 }),
+    projectItem(api),
+    projectItem(dotfiles),
+    routeItem('platform/backend/api', 'project', 42),
+    routeItem('bob/dotfiles', 'project', 43),
+    projectMemberItem(43, { userId: 7, level: 50, createdBy: 7 }),
+  );
+}
+
+const WRITES = new Set([
+  'TransactWriteCommand',
+  'UpdateCommand',
+  'PutCommand',
+  'DeleteCommand',
+  'BatchWriteCommand',
+]);
+/** The writes among the commands sent. */
+export const writesSent = () =>
+  sentCommands().filter((command) => WRITES.has(Object.keys(command)[0] as string));
