@@ -4,8 +4,7 @@
  * traversal path places it in the tree index.
  */
 import { DEFAULT_CREATION_LEVELS, type Group } from '#domain/groups.ts';
-import { batchGetItems } from './batch.ts';
-import { getItem } from './items.ts';
+import { getItem, getLiveItem, getLiveItems } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
 
 type Raw = Record<string, unknown>;
@@ -42,11 +41,8 @@ export const groupRouteItem = (group: Pick<Group, 'id' | 'full_path'>): Raw => (
 export const getRawGroup = (id: number) => getItem(keys.group(id));
 
 export async function getGroup(id: number): Promise<Group | undefined> {
-  const item = await getRawGroup(id);
-  return item && !item.deleting ? decodeGroup(item) : undefined;
+  const item = await getLiveItem(keys.group(id));
+  return item && decodeGroup(item);
 }
 
-export async function getGroupsRaw(ids: number[]): Promise<Raw[]> {
-  const items = await batchGetItems(ids.map((id) => keys.group(id)));
-  return items.filter((item) => !item.deleting);
-}
+export const getGroupsRaw = (ids: number[]) => getLiveItems(ids.map((id) => keys.group(id)));

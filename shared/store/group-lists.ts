@@ -18,33 +18,6 @@ export async function childrenOf(groupId: number): Promise<Group[]> {
   return items.filter((item) => !item.deleting).map(decodeGroup);
 }
 
-export interface GroupListQuery {
-  /** Visibility lists to read in full order (everyone's view of public/internal, admins' of all). */
-  visibilities: Visibility[];
-  /** Further groups the caller may see (raw items), merged in. */
-  extra: Raw[] | Promise<Raw[]>;
-  order: ListOrder;
-  sort: 'asc' | 'desc';
-  page: PageRequest;
-  filter?: (group: Group) => boolean;
-}
-
-/**
- * One page of groups merged from visibility lists and caller-specific groups. Without a filter
- * each list is read only up to the end of the requested page and totals come from counters.
- */
-async function listGroups(query: GroupListQuery): Promise<ListPage<Group>> {
-  return listMerged({
-    lists: query.visibilities.map(lists.groupsWithVisibility),
-    extra: query.extra,
-    order: query.order,
-    sort: query.sort,
-    page: query.page,
-    decode: decodeGroup,
-    filter: query.filter,
-  });
-}
-
 /** Sorts and pages groups already in memory (subgroups), with the same tie-breaker as the indexes. */
 function pageOf(
   groups: Group[],
@@ -121,9 +94,11 @@ export function visibleGroupsPage(
     extra = authorizedGroupsOf(caller.id);
     if (allAvailable) visibilities = caller.external ? ['public'] : ['public', 'internal'];
   }
-  return listGroups({
-    visibilities,
+  // Without a filter each list is read only to the end of the page; totals come from counters.
+  return listMerged({
+    lists: visibilities.map(lists.groupsWithVisibility),
     extra,
+    decode: decodeGroup,
     order: input.order_by ?? 'name',
     sort: input.sort ?? 'asc',
     page,

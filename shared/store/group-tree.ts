@@ -3,7 +3,7 @@
  * the tree index (one Query per outermost group).
  */
 import { isMembershipActive } from '#domain/members.ts';
-import { keys, lists, tree } from './keys.ts';
+import { lists, tree } from './keys.ts';
 import { readSubtreeUpTo, readWholeList } from './lists.ts';
 
 type Raw = Record<string, unknown>;
@@ -85,7 +85,3 @@ export async function descendantsOf(places: TreePlace[]): Promise<Raw[]> {
 
 /** The group ids of a tree path, root first (`…01/…05/S…09` → [1, 5]). */
 export const groupIdsOfPath = (path: unknown) => String(path).split('/').slice(0, -1).map(Number);
-
-/** The keys of a user's memberships of the given groups. */
-export const groupMemberKeys = (groupIds: readonly number[], userId: number) =>
-  groupIds.map((groupId) => keys.groupMember(groupId, userId));

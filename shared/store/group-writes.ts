@@ -237,7 +237,7 @@ const SETTLED_PER_TRANSACTION = 30;
 
 /** Where each group of a subtree belongs under its (settled) parent, from the root's place. */
 function placesUnder(root: Group, groups: Group[]): (group: Group) => Place | undefined {
-  const byId = new Map<number, Group>(groups.map((group) => [group.id, group]));
+  const byId = new Map<number, Group>([root, ...groups].map((group) => [group.id, group]));
   const places = new Map<number, Place>([
     [root.id, { full_path: root.full_path, full_name: root.full_name }],
   ]);

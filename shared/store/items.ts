@@ -13,6 +13,16 @@ export async function getItem(key: { pk: string; sk: string }): Promise<Record<s
   return result.Item;
 }
 
+/** An item unless it is being deleted (a deleted group's items stay until the worker removes them). */
+export async function getLiveItem(key: Key): Promise<Record<string, unknown> | undefined> {
+  const item = await getItem(key);
+  return item && !item.deleting ? item : undefined;
+}
+
+/** The items of these keys that exist and are not being deleted, in one batch. */
+export const getLiveItems = async (keyList: Key[]) =>
+  (await batchGetItems(keyList)).filter((item) => !item.deleting);
+
 /**
  * Every item of a partition, or those whose sort key begins with `skPrefix`; only the attributes
  * named in `projection` when given.

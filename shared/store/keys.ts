@@ -112,9 +112,6 @@ export const listsOfItem = (item: Record<string, unknown>): ListRef[] =>
     item[attribute] === undefined ? [] : [{ attribute, partition: String(item[attribute]) }],
   );
 
-/** Whether a stored item belongs to a list at all (items being deleted have left every list). */
-export const isListed = (item: Record<string, unknown>) => listsOfItem(item).length > 0;
-
 /** Whether a stored item is the one at this key. */
 export const isAt = (item: Record<string, unknown>, key: Key) => item.pk === key.pk && item.sk === key.sk;
 

@@ -7,8 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { notFound } from '#domain/errors.ts';
 import type { Project, ProjectNamespace } from '#domain/projects.ts';
-import { batchGetItems } from './batch.ts';
-import { getItem, type RouteOwner } from './items.ts';
+import { getItem, getLiveItem, getLiveItems, type RouteOwner } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
 import { check, type Refusal, refusedWith, type Step, type TransactItem, update } from './transaction.ts';
 
@@ -143,14 +142,11 @@ export const placementCondition =
 export const getProjectRaw = (id: number) => getItem(keys.project(id));
 
 export async function getProject(id: number): Promise<Project | undefined> {
-  const item = await getProjectRaw(id);
-  return item && !item.deleting ? decodeProject(item) : undefined;
+  const item = await getLiveItem(keys.project(id));
+  return item && decodeProject(item);
 }
 
-export async function getProjectsRaw(ids: number[]): Promise<Raw[]> {
-  const items = await batchGetItems(ids.map((id) => keys.project(id)));
-  return items.filter((item) => !item.deleting);
-}
+export const getProjectsRaw = (ids: number[]) => getLiveItems(ids.map((id) => keys.project(id)));
 
 /** The namespaces a project's path names, root first: its groups, or its owner. */
 export const namespacesOf = (item: Raw): RouteOwner[] => {

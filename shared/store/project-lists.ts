@@ -14,27 +14,6 @@ type Raw = Record<string, unknown>;
 
 export type ProjectOrder = 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
 
-export interface ProjectListQuery {
-  visibilities: Visibility[];
-  extra: Raw[] | Promise<Raw[]>;
-  order: ProjectOrder;
-  sort: 'asc' | 'desc';
-  page: PageRequest;
-  filter?: (project: Project) => boolean;
-}
-
-export function listProjects(query: ProjectListQuery): Promise<ListPage<Project>> {
-  return listMerged({
-    lists: query.visibilities.map(lists.projectsWithVisibility),
-    extra: query.extra,
-    order: query.order,
-    sort: query.sort,
-    page: query.page,
-    decode: decodeProject,
-    filter: query.filter,
-  });
-}
-
 /** Every project of a namespace (raw items). */
 export async function namespaceProjectsRaw(
   namespaceId: number,

@@ -20,8 +20,10 @@ import {
   membershipLevelsOf,
   readMembershipLists,
 } from './access.ts';
-import type { ListPage } from './lists.ts';
-import { listNamespaceProjects, listProjects, type ProjectOrder } from './project-lists.ts';
+import { lists } from './keys.ts';
+import { type ListPage, listMerged } from './lists.ts';
+import { decodeProject } from './project-items.ts';
+import { listNamespaceProjects, type ProjectOrder } from './project-lists.ts';
 import { listReachableProjects, memberProjectsOf } from './project-reach.ts';
 import { projectListScope } from './project-scope.ts';
 import { searchProjects } from './project-search.ts';
@@ -111,9 +113,10 @@ export async function visibleProjectsPage(
     starred: input.starred,
     minAccessLevel: input.min_access_level,
   });
-  const result = await listProjects({
-    visibilities: scope.visibilities,
+  const result = await listMerged({
+    lists: scope.visibilities.map(lists.projectsWithVisibility),
     extra: scope.extra,
+    decode: decodeProject,
     order,
     sort,
     page,
