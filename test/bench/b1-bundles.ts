@@ -42,6 +42,8 @@ export interface BundleTarget {
   /** `METHOD path` of each route served, or the queue consumed. */
   serves: string[];
   access: Access;
+  /** B2's yardstick: the reference bundle holding the same SDK clients (see referenceTargets). */
+  reference: string;
 }
 
 export interface SdkPackage {
@@ -79,6 +81,7 @@ export function bundleTargets(): BundleTarget[] {
       kind: 'route',
       serves: [`${route.method} ${route.path}`],
       access: route.access,
+      reference: referenceName(route.access),
     });
   }
   for (const worker of workers) {
@@ -88,18 +91,83 @@ export function bundleTargets(): BundleTarget[] {
       kind: 'worker',
       serves: [`queue ${worker.queue}`],
       access: worker.access,
+      reference: referenceName(worker.access),
     });
   }
-  return [
-    ...byEntry.values(),
-    {
-      name: 'reference',
-      entry: relative(projectRoot, join(import.meta.dirname, 'reference-handler.ts')),
+  const functions = [...byEntry.values()];
+  return [...functions, ...referenceTargets(functions.map((target) => target.access))];
+}
+
+/** The service clients beside DynamoDB that an access declaration brings: S3 for a bucket, SQS for queues. */
+const extraClients = (access: Access) => [
+  ...(access.bucket ? ['S3Client'] : []),
+  ...((access.queues?.length ?? 0) > 0 ? ['SQSClient'] : []),
+];
+
+/** `reference`, `reference+S3Client`, `reference+S3Client+SQSClient`, … */
+const referenceName = (access: Access) => ['reference', ...extraClients(access)].join('+');
+
+const referenceDir = join(bundleDir, '..', 'references');
+
+/** What each extra client adds to a reference: its import and one command built on first use. */
+const referenceClients: Record<string, { from: string; command: string; call: string }> = {
+  S3Client: {
+    from: '@aws-sdk/client-s3',
+    command: 'GetObjectCommand',
+    call: "new GetObjectCommand({ Bucket: 'uploads', Key: String(event.id) })",
+  },
+  SQSClient: {
+    from: '@aws-sdk/client-sqs',
+    command: 'SendMessageCommand',
+    call: "new SendMessageCommand({ QueueUrl: 'https://sqs.invalid/q', MessageBody: '{}' })",
+  },
+};
+
+/**
+ * One reference per set of SDK clients the functions use (B2 compares each function with the
+ * reference holding its clients): reference-handler.ts for DynamoDB alone, and for each set with
+ * S3 and/or SQS a source written beside the bundles that adds those clients to it, used on the
+ * handler's first call as the project's are.
+ */
+function referenceTargets(accesses: Access[]): BundleTarget[] {
+  const sets = new Map(accesses.map((access) => [referenceName(access), extraClients(access)]));
+  sets.set('reference', []);
+  mkdirSync(referenceDir, { recursive: true });
+  return [...sets].map(([name, clients]) => {
+    const base = join(import.meta.dirname, 'reference-handler.ts');
+    let entry = base;
+    if (clients.length) {
+      entry = join(referenceDir, `${name}.ts`);
+      const used = clients.map((client) => referenceClients[client] as (typeof referenceClients)[string]);
+      writeFileSync(
+        entry,
+        [
+          `import { handler as tableHandler } from ${JSON.stringify(base)};`,
+          ...clients.map(
+            (client, index) =>
+              `import { ${client}, ${used[index]?.command} } from ${JSON.stringify(used[index]?.from)};`,
+          ),
+          ...clients.map((client, index) => `let client${index}: ${client} | undefined;`),
+          'export const handler = async (event: { id?: string }) => {',
+          ...clients.map(
+            (client, index) =>
+              `  client${index} ??= new ${client}({});\n  await client${index}.send(${used[index]?.call}).catch(() => undefined);`,
+          ),
+          '  return tableHandler(event, {} as never);',
+          '};',
+          '',
+        ].join('\n'),
+      );
+    }
+    return {
+      name,
+      entry: relative(projectRoot, entry),
       kind: 'reference',
-      serves: ['middy core + DynamoDBDocumentClient + GetCommand'],
+      serves: [['middy core + DynamoDBDocumentClient + GetCommand', ...clients].join(' + ')],
       access: { table: 'read' },
-    },
-  ];
+      reference: name,
+    };
+  });
 }
 
 const nameOf = (entry: string) =>

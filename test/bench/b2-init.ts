@@ -1,7 +1,7 @@
 /**
- * B2: module init. Each bundle is imported in fresh Node processes (round-robin over the bundles so
- * machine noise hits all of them alike); the median import time is compared with the reference
- * bundle's from the same run. Import time is taken as the process's CPU time around the import
+ * B2: module init. Every bundle is imported in fresh Node processes (round-robin over the bundles so
+ * machine noise hits all of them alike); its median import time is compared with that of the
+ * reference holding the same SDK clients (DynamoDB alone, or with S3 and/or SQS), from the same run. Import time is taken as the process's CPU time around the import
  * (wall time too, for information): on a shared machine other processes inflate wall time far more
  * than the 30% the budget allows. A preload records any socket opened or name resolved during import.
  */
@@ -10,11 +10,6 @@ import type { BundleInfo } from './b1-bundles.ts';
 import { type BudgetResult, lastJsonLine, median, round, runChild, table } from './common.ts';
 
 export const INIT_RATIO_BUDGET = 1.3;
-/**
- * Time at most this many bundles (besides the reference); all of them when there are fewer. Over
- * the cap the largest are timed: every bundle left out is smaller than every bundle timed.
- */
-const MAX_TIMED_BUNDLES = 16;
 
 interface ProbeOutput {
   importMs: number;
@@ -33,7 +28,9 @@ interface BundleTiming {
   bootSamples: number[];
   medianCpuMs: number;
   medianMs: number;
-  /** Median CPU time over the reference's: the verdict. */
+  /** The reference it is compared with. */
+  reference: string;
+  /** Median CPU time over its reference's: the verdict. */
   ratio: number;
   /** Median wall time over the reference's: information (other processes inflate it). */
   wallRatio: number;
@@ -78,15 +75,13 @@ function shuffle<T>(items: T[]): T[] {
 
 export async function runB2(bundles: BundleInfo[], runs: number, deadlineMs: number): Promise<BudgetResult> {
   const started = performance.now();
-  const reference = bundles.find((bundle) => bundle.kind === 'reference');
-  if (!reference) throw new Error('no reference bundle');
+  const references = bundles.filter((bundle) => bundle.kind === 'reference');
   const candidates = bundles.filter((bundle) => bundle.kind !== 'reference');
-  const timed =
-    candidates.length <= MAX_TIMED_BUNDLES
-      ? candidates
-      : [...candidates].sort((a, b) => b.bytes - a.bytes).slice(0, MAX_TIMED_BUNDLES);
-  const skipped = candidates.filter((bundle) => !timed.includes(bundle));
-  const all = [reference, ...timed];
+  for (const bundle of candidates) {
+    if (!references.some((reference) => reference.name === bundle.reference))
+      throw new Error(`no reference bundle ${bundle.reference} for ${bundle.name}`);
+  }
+  const all = [...references, ...candidates];
   const state = new Map(
     all.map((bundle) => [
       bundle.name,
@@ -127,8 +122,8 @@ export async function runB2(bundles: BundleInfo[], runs: number, deadlineMs: num
     completedRounds++;
   }
 
-  const referenceMedian = median(state.get(reference.name)?.samples ?? []);
-  const referenceCpuMedian = median(state.get(reference.name)?.cpuSamples ?? []);
+  const referenceMedian = (name: string) => median(state.get(name)?.samples ?? []);
+  const referenceCpuMedian = (name: string) => median(state.get(name)?.cpuSamples ?? []);
   const timings: BundleTiming[] = all.map((bundle) => {
     const entry = state.get(bundle.name) ?? {
       samples: [],
@@ -140,17 +135,18 @@ export async function runB2(bundles: BundleInfo[], runs: number, deadlineMs: num
     };
     const medianMs = median(entry.samples);
     const medianCpuMs = median(entry.cpuSamples);
-    const ratio = medianCpuMs / referenceCpuMedian;
+    const ratio = medianCpuMs / referenceCpuMedian(bundle.reference);
     return {
       name: bundle.name,
+      reference: bundle.reference,
       cpuSamples: entry.cpuSamples.map((value) => round(value, 3)),
       samples: entry.samples.map((value) => round(value, 3)),
       bootSamples: entry.bootSamples.map((value) => round(value, 3)),
       medianCpuMs: round(medianCpuMs, 2),
       medianMs: round(medianMs, 2),
       ratio: round(ratio, 3),
-      wallRatio: round(medianMs / referenceMedian, 3),
-      withinBudget: bundle === reference || ratio <= INIT_RATIO_BUDGET,
+      wallRatio: round(medianMs / referenceMedian(bundle.reference), 3),
+      withinBudget: bundle.kind === 'reference' || ratio <= INIT_RATIO_BUDGET,
       hasHandler: entry.hasHandler,
       sockets: entry.sockets,
       failures: entry.failures,
@@ -160,6 +156,7 @@ export async function runB2(bundles: BundleInfo[], runs: number, deadlineMs: num
   const rows: (string | number)[][] = [
     [
       'bundle',
+      'compared with',
       'size',
       'runs',
       'import CPU',
@@ -173,13 +170,15 @@ export async function runB2(bundles: BundleInfo[], runs: number, deadlineMs: num
   ];
   for (const timing of timings) {
     const bundle = all.find((candidate) => candidate.name === timing.name);
+    const isReference = bundle?.kind === 'reference';
     rows.push([
       timing.name,
+      isReference ? '-' : timing.reference,
       bundle ? `${(bundle.bytes / 1000).toFixed(0)} kB` : '-',
       timing.samples.length,
       `${timing.medianCpuMs.toFixed(1)} ms`,
       `${timing.ratio.toFixed(2)}×`,
-      timing.name === reference.name ? 'ref' : timing.withinBudget ? 'yes' : 'NO',
+      isReference ? 'ref' : timing.withinBudget ? 'yes' : 'NO',
       `${timing.medianMs.toFixed(1)} ms`,
       `${timing.wallRatio.toFixed(2)}×`,
       `${median(timing.bootSamples).toFixed(1)} ms`,
@@ -190,16 +189,16 @@ export async function runB2(bundles: BundleInfo[], runs: number, deadlineMs: num
   const slow = timings.filter((timing) => !timing.withinBudget);
   const socketOpeners = timings.filter((timing) => timing.sockets.length > 0);
   const broken = timings.filter((timing) => timing.failures.length > 0 || !timing.hasHandler);
-  const worst = [...timings].filter((t) => t.name !== reference.name).sort((a, b) => b.ratio - a.ratio)[0];
+  const referenceNames = new Set(references.map((reference) => reference.name));
+  const worst = [...timings].filter((t) => !referenceNames.has(t.name)).sort((a, b) => b.ratio - a.ratio)[0];
+  const base = references.find((reference) => reference.name === 'reference') ?? references[0];
+  const baseCpu = base ? referenceCpuMedian(base.name) : Number.NaN;
+  const baseWall = base ? referenceMedian(base.name) : Number.NaN;
   const notes = [
     `Import time is measured inside each fresh process around \`await import(bundle)\` (node ${process.version}), as CPU time of that process (user + system, all threads) and as wall time. The verdict uses the median CPU time: on this shared machine other processes inflate wall time by up to several × (wall figures are information, ratio of medians likewise). Node boot = process start to that import, information only.`,
-    `Rounds completed: ${completedRounds} of ${runs}; bundles timed: ${timed.length} of ${candidates.length} (+ reference)${
-      skipped.length
-        ? `; over the cap of ${MAX_TIMED_BUNDLES} the largest were timed, not timed (all smaller): ${skipped
-            .map((bundle) => bundle.name)
-            .join(', ')}`
-        : ''
-    }.`,
+    `Rounds completed: ${completedRounds} of ${runs}; every bundle timed: ${candidates.length} functions and ${references.length} references (${references
+      .map((reference) => reference.name)
+      .join(', ')}), each function against the reference holding the same SDK clients.`,
   ];
   for (const timing of socketOpeners) {
     notes.push(
@@ -215,18 +214,24 @@ export async function runB2(bundles: BundleInfo[], runs: number, deadlineMs: num
     notes.push('Fewer than 15 samples for some bundle (time limit reached): verdict is unknown.');
   return {
     id: 'B2',
-    title: `Module init: median import ≤ ${INIT_RATIO_BUDGET}× the reference bundle's; import opens no socket`,
+    title: `Module init: median import ≤ ${INIT_RATIO_BUDGET}× that of the reference with the same SDK clients; import opens no socket`,
     holds: !enoughRuns || broken.length ? null : slow.length === 0 && socketOpeners.length === 0,
-    summary: `reference ${referenceCpuMedian.toFixed(1)} ms CPU (${referenceMedian.toFixed(1)} ms wall); worst ${worst ? `${worst.name} ${worst.ratio.toFixed(2)}×` : '-'}; ${
+    summary: `reference ${baseCpu.toFixed(1)} ms CPU (${baseWall.toFixed(1)} ms wall); worst ${worst ? `${worst.name} ${worst.ratio.toFixed(2)}×` : '-'}; ${
       slow.length
     } over ${INIT_RATIO_BUDGET}×; ${socketOpeners.length} opened a socket`,
     table: table(rows),
     notes,
     details: {
-      referenceMedianCpuMs: round(referenceCpuMedian, 3),
-      referenceMedianMs: round(referenceMedian, 3),
+      references: Object.fromEntries(
+        references.map((reference) => [
+          reference.name,
+          {
+            medianCpuMs: round(referenceCpuMedian(reference.name), 3),
+            medianMs: round(referenceMedian(reference.name), 3),
+          },
+        ]),
+      ),
       completedRounds,
-      notTimed: skipped.map((bundle) => bundle.name),
       timings,
     },
     seconds: (performance.now() - started) / 1000,

@@ -113,7 +113,7 @@ if (wanted('B1')) {
 if (wanted('B2')) {
   await phase('B2', 'module init in fresh processes', async () => {
     if (!bundles) throw new Error('B1 produced no bundles');
-    return runB2(bundles, quick ? 5 : 21, 150_000);
+    return runB2(bundles, quick ? 5 : 17, 420_000);
   });
 }
 if (wanted('B3')) {

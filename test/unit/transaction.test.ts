@@ -122,7 +122,7 @@ describe('retrying', () => {
       throw new Error(`failed ${state}`);
     };
     await expect(
-      retrying({ times: 3, retry: () => true }, 1, attempt, async (state) => state + 1),
+      retrying({ times: 3, retry: () => true }, 1 as number, attempt, async (state) => state + 1),
     ).rejects.toThrow('failed 3');
     expect(seen).toEqual([1, 2, 3]);
   });
