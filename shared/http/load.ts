@@ -6,7 +6,7 @@
  * The handler receives the resource and the caller's level, and never checks a level itself.
  */
 import { ACCESS } from '#domain/access.ts';
-import { forbidden } from '#domain/errors.ts';
+import { forbidden, unauthorized } from '#domain/errors.ts';
 import { canAdminGroup } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
 import { canAdminProject, canOwnProject, type Project, type ProjectAccess } from '#domain/projects.ts';
@@ -66,8 +66,7 @@ export function project<P extends { id: string | number }>(
     authorize: async (started, caller, params) => {
       const loaded = await readableProject(started as ReturnType<typeof lookupProjectAhead>, caller);
       if (options.allow !== undefined) {
-        // Rules are for callers who act: routes with rules require a signed-in caller.
-        const resource = { ...loaded, caller: caller as Caller, params };
+        const resource = { ...loaded, caller: actor(caller), params };
         enforce(options.allow, resource, (level) =>
           level === 'owner'
             ? canOwnProject(resource.caller, loaded.access)
@@ -103,7 +102,7 @@ export function group<P extends { id: string | number }, R = undefined>(
       const alongside = options.alongside ? options.alongside(item, caller, params) : (undefined as R);
       const loaded = await readableGroup(item, caller);
       if (options.allow !== undefined) {
-        const resource = { ...loaded, caller: caller as Caller, params };
+        const resource = { ...loaded, caller: actor(caller), params };
         enforce(options.allow, resource, (level) =>
           level === 'owner'
             ? canAdminGroup(resource.caller, loaded.access)
@@ -134,7 +133,7 @@ export function optionalGroup<P, K extends keyof P>(
         idOf(params) === undefined
           ? { group: undefined, access: 0 }
           : await readableGroup(started as Promise<Raw | undefined>, caller);
-      if (!allow({ ...loaded, caller: caller as Caller, params })) throw forbidden();
+      if (!allow({ ...loaded, caller: actor(caller), params })) throw forbidden();
       return loaded;
     },
   };

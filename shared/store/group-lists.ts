@@ -79,7 +79,12 @@ export async function visibleSubgroupsPage(
  * internal group. The caller's own groups are read while the visibility lists are.
  */
 export function visibleGroupsPage(
-  input: { all_available?: boolean; owned?: boolean; order_by?: ListOrder; sort?: 'asc' | 'desc' },
+  input: {
+    all_available?: boolean;
+    owned?: boolean;
+    order_by?: 'id' | 'name' | 'path';
+    sort?: 'asc' | 'desc';
+  },
   caller: Caller | undefined,
   page: PageRequest,
   filter: ((group: Group) => boolean) | undefined,

@@ -20,7 +20,7 @@ export const keyFits = (key: Key) =>
 export const keys = {
   idCounter: (kind: string): Key => ({ pk: `COUNTER#${kind}`, sk: 'COUNTER' }),
   /** A list's counter (its partition names it; see `lists`). */
-  listCount: (list: ListRef): Key => ({ pk: `LISTCOUNT#${list.partition}`, sk: 'COUNT' }),
+  listCount: (list: ListName): Key => ({ pk: `LISTCOUNT#${list.partition}`, sk: 'COUNT' }),
   user: (id: number): Key => ({ pk: `USER#${id}`, sk: 'USER' }),
   /** Full paths of users, groups and projects share one namespace, as in GitLab. */
   route: (fullPath: string): Key => ({ pk: `ROUTE#${fullPath.toLowerCase()}`, sk: 'ROUTE' }),
@@ -59,45 +59,59 @@ export const keys = {
 };
 
 /**
- * A list: the index attribute it is read through (`l1` or `l2`) and its partition. Lists are only
- * ever named through `lists`, so a list cannot be read through the wrong index.
+ * A list: the index attribute it is read through (`l1` or `l2`), its partition and the orders its
+ * items carry sort attributes for. Lists are only ever named through `lists`, so a list cannot be
+ * read through another's index, nor (checked by the types and again when read) in an order its
+ * items do not sort by, which would find nothing.
  */
-export interface ListRef {
+export interface ListRef<O extends ListOrder = ListOrder> {
   attribute: ListPartitionAttribute;
   partition: string;
+  orders: readonly O[];
 }
-const l1 = (partition: string): ListRef => ({ attribute: 'l1', partition });
-const l2 = (partition: string): ListRef => ({ attribute: 'l2', partition });
+
+/** A list by name only: enough to count it or to tell whether an item is in it. */
+export type ListName = Pick<ListRef, 'attribute' | 'partition'>;
+
+const listOf =
+  <O extends ListOrder>(attribute: ListPartitionAttribute, orders: readonly ('id' | O)[]) =>
+  (partition: string): ListRef<'id' | O> => ({ attribute, partition, orders });
+
+/** The orders of each kind of list, as its items' sort attributes (see sortAttributes) allow. */
+const everyOrder = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+const named = ['id', 'name', 'path', 'created_at'] as const;
+const dated = ['id', 'created_at'] as const;
+const byId = ['id'] as const;
 
 /** Every list of the table. */
 export const lists = {
-  users: l1('USERS'),
-  usersInState: (state: string) => l2(`USERS#${state}`),
-  accessTokens: l1('PATS'),
-  accessTokensOfUser: (userId: number) => l2(`PATS#USER#${userId}`),
-  groupsWithVisibility: (visibility: string) => l1(`GROUPS#${visibility}`),
+  users: listOf('l1', named)('USERS'),
+  usersInState: (state: string) => listOf('l2', named)(`USERS#${state}`),
+  accessTokens: listOf('l1', dated)('PATS'),
+  accessTokensOfUser: (userId: number) => listOf('l2', dated)(`PATS#USER#${userId}`),
+  groupsWithVisibility: (visibility: string) => listOf('l1', named)(`GROUPS#${visibility}`),
   /** Direct subgroups of a group, or top-level groups for `null`. */
-  groupChildren: (parentId: number | null) => l2(`GROUPS#CHILDREN#${parentId ?? 'ROOT'}`),
-  groupMembers: (groupId: number) => l1(`MEMBERS#GROUP#${groupId}`),
-  groupMembershipsOfUser: (userId: number) => l2(`MEMBERSHIPS#GROUP#USER#${userId}`),
-  projectsWithVisibility: (visibility: string) => l1(`PROJECTS#${visibility}`),
+  groupChildren: (parentId: number | null) => listOf('l2', named)(`GROUPS#CHILDREN#${parentId ?? 'ROOT'}`),
+  groupMembers: (groupId: number) => listOf('l1', dated)(`MEMBERS#GROUP#${groupId}`),
+  groupMembershipsOfUser: (userId: number) => listOf('l2', dated)(`MEMBERSHIPS#GROUP#USER#${userId}`),
+  projectsWithVisibility: (visibility: string) => listOf('l1', everyOrder)(`PROJECTS#${visibility}`),
   /** A namespace's projects of one visibility: callers who see only some read only those. */
   namespaceProjects: (namespaceId: number, visibility: string) =>
-    l2(`PROJECTS#NS#${namespaceId}#${visibility}`),
-  projectMembers: (projectId: number) => l1(`MEMBERS#PROJECT#${projectId}`),
-  projectMembershipsOfUser: (userId: number) => l2(`MEMBERSHIPS#PROJECT#USER#${userId}`),
-  projectStars: (projectId: number) => l1(`STARS#PROJECT#${projectId}`),
-  starredByUser: (userId: number) => l2(`STARRED#USER#${userId}`),
+    listOf('l2', everyOrder)(`PROJECTS#NS#${namespaceId}#${visibility}`),
+  projectMembers: (projectId: number) => listOf('l1', dated)(`MEMBERS#PROJECT#${projectId}`),
+  projectMembershipsOfUser: (userId: number) => listOf('l2', dated)(`MEMBERSHIPS#PROJECT#USER#${userId}`),
+  projectStars: (projectId: number) => listOf('l1', byId)(`STARS#PROJECT#${projectId}`),
+  starredByUser: (userId: number) => listOf('l2', byId)(`STARRED#USER#${userId}`),
   /** Projects listed under a search key. */
-  searchPostings: (searchKey: string) => l1(`SEARCH#${searchKey}`),
+  searchPostings: (searchKey: string) => listOf('l1', byId)(`SEARCH#${searchKey}`),
   /** Projects waiting for their search postings. */
-  searchPending: l1('SEARCH#PENDING'),
+  searchPending: listOf('l1', byId)('SEARCH#PENDING'),
   /** Projects shared with a group. */
-  sharedWithGroup: (groupId: number) => l1(`SHARES#GROUP#${groupId}`),
+  sharedWithGroup: (groupId: number) => listOf('l1', byId)(`SHARES#GROUP#${groupId}`),
 };
 
 /** The list attributes of an item that belongs to the given lists (at most one per attribute). */
-export function inLists(...refs: ListRef[]): Partial<Record<ListPartitionAttribute, string>> {
+export function inLists(...refs: ListName[]): Partial<Record<ListPartitionAttribute, string>> {
   const attributes: Partial<Record<ListPartitionAttribute, string>> = {};
   for (const ref of refs) {
     if (attributes[ref.attribute] !== undefined) throw new Error(`two lists on ${ref.attribute}`);
@@ -107,7 +121,7 @@ export function inLists(...refs: ListRef[]): Partial<Record<ListPartitionAttribu
 }
 
 /** The lists a stored item belongs to, as its list attributes say. */
-export const listsOfItem = (item: Record<string, unknown>): ListRef[] =>
+export const listsOfItem = (item: Record<string, unknown>): ListName[] =>
   listPartitionAttributes.flatMap((attribute) =>
     item[attribute] === undefined ? [] : [{ attribute, partition: String(item[attribute]) }],
   );

@@ -1,13 +1,13 @@
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { documentClient, tableName } from './client.ts';
-import { keys, type ListRef, listsOfItem } from './keys.ts';
+import { keys, type ListName, type ListRef, listsOfItem } from './keys.ts';
 import { indexName, type ListOrder, listSortAttributes, treeIndex } from './table.ts';
 import { type TransactItem, update } from './transaction.ts';
 
-export interface ListQuery<T> {
-  list: ListRef;
-  order: ListOrder;
+export interface ListQuery<T, O extends ListOrder> {
+  list: ListRef<O>;
+  order: NoInfer<O>;
   sort: 'asc' | 'desc';
   page: PageRequest;
   decode: (item: Record<string, unknown>) => T;
@@ -33,6 +33,9 @@ interface ChunkQuery {
 
 /** One Query of a list's index (the list's own attribute, so no list is read through another's). */
 async function queryChunk(query: ChunkQuery, limit: number | undefined, startKey?: Record<string, unknown>) {
+  // The types keep this from happening; a list read in an order its items lack would find nothing.
+  if (!query.list.orders.includes(query.order))
+    throw new Error(`list ${query.list.partition} has no order ${query.order}`);
   return documentClient().send(
     new QueryCommand({
       TableName: tableName(),
@@ -49,12 +52,15 @@ async function queryChunk(query: ChunkQuery, limit: number | undefined, startKey
 }
 
 /** Reads one page of a list: a Query on the list's GSI in the requested order, never a Scan. */
-export async function queryList<T>(query: ListQuery<T>): Promise<ListPage<T>> {
+export async function queryList<T, O extends ListOrder>(query: ListQuery<T, O>): Promise<ListPage<T>> {
   const offset = offsetOf(query.page);
   return query.filter ? queryFiltered(query, offset) : queryUnfiltered(query, offset);
 }
 
-async function queryUnfiltered<T>(query: ListQuery<T>, offset: number): Promise<ListPage<T>> {
+async function queryUnfiltered<T, O extends ListOrder>(
+  query: ListQuery<T, O>,
+  offset: number,
+): Promise<ListPage<T>> {
   const wanted = offset + query.page.perPage;
   const readPage = async () => {
     const items: Record<string, unknown>[] = [];
@@ -70,7 +76,10 @@ async function queryUnfiltered<T>(query: ListQuery<T>, offset: number): Promise<
   return { items, total };
 }
 
-async function queryFiltered<T>(query: ListQuery<T>, offset: number): Promise<ListPage<T>> {
+async function queryFiltered<T, O extends ListOrder>(
+  query: ListQuery<T, O>,
+  offset: number,
+): Promise<ListPage<T>> {
   const filter = query.filter as (entity: T) => boolean;
   const wanted = offset + query.page.perPage;
   const matches: T[] = [];
@@ -91,7 +100,7 @@ async function queryFiltered<T>(query: ListQuery<T>, offset: number): Promise<Li
   return { items: matches, total: startKey ? undefined : matched };
 }
 
-export async function readListCount(list: ListRef): Promise<number> {
+export async function readListCount(list: ListName): Promise<number> {
   const result = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: keys.listCount(list) }),
   );
@@ -99,7 +108,7 @@ export async function readListCount(list: ListRef): Promise<number> {
 }
 
 /** The counter change that goes in the same transaction as an item joining or leaving a list. */
-export function listCountChange(list: ListRef, delta: number): TransactItem {
+export function listCountChange(list: ListName, delta: number): TransactItem {
   return update(keys.listCount(list), 'ADD #count :delta', {
     names: { '#count': 'count' },
     values: { ':delta': delta },
@@ -111,9 +120,9 @@ export const listCountChanges = (item: Record<string, unknown>, delta: number): 
   listsOfItem(item).map((list) => listCountChange(list, delta));
 
 /** The first `limit` raw items of a list in the given order (several queries if pages are cut). */
-export async function readListHead(
-  list: ListRef,
-  order: ListOrder,
+export async function readListHead<O extends ListOrder>(
+  list: ListRef<O>,
+  order: NoInfer<O>,
   sort: 'asc' | 'desc',
   limit: number,
 ): Promise<Record<string, unknown>[]> {
@@ -129,9 +138,9 @@ export async function readListHead(
 }
 
 /** Every raw item of a list, up to `MAX_COUNTED_ITEMS`; `complete` is false when cut there. */
-export async function readWholeList(
-  list: ListRef,
-  order: ListOrder = 'id',
+export async function readWholeList<O extends ListOrder>(
+  list: ListRef<O | 'id'>,
+  order: NoInfer<O> | 'id' = 'id',
 ): Promise<{ items: Record<string, unknown>[]; complete: boolean }> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
@@ -221,34 +230,34 @@ export function mergeSorted(
   return merged;
 }
 
-export interface MergedListQuery<T> {
+export interface MergedListQuery<T, O extends ListOrder> {
   /** Lists read in the requested order (e.g. every public and internal project). */
-  lists: ListRef[];
+  lists: ListRef<O>[];
   /**
    * Lists known only once something else was read (e.g. those of the groups a caller belongs
    * to), read like `partitions` as soon as each set is known.
    */
-  laterLists?: Promise<ListRef[]>[];
+  laterLists?: Promise<ListRef<O>[]>[];
   /**
    * Caller-specific raw items (e.g. private projects they reach), merged in; all of them, as a
    * promise when they are still being read, so their reads overlap the lists' reads.
    */
   extra: Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
-  order: ListOrder;
+  order: NoInfer<O>;
   sort: 'asc' | 'desc';
   page: PageRequest;
   decode: (item: Record<string, unknown>) => T;
   filter?: (entity: T) => boolean;
 }
 
-const refName = (ref: ListRef) => `${ref.attribute}|${ref.partition}`;
+const refName = (ref: ListName) => `${ref.attribute}|${ref.partition}`;
 
 /**
  * One page merged from several lists plus caller-specific items. Without a filter each list is
  * read only to the end of the requested page and the total comes from the lists' counters; an
  * extra item that belongs to one of the lists counts (and is found) there.
  */
-export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage<T>> {
+export async function listMerged<T, O extends ListOrder>(query: MergedListQuery<T, O>): Promise<ListPage<T>> {
   const offset = offsetOf(query.page);
   const wanted = offset + query.page.perPage;
   const first = query.lists;
@@ -258,7 +267,7 @@ export async function listMerged<T>(query: MergedListQuery<T>): Promise<ListPage
     return items.filter((item) => !listsOfItem(item).some((ref) => listed.has(refName(ref))));
   };
   /** Each set of lists starts its reads as soon as it is known. */
-  const eachSet = <R>(read: (ref: ListRef) => Promise<R>) =>
+  const eachSet = <R>(read: (ref: ListRef<O>) => Promise<R>) =>
     Promise.all(
       [Promise.resolve(first), ...(query.laterLists ?? [])].map((set) =>
         set.then((known) => Promise.all(known.map(read))),

@@ -12,7 +12,7 @@ import type { Project, ProjectAccess } from '#domain/projects.ts';
 import type { Caller, User } from '#domain/users.ts';
 import type { Key } from './batch.ts';
 import { getItem } from './items.ts';
-import { inLists, keys, type ListRef, lists, sortAttributes } from './keys.ts';
+import { inLists, keys, type ListName, lists, sortAttributes } from './keys.ts';
 import { listCountChange, listCountChanges, readWholeList } from './lists.ts';
 import { check, commit, EXISTING_ITEM, NEW_ITEM, put, refusedWith, remove } from './transaction.ts';
 import { getUser, getUsers } from './users.ts';
@@ -75,7 +75,7 @@ async function insertMember(item: Raw, userId: number): Promise<void> {
 const replaceMember = (item: Raw) => commit([put(item, EXISTING_ITEM)], recordNotFound());
 
 /** Removes a member and moves both counters; 404 when it is not a member. */
-const deleteMember = (key: Key, ...memberLists: ListRef[]) =>
+const deleteMember = (key: Key, ...memberLists: ListName[]) =>
   commit(
     [remove(key, EXISTING_ITEM), ...memberLists.map((list) => listCountChange(list, -1))],
     recordNotFound(),

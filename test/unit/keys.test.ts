@@ -32,10 +32,17 @@ describe('keys', () => {
   });
 
   it('name lists', () => {
-    expect(lists.users).toEqual({ attribute: 'l1', partition: 'USERS' });
-    expect(lists.usersInState('blocked')).toEqual({ attribute: 'l2', partition: 'USERS#blocked' });
-    expect(lists.accessTokens).toEqual({ attribute: 'l1', partition: 'PATS' });
-    expect(lists.accessTokensOfUser(5)).toEqual({ attribute: 'l2', partition: 'PATS#USER#5' });
+    const named = ['id', 'name', 'path', 'created_at'];
+    const dated = ['id', 'created_at'];
+    expect(lists.users).toEqual({ attribute: 'l1', partition: 'USERS', orders: named });
+    expect(lists.usersInState('blocked')).toEqual({
+      attribute: 'l2',
+      partition: 'USERS#blocked',
+      orders: named,
+    });
+    expect(lists.accessTokens).toEqual({ attribute: 'l1', partition: 'PATS', orders: dated });
+    expect(lists.accessTokensOfUser(5)).toEqual({ attribute: 'l2', partition: 'PATS#USER#5', orders: dated });
+    expect(lists.projectStars(3)).toEqual({ attribute: 'l1', partition: 'STARS#PROJECT#3', orders: ['id'] });
   });
 
   it('give each item its lists on their own attributes, and refuse two lists on one', () => {
@@ -217,5 +224,15 @@ describe('tree', () => {
 
   it('leaves personal namespaces out of the tree (removed on update)', () => {
     expect(tree.project([], 42)).toEqual({ tree: undefined, tpath: undefined });
+  });
+});
+
+describe('list reads', () => {
+  it('refuse an order the list’s items carry no sort attribute for, before anything is sent', async () => {
+    const { readListHead } = await import('#store/lists.ts');
+    const members = lists.groupMembers(3) as ReturnType<typeof lists.projectsWithVisibility>;
+    await expect(readListHead(members, 'name', 'asc', 20)).rejects.toThrow(
+      'list MEMBERS#GROUP#3 has no order name',
+    );
   });
 });
