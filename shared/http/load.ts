@@ -34,14 +34,15 @@ export interface Loader<P, L> {
 type Rule<R> = 'maintainer' | 'owner' | ((resource: R) => boolean);
 
 /** Applies a rule: 403 when it refuses a caller who may see the resource. */
-function enforce<R>(
-  rule: Rule<R> | undefined,
-  resource: R,
-  named: (level: 'maintainer' | 'owner') => boolean,
-) {
-  if (rule === undefined) return;
+function enforce<R>(rule: Rule<R>, resource: R, named: (level: 'maintainer' | 'owner') => boolean) {
   const allowed = typeof rule === 'function' ? rule(resource) : named(rule);
   if (!allowed) throw forbidden();
+}
+
+/** The caller a rule judges: rules are about acting, which anonymous callers never may (401). */
+function actor(caller: Caller | undefined): Caller {
+  if (!caller) throw unauthorized();
+  return caller;
 }
 
 export interface LoadedProject<P> {
