@@ -9,6 +9,7 @@ import { notFound } from '#domain/errors.ts';
 import type { Project, ProjectNamespace } from '#domain/projects.ts';
 import { getItem, getLiveItem, getLiveItems, type RouteOwner } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
+import { keyAttributes } from './table.ts';
 import { check, type Refusal, refusedWith, type Step, type TransactItem, update } from './transaction.ts';
 
 type Raw = Record<string, unknown>;
@@ -65,7 +66,7 @@ export function writeProjectItem(
   const sets: string[] = [];
   const removals: string[] = [];
   Object.entries(projectItem(project)).forEach(([name, value], index) => {
-    if (name === 'pk' || name === 'sk' || COUNTERS.has(name)) return;
+    if (name === keyAttributes.partition || name === keyAttributes.sort || COUNTERS.has(name)) return;
     names[`#a${index}`] = name;
     if (value === undefined) removals.push(`#a${index}`);
     else {
