@@ -39,8 +39,12 @@ const isStoredFilename = (name: string) => name !== '' && sanitizeFilename(name)
  */
 export const uploadKey = (projectId: number, secret: string, filename: string) =>
   /^[0-9a-f]{32}$/.test(secret) && isStoredFilename(filename)
-    ? `uploads/${projectId}/${secret}/${filename}`
+    ? storedAt(projectId, secret, filename)
     : undefined;
+
+/** Where an upload is stored: under its project's prefix, so a project's uploads go with it. */
+const storedAt = (projectId: number, secret: string, filename: string) =>
+  `${uploadPrefix(projectId)}${secret}/${filename}`;
 
 /** A file sent for upload, as it is stored: 400 without a file, 413 when it is too large. */
 export function newUpload(
@@ -51,14 +55,21 @@ export function newUpload(
   if (file.content.length > MAX_ATTACHMENT_BYTES) throw payloadTooLarge();
   const secret = newUploadSecret();
   const filename = sanitizeFilename(file.filename);
-  const key = `uploads/${projectId}/${secret}/${filename}`;
-  return { key, secret, filename, content: file.content, contentType: file.contentType };
+  return {
+    key: storedAt(projectId, secret, filename),
+    secret,
+    filename,
+    content: file.content,
+    contentType: file.contentType,
+  };
 }
 
 /** Images and videos display inline; anything else downloads, so no upload renders as a page here. */
 export const downloadHeaders = (filename: string) => ({
   'Content-Disposition': `${isEmbeddable(filename) ? 'inline' : 'attachment'}; filename="${filename.replace(/"/g, '')}"`,
 });
+
+/** Every upload of a project lives under its prefix, so a project's uploads go with it. */
 export const uploadPrefix = (projectId: number) => `uploads/${projectId}/`;
 
 /** Images and videos are shown in place (Markdown `![]()`, inline download); other files are links. */

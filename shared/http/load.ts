@@ -5,7 +5,6 @@
  * see it (GitLab never says 403 for what one cannot see), 403 when they may see it but not act.
  * The handler receives the resource and the caller's level, and never checks a level itself.
  */
-import { ACCESS } from '#domain/access.ts';
 import { forbidden, unauthorized } from '#domain/errors.ts';
 import { canAdminGroup } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
@@ -16,25 +15,33 @@ import {
   lookupGroup,
   lookupProject,
   lookupProjectAhead,
+  type ProjectReadAhead,
   readableGroup,
   readableProject,
 } from '#store/access.ts';
 
 type Raw = Record<string, unknown>;
 
-/** What a route declares to load; see defineRoute. */
-export interface Loader<P, L> {
+/**
+ * What a route declares to load; see defineRoute. `S` is what the read started with; methods, so a
+ * route's loader of any `S` fits the route's `Loader<P, L>`.
+ */
+export interface Loader<P, L, S = unknown> {
   /** Starts the read beside authentication; called before anything awaits. */
-  start: (params: P, ahead: CredentialBatch) => Promise<unknown>;
+  start(params: P, ahead: CredentialBatch): Promise<S>;
   /** Once the caller is known: the resource as the caller may act on it, or the refusal. */
-  authorize: (started: Promise<unknown>, caller: Caller | undefined, params: P) => Promise<L>;
+  authorize(started: Promise<S>, caller: Caller | undefined, params: P): Promise<L>;
 }
 
 /** A rule for acting on a loaded resource: a named level, or a domain rule over the caller's access. */
-type Rule<R> = 'maintainer' | 'owner' | ((resource: R) => boolean);
+type Rule<R, Level extends string> = Level | ((resource: R) => boolean);
 
 /** Applies a rule: 403 when it refuses a caller who may see the resource. */
-function enforce<R>(rule: Rule<R>, resource: R, named: (level: 'maintainer' | 'owner') => boolean) {
+function enforce<R, Level extends string>(
+  rule: Rule<R, Level>,
+  resource: R,
+  named: (level: Level) => boolean,
+) {
   const allowed = typeof rule === 'function' ? rule(resource) : named(rule);
   if (!allowed) throw forbidden();
 }
@@ -57,15 +64,15 @@ export interface LoadedProject<P> {
  * when this container has seen both, with the caller's memberships): for the hottest read.
  */
 export function project<P extends { id: string | number }>(
-  options: { allow?: Rule<LoadedProject<P>>; ahead?: boolean } = {},
-): Loader<P, { project: Project; access: ProjectAccess }> {
+  options: { allow?: Rule<LoadedProject<P>, 'maintainer' | 'owner'>; ahead?: boolean } = {},
+): Loader<P, { project: Project; access: ProjectAccess }, ProjectReadAhead> {
   return {
     start: (params, ahead) =>
       options.ahead
         ? lookupProjectAhead(params.id, ahead)
         : lookupProject(params.id).then((item) => ({ item })),
     authorize: async (started, caller, params) => {
-      const loaded = await readableProject(started as ReturnType<typeof lookupProjectAhead>, caller);
+      const loaded = await readableProject(started, caller);
       if (options.allow !== undefined) {
         const resource = { ...loaded, caller: actor(caller), params };
         enforce(options.allow, resource, (level) =>
@@ -94,21 +101,17 @@ type Alongside<P, R> = (item: Promise<Raw | undefined>, caller: Caller | undefin
  * (and the caller) as soon as the item is read, beside the access check.
  */
 export function group<P extends { id: string | number }, R = undefined>(
-  options: { allow?: Rule<LoadedGroup<P>>; alongside?: Alongside<P, R> } = {},
-): Loader<P, { group: Group; access: number; alongside: R }> {
+  options: { allow?: Rule<LoadedGroup<P>, 'owner'>; alongside?: Alongside<P, R> } = {},
+): Loader<P, { group: Group; access: number; alongside: R }, Raw | undefined> {
   return {
     start: (params) => lookupGroup(params.id),
-    authorize: async (started, caller, params) => {
-      const item = started as Promise<Raw | undefined>;
+    authorize: async (item, caller, params) => {
       const alongside = options.alongside ? options.alongside(item, caller, params) : (undefined as R);
       const loaded = await readableGroup(item, caller);
       if (options.allow !== undefined) {
         const resource = { ...loaded, caller: actor(caller), params };
-        enforce(options.allow, resource, (level) =>
-          level === 'owner'
-            ? canAdminGroup(resource.caller, loaded.access)
-            : resource.caller.admin || loaded.access >= ACCESS.maintainer,
-        );
+        // Owners (and admins) are the group's administrators.
+        enforce(options.allow, resource, () => canAdminGroup(resource.caller, loaded.access));
       }
       return { ...loaded, alongside };
     },
@@ -122,7 +125,7 @@ export function group<P extends { id: string | number }, R = undefined>(
 export function optionalGroup<P, K extends keyof P>(
   param: K,
   allow: (resource: { group: Group | undefined; access: number; caller: Caller; params: P }) => boolean,
-): Loader<P, { group: Group | undefined; access: number }> {
+): Loader<P, { group: Group | undefined; access: number }, Raw | undefined> {
   const idOf = (params: P) => params[param] as string | number | undefined;
   return {
     start: (params) => {
@@ -131,9 +134,7 @@ export function optionalGroup<P, K extends keyof P>(
     },
     authorize: async (started, caller, params) => {
       const loaded =
-        idOf(params) === undefined
-          ? { group: undefined, access: 0 }
-          : await readableGroup(started as Promise<Raw | undefined>, caller);
+        idOf(params) === undefined ? { group: undefined, access: 0 } : await readableGroup(started, caller);
       if (!allow({ ...loaded, caller: actor(caller), params })) throw forbidden();
       return loaded;
     },

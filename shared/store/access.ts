@@ -13,11 +13,11 @@ import { isMembershipActive } from '#domain/members.ts';
 import { canReadProject, NO_ACCESS, type Project, type ProjectAccess } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
 import { batchGetItems, type Key } from './batch.ts';
-import { decodeGroup, getRawGroup } from './group-items.ts';
-import { namesSameNamespaces, resolveReference } from './items.ts';
+import { decodeGroup } from './group-items.ts';
+import { getLiveItem, namesSameNamespaces, type RouteOwner, resolveReference } from './items.ts';
 import { isAt, keys, lists } from './keys.ts';
 import { readListHead } from './lists.ts';
-import { decodeProject, getProjectRaw, namespacesOf } from './project-items.ts';
+import { decodeProject, namespacesOf } from './project-items.ts';
 import { readAhead } from './read-ahead.ts';
 
 type Raw = Record<string, unknown>;
@@ -162,14 +162,24 @@ export async function accessFromLevels(
 
 // Projects ------------------------------------------------------------------------------------------
 
-/** A project item by id or full path (a route read first for paths); undefined when absent or being deleted. */
-export async function lookupProject(idOrPath: string | number): Promise<Raw | undefined> {
-  const reference = await resolveReference(idOrPath, 'project');
-  const item = reference && (await getProjectRaw(reference.id));
-  if (!item || item.deleting) return undefined;
-  // A path whose namespaces are no longer the project's (deleted or renamed) names nothing.
-  return reference && namesSameNamespaces(reference.above, namespacesOf(item)) ? item : undefined;
+/**
+ * An item by id or full path (a route read first for paths); undefined when absent, being
+ * deleted, or named by a path whose namespaces are no longer the item's (renamed or deleted).
+ */
+async function lookup(
+  idOrPath: string | number,
+  kind: 'group' | 'project',
+  key: (id: number) => Key,
+  namespaces: (item: Raw) => RouteOwner[],
+): Promise<Raw | undefined> {
+  const reference = await resolveReference(idOrPath, kind);
+  const item = reference && (await getLiveItem(key(reference.id)));
+  return reference && item && namesSameNamespaces(reference.above, namespaces(item)) ? item : undefined;
 }
+
+/** A project item by id or full path; undefined when there is none to name. */
+export const lookupProject = (idOrPath: string | number) =>
+  lookup(idOrPath, 'project', keys.project, namespacesOf);
 
 /** A project by numeric id or (case-insensitive) full path `namespace/project`, whoever asks. */
 export async function findProject(idOrPath: string | number): Promise<Project | undefined> {
@@ -246,23 +256,21 @@ export async function readableProject(
 
 // Groups --------------------------------------------------------------------------------------------
 
-/** A group item by id or full path (a route read first for paths); undefined when absent or being deleted. */
-export async function lookupGroup(idOrPath: string | number): Promise<Raw | undefined> {
-  const reference = await resolveReference(idOrPath, 'group');
-  const item = reference && (await getRawGroup(reference.id));
-  if (!item || item.deleting) return undefined;
-  // A path whose parent groups are no longer the group's (deleted or renamed) names nothing.
-  const ancestors = ((item.ancestor_ids as number[] | undefined) ?? []).map((id) => ({ kind: 'group', id }));
-  return reference && namesSameNamespaces(reference.above, ancestors) ? item : undefined;
+/** A group's ancestors, as the namespaces its path names above it. */
+const ancestorsOf = (item: Raw): RouteOwner[] =>
+  ((item.ancestor_ids as number[] | undefined) ?? []).map((id) => ({ kind: 'group', id }));
+
+/** A group item by id or full path; undefined when there is none to name. */
+export const lookupGroup = (idOrPath: string | number) => lookup(idOrPath, 'group', keys.group, ancestorsOf);
+
+/** A user's active levels in each of these groups, in one batch read. */
+async function groupLevels(userId: number, groupIds: number[]): Promise<Map<number, number>> {
+  return levelsFrom(await batchGetItems(groupIds.map((id) => keys.groupMember(id, userId)))).groups;
 }
 
 /** The highest active level of a user's memberships of these groups, in one batch read. */
-async function highestLevelIn(userId: number, groupIds: number[]): Promise<number> {
-  const items = await batchGetItems(groupIds.map((id) => keys.groupMember(id, userId)));
-  return items
-    .filter((item) => isMembershipActive(item.expires_at))
-    .reduce((highest, item) => Math.max(highest, Number(item.access_level)), 0);
-}
+const highestLevelIn = async (userId: number, groupIds: number[]) =>
+  highestIn(await groupLevels(userId, groupIds), groupIds);
 
 /**
  * The caller's access to a group: the highest of their memberships in the group and its ancestors
@@ -293,11 +301,8 @@ export async function readableGroup(
 }
 
 /** The caller's direct membership level in each of the given groups. */
-export async function directAccessTo(userId: number, groups: Group[]): Promise<Map<number, number>> {
-  const items = await batchGetItems(groups.map((group) => keys.groupMember(group.id, userId)));
-  return new Map(
-    items
-      .filter((item) => isMembershipActive(item.expires_at))
-      .map((item) => [Number(item.group_id), Number(item.access_level)]),
+export const directAccessTo = (userId: number, groups: Group[]) =>
+  groupLevels(
+    userId,
+    groups.map((group) => group.id),
   );
-}

@@ -5,7 +5,7 @@
 import { ACCESS } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
 import type { ProjectPage } from '#domain/project-views.ts';
-import { canReadProject, NO_ACCESS, type Project } from '#domain/projects.ts';
+import { canReadProject, NO_ACCESS, type ProjectAccess } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
 import {
   accessFromLevels,
@@ -45,18 +45,26 @@ export function startGroupDetail(
   return { sharedLinks, memberships };
 }
 
-/** Projects shared with the group that the caller can read. */
+/**
+ * Projects shared with the group that the caller can read (the first DETAIL_PROJECTS), with the
+ * caller's access to each: read once, for deciding and for `permissions`.
+ */
 async function sharedProjectsOf(
   links: Promise<Raw[]>,
   caller: Caller | undefined,
   levels?: Promise<KnownLevels>,
-): Promise<Project[]> {
+): Promise<ProjectPage> {
   const projects = (await getProjectsRaw((await links).map((link) => Number(link.project_id)))).map(
     decodeProject,
   );
-  if (caller?.admin) return projects;
-  const access = caller ? await accessFromLevels(caller.id, projects, levels) : new Map();
-  return projects.filter((project) => canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS));
+  const access = caller
+    ? await accessFromLevels(caller.id, projects, levels)
+    : new Map<number, ProjectAccess>();
+  const readable = caller?.admin
+    ? projects
+    : projects.filter((project) => canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS));
+  const items = readable.slice(0, DETAIL_PROJECTS);
+  return { items, total: items.length, access };
 }
 
 /**
@@ -81,15 +89,10 @@ export async function groupDetailProjects(
       seesAll: Boolean(caller?.admin || groupAccess >= ACCESS.guest),
       levels,
     }),
-    sharedProjectsOf(links, caller, levels).then((projects) => projects.slice(0, DETAIL_PROJECTS)),
+    sharedProjectsOf(links, caller, levels),
   ]);
-  const accessOf = (projects: Project[]) =>
-    caller ? accessFromLevels(caller.id, projects, levels) : Promise.resolve(new Map());
-  const [ownAccess, sharedAccess] = await Promise.all([accessOf(own.items), accessOf(shared)]);
-  return {
-    projects: { ...own, access: ownAccess },
-    shared: { items: shared, total: shared.length, access: sharedAccess },
-  };
+  const ownAccess = caller ? await accessFromLevels(caller.id, own.items, levels) : new Map();
+  return { projects: { ...own, access: ownAccess }, shared };
 }
 
 /**

@@ -93,26 +93,28 @@ export async function listGroupMembers(groupId: number): Promise<GroupMember[]> 
   return items.map(decodeGroupMember);
 }
 
-/** The owner a group is created with (in the group's own transaction). */
-export const groupOwnerItem = (group: Group, userId: number, now: string) =>
-  groupMemberItem(
-    {
-      group_id: group.id,
-      user_id: userId,
-      access_level: 50,
-      expires_at: null,
-      created_at: now,
-      created_by_id: userId,
-    },
-    group.ancestor_ids,
-  );
-
 /** What a request asks of a member. */
 interface MemberChange {
   user_id: number;
   access_level: number;
   expires_at?: string | null;
 }
+
+/** A new membership as asked, created now by `creatorId`. */
+const newMembership = (change: MemberChange, creatorId: number, now = new Date().toISOString()) => ({
+  user_id: change.user_id,
+  access_level: change.access_level,
+  expires_at: change.expires_at ?? null,
+  created_at: now,
+  created_by_id: creatorId,
+});
+
+/** The owner a group is created with (in the group's own transaction). */
+export const groupOwnerItem = (group: Group, userId: number, now: string) =>
+  groupMemberItem(
+    { group_id: group.id, ...newMembership({ user_id: userId, access_level: 50 }, userId, now) },
+    group.ancestor_ids,
+  );
 
 /** The user a new member is; 404 `User Not Found`. */
 async function userOf(userId: number): Promise<User> {
@@ -125,14 +127,7 @@ async function userOf(userId: number): Promise<User> {
 export async function addGroupMember(group: Group, change: MemberChange, callerId: number) {
   const user = await userOf(change.user_id);
   checkMemberLevel(change.access_level);
-  const member: GroupMember = {
-    group_id: group.id,
-    user_id: user.id,
-    access_level: change.access_level,
-    expires_at: change.expires_at ?? null,
-    created_at: new Date().toISOString(),
-    created_by_id: callerId,
-  };
+  const member: GroupMember = { group_id: group.id, ...newMembership(change, callerId) };
   await insertMember(groupMemberItem(member, group.ancestor_ids), member.user_id);
   return { user, member };
 }
@@ -199,14 +194,7 @@ interface ProjectActor {
 export async function addProjectMember({ project, caller, access }: ProjectActor, change: MemberChange) {
   checkMemberChange(project, caller, access, [change.access_level]);
   const user = await userOf(change.user_id);
-  const member: ProjectMember = {
-    project_id: project.id,
-    user_id: user.id,
-    access_level: change.access_level,
-    expires_at: change.expires_at ?? null,
-    created_at: new Date().toISOString(),
-    created_by_id: caller.id,
-  };
+  const member: ProjectMember = { project_id: project.id, ...newMembership(change, caller.id) };
   await insertMember(projectMemberItem(member), member.user_id);
   return { user, member };
 }

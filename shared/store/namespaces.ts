@@ -30,7 +30,7 @@ import { keys } from './keys.ts';
 import { NamespaceMoved, newRunnersToken } from './project-items.ts';
 import { namespaceProjectCount } from './project-lists.ts';
 import { createProject, moveNamespaceProjects, type NewProject, transferProject } from './project-writes.ts';
-import { commit, NEW_ITEM, put, retrying, update } from './transaction.ts';
+import { commitUnlessDone, NEW_ITEM, put, retrying, update } from './transaction.ts';
 import { getUser } from './users.ts';
 
 type UserWithNamespace = User & { namespace_id?: number };
@@ -40,26 +40,18 @@ export async function personalNamespaceId(user: User): Promise<number> {
   const existing = (user as UserWithNamespace).namespace_id;
   if (existing) return existing;
   const id = await nextId('namespace');
+  const allocated = await commitUnlessDone([
+    update(keys.user(user.id), 'SET namespace_id = :id', {
+      condition: 'attribute_exists(pk) AND attribute_not_exists(namespace_id)',
+      values: { ':id': id },
+    }),
+    put({ ...keys.userNamespace(id), kind: 'user_namespace', user_id: user.id }, NEW_ITEM),
+  ]);
+  if (allocated) return id;
   // Someone allocated it first (or the user is gone): the allocation is read back.
-  const allocatedMeanwhile = new Error('namespace allocated meanwhile');
-  try {
-    await commit(
-      [
-        update(keys.user(user.id), 'SET namespace_id = :id', {
-          condition: 'attribute_exists(pk) AND attribute_not_exists(namespace_id)',
-          values: { ':id': id },
-        }),
-        put({ ...keys.userNamespace(id), kind: 'user_namespace', user_id: user.id }, NEW_ITEM),
-      ],
-      allocatedMeanwhile,
-    );
-    return id;
-  } catch (error) {
-    if (error !== allocatedMeanwhile) throw error;
-    const fresh = (await getUser(user.id)) as UserWithNamespace | undefined;
-    if (!fresh?.namespace_id) throw notFound('User');
-    return fresh.namespace_id;
-  }
+  const fresh = (await getUser(user.id)) as UserWithNamespace | undefined;
+  if (!fresh?.namespace_id) throw notFound('User');
+  return fresh.namespace_id;
 }
 
 export async function userNamespace(user: User): Promise<ProjectNamespace> {
@@ -232,9 +224,22 @@ export async function transferProjectInto(group: Group, projectRef: string | num
   });
 }
 
-/** A new project with the creator's access to it (for `permissions`). */
-async function createdFor(callerId: number, project: Promise<Project>) {
-  const created = await project;
+/**
+ * Creates a project in a namespace for `creatorId` (its fields by the namespace as it is when
+ * placed), with the caller's access to it (for `permissions`).
+ */
+async function createFor(
+  callerId: number,
+  namespace: ProjectNamespace,
+  input: ProjectAttributes,
+  creatorId: number,
+) {
+  const runnersToken = newRunnersToken();
+  const created = await createProjectIn(
+    namespace,
+    (current) => newProjectFrom(input, current, creatorId, runnersToken),
+    namespace.owner_id,
+  );
   const access = await accessFromLevels(callerId, [created], undefined);
   return { project: created, access: access.get(created.id) };
 }
@@ -248,14 +253,7 @@ export async function createProjectFor(caller: Caller, input: ProjectAttributes 
   const missing = atLeastOneOf(input, ['name', 'path']);
   if (missing) throw invalidParams(missing);
   if (input.repository_storage !== undefined && !caller.admin) throw forbidden();
-  const namespace = await creatableNamespace(caller, input.namespace_id);
-  const runnersToken = newRunnersToken();
-  const project = createProjectIn(
-    namespace,
-    (current) => newProjectFrom(input, current, caller.id, runnersToken),
-    namespace.owner_id,
-  );
-  return createdFor(caller.id, project);
+  return createFor(caller.id, await creatableNamespace(caller, input.namespace_id), input, caller.id);
 }
 
 /** An admin creates a project in a user's personal namespace; that user owns it (404 for no user). */
@@ -266,12 +264,6 @@ export async function createProjectOfUser(
 ) {
   const user = await getUser(userId);
   if (!user) throw notFound('User');
-  const namespace = await userNamespace(user);
-  const runnersToken = newRunnersToken();
-  const project = createProjectIn(
-    namespace,
-    (current) => newProjectFrom(input, current, user.id, runnersToken),
-    user.id,
-  );
-  return createdFor(caller.id, project);
+  // A personal namespace's owner_id is its user: the user becomes the project's owner member.
+  return createFor(caller.id, await userNamespace(user), input, user.id);
 }

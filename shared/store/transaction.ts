@@ -68,10 +68,10 @@ export const releaseOwned = (key: Key, id: number): TransactItem =>
   remove(key, 'attribute_not_exists(pk) OR id = :id', { ':id': id });
 
 /** Someone changed the item between our read and our write. */
-export const lockLost = () => conflict('409 Conflict: Resource lock');
+const RESOURCE_LOCK = '409 Conflict: Resource lock';
+export const lockLost = () => conflict(RESOURCE_LOCK);
 export const isLockLost = (error: unknown) =>
-  error instanceof ApiError &&
-  (error.body as { message?: unknown }).message === '409 Conflict: Resource lock';
+  error instanceof ApiError && (error.body as { message?: unknown }).message === RESOURCE_LOCK;
 
 /** What a refused condition of one item means: an error, or one made from the item as stored. */
 export type Refusal = Error | ((stored: Raw | undefined) => Error);
