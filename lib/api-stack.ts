@@ -7,7 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { type Access, type RouteDefinition, routes as routeTable } from '../functions/routes.ts';
 import { type WorkerDefinition, workers as workerTable } from '../functions/workers.ts';
-import { indexes, keyAttributes } from '../shared/store/table.ts';
+import { indexes, keyAttributes, localIndexes } from '../shared/store/table.ts';
 import { ApiFunction, constructIdFor } from './api-function.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -61,6 +61,13 @@ export class ApiStack extends Stack {
       this.table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+    for (const index of localIndexes) {
+      this.table.addLocalSecondaryIndex({
+        indexName: index.name,
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
         projectionType: ProjectionType.ALL,
       });

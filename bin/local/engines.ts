@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { createTableInput, indexes } from '#store/table.ts';
+import { createTableInput, indexes, localIndexes } from '#store/table.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -147,8 +147,12 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   });
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
-    const missing = indexes.map((index) => index.name).filter((name) => !present.has(name));
+    const present = new Set(
+      [...(Table?.GlobalSecondaryIndexes ?? []), ...(Table?.LocalSecondaryIndexes ?? [])].map(
+        (index) => index.IndexName,
+      ),
+    );
+    const missing = [...indexes, ...localIndexes].map((index) => index.name).filter((name) => !present.has(name));
     if (missing.length) {
       // Data kept in .data/ by an older table definition: its items lack the newer attributes too.
       throw new Error(

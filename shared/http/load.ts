@@ -140,3 +140,73 @@ export function optionalGroup<P, K extends keyof P>(
     },
   };
 }
+
+/** What a route reads of a project besides the project, decided once the caller's access is known. */
+export interface InProjectOptions<P, R, L> {
+  /** Started as soon as the project's id is known: with the credential's read for a numeric id. */
+  read: (projectId: number, params: P) => Promise<R>;
+  /** The caller's view of what was read (404 for what they cannot see, 403 for what they may not do). */
+  decide: (loaded: { project: Project; access: ProjectAccess; caller: Caller; params: P; found: R }) => L;
+}
+
+/**
+ * The project named by `id` and something kept under its id (an issue, a page of its notes):
+ * both reads start beside authentication, so the project's children cost no round trip of their
+ * own; nothing read is handed on before the project and then `decide` have allowed it.
+ */
+export function inProject<P extends { id: string | number }, R, L>(
+  options: InProjectOptions<P, R, L>,
+): Loader<
+  P,
+  { project: Project; access: ProjectAccess } & L,
+  { project: Promise<ProjectReadAhead>; found: Promise<R> }
+> {
+  return {
+    start: (params, ahead) => {
+      const project = lookupProjectAhead(params.id, ahead);
+      const numeric = /^\d+$/.test(String(params.id));
+      const found = numeric
+        ? options.read(Number(params.id), params)
+        : project.then(({ item }) => (item ? options.read(Number(item.id), params) : (undefined as R)));
+      project.catch(() => undefined);
+      found.catch(() => undefined);
+      return Promise.resolve({ project, found });
+    },
+    authorize: async (started, caller, params) => {
+      const reads = await started;
+      const loaded = await readableProject(reads.project, caller);
+      const decided = options.decide({ ...loaded, caller: actor(caller), params, found: await reads.found });
+      return { ...loaded, ...decided };
+    },
+  };
+}
+
+/** What a route reads of a group besides the group, decided once the caller's access is known. */
+export interface InGroupOptions<P, R, L> {
+  read: (groupId: number, params: P) => Promise<R>;
+  decide: (loaded: { group: Group; access: number; caller: Caller; params: P; found: R }) => L;
+}
+
+/** The group named by `id` and something kept under its id (an epic, its notes), as inProject. */
+export function inGroup<P extends { id: string | number }, R, L>(
+  options: InGroupOptions<P, R, L>,
+): Loader<P, { group: Group; access: number } & L, { group: Promise<Raw | undefined>; found: Promise<R> }> {
+  return {
+    start: (params) => {
+      const group = lookupGroup(params.id);
+      const numeric = /^\d+$/.test(String(params.id));
+      const found = numeric
+        ? options.read(Number(params.id), params)
+        : group.then((item) => (item ? options.read(Number(item.id), params) : (undefined as R)));
+      group.catch(() => undefined);
+      found.catch(() => undefined);
+      return Promise.resolve({ group, found });
+    },
+    authorize: async (started, caller, params) => {
+      const reads = await started;
+      const loaded = await readableGroup(reads.group, caller);
+      const decided = options.decide({ ...loaded, caller: actor(caller), params, found: await reads.found });
+      return { ...loaded, ...decided };
+    },
+  };
+}

@@ -43,3 +43,20 @@ export async function batchWriteItems(items: Record<string, unknown>[]): Promise
     }),
   );
 }
+
+/** Deletes many items by key (25 per request, side by side, retrying unprocessed ones); idempotent. */
+export async function batchDeleteItems(keyList: Key[]): Promise<void> {
+  const chunks: Key[][] = [];
+  for (let start = 0; start < keyList.length; start += 25) chunks.push(keyList.slice(start, start + 25));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let request: Record<string, { DeleteRequest: { Key: Key } }[]> | undefined = {
+        [tableName()]: chunk.map((Key) => ({ DeleteRequest: { Key } })),
+      };
+      while (request && Object.keys(request).length) {
+        const result = await documentClient().send(new BatchWriteCommand({ RequestItems: request }));
+        request = result.UnprocessedItems as typeof request;
+      }
+    }),
+  );
+}

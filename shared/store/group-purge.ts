@@ -11,6 +11,7 @@ import { descendantsOf } from './group-tree.ts';
 import { keys, lists } from './keys.ts';
 import { listCountChanges, readWholeList } from './lists.ts';
 import { removeGroupMember } from './members.ts';
+import { purgeGroupEpics } from './noteable-purge.ts';
 import { decodeProject } from './project-items.ts';
 import { namespaceProjectsRaw } from './project-lists.ts';
 import { purgeProject } from './project-purge.ts';
@@ -33,6 +34,7 @@ export async function purgeGroupTree(groupId: number): Promise<void> {
   for (const item of [root, ...descendants].reverse()) {
     const group = decodeGroup(item);
     await purgeGroupProjects(group.id);
+    await purgeGroupEpics(group.id);
     const members = await readWholeList(lists.groupMembers(group.id));
     for (const member of members.items) {
       await removeGroupMember(group.id, Number(member.user_id)).catch(alreadyGone);

@@ -4,6 +4,7 @@ import {
   type ListPartitionAttribute,
   listPartitionAttributes,
   listSortAttributes,
+  localSortAttributes,
   treeIndex,
 } from './table.ts';
 
@@ -16,6 +17,9 @@ const MAX_PARTITION_KEY_BYTES = 2048;
 const MAX_SORT_KEY_BYTES = 1024;
 export const keyFits = (key: Key) =>
   Buffer.byteLength(key.pk) <= MAX_PARTITION_KEY_BYTES && Buffer.byteLength(key.sk) <= MAX_SORT_KEY_BYTES;
+
+/** Notes sort first by id in their parent's partition. */
+export const NOTE_PREFIX = 'NOTE#';
 
 export const keys = {
   idCounter: (kind: string): Key => ({ pk: `COUNTER#${kind}`, sk: 'COUNTER' }),
@@ -51,6 +55,22 @@ export const keys = {
   }),
   /** Marks a project whose search postings the worker has yet to write. */
   searchPending: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'SEARCHPENDING' }),
+  /** An issue (its partition also holds its notes). */
+  issue: (projectId: number, iid: number): Key => ({ pk: `ISSUE#${projectId}#${iid}`, sk: 'ISSUE' }),
+  mergeRequest: (projectId: number, iid: number): Key => ({ pk: `MR#${projectId}#${iid}`, sk: 'MR' }),
+  snippet: (id: number): Key => ({ pk: `SNIPPET#${id}`, sk: 'SNIPPET' }),
+  epic: (id: number): Key => ({ pk: `EPIC#${id}`, sk: 'EPIC' }),
+  /** An epic's iid within its group, naming the epic's id (iids are unique per group). */
+  epicIid: (groupId: number, iid: number): Key => ({ pk: `EPICIID#${groupId}#${iid}`, sk: 'EPICIID' }),
+  /** The last iid given to a group's epics (the group item is written whole, so not there). */
+  epicIidCounter: (groupId: number): Key => ({ pk: `COUNTER#EPICIID#${groupId}`, sk: 'COUNTER' }),
+  /** A note, in the partition of the issue, merge request, snippet or epic it hangs on. */
+  note: (parentPk: string, id: number): Key => ({ pk: parentPk, sk: `${NOTE_PREFIX}${padId(id)}` }),
+  /** One part of a note body too long for one item (see store/notes.ts). */
+  notePart: (parentPk: string, id: number, part: number): Key => ({
+    pk: parentPk,
+    sk: `${NOTE_PREFIX}${padId(id)}#PART#${String(part).padStart(3, '0')}`,
+  }),
   /** Project names are unique within a namespace, like paths. */
   projectName: (namespaceId: number, name: string): Key => ({
     pk: `PROJECTNAME#${namespaceId}#${name.toLowerCase()}`,
@@ -82,6 +102,7 @@ const everyOrder = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_acti
 const named = ['id', 'name', 'path', 'created_at'] as const;
 const dated = ['id', 'created_at'] as const;
 const byId = ['id'] as const;
+const timed = ['id', 'created_at', 'updated_at'] as const;
 
 /** Every list of the table. */
 export const lists = {
@@ -108,6 +129,17 @@ export const lists = {
   searchPending: listOf('l1', byId)('SEARCH#PENDING'),
   /** Projects shared with a group. */
   sharedWithGroup: (groupId: number) => listOf('l1', byId)(`SHARES#GROUP#${groupId}`),
+  /** A project's issues, and those in one state. */
+  projectIssues: (projectId: number) => listOf('l1', timed)(`ISSUES#PROJECT#${projectId}`),
+  projectIssuesInState: (projectId: number, state: string) =>
+    listOf('l2', timed)(`ISSUES#PROJECT#${projectId}#${state}`),
+  projectMergeRequests: (projectId: number) => listOf('l1', timed)(`MRS#PROJECT#${projectId}`),
+  projectMergeRequestsInState: (projectId: number, state: string) =>
+    listOf('l2', timed)(`MRS#PROJECT#${projectId}#${state}`),
+  projectSnippets: (projectId: number) => listOf('l1', timed)(`SNIPPETS#PROJECT#${projectId}`),
+  groupEpics: (groupId: number) => listOf('l1', timed)(`EPICS#GROUP#${groupId}`),
+  groupEpicsInState: (groupId: number, state: string) =>
+    listOf('l2', timed)(`EPICS#GROUP#${groupId}#${state}`),
 };
 
 /** The list attributes of an item that belongs to the given lists (at most one per attribute). */
@@ -211,6 +243,7 @@ export const storageAttributes = new Set<string>([
   'sk',
   ...listPartitionAttributes,
   ...Object.values(listSortAttributes),
+  ...Object.values(localSortAttributes),
   treeIndex.partitionKey,
   treeIndex.sortKey,
 ]);
@@ -219,4 +252,13 @@ export function stripStorage<T>(item: Record<string, unknown>): T {
   const entity: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(item)) if (!storageAttributes.has(name)) entity[name] = value;
   return entity as T;
+}
+
+/** The local-index sort attributes of a child read in its parent's partition (notes). */
+export function localSortOf(source: { id: number; created_at: string; updated_at: string }) {
+  const suffix = `${SORT_SEPARATOR}${padId(source.id)}`;
+  return {
+    [localSortAttributes.created_at]: source.created_at + suffix,
+    [localSortAttributes.updated_at]: source.updated_at + suffix,
+  };
 }

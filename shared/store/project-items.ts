@@ -18,9 +18,12 @@ export function decodeProject(item: Raw): Project {
   const {
     kind: _kind,
     deleting: _deleting,
+    last_issue_iid: _issueIid,
+    last_merge_request_iid: _mergeRequestIid,
     ...project
-  } = stripStorage<Project & { kind: string; deleting?: boolean }>(item);
-  return project;
+  } = stripStorage<Project & { kind: string; deleting?: boolean } & IidCounters>(item);
+  // Projects stored before issues existed have none open.
+  return { ...project, open_issues_count: Number(project.open_issues_count ?? 0) };
 }
 
 export function projectItem(project: Project): Raw {
@@ -44,8 +47,17 @@ export function projectItem(project: Project): Raw {
   };
 }
 
-/** Counters moved by ADD in their own transactions (stars): whole-item writes leave them alone. */
-const COUNTERS = new Set(['star_count']);
+/** The last iid given to the project's issues and merge requests (kept on the project item). */
+export interface IidCounters {
+  last_issue_iid?: number;
+  last_merge_request_iid?: number;
+}
+
+/**
+ * Counters moved in their own transactions (stars, open issues, iids): whole-item writes leave
+ * them alone, so a change that lands between our read and our write is not undone.
+ */
+const COUNTERS = new Set(['star_count', 'open_issues_count', 'last_issue_iid', 'last_merge_request_iid']);
 
 /** The guard of a change computed from the project as read: nobody saved it since. */
 export const unchangedSince = (project: Project) => ({

@@ -1,8 +1,12 @@
-/** Removing a project for good (its group was deleted): its partition, route, name and counters. */
+/**
+ * Removing a project for good (its group was deleted): its issues, merge requests and snippets with
+ * their notes, its partition, route, name and counters.
+ */
 
 import { readPartition } from './items.ts';
 import { keys } from './keys.ts';
 import { listCountChanges } from './lists.ts';
+import { purgeProjectNoteables } from './noteable-purge.ts';
 import { decodeProject, getProjectRaw } from './project-items.ts';
 import { commitUnlessDone, EXISTING_ITEM, releaseOwned, remove } from './transaction.ts';
 
@@ -17,6 +21,7 @@ export async function purgeProject(projectId: number): Promise<void> {
   const item = await getProjectRaw(projectId);
   if (!item) return;
   const project = decodeProject(item);
+  await purgeProjectNoteables(projectId);
   const own = keys.project(projectId);
   for (const child of await readPartition(own.pk)) {
     if (child.sk === own.sk) continue;

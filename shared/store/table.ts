@@ -36,6 +36,19 @@ export const indexName = (list: ListPartitionAttribute, order: ListOrder) => `${
  */
 export const treeIndex: IndexDefinition = { name: 'tree', partitionKey: 'tree', sortKey: 'tpath' };
 
+/**
+ * Local indexes: children that share their parent's partition (a parent's notes) in created and
+ * updated order, read in that partition with strong consistency. Only items that carry these sort
+ * attributes appear in them.
+ */
+export const localSortAttributes = { created_at: 'lcreated', updated_at: 'lupdated' } as const;
+export type LocalOrder = keyof typeof localSortAttributes;
+export const localIndexName = (order: LocalOrder) => `local-${order}`;
+export const localIndexes = (Object.keys(localSortAttributes) as LocalOrder[]).map((order) => ({
+  name: localIndexName(order),
+  sortKey: localSortAttributes[order],
+}));
+
 export const indexes: IndexDefinition[] = [
   ...listPartitionAttributes.flatMap((list) =>
     (Object.keys(listSortAttributes) as ListOrder[]).map((order) => ({
@@ -53,6 +66,7 @@ export const attributeDefinitions = [
   keyAttributes.sort,
   ...listPartitionAttributes,
   ...Object.values(listSortAttributes),
+  ...Object.values(localSortAttributes),
   treeIndex.partitionKey,
   treeIndex.sortKey,
 ].map((name) => ({ AttributeName: name, AttributeType: 'S' as const }));
@@ -71,6 +85,14 @@ export function createTableInput(tableName: string) {
       IndexName: index.name,
       KeySchema: [
         { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+    LocalSecondaryIndexes: localIndexes.map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: keyAttributes.partition, KeyType: 'HASH' as const },
         { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
       ],
       Projection: { ProjectionType: 'ALL' as const },

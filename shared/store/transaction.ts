@@ -35,8 +35,8 @@ export const put = (Item: Raw, condition?: string, values?: Values, names?: Name
   Put: { TableName: tableName(), Item, ...withCondition(condition, values, names) },
 });
 
-export const remove = (Key: Key, condition?: string, values?: Values): TransactItem => ({
-  Delete: { TableName: tableName(), Key, ...withCondition(condition, values) },
+export const remove = (Key: Key, condition?: string, values?: Values, names?: Names): TransactItem => ({
+  Delete: { TableName: tableName(), Key, ...withCondition(condition, values, names) },
 });
 
 export const update = (
@@ -90,11 +90,12 @@ export const unique = (item: TransactItem, field: string): Step => ({ item, take
 const isStep = (entry: TransactItem | Step): entry is Step => 'item' in entry;
 const stepOf = (entry: TransactItem | Step): Step => (isStep(entry) ? entry : { item: entry });
 
-/** The item to send: a check whose refusal reads the item as stored asks for it back on failure. */
-const itemOf = (step: Step): TransactItem =>
-  step.item.ConditionCheck && typeof step.refusal === 'function'
-    ? { ConditionCheck: { ...step.item.ConditionCheck, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }
-    : step.item;
+/** The item to send: a step whose refusal reads the item as stored asks for it back on failure. */
+function itemOf(step: Step): TransactItem {
+  if (typeof step.refusal !== 'function') return step.item;
+  const [operation, body] = Object.entries(step.item)[0] as [keyof TransactItem, object];
+  return { [operation]: { ...body, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } } as TransactItem;
+}
 
 /** A transaction was refused because a condition of one of its items failed. */
 export class ConditionFailed extends Error {

@@ -183,6 +183,7 @@ describe('table', () => {
     expect(byName(table.Properties.GlobalSecondaryIndexes)).toEqual(
       byName(definition.GlobalSecondaryIndexes),
     );
+    expect(byName(table.Properties.LocalSecondaryIndexes)).toEqual(byName(definition.LocalSecondaryIndexes));
   });
 });
 

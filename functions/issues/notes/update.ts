@@ -1,0 +1,15 @@
+import { mayChangeProjectNote } from '#domain/noteable-policy.ts';
+import { noteEntity } from '#domain/notes.ts';
+import { noteSchemas } from '#domain/schemas/notes.ts';
+import { issueNote } from '#http/issue-loaders.ts';
+import { defineRoute } from '#http/route.ts';
+import { editNote } from '#store/notes.ts';
+
+/** The author, maintainers and admins edit a note; system notes are nobody's to edit. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: noteSchemas.update('issue_iid'),
+  load: issueNote(mayChangeProjectNote),
+  run: async ({ params: input, request, note, users }) =>
+    noteEntity(await editNote(note, input.body), users, request.baseUrl),
+});

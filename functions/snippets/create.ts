@@ -1,0 +1,4 @@
+// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
+export const handler = () => {
+  throw new Error('not built');
+};

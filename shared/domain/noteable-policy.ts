@@ -1,0 +1,126 @@
+/**
+ * Who may read and act on issues, merge requests, snippets, epics and their notes (GitLab's
+ * IssuePolicy, MergeRequestPolicy, ProjectSnippetPolicy, EpicPolicy and NotePolicy), given what
+ * the caller may do in the project or group.
+ */
+import { ACCESS, type Visibility, visibleWithoutMembership } from './access.ts';
+import type { Issue } from './issues.ts';
+import type { Note } from './notes.ts';
+import { effectiveAccess, type Project, type ProjectAccess } from './projects.ts';
+import type { Caller } from './users.ts';
+
+/** A caller in a project they can read (the project loader has checked that). */
+export interface InProject {
+  project: Project;
+  caller: Caller;
+  access: ProjectAccess;
+}
+
+/** A caller in a group they can read, with their inherited level. */
+export interface InGroup {
+  caller: Caller;
+  access: number;
+}
+
+const level = ({ caller, access }: InProject) => (caller.admin ? ACCESS.owner : effectiveAccess(access));
+
+/** An archived project is read-only: its issues, merge requests, snippets and notes stay as they are. */
+const writable = ({ project }: InProject) => !project.archived;
+
+/** Signed-in readers of a public or internal project act as guests (GitLab's public access). */
+const guestOrPublic = (context: InProject) =>
+  level(context) >= ACCESS.guest || visibleWithoutMembership(context.project.visibility, context.caller);
+
+// Issues -----------------------------------------------------------------------------------------
+
+/** Confidential issues: reporters and up, the author and the assignees. */
+export function canReadIssue(context: InProject, issue: Issue): boolean {
+  if (!context.project.issues_enabled) return false;
+  if (!issue.confidential) return true;
+  return (
+    level(context) >= ACCESS.reporter ||
+    issue.author_id === context.caller.id ||
+    issue.assignee_ids.includes(context.caller.id)
+  );
+}
+
+/** Whether the caller sees confidential issues in lists without being their author or assignee. */
+export const seesConfidentialIssues = (context: InProject) => level(context) >= ACCESS.reporter;
+
+export const mayCreateIssue = (context: InProject) =>
+  context.project.issues_enabled && guestOrPublic(context);
+
+/** Reporters and up, or the issue's author or an assignee. */
+export const mayUpdateIssue = (context: InProject & { issue: Issue }) =>
+  writable(context) &&
+  (level(context) >= ACCESS.reporter ||
+    context.issue.author_id === context.caller.id ||
+    context.issue.assignee_ids.includes(context.caller.id));
+
+/** Whether issues are listed at all (a project with issues switched off lists none). */
+export const listsIssues = (context: InProject) => context.project.issues_enabled;
+
+/** Only owners and admins delete issues. */
+export const mayDeleteIssue = (context: InProject) => writable(context) && level(context) >= ACCESS.owner;
+
+/** `created_at` of a new issue or note is honoured for admins and owners only. */
+export const mayBackdate = (context: InProject) => level(context) >= ACCESS.owner;
+
+// Merge requests -----------------------------------------------------------------------------------
+
+/** Reporters and up, or anyone a public or internal project lets read without membership. */
+export const canReadMergeRequests = (context: InProject) =>
+  context.project.merge_requests_enabled &&
+  (level(context) >= ACCESS.reporter || visibleWithoutMembership(context.project.visibility, context.caller));
+
+export const mayCreateMergeRequest = (context: InProject) =>
+  writable(context) && canReadMergeRequests(context) && level(context) >= ACCESS.developer;
+
+export const mayUpdateMergeRequest = (context: InProject & { authorId: number }) =>
+  writable(context) && (level(context) >= ACCESS.developer || context.authorId === context.caller.id);
+
+export const mayDeleteMergeRequest = (context: InProject) =>
+  writable(context) && level(context) >= ACCESS.owner;
+
+// Snippets ---------------------------------------------------------------------------------------
+
+/** A snippet as visible as it says within the project; private ones for members and the author. */
+export function canReadSnippet(
+  context: InProject,
+  snippet: { visibility: Visibility; author_id: number },
+): boolean {
+  if (!context.project.snippets_enabled) return false;
+  if (level(context) >= ACCESS.guest || snippet.author_id === context.caller.id) return true;
+  return visibleWithoutMembership(snippet.visibility, context.caller);
+}
+
+export const mayCreateSnippet = (context: InProject) =>
+  writable(context) && context.project.snippets_enabled && level(context) >= ACCESS.reporter;
+
+/** Authors and maintainers change and delete snippets. */
+export const mayAdminSnippet = (context: InProject & { authorId: number }) =>
+  writable(context) && (level(context) >= ACCESS.maintainer || context.authorId === context.caller.id);
+
+// Epics ------------------------------------------------------------------------------------------
+
+const groupLevel = ({ caller, access }: InGroup) => (caller.admin ? ACCESS.owner : access);
+
+export const mayCreateEpic = (context: InGroup) => groupLevel(context) >= ACCESS.reporter;
+export const mayUpdateEpic = (context: InGroup & { authorId: number }) =>
+  groupLevel(context) >= ACCESS.reporter || context.authorId === context.caller.id;
+export const mayDeleteEpic = (context: InGroup) => groupLevel(context) >= ACCESS.owner;
+
+// Notes ------------------------------------------------------------------------------------------
+
+/** Creating a note on a project's issue, merge request or snippet the caller can read. */
+export const mayCreateNote = (context: InProject) => writable(context) && guestOrPublic(context);
+
+/** Authors, maintainers (owners in groups) and admins edit and delete notes; system notes are nobody's. */
+export const mayChangeProjectNote = (context: InProject & { note: Note }) =>
+  writable(context) &&
+  !context.note.system &&
+  (context.note.author_id === context.caller.id || level(context) >= ACCESS.maintainer);
+
+export const mayChangeEpicNote = (context: InGroup & { note: Note }) =>
+  !context.note.system &&
+  (context.note.author_id === context.caller.id || groupLevel(context) >= ACCESS.maintainer);

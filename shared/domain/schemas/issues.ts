@@ -1,0 +1,57 @@
+/** Parameters of the project issue routes. */
+import { ISSUE_DESCRIPTION_MAX_LENGTH, ISSUE_TITLE_MAX_LENGTH } from '../issues.ts';
+import {
+  bool,
+  commaList,
+  date,
+  id,
+  idOrPath,
+  list,
+  oneOf,
+  optional,
+  params,
+  present,
+  required,
+  str,
+  timestamp,
+} from '../params.ts';
+
+const fields = {
+  description: optional(str(ISSUE_DESCRIPTION_MAX_LENGTH)),
+  confidential: optional(bool()),
+  labels: optional(commaList(str())),
+  assignee_ids: optional(list(id())),
+  assignee_id: optional(id()),
+  due_date: optional(date()),
+  discussion_locked: optional(bool()),
+};
+
+const one = { id: required(idOrPath()), issue_iid: required(id()) };
+
+export const issueSchemas = {
+  list: params({
+    id: required(idOrPath()),
+    state: optional(oneOf(['opened', 'closed', 'all'])),
+    labels: optional(commaList(str())),
+    search: optional(str()),
+    confidential: optional(bool()),
+    author_id: optional(id()),
+    assignee_id: optional(id()),
+    iids: optional(list(id())),
+    order_by: optional(oneOf(['created_at', 'updated_at'])),
+    sort: optional(oneOf(['asc', 'desc'])),
+  }),
+  one: params(one),
+  create: params({
+    id: required(idOrPath()),
+    title: required(present(str(ISSUE_TITLE_MAX_LENGTH))),
+    ...fields,
+    created_at: optional(timestamp()),
+  }),
+  update: params({
+    ...one,
+    title: optional(present(str(ISSUE_TITLE_MAX_LENGTH))),
+    ...fields,
+    state_event: optional(oneOf(['close', 'reopen'])),
+  }),
+};

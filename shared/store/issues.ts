@@ -1,0 +1,310 @@
+/**
+ * Issues. An issue heads its own partition (`ISSUE#<project>#<iid>`), where its notes live too; it
+ * joins its project's list of issues (`l1`) and the list of its state (`l2`). Its iid comes from
+ * the project item's `last_issue_iid`, moved in the same transaction as the issue is written under
+ * a condition on the value read, so iids are gapless and unique however many are created at once;
+ * `open_issues_count` moves in the same transactions as each opening, closing and removal.
+ */
+import { notFound, recordNotFound } from '#domain/errors.ts';
+import {
+  filtersIssues,
+  type Issue,
+  type IssueFilter,
+  type IssueState,
+  issueMatches,
+  issueStateAfter,
+  issueUserIds,
+  type NewIssue,
+} from '#domain/issues.ts';
+import type { NoteParent } from '#domain/notes.ts';
+import type { PageRequest } from '#domain/pagination.ts';
+import type { Project } from '#domain/projects.ts';
+import { nextId } from './ids.ts';
+import { getItem } from './items.ts';
+import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { type ListPage, listCountChange, queryList } from './lists.ts';
+import { removeParentPartition } from './noteable-purge.ts';
+import { noteSteps } from './notes.ts';
+import { commit, NEW_ITEM, put, refusedWith, remove, retrying, update } from './transaction.ts';
+import { getUsers } from './users.ts';
+
+type Raw = Record<string, unknown>;
+
+/** An issue as stored, with the count of all its notes (system ones too) for the notes list. */
+export interface StoredIssue extends Issue {
+  notes_count: number;
+}
+
+export function decodeIssue(item: Raw): StoredIssue {
+  const {
+    kind: _kind,
+    deleting: _deleting,
+    ...issue
+  } = stripStorage<StoredIssue & { kind: string; deleting?: boolean }>(item);
+  return {
+    ...issue,
+    notes_count: Number(issue.notes_count ?? 0),
+    user_notes_count: Number(issue.user_notes_count ?? 0),
+  };
+}
+
+function issueItem(issue: StoredIssue): Raw {
+  return {
+    ...keys.issue(issue.project_id, issue.iid),
+    ...issue,
+    kind: 'issue',
+    ...inLists(
+      lists.projectIssues(issue.project_id),
+      lists.projectIssuesInState(issue.project_id, issue.state),
+    ),
+    ...sortAttributes({ id: issue.id, created_at: issue.created_at, updated_at: issue.updated_at }),
+  };
+}
+
+/** The parent a note on this issue records. */
+export const issueAsParent = (issue: Issue): NoteParent => ({
+  type: 'Issue',
+  id: issue.id,
+  iid: issue.iid,
+  project_id: issue.project_id,
+});
+
+/** A project's issue by iid, or undefined. */
+export async function readIssue(projectId: number, iid: number): Promise<StoredIssue | undefined> {
+  const item = await getItem(keys.issue(projectId, iid));
+  return item && item.kind === 'issue' && !item.deleting ? decodeIssue(item) : undefined;
+}
+
+// Creating ------------------------------------------------------------------------------------------
+
+/** Another creation took the iid we read as next: read the counter again. */
+class IidTaken extends Error {}
+
+/** Attempts at taking the next iid; each loses only to a creation that succeeded. */
+const IID_ATTEMPTS = 200;
+
+async function lastIssueIid(projectId: number): Promise<number> {
+  const item = await getItem(keys.project(projectId));
+  if (!item || item.deleting) throw notFound('Project');
+  return Number(item.last_issue_iid ?? 0);
+}
+
+/** Creates an issue with the project's next iid; open_issues_count counts it. */
+export async function createIssue(
+  project: Project & { last_issue_iid?: number },
+  fields: NewIssue,
+  createdAt?: string,
+): Promise<StoredIssue> {
+  const id = await nextId('issue');
+  const known = (project as { last_issue_iid?: number }).last_issue_iid;
+  return retrying(
+    { times: IID_ATTEMPTS, retry: (error) => error instanceof IidTaken, backoff: true },
+    known ?? (await lastIssueIid(project.id)),
+    async (last) => {
+      const now = createdAt ?? new Date().toISOString();
+      const issue: StoredIssue = {
+        ...fields,
+        id,
+        iid: last + 1,
+        created_at: now,
+        updated_at: now,
+        notes_count: 0,
+      };
+      await commit([
+        refusedWith(
+          update(keys.project(project.id), 'SET last_issue_iid = :iid ADD open_issues_count :one', {
+            condition:
+              'attribute_exists(pk) AND attribute_not_exists(deleting) AND (attribute_not_exists(last_issue_iid) OR last_issue_iid = :last)',
+            values: { ':iid': issue.iid, ':one': 1, ':last': last },
+          }),
+          new IidTaken(),
+        ),
+        put(issueItem(issue), NEW_ITEM),
+        listCountChange(lists.projectIssues(project.id), 1),
+        listCountChange(lists.projectIssuesInState(project.id, 'opened'), 1),
+      ]);
+      return issue;
+    },
+    () => lastIssueIid(project.id),
+  );
+}
+
+// Listing ---------------------------------------------------------------------------------------
+
+export interface IssueListQuery {
+  filter: IssueFilter;
+  order: 'created_at' | 'updated_at';
+  sort: 'asc' | 'desc';
+  page: PageRequest;
+  /** Confidential issues the caller may not see are left out (their own stay). */
+  hidesConfidentialFrom?: number;
+}
+
+/** A page of a project's issues: the list of the asked state, filtered as asked. */
+export function listIssues(projectId: number, query: IssueListQuery): Promise<ListPage<StoredIssue>> {
+  const state = query.filter.state;
+  const list =
+    state === 'opened' || state === 'closed'
+      ? lists.projectIssuesInState(projectId, state)
+      : lists.projectIssues(projectId);
+  const viewer = query.hidesConfidentialFrom;
+  const hides = viewer !== undefined;
+  const filter =
+    filtersIssues(query.filter) || hides
+      ? (issue: StoredIssue) =>
+          issueMatches(issue, query.filter) &&
+          (!hides || !issue.confidential || issue.author_id === viewer || issue.assignee_ids.includes(viewer))
+      : undefined;
+  return queryList({
+    list,
+    order: query.order,
+    sort: query.sort,
+    page: query.page,
+    decode: decodeIssue,
+    filter,
+  });
+}
+
+// Changing ----------------------------------------------------------------------------------------
+
+/** SET clauses for the changed fields, with the sort value of the new updated time. */
+function setClauses(issue: StoredIssue, changes: Partial<Issue>, now: string) {
+  const fields: Record<string, unknown> = {
+    ...changes,
+    updated_at: now,
+    ...sortAttributes({ id: issue.id, updated_at: now }),
+  };
+  const names: Record<string, string> = { '#state': 'state' };
+  const values: Record<string, unknown> = { ':previous': issue.state };
+  const sets = Object.entries(fields).map(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    return `#f${index} = :f${index}`;
+  });
+  return { sets, names, values };
+}
+
+/** The issue's state changed since it was read: read it again and decide again. */
+class StateChanged extends Error {}
+
+/** The issue is still there, in the state it was read in. */
+const STILL_AS_READ = 'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous';
+
+const stillThere = (stored: Raw | undefined) => (stored ? new StateChanged() : recordNotFound());
+
+async function freshIssue(issue: StoredIssue): Promise<StoredIssue> {
+  const fresh = await readIssue(issue.project_id, issue.iid);
+  if (!fresh) throw recordNotFound();
+  return fresh;
+}
+
+/**
+ * Changes an issue: the fields sent and, on `close` or `reopen`, its state with a system note
+ * ("closed", "reopened"), its move between the state lists and open_issues_count, all in one
+ * transaction on the condition that the issue is still in the state read. A close racing a
+ * reopen is decided again on the state the winner left.
+ */
+export function changeIssue(
+  issue: StoredIssue,
+  changes: Partial<Issue>,
+  event: 'close' | 'reopen' | undefined,
+  actorId: number,
+): Promise<StoredIssue> {
+  return retrying(
+    { times: IID_ATTEMPTS, retry: (error) => error instanceof StateChanged, backoff: true },
+    issue,
+    (current) => writeIssueChange(current, changes, issueStateAfter(current.state, event), actorId),
+    freshIssue,
+  );
+}
+
+async function writeIssueChange(
+  issue: StoredIssue,
+  changes: Partial<Issue>,
+  nextState: IssueState | undefined,
+  actorId: number,
+): Promise<StoredIssue> {
+  const now = new Date().toISOString();
+  const stateChange: Partial<Issue> =
+    nextState === undefined
+      ? {}
+      : nextState === 'closed'
+        ? { state: 'closed', closed_at: now, closed_by_id: actorId }
+        : { state: 'opened', closed_at: null, closed_by_id: null };
+  const all = { ...changes, ...stateChange };
+  const { sets, names, values } = setClauses(issue, all, now);
+  const key = keys.issue(issue.project_id, issue.iid);
+  if (nextState === undefined) {
+    await commit([
+      refusedWith(
+        update(key, `SET ${sets.join(', ')}`, { condition: STILL_AS_READ, names, values }),
+        stillThere,
+      ),
+    ]);
+    return { ...issue, ...all, updated_at: now };
+  }
+  const moved = lists.projectIssuesInState(issue.project_id, nextState);
+  const note = await noteSteps(
+    key,
+    issueAsParent(issue),
+    { body: nextState === 'closed' ? 'closed' : 'reopened', author_id: actorId, system: true },
+    now,
+  );
+  // The issue's own write counts the system note (one write per item in a transaction).
+  await commit([
+    refusedWith(
+      update(key, `SET ${sets.join(', ')}, #list = :list ADD notes_count :one`, {
+        condition: STILL_AS_READ,
+        names: { ...names, '#list': moved.attribute },
+        values: { ...values, ':list': moved.partition, ':one': 1 },
+      }),
+      stillThere,
+    ),
+    note.put,
+    listCountChange(lists.projectIssuesInState(issue.project_id, issue.state), -1),
+    listCountChange(moved, 1),
+    update(keys.project(issue.project_id), 'ADD open_issues_count :delta', {
+      values: { ':delta': nextState === 'opened' ? 1 : -1 },
+    }),
+  ]);
+  return { ...issue, ...all, updated_at: now, notes_count: issue.notes_count + 1 };
+}
+
+/**
+ * Removes an issue, counted off its lists and (when open) open_issues_count in the same
+ * transaction, then its notes.
+ */
+export async function deleteIssue(issue: StoredIssue): Promise<void> {
+  const key = keys.issue(issue.project_id, issue.iid);
+  await retrying(
+    { times: IID_ATTEMPTS, retry: (error) => error instanceof StateChanged, backoff: true },
+    issue,
+    (current) =>
+      commit([
+        refusedWith(
+          remove(key, STILL_AS_READ, { ':previous': current.state }, { '#state': 'state' }),
+          stillThere,
+        ),
+        listCountChange(lists.projectIssues(current.project_id), -1),
+        listCountChange(lists.projectIssuesInState(current.project_id, current.state), -1),
+        ...(current.state === 'opened'
+          ? [
+              update(keys.project(current.project_id), 'ADD open_issues_count :delta', {
+                values: { ':delta': -1 },
+              }),
+            ]
+          : []),
+      ]),
+    freshIssue,
+  );
+  await removeParentPartition(key.pk);
+}
+
+/** The users an issue shows, by id. */
+export const issueUsers = (issue: Issue) => getUsers(issueUserIds(issue));
+
+/** A page of a project's issues with the users they show (one batch read). */
+export async function listIssuesWithUsers(project: Project, query: IssueListQuery) {
+  const page = await listIssues(project.id, query);
+  return { ...page, users: await getUsers([...new Set(page.items.flatMap(issueUserIds))]) };
+}

@@ -1,0 +1,65 @@
+/**
+ * Removing issues, merge requests, snippets and epics with everything in their partitions (notes,
+ * parts of long note bodies), for a deleted issue and for the purge of a deleted project or group.
+ * Each item is removed by key and the parent last, so a purge cut short finds the rest again when
+ * it runs once more.
+ */
+
+import { EPIC_STATES } from '#domain/epics.ts';
+import { ISSUE_STATES } from '#domain/issues.ts';
+import { MERGE_REQUEST_STATES } from '#domain/merge-requests.ts';
+import { batchDeleteItems, type Key } from './batch.ts';
+import { readPartition } from './items.ts';
+import { keys, type ListRef, lists } from './keys.ts';
+import { forEachListPage } from './lists.ts';
+
+const keyOf = (item: Record<string, unknown>): Key => ({ pk: String(item.pk), sk: String(item.sk) });
+
+/** Removes a parent's partition: its notes (and their parts) first, the parent's own item last. */
+export async function removeParentPartition(pk: string): Promise<void> {
+  const items = await readPartition(pk, { projection: 'pk, sk' });
+  const [children, heads] = [
+    items.filter((item) => String(item.sk).startsWith('NOTE#')),
+    items.filter((item) => !String(item.sk).startsWith('NOTE#')),
+  ];
+  await batchDeleteItems(children.map(keyOf));
+  await batchDeleteItems(heads.map(keyOf));
+}
+
+/** Every parent in a list, partition by partition; then the list's counters. */
+async function purgeList(
+  list: ListRef,
+  counted: ListRef[],
+  extra?: (item: Record<string, unknown>) => Key[],
+) {
+  await forEachListPage(list, 'pk, sk, group_id, iid', async (items) => {
+    for (const item of items) {
+      if (extra) await batchDeleteItems(extra(item));
+      await removeParentPartition(String(item.pk));
+    }
+  });
+  await batchDeleteItems([list, ...counted].map((ref) => keys.listCount(ref)));
+}
+
+/** A project's issues, merge requests and snippets with their notes, and their lists' counters. */
+export async function purgeProjectNoteables(projectId: number): Promise<void> {
+  await purgeList(
+    lists.projectIssues(projectId),
+    ISSUE_STATES.map((state) => lists.projectIssuesInState(projectId, state)),
+  );
+  await purgeList(
+    lists.projectMergeRequests(projectId),
+    MERGE_REQUEST_STATES.map((state) => lists.projectMergeRequestsInState(projectId, state)),
+  );
+  await purgeList(lists.projectSnippets(projectId), []);
+}
+
+/** A group's epics with their notes and iid items, their lists' counters and the iid counter. */
+export async function purgeGroupEpics(groupId: number): Promise<void> {
+  await purgeList(
+    lists.groupEpics(groupId),
+    EPIC_STATES.map((state) => lists.groupEpicsInState(groupId, state)),
+    (item) => [keys.epicIid(groupId, Number(item.iid))],
+  );
+  await batchDeleteItems([keys.epicIidCounter(groupId)]);
+}
