@@ -10,7 +10,7 @@ import { createIssue, issueUsers } from '#store/issues.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: issueSchemas.create,
-  load: project({ allow: mayCreateIssue }),
+  load: project({ allow: mayCreateIssue, ahead: true }),
   run: async ({ params: input, caller, request, project, access }) => {
     const createdAt = mayBackdate({ project, caller, access }) ? input.created_at : undefined;
     const issue = await createIssue(project, newIssueFrom(input, project.id, caller.id), createdAt);

@@ -11,7 +11,7 @@ export const handler = defineRoute({
   auth: 'user',
   paginated: true,
   params: issueSchemas.list,
-  load: project(),
+  load: project({ ahead: true }),
   run: async ({ params: input, caller, page, request, project, access }) => {
     if (!listsIssues({ project, caller, access })) return reply.page([], 0, page);
     const { items, total, users } = await listIssuesWithUsers(project, {

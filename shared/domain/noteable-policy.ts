@@ -105,10 +105,16 @@ export const mayAdminSnippet = (context: InProject & { authorId: number }) =>
 
 const groupLevel = ({ caller, access }: InGroup) => (caller.admin ? ACCESS.owner : access);
 
+/**
+ * GitLab's GroupPolicy gives `create_epic`, `admin_epic` and `update_epic` to reporters and up and
+ * `destroy_epic` to owners; EpicPolicy adds nothing for an epic's author, so an author below
+ * reporter may not change their epic (the API's PUT asks for `admin_epic`).
+ */
 export const mayCreateEpic = (context: InGroup) => groupLevel(context) >= ACCESS.reporter;
-export const mayUpdateEpic = (context: InGroup & { authorId: number }) =>
-  groupLevel(context) >= ACCESS.reporter || context.authorId === context.caller.id;
+export const mayUpdateEpic = (context: InGroup) => groupLevel(context) >= ACCESS.reporter;
 export const mayDeleteEpic = (context: InGroup) => groupLevel(context) >= ACCESS.owner;
+/** `created_at` of a new epic note is honoured for admins and the group's owners (11.x `owned_by?`). */
+export const mayBackdateEpicNote = (context: InGroup) => groupLevel(context) >= ACCESS.owner;
 
 // Notes ------------------------------------------------------------------------------------------
 

@@ -96,8 +96,11 @@ export interface Project extends Record<FeatureFlag, boolean> {
   archived: boolean;
   star_count: number;
   forks_count: number;
-  /** Moved in the same transaction as each issue's opening, closing and removal. */
-  open_issues_count: number;
+  /**
+   * Moved in the same transaction as each issue's opening, closing and removal; absent until the
+   * project's first issue.
+   */
+  open_issues_count?: number;
   import_url: string | null;
   import_status: string;
   import_error: string | null;
@@ -307,7 +310,7 @@ export function projectEntity(project: Project, options: ProjectEntityOptions) {
       : {}),
     ...features,
     printing_merge_requests_link_enabled: project.printing_merge_request_link_enabled,
-    open_issues_count: project.open_issues_count,
+    open_issues_count: project.open_issues_count ?? 0,
     creator_id: project.creator_id,
     import_status: project.import_status,
     import_error: options.admin ? project.import_error : null,
@@ -414,7 +417,6 @@ export function newProjectFrom(
     archived: false,
     star_count: 0,
     forks_count: 0,
-    open_issues_count: 0,
     import_url: input.import_url ?? null,
     import_status: 'none',
     import_error: null,

@@ -5,7 +5,8 @@
  * a condition on the value read, so iids are gapless and unique however many are created at once;
  * `open_issues_count` moves in the same transactions as each opening, closing and removal.
  */
-import { notFound, recordNotFound } from '#domain/errors.ts';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { notFound, recordNotFound, validationFailed } from '#domain/errors.ts';
 import {
   filtersIssues,
   type Issue,
@@ -25,7 +26,7 @@ import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { removeParentPartition } from './noteable-purge.ts';
 import { noteSteps } from './notes.ts';
-import { commit, NEW_ITEM, put, refusedWith, remove, retrying, update } from './transaction.ts';
+import { commit, NEW_ITEM, put, refusedReading, refusedWith, remove, retrying, update } from './transaction.ts';
 import { getUsers } from './users.ts';
 
 type Raw = Record<string, unknown>;
@@ -39,19 +40,35 @@ export function decodeIssue(item: Raw): StoredIssue {
   const {
     kind: _kind,
     deleting: _deleting,
+    description_gz,
     ...issue
-  } = stripStorage<StoredIssue & { kind: string; deleting?: boolean }>(item);
+  } = stripStorage<StoredIssue & { kind: string; deleting?: boolean; description_gz?: Uint8Array }>(item);
   return {
     ...issue,
+    description: description_gz ? gunzipSync(description_gz).toString('utf8') : (issue.description ?? null),
     notes_count: Number(issue.notes_count ?? 0),
     user_notes_count: Number(issue.user_notes_count ?? 0),
   };
 }
 
+/**
+ * Descriptions up to this many bytes are stored as they are, longer ones gzipped (a description
+ * of 1,000,000 characters may be 4 MB; an item holds 400 KB in all).
+ */
+const INLINE_DESCRIPTION_BYTES = 100_000;
+
+/** The description as the item holds it: the text, or its gzip. */
+function storedDescription(description: string | null): { description?: string | null; description_gz?: Uint8Array } {
+  if (description === null || Buffer.byteLength(description) <= INLINE_DESCRIPTION_BYTES) return { description };
+  return { description_gz: gzipSync(description) };
+}
+
 function issueItem(issue: StoredIssue): Raw {
+  const { description, ...fields } = issue;
   return {
     ...keys.issue(issue.project_id, issue.iid),
-    ...issue,
+    ...fields,
+    ...storedDescription(description),
     kind: 'issue',
     ...inLists(
       lists.projectIssues(issue.project_id),
@@ -59,6 +76,42 @@ function issueItem(issue: StoredIssue): Raw {
     ),
     ...sortAttributes({ id: issue.id, created_at: issue.created_at, updated_at: issue.updated_at }),
   };
+}
+
+/** DynamoDB's size of a value (names and values in UTF-8, numbers at most 21 bytes, containers 3 more). */
+function storedSize(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (value instanceof Uint8Array) return value.length;
+  if (typeof value === 'number') return 21;
+  if (Array.isArray(value)) return 3 + value.reduce<number>((sum, entry) => sum + 1 + storedSize(entry), 0);
+  if (value !== null && typeof value === 'object')
+    return (
+      3 +
+      Object.entries(value).reduce(
+        (sum, [name, entry]) => sum + 1 + Buffer.byteLength(name) + storedSize(entry),
+        0,
+      )
+    );
+  return 1;
+}
+
+/** Room an issue item may take (an item holds 400 KB; the margin covers the counters that grow). */
+const MAX_ISSUE_ITEM_BYTES = 380_000;
+
+/** The attributes of an issue that can grow, by the name GitLab reports them under. */
+const GROWING = { description_gz: 'description', description: 'description', labels: 'labels', assignee_ids: 'assignees' };
+
+/**
+ * Refuses an issue whose item would not fit (a long, incompressible description, thousands of
+ * labels or assignees): `{"message": {"<field>": ["is too long"]}}` for the largest of them.
+ */
+function checkFits(issue: StoredIssue): void {
+  const item = issueItem(issue);
+  if (storedSize(item) <= MAX_ISSUE_ITEM_BYTES) return;
+  const [largest] = Object.entries(GROWING)
+    .map(([attribute, field]) => ({ field, size: storedSize(item[attribute]) }))
+    .sort((a, b) => b.size - a.size);
+  throw validationFailed({ [largest?.field ?? 'base']: ['is too long'] });
 }
 
 /** The parent a note on this issue records. */
@@ -110,6 +163,7 @@ export async function createIssue(
         updated_at: now,
         notes_count: 0,
       };
+      checkFits(issue);
       await commit([
         refusedWith(
           update(keys.project(project.id), 'SET last_issue_iid = :iid ADD open_issues_count :one', {
@@ -236,7 +290,7 @@ async function writeIssueChange(
   const key = keys.issue(issue.project_id, issue.iid);
   if (nextState === undefined) {
     await commit([
-      refusedWith(
+      refusedReading(
         update(key, `SET ${sets.join(', ')}`, { condition: STILL_AS_READ, names, values }),
         stillThere,
       ),
@@ -252,7 +306,7 @@ async function writeIssueChange(
   );
   // The issue's own write counts the system note (one write per item in a transaction).
   await commit([
-    refusedWith(
+    refusedReading(
       update(key, `SET ${sets.join(', ')}, #list = :list ADD notes_count :one`, {
         condition: STILL_AS_READ,
         names: { ...names, '#list': moved.attribute },
@@ -281,7 +335,7 @@ export async function deleteIssue(issue: StoredIssue): Promise<void> {
     issue,
     (current) =>
       commit([
-        refusedWith(
+        refusedReading(
           remove(key, STILL_AS_READ, { ':previous': current.state }, { '#state': 'state' }),
           stillThere,
         ),

@@ -22,8 +22,7 @@ export function decodeProject(item: Raw): Project {
     last_merge_request_iid: _mergeRequestIid,
     ...project
   } = stripStorage<Project & { kind: string; deleting?: boolean } & IidCounters>(item);
-  // Projects stored before issues existed have none open.
-  return { ...project, open_issues_count: Number(project.open_issues_count ?? 0) };
+  return project;
 }
 
 export function projectItem(project: Project): Raw {

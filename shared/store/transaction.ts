@@ -82,17 +82,29 @@ export interface Step {
   refusal?: Refusal;
   /** A uniqueness item: refusals of these are merged into one `{field: ['has already been taken']}`. */
   taken?: string;
+  /** The refusal is made from the item as stored, which the failed write returns. */
+  readsStored?: boolean;
 }
 
 export const refusedWith = (item: TransactItem, refusal: Refusal): Step => ({ item, refusal });
+/** A write whose refusal depends on the item as stored (gone, or changed since it was read). */
+export const refusedReading = (item: TransactItem, refusal: (stored: Raw | undefined) => Error): Step => ({
+  item,
+  refusal,
+  readsStored: true,
+});
 export const unique = (item: TransactItem, field: string): Step => ({ item, taken: field });
 
 const isStep = (entry: TransactItem | Step): entry is Step => 'item' in entry;
 const stepOf = (entry: TransactItem | Step): Step => (isStep(entry) ? entry : { item: entry });
 
-/** The item to send: a step whose refusal reads the item as stored asks for it back on failure. */
+/**
+ * The item to send: a check whose refusal reads the item as stored, or a write declared with
+ * `refusedReading`, asks for the item back on failure.
+ */
 function itemOf(step: Step): TransactItem {
-  if (typeof step.refusal !== 'function') return step.item;
+  const reads = step.readsStored || (step.item.ConditionCheck && typeof step.refusal === 'function');
+  if (!reads) return step.item;
   const [operation, body] = Object.entries(step.item)[0] as [keyof TransactItem, object];
   return { [operation]: { ...body, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } } as TransactItem;
 }

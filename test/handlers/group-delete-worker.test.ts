@@ -3,11 +3,12 @@
  * with their uploads and members, its members, its route), each step conditional.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/group-delete.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import { BUCKET, resetMocks, sentCommands, TABLE } from './fixtures.ts';
+import { BUCKET, ddb, resetMocks, sentCommands, TABLE } from './fixtures.ts';
 import {
   backend,
   getCommand,
@@ -27,6 +28,38 @@ import {
 } from './resource-fixtures.ts';
 
 const s3 = mockClient(S3Client);
+
+/** A Query of a whole list, only the attributes a purge needs. */
+const purgeQuery = (partition: string) => ({
+  QueryCommand: {
+    ...listQuery('l1', partition).QueryCommand,
+    Limit: undefined,
+    ProjectionExpression: 'pk, sk, group_id, iid',
+  },
+});
+const deleteKeys = (...keys: { pk: string; sk: string }[]) => ({
+  BatchWriteCommand: { RequestItems: { [TABLE]: keys.map((Key) => ({ DeleteRequest: { Key } })) } },
+});
+const counter = (list: string) => ({ pk: `LISTCOUNT#${list}`, sk: 'COUNT' });
+
+/** The purge of a project's issues, merge requests and snippets (none here): their lists and counters. */
+const noteablesOfProject = (id: number) => [
+  purgeQuery(`ISSUES#PROJECT#${id}`),
+  deleteKeys(...['', '#opened', '#closed'].map((state) => counter(`ISSUES#PROJECT#${id}${state}`))),
+  purgeQuery(`MRS#PROJECT#${id}`),
+  deleteKeys(
+    ...['', '#opened', '#closed', '#merged', '#locked'].map((state) => counter(`MRS#PROJECT#${id}${state}`)),
+  ),
+  purgeQuery(`SNIPPETS#PROJECT#${id}`),
+  deleteKeys(counter(`SNIPPETS#PROJECT#${id}`)),
+];
+
+/** The purge of a group's epics (none here): their lists, counters and iid counter. */
+const epicsOfGroup = (id: number) => [
+  purgeQuery(`EPICS#GROUP#${id}`),
+  deleteKeys(...['', '#opened', '#closed'].map((state) => counter(`EPICS#GROUP#${id}${state}`))),
+  deleteKeys({ pk: `COUNTER#EPICIID#${id}`, sk: 'COUNTER' }),
+];
 const run = (body: string, messageId = 'msg-1') =>
   handler(sqsEvent(sqsRecord(body, messageId)), lambdaContext('group-delete'));
 
@@ -48,6 +81,7 @@ beforeEach(() => {
   resetMocks();
   s3.reset();
   givenWorld();
+  ddb.on(BatchWriteCommand).resolves({});
   // backend as DELETE /groups/5 left it: out of its lists and the tree.
   const { l1: _l1, l2: _l2, tree: _tree, tpath: _tpath, ...marked } = groupItem(backend);
   store(
@@ -69,6 +103,7 @@ describe('group-delete worker', () => {
         listQuery('l2', `PROJECTS#NS#5#${visibility}`),
       ),
       getCommand(projectKey(42)),
+      ...noteablesOfProject(42),
       partitionQuery('PROJECT#42'),
       transaction(
         deleteExisting(memberKey('PROJECT', 42, 7)),
@@ -83,6 +118,7 @@ describe('group-delete worker', () => {
         listCount('PROJECTS#NS#5#private', -1),
       ),
       listQuery('l1', 'SHARES#GROUP#5'),
+      ...epicsOfGroup(5),
       listQuery('l1', 'MEMBERS#GROUP#5'),
       transaction(
         deleteExisting(memberKey('GROUP', 5, 7)),

@@ -163,6 +163,8 @@ describe('stripStorage()', () => {
       [
         'l1',
         'l2',
+        'lcreated',
+        'lupdated',
         'pk',
         'sactivity',
         'screated',
