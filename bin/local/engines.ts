@@ -152,7 +152,9 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
         (index) => index.IndexName,
       ),
     );
-    const missing = [...indexes, ...localIndexes].map((index) => index.name).filter((name) => !present.has(name));
+    const missing = [...indexes, ...localIndexes]
+      .map((index) => index.name)
+      .filter((name) => !present.has(name));
     if (missing.length) {
       // Data kept in .data/ by an older table definition: its items lack the newer attributes too.
       throw new Error(
