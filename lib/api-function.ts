@@ -2,14 +2,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import type { Access } from '../functions/routes.ts';
 import { envNames, queueUrlVariable } from '../shared/config/env.ts';
 
 /** The repository root: route and worker entries are relative to it, and it holds the lock file. */
@@ -54,6 +55,13 @@ export const queueSendActions: readonly string[] = [
   'sqs:GetQueueAttributes',
 ];
 
+/** What a function's `access` can point at: the stack's table, bucket and queues (by worker-table name). */
+export interface AccessTargets {
+  table: ITable;
+  bucket: IBucket;
+  queues: ReadonlyMap<string, IQueue>;
+}
+
 /** Lambda bundles are ESM; CommonJS dependencies inside them still call `require`. */
 const esmRequireBanner =
   "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);";
@@ -61,6 +69,13 @@ const esmRequireBanner =
 export interface ApiFunctionProps {
   /** Handler file relative to the project root; it exports `handler`. */
   entry: string;
+  /** What the function may touch: sets TABLE_NAME, BUCKET_NAME and QUEUE_URL_<NAME> for it. */
+  access: Access;
+  targets: AccessTargets;
+  /** The role granting exactly `access` (shared by every function that declares the same access). */
+  role: IRole;
+  /** The shared log group this function writes to (one per kind of function, with retention). */
+  logGroup: ILogGroup;
   /** @default 10 seconds */
   timeout?: Duration;
   /** @default 1024 */
@@ -70,12 +85,14 @@ export interface ApiFunctionProps {
 
 /**
  * A NodejsFunction with the project's fixed defaults (Node 22 on arm64, ESM bundle built by the
- * local esbuild with the AWS SDK inside, source maps, a log group with retention) and `bind…`
- * helpers that set the environment variable and the least-privilege grant in one call.
+ * local esbuild with the AWS SDK inside, source maps, JSON logs into a shared log group). It
+ * receives its role: grants live on the role (see access-roles.ts), the function only gets the
+ * environment variables naming what its `access` declares.
  */
 export class ApiFunction extends NodejsFunction {
   /** The handler file this function was built from, relative to the project root. */
   readonly entryPath: string;
+  readonly access: Access;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id, {
@@ -88,10 +105,13 @@ export class ApiFunction extends NodejsFunction {
       memorySize: props.memorySize ?? 1024,
       timeout: props.timeout ?? Duration.seconds(10),
       description: props.description ?? props.entry,
-      logGroup: new LogGroup(scope, `${id}LogGroup`, { retention: RetentionDays.ONE_MONTH }),
+      role: props.role,
+      logGroup: props.logGroup,
+      loggingFormat: LoggingFormat.JSON,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         [envNames.idBlockSize]: '10',
+        ...accessEnvironment(props.entry, props.access, props.targets),
       },
       bundling: {
         forceDockerBundling: false,
@@ -108,36 +128,7 @@ export class ApiFunction extends NodejsFunction {
       },
     });
     this.entryPath = props.entry;
-  }
-
-  /** TABLE_NAME plus the table's read (or read + write) actions on the table and its indexes. */
-  bindTable(table: ITable, level: AccessLevel): this {
-    this.addEnvironment(envNames.tableName, table.tableName);
-    this.addToRolePolicy(
-      new PolicyStatement({
-        actions: [...tableActions[level]],
-        resources: [table.tableArn, `${table.tableArn}/index/*`],
-      }),
-    );
-    return this;
-  }
-
-  /** BUCKET_NAME plus object read (or read + write) actions on the bucket's objects. */
-  bindBucket(bucket: IBucket, level: AccessLevel): this {
-    this.addEnvironment(envNames.bucketName, bucket.bucketName);
-    this.addToRolePolicy(
-      new PolicyStatement({ actions: [...bucketActions[level]], resources: [bucket.arnForObjects('*')] }),
-    );
-    return this;
-  }
-
-  /** QUEUE_URL_<NAME> plus permission to send to that one queue. `name` is the worker-table name. */
-  bindQueue(name: string, queue: IQueue): this {
-    this.addEnvironment(queueUrlVariable(name), queue.queueUrl);
-    this.addToRolePolicy(
-      new PolicyStatement({ actions: [...queueSendActions], resources: [queue.queueArn] }),
-    );
-    return this;
+    this.access = props.access;
   }
 
   /** Consumes `queue` (the event source mapping grants receive/delete on that queue only). */
@@ -147,6 +138,24 @@ export class ApiFunction extends NodejsFunction {
     );
     return this;
   }
+}
+
+/** TABLE_NAME, BUCKET_NAME and QUEUE_URL_<NAME> for exactly what `access` declares. */
+export function accessEnvironment(entry: string, access: Access, targets: AccessTargets) {
+  const environment: Record<string, string> = {};
+  if (access.table) environment[envNames.tableName] = targets.table.tableName;
+  if (access.bucket) environment[envNames.bucketName] = targets.bucket.bucketName;
+  for (const name of access.queues ?? []) {
+    environment[queueUrlVariable(name)] = queueOf(entry, name, targets).queueUrl;
+  }
+  return environment;
+}
+
+/** The queue a table entry names, or a synth error naming the entry. */
+export function queueOf(entry: string, name: string, targets: AccessTargets): IQueue {
+  const queue = targets.queues.get(name);
+  if (!queue) throw new Error(`${entry} sends to unknown queue ${name}`);
+  return queue;
 }
 
 /** Construct id from a handler path: `functions/users/get-current.ts` → `UsersGetCurrent`. */

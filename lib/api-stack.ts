@@ -1,14 +1,16 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { CfnRoute, HttpApi, HttpMethod, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import type { Construct } from 'constructs';
-import { type Access, type RouteDefinition, routes as routeTable } from '../functions/routes.ts';
+import { Construct } from 'constructs';
+import { type RouteDefinition, routes as routeTable } from '../functions/routes.ts';
 import { type WorkerDefinition, workers as workerTable } from '../functions/workers.ts';
 import { indexes, keyAttributes, localIndexes } from '../shared/store/table.ts';
-import { ApiFunction, constructIdFor } from './api-function.ts';
+import { AccessRoles, grantKey } from './access-roles.ts';
+import { type AccessTargets, ApiFunction, constructIdFor } from './api-function.ts';
+import { areaOf, RouteFunctions } from './route-functions.ts';
 
 export interface ApiStackProps extends StackProps {
   /** @default functions/routes.ts */
@@ -31,19 +33,34 @@ const methods: Record<RouteDefinition['method'], HttpMethod> = {
   ANY: HttpMethod.ANY,
 };
 
+/** Construct id of a route in the root stack (unchanged since routes lived beside their functions). */
+export function routeIdFor(route: RouteDefinition): string {
+  return route.path === '$default'
+    ? 'DefaultRoute'
+    : `${constructIdFor(route.entry)}${constructIdFor(route.method.toLowerCase())}Route`;
+}
+
 /**
- * The whole service: one table, one bucket, one queue (+ DLQ) and consumer per worker, and an
- * HTTP API with one function per route. Everything is driven by the route and worker tables, and
- * each function is granted exactly its declared `access`.
+ * The whole service, deployed as one root stack: one table, one bucket, one queue (+ DLQ) and
+ * consumer per worker, one IAM role per distinct declared access, one log group for the route
+ * functions and one for the workers, and an HTTP API with a route per route-table entry. The
+ * route functions (with their integrations and invoke permissions) live in one nested stack per
+ * area of `functions/` (see route-functions.ts), which keeps every template far below
+ * CloudFormation's 500 resources. Each function is granted exactly its declared `access`.
  */
 export class ApiStack extends Stack {
   readonly table: Table;
   readonly bucket: Bucket;
   readonly api: HttpApi;
+  readonly roles: AccessRoles;
+  readonly apiLogGroup: LogGroup;
+  readonly workerLogGroup: LogGroup;
   /** By worker-table queue name. */
   readonly workerQueues: ReadonlyMap<string, WorkerQueue>;
   /** Route functions by handler entry (relative to the project root). */
   readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
+  /** The nested stacks of route functions, by area (`''` for files directly in `functions/`). */
+  readonly routeStacks: ReadonlyMap<string, RouteFunctions>;
 
   constructor(scope: Construct, id: string, props: ApiStackProps = {}) {
     super(scope, id, props);
@@ -102,55 +119,87 @@ export class ApiStack extends Stack {
       queues.set(worker.queue, { queue, deadLetterQueue });
     }
 
-    const bindAccess = (fn: ApiFunction, access: Access) => {
-      if (access.table) fn.bindTable(this.table, access.table);
-      if (access.bucket) fn.bindBucket(this.bucket, access.bucket);
-      for (const name of access.queues ?? []) {
-        const target = queues.get(name);
-        if (!target) throw new Error(`${fn.entryPath} sends to unknown queue ${name}`);
-        fn.bindQueue(name, target.queue);
-      }
+    const targets: AccessTargets = {
+      table: this.table,
+      bucket: this.bucket,
+      queues: new Map([...queues].map(([name, { queue }]) => [name, queue])),
     };
+    this.roles = new AccessRoles(this, 'AccessRoles', targets);
+    this.apiLogGroup = new LogGroup(this, 'ApiLogGroup', { retention: RetentionDays.ONE_MONTH });
+    this.workerLogGroup = new LogGroup(this, 'WorkerLogGroup', { retention: RetentionDays.ONE_MONTH });
 
     const workerQueues = new Map<string, WorkerQueue>();
     for (const worker of workers) {
+      const { queue, deadLetterQueue } = queues.get(worker.queue)!;
       const consumer = new ApiFunction(this, constructIdFor(worker.entry), {
         entry: worker.entry,
+        access: worker.access,
+        targets,
+        role: this.roles.roleFor(worker.entry, { access: worker.access, consumes: worker.queue }),
+        logGroup: this.workerLogGroup,
         timeout: Duration.seconds(worker.timeout),
       });
-      bindAccess(consumer, worker.access);
-      const { queue, deadLetterQueue } = queues.get(worker.queue)!;
       consumer.consumeQueue(queue, { batchSize: worker.batchSize });
       workerQueues.set(worker.queue, { queue, deadLetterQueue, consumer });
     }
     this.workerQueues = workerQueues;
 
-    this.api = new HttpApi(this, 'HttpApi', { apiName: id, description: 'GitLab-compatible REST API' });
-    type RouteTarget = { fn: ApiFunction; access: Access; integration: HttpLambdaIntegration };
-    const functions = new Map<string, RouteTarget>();
+    // Check the route table as a whole before splitting it by area.
+    const accessByEntry = new Map<string, string>();
+    const byArea = new Map<string, RouteDefinition[]>();
     for (const route of routes) {
-      const fnId = constructIdFor(route.entry);
-      let target = functions.get(route.entry);
-      if (!target) {
-        const fn = new ApiFunction(this, fnId, { entry: route.entry });
-        bindAccess(fn, route.access);
-        target = { fn, access: route.access, integration: new HttpLambdaIntegration('Integration', fn) };
-        functions.set(route.entry, target);
-      } else if (JSON.stringify(target.access) !== JSON.stringify(route.access)) {
+      if (route.path === '$default' && route.method !== 'ANY') {
+        throw new Error('the $default route must use method ANY');
+      }
+      const key = grantKey({ access: route.access });
+      const known = accessByEntry.get(route.entry);
+      if (known !== undefined && known !== key) {
         throw new Error(`${route.entry} appears in several routes with different access`);
       }
-      const isDefault = route.path === '$default';
-      if (isDefault && route.method !== 'ANY') throw new Error('the $default route must use method ANY');
-      const routeId = isDefault
-        ? 'DefaultRoute'
-        : `${fnId}${constructIdFor(route.method.toLowerCase())}Route`;
-      new HttpRoute(this, routeId, {
-        httpApi: this.api,
-        routeKey: isDefault ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, methods[route.method]),
-        integration: target.integration,
+      accessByEntry.set(route.entry, key);
+      const area = areaOf(route.entry);
+      byArea.set(area, [...(byArea.get(area) ?? []), route]);
+    }
+
+    this.api = new HttpApi(this, 'HttpApi', { apiName: id, description: 'GitLab-compatible REST API' });
+    const routeStacks = new Map<string, RouteFunctions>();
+    for (const [area, areaRoutes] of byArea) {
+      routeStacks.set(
+        area,
+        new RouteFunctions(this, area, {
+          api: this.api,
+          routes: areaRoutes,
+          roles: this.roles,
+          targets,
+          logGroup: this.apiLogGroup,
+        }),
+      );
+    }
+    this.routeStacks = routeStacks;
+
+    // Routes stay in the root stack, each pointing at its function's integration in a nested stack.
+    const routeKeys = new Set<string>();
+    for (const route of routes) {
+      const { integration } = routeStacks.get(areaOf(route.entry))!.targets.get(route.entry)!;
+      const { key } =
+        route.path === '$default'
+          ? HttpRouteKey.DEFAULT
+          : HttpRouteKey.with(route.path, methods[route.method]);
+      if (routeKeys.has(key)) throw new Error(`route ${key} is declared twice`);
+      routeKeys.add(key);
+      new CfnRoute(new Construct(this, routeIdFor(route)), 'Resource', {
+        apiId: this.api.apiId,
+        routeKey: key,
+        authorizationType: 'NONE',
+        target: `integrations/${integration.integrationId}`,
       });
     }
-    this.routeFunctions = new Map([...functions].map(([entry, { fn }]) => [entry, fn]));
+
+    this.routeFunctions = new Map(
+      [...routeStacks.values()].flatMap((nested) =>
+        [...nested.targets].map(([entry, { fn }]) => [entry, fn]),
+      ),
+    );
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

@@ -1,4 +1,18 @@
-// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
-export const handler = () => {
-  throw new Error('not built');
-};
+import { epicEntity, newEpicFrom } from '#domain/epics.ts';
+import { mayCreateEpic } from '#domain/noteable-policy.ts';
+import { epicSchemas } from '#domain/schemas/epics.ts';
+import { epicGroup } from '#http/epic-loaders.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { createEpic, epicUsers } from '#store/epics.ts';
+
+/** Reporters and up open epics; each takes the group's next iid. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: epicSchemas.create,
+  load: epicGroup(mayCreateEpic),
+  run: async ({ params: input, caller, request, group, lastIid }) => {
+    const epic = await createEpic(newEpicFrom(input, group.id, caller.id), lastIid);
+    return reply.created(epicEntity(epic, group, await epicUsers(epic), request.baseUrl));
+  },
+});

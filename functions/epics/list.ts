@@ -1,4 +1,27 @@
-// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
-export const handler = () => {
-  throw new Error('not built');
-};
+import { epicEntity } from '#domain/epics.ts';
+import { epicSchemas } from '#domain/schemas/epics.ts';
+import { group } from '#http/load.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { listEpics } from '#store/epics.ts';
+
+/** A group's epics, to anyone who can see the group (GitLab's default state: all). */
+export const handler = defineRoute({
+  auth: 'user',
+  paginated: true,
+  params: epicSchemas.list,
+  load: group(),
+  run: async ({ params: input, page, request, group }) => {
+    const { items, total, users } = await listEpics(group.id, {
+      filter: input,
+      order: input.order_by ?? 'created_at',
+      sort: input.sort ?? 'desc',
+      page,
+    });
+    return reply.page(
+      items.map((epic) => epicEntity(epic, group, users, request.baseUrl)),
+      total,
+      page,
+    );
+  },
+});

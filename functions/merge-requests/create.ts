@@ -1,4 +1,22 @@
-// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
-export const handler = () => {
-  throw new Error('not built');
-};
+import { mergeRequestEntity, newMergeRequestFrom, notAFork } from '#domain/merge-requests.ts';
+import { mayCreateMergeRequest } from '#domain/noteable-policy.ts';
+import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
+import { project } from '#http/load.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { createMergeRequest } from '#store/merge-requests.ts';
+
+/** Developers and up open merge requests between two branches of the project. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: mergeRequestSchemas.create,
+  load: project({ allow: mayCreateMergeRequest, ahead: true }),
+  run: async ({ params: input, caller, request, project }) => {
+    if (input.target_project_id !== undefined && input.target_project_id !== project.id) throw notAFork();
+    const { mergeRequest, users } = await createMergeRequest(
+      project,
+      newMergeRequestFrom(input, project.id, caller.id),
+    );
+    return reply.created(mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller.id));
+  },
+});

@@ -1,4 +1,17 @@
-// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
-export const handler = () => {
-  throw new Error('not built');
-};
+import { mayDeleteMergeRequest } from '#domain/noteable-policy.ts';
+import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
+import { mergeRequestFound } from '#http/merge-request-loaders.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { deleteMergeRequest } from '#store/merge-requests.ts';
+
+/** Only owners and admins delete a merge request; its notes go with it. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: mergeRequestSchemas.one,
+  load: mergeRequestFound(mayDeleteMergeRequest),
+  run: async ({ mergeRequest }) => {
+    await deleteMergeRequest(mergeRequest);
+    return reply.noContent();
+  },
+});

@@ -1,4 +1,33 @@
-// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
-export const handler = () => {
-  throw new Error('not built');
-};
+import { mergeRequestBasic, mergeRequestSimple } from '#domain/merge-requests.ts';
+import { canReadMergeRequests } from '#domain/noteable-policy.ts';
+import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
+import { project } from '#http/load.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { listMergeRequests } from '#store/merge-requests.ts';
+
+/** A project's merge requests (all states unless asked), filtered as asked; 403 for those who may not read them. */
+export const handler = defineRoute({
+  auth: 'user',
+  paginated: true,
+  params: mergeRequestSchemas.list,
+  load: project({ allow: canReadMergeRequests, ahead: true }),
+  run: async ({ params: input, caller, page, request, project }) => {
+    const { items, total, users } = await listMergeRequests(project.id, {
+      filter: input,
+      order: input.order_by ?? 'created_at',
+      sort: input.sort ?? 'desc',
+      page,
+      viewerId: caller.id,
+    });
+    return reply.page(
+      items.map((mr) =>
+        input.view === 'simple'
+          ? mergeRequestSimple(mr, project, request.baseUrl)
+          : mergeRequestBasic(mr, project, users, request.baseUrl),
+      ),
+      total,
+      page,
+    );
+  },
+});

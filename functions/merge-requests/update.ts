@@ -1,4 +1,25 @@
-// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
-export const handler = () => {
-  throw new Error('not built');
-};
+import { invalidParams } from '#domain/errors.ts';
+import { mergeRequestChanges, mergeRequestEntity, updateParamsError } from '#domain/merge-requests.ts';
+import { mayUpdateMergeRequest } from '#domain/noteable-policy.ts';
+import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
+import { mergeRequestToChange } from '#http/merge-request-loaders.ts';
+import { defineRoute } from '#http/route.ts';
+import { changeMergeRequest, mergeRequestUsers } from '#store/merge-requests.ts';
+
+/** Developers and up, the author and the assignees change a merge request; `state_event` closes or reopens it. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: mergeRequestSchemas.update,
+  load: mergeRequestToChange(mayUpdateMergeRequest),
+  run: async ({ params: input, caller, request, project, mergeRequest }) => {
+    const refused = updateParamsError(input);
+    if (refused) throw invalidParams(refused);
+    const changed = await changeMergeRequest(
+      mergeRequest,
+      mergeRequestChanges(mergeRequest, input),
+      input.state_event,
+      caller.id,
+    );
+    return mergeRequestEntity(changed, project, await mergeRequestUsers(changed), request.baseUrl, caller.id);
+  },
+});

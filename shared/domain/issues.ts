@@ -1,4 +1,5 @@
 /** Project issues: the stored shape, the changes a request makes and the entity GitLab presents. */
+import { validationFailed } from './errors.ts';
 import type { Project } from './projects.ts';
 import { type User, userBasic } from './users.ts';
 
@@ -42,12 +43,20 @@ export interface IssueFields {
   discussion_locked?: boolean;
 }
 
-const assigneesOf = (input: IssueFields) =>
-  input.assignee_ids !== undefined
-    ? [...new Set(input.assignee_ids)]
-    : input.assignee_id !== undefined
-      ? [input.assignee_id]
-      : undefined;
+/** GitLab's cap on an issue's assignees, and its sentence (`{"message": {"assignees": [...]}}`). */
+export const MAX_ISSUE_ASSIGNEES = 200;
+
+function assigneesOf(input: IssueFields): number[] | undefined {
+  const ids =
+    input.assignee_ids !== undefined
+      ? [...new Set(input.assignee_ids)]
+      : input.assignee_id !== undefined
+        ? [input.assignee_id]
+        : undefined;
+  if (ids && ids.length > MAX_ISSUE_ASSIGNEES)
+    throw validationFailed({ assignees: [`total must be less than or equal to ${MAX_ISSUE_ASSIGNEES}`] });
+  return ids;
+}
 
 export type NewIssue = Omit<Issue, 'id' | 'iid' | 'created_at' | 'updated_at'>;
 

@@ -1,3 +1,407 @@
 /** Project merge requests: the stored shape, the changes a request makes and the entity GitLab presents. */
+import { ApiError, conflict } from './errors.ts';
+import { atLeastOneOf } from './params.ts';
+import type { Project } from './projects.ts';
+import { type User, userBasic } from './users.ts';
+
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 export const MERGE_REQUEST_STATES = ['opened', 'closed', 'merged', 'locked'] as const;
+
+export interface MergeRequest {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string | null;
+  state: MergeRequestState;
+  source_branch: string;
+  target_branch: string;
+  source_project_id: number;
+  target_project_id: number;
+  labels: string[];
+  assignee_ids: number[];
+  author_id: number;
+  closed_at: string | null;
+  closed_by_id: number | null;
+  merged_at: string | null;
+  merged_by_id: number | null;
+  discussion_locked: boolean | null;
+  /** The `remove_source_branch` of the request (GitLab keeps it in `merge_params`). */
+  force_remove_source_branch: boolean | null;
+  squash: boolean;
+  created_at: string;
+  updated_at: string;
+  /** Counted by ADD in the same transaction as each note (see store/notes.ts). */
+  user_notes_count: number;
+}
+
+/** GitLab's Issuable validates titles to 255 characters; descriptions are held to 1,000,000. */
+export const MERGE_REQUEST_TITLE_MAX_LENGTH = 255;
+export const MERGE_REQUEST_DESCRIPTION_MAX_LENGTH = 1_000_000;
+
+/** What a create or update request may set. */
+export interface MergeRequestFields {
+  title?: string;
+  description?: string;
+  target_branch?: string;
+  labels?: string[];
+  /** `0` unassigns (GitLab's "set to 0 or provide an empty value to unassign"). */
+  assignee_id?: number;
+  /** Used instead of `assignee_id` when sent; `[]` or `[0]` unassigns. */
+  assignee_ids?: number[];
+  remove_source_branch?: boolean;
+  squash?: boolean;
+  discussion_locked?: boolean;
+}
+
+/** The assignees a request names (nobody for 0), or undefined when it names none. */
+export function assigneesOf(input: MergeRequestFields): number[] | undefined {
+  const ids =
+    input.assignee_ids !== undefined
+      ? input.assignee_ids
+      : input.assignee_id !== undefined
+        ? [input.assignee_id]
+        : undefined;
+  return ids === undefined ? undefined : [...new Set(ids.filter((id) => id > 0))];
+}
+
+/** Labels as GitLab keeps them: trimmed, no blanks, each once. */
+export const uniqueLabels = (labels: readonly string[]) => [
+  ...new Set(labels.map((label) => label.trim()).filter((label) => label.length > 0)),
+];
+
+/** MergeRequest#validate_branches: source and target may not be the same branch of one project. */
+export const SAME_BRANCH_MESSAGE = "You can't use same project/branch for source and target";
+
+export function checkedBranches(source: string, target: string): void {
+  if (source === target) throw conflict([SAME_BRANCH_MESSAGE]);
+}
+
+/** validate_branches for an open merge request whose branches another open one already has. */
+export const branchesTaken = (otherIid: number) =>
+  conflict([`Another open merge request already exists for this source branch: !${otherIid}`]);
+
+/**
+ * MergeRequest#validate_fork for a target project other than the source: only a fork may ask to
+ * merge into another project, and no project here is a fork (422 `{"error": [...]}`).
+ */
+export const notAFork = () =>
+  new ApiError(422, { error: ['Source project is not a fork of the target project'] });
+
+export type NewMergeRequest = Omit<MergeRequest, 'id' | 'iid' | 'created_at' | 'updated_at'>;
+
+export function newMergeRequestFrom(
+  input: MergeRequestFields & { title: string; source_branch: string; target_branch: string },
+  projectId: number,
+  authorId: number,
+): NewMergeRequest {
+  checkedBranches(input.source_branch, input.target_branch);
+  return {
+    project_id: projectId,
+    title: input.title,
+    description: input.description ?? null,
+    state: 'opened',
+    source_branch: input.source_branch,
+    target_branch: input.target_branch,
+    source_project_id: projectId,
+    target_project_id: projectId,
+    labels: uniqueLabels(input.labels ?? []),
+    assignee_ids: assigneesOf(input) ?? [],
+    author_id: authorId,
+    closed_at: null,
+    closed_by_id: null,
+    merged_at: null,
+    merged_by_id: null,
+    discussion_locked: input.discussion_locked ?? null,
+    force_remove_source_branch: input.remove_source_branch ?? null,
+    squash: input.squash ?? false,
+    user_notes_count: 0,
+  };
+}
+
+/** The fields a PUT changes (only those sent); 409 when the new target is the source branch. */
+export function mergeRequestChanges(
+  mergeRequest: MergeRequest,
+  input: MergeRequestFields,
+): Partial<MergeRequest> {
+  const changes: Partial<MergeRequest> = {};
+  if (input.title !== undefined) changes.title = input.title;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.target_branch !== undefined) {
+    checkedBranches(mergeRequest.source_branch, input.target_branch);
+    changes.target_branch = input.target_branch;
+  }
+  if (input.labels !== undefined) changes.labels = uniqueLabels(input.labels);
+  const assignees = assigneesOf(input);
+  if (assignees !== undefined) changes.assignee_ids = assignees;
+  if (input.remove_source_branch !== undefined)
+    changes.force_remove_source_branch = input.remove_source_branch;
+  if (input.squash !== undefined) changes.squash = input.squash;
+  if (input.discussion_locked !== undefined) changes.discussion_locked = input.discussion_locked;
+  return changes;
+}
+
+/** The parameters of which a PUT needs one (Grape's `at_least_one_of`), in GitLab's order. */
+const UPDATE_PARAMS = [
+  'assignee_id',
+  'description',
+  'labels',
+  'milestone_id',
+  'remove_source_branch',
+  'state_event',
+  'target_branch',
+  'title',
+  'discussion_locked',
+  'squash',
+] as const;
+
+/**
+ * Grape's refusal of a PUT's parameters its schema cannot state: a blank `title` or
+ * `target_branch` (`allow_blank: false`: "title is empty"), or none of the parameters sent
+ * (`assignee_ids`, which later versions list, counts too); undefined when they pass.
+ */
+export function updateParamsError(input: {
+  title?: string;
+  target_branch?: string;
+  assignee_ids?: unknown;
+}): string | undefined {
+  const empty = (['title', 'target_branch'] as const)
+    .filter((name) => input[name] !== undefined && input[name].trim() === '')
+    .map((name) => `${name} is empty`);
+  if (empty.length) return empty.join(', ');
+  if (input.assignee_ids !== undefined) return undefined;
+  return atLeastOneOf(input, UPDATE_PARAMS);
+}
+
+/**
+ * The state a merge request moves to on `state_event`, or undefined when it stays: only open
+ * ones close and only closed ones reopen (merged and locked ones stay as they are).
+ */
+export function mergeRequestStateAfter(
+  state: MergeRequestState,
+  event: 'close' | 'reopen' | undefined,
+): MergeRequestState | undefined {
+  if (event === 'close' && state === 'opened') return 'closed';
+  if (event === 'reopen' && state === 'closed') return 'opened';
+  return undefined;
+}
+
+// Lists --------------------------------------------------------------------------------------------
+
+/** `none`/`any` as GitLab's finders take them for assignees, labels and milestones. */
+export type NoneOrAny = 'none' | 'any';
+
+export interface MergeRequestFilter {
+  state?: MergeRequestState | 'all';
+  labels?: string[];
+  milestone?: string;
+  search?: string;
+  author_id?: number;
+  assignee_id?: number | NoneOrAny;
+  source_branch?: string;
+  target_branch?: string;
+  iids?: number[];
+  wip?: 'yes' | 'no';
+  /** No award emoji are kept here: only `none` matches anything. */
+  my_reaction_emoji?: string;
+  created_after?: string;
+  created_before?: string;
+  updated_after?: string;
+  updated_before?: string;
+  scope?: 'created_by_me' | 'created-by-me' | 'assigned_to_me' | 'assigned-to-me' | 'all';
+}
+
+/** GitLab's WIP_REGEX: a title that begins with `WIP:`, `[WIP]` or `WIP `. */
+const WIP_TITLE = /^\s*(\[WIP\]\s*|WIP:\s*|WIP\s+)+\s*/i;
+export const isWorkInProgress = (title: string) => WIP_TITLE.test(title);
+
+function labelsMatch(labels: readonly string[], wanted: readonly string[] | undefined): boolean {
+  if (!wanted?.length) return true;
+  if (wanted.length === 1) {
+    const only = (wanted[0] as string).toLowerCase();
+    if (only === 'none') return labels.length === 0;
+    if (only === 'any') return labels.length > 0;
+  }
+  return wanted.every((label) => labels.includes(label));
+}
+
+function assigneeMatches(assignees: readonly number[], wanted: MergeRequestFilter['assignee_id']): boolean {
+  if (wanted === undefined) return true;
+  if (wanted === 'none') return assignees.length === 0;
+  if (wanted === 'any') return assignees.length > 0;
+  return assignees.includes(wanted);
+}
+
+/**
+ * No merge request has a milestone or an award emoji here: `none` matches all, `any` or a name
+ * matches none.
+ */
+const matchesNothingKept = (wanted: string | undefined) =>
+  wanted === undefined || wanted.toLowerCase() === 'none';
+
+/** Whether a merge request passes the list filters other than state (state picks the list read). */
+export function mergeRequestMatches(mr: MergeRequest, filter: MergeRequestFilter, viewerId: number): boolean {
+  if (!labelsMatch(mr.labels, filter.labels)) return false;
+  if (!matchesNothingKept(filter.milestone)) return false;
+  if (!matchesNothingKept(filter.my_reaction_emoji)) return false;
+  if (filter.author_id !== undefined && mr.author_id !== filter.author_id) return false;
+  if (!assigneeMatches(mr.assignee_ids, filter.assignee_id)) return false;
+  if (filter.source_branch !== undefined && mr.source_branch !== filter.source_branch) return false;
+  if (filter.target_branch !== undefined && mr.target_branch !== filter.target_branch) return false;
+  if (filter.iids?.length && !filter.iids.includes(mr.iid)) return false;
+  if (filter.wip !== undefined && isWorkInProgress(mr.title) !== (filter.wip === 'yes')) return false;
+  if (filter.created_after !== undefined && mr.created_at < filter.created_after) return false;
+  if (filter.created_before !== undefined && mr.created_at > filter.created_before) return false;
+  if (filter.updated_after !== undefined && mr.updated_at < filter.updated_after) return false;
+  if (filter.updated_before !== undefined && mr.updated_at > filter.updated_before) return false;
+  const scope = filter.scope?.replace(/-/g, '_');
+  if (scope === 'created_by_me' && mr.author_id !== viewerId) return false;
+  if (scope === 'assigned_to_me' && !mr.assignee_ids.includes(viewerId)) return false;
+  if (filter.search) {
+    const term = filter.search.toLowerCase();
+    const text = `${mr.title}\n${mr.description ?? ''}`.toLowerCase();
+    if (!text.includes(term)) return false;
+  }
+  return true;
+}
+
+/** Whether the list needs filtering beyond the state's list. */
+export const filtersMergeRequests = (filter: MergeRequestFilter) =>
+  Boolean(
+    filter.labels?.length ||
+      filter.milestone !== undefined ||
+      filter.my_reaction_emoji !== undefined ||
+      filter.search ||
+      filter.author_id !== undefined ||
+      filter.assignee_id !== undefined ||
+      filter.source_branch !== undefined ||
+      filter.target_branch !== undefined ||
+      filter.iids?.length ||
+      filter.wip !== undefined ||
+      filter.created_after !== undefined ||
+      filter.created_before !== undefined ||
+      filter.updated_after !== undefined ||
+      filter.updated_before !== undefined ||
+      (filter.scope !== undefined && filter.scope !== 'all'),
+  );
+
+// Entities -----------------------------------------------------------------------------------------
+
+/** The users a merge request shows: its author, assignees and who closed or merged it. */
+export const mergeRequestUserIds = (mr: MergeRequest) => [
+  ...new Set([
+    mr.author_id,
+    ...mr.assignee_ids,
+    ...(mr.closed_by_id === null ? [] : [mr.closed_by_id]),
+    ...(mr.merged_by_id === null ? [] : [mr.merged_by_id]),
+  ]),
+];
+
+const userOrGhost = (users: ReadonlyMap<number, User>, id: number, baseUrl: string) => {
+  const user = users.get(id);
+  return user
+    ? userBasic(user, baseUrl)
+    : {
+        id,
+        name: 'Ghost User',
+        username: 'ghost',
+        state: 'active',
+        avatar_url: null,
+        web_url: `${baseUrl}/ghost`,
+      };
+};
+
+const userOrNull = (users: ReadonlyMap<number, User>, id: number | null, baseUrl: string) =>
+  id === null ? null : userOrGhost(users, id, baseUrl);
+
+const webUrl = (mr: MergeRequest, project: Project, baseUrl: string) =>
+  `${baseUrl}/${project.path_with_namespace}/merge_requests/${mr.iid}`;
+
+/** GitLab's MergeRequestSimple (`view=simple`). */
+export const mergeRequestSimple = (mr: MergeRequest, project: Project, baseUrl: string) => ({
+  id: mr.id,
+  iid: mr.iid,
+  project_id: mr.project_id,
+  title: mr.title,
+  description: mr.description,
+  state: mr.state,
+  created_at: mr.created_at,
+  updated_at: mr.updated_at,
+  web_url: webUrl(mr, project, baseUrl),
+});
+
+/** GitLab's MergeRequestBasic: what lists show. No repository stands behind a merge request here. */
+export function mergeRequestBasic(
+  mr: MergeRequest,
+  project: Project,
+  users: ReadonlyMap<number, User>,
+  baseUrl: string,
+) {
+  const assignees = mr.assignee_ids.map((id) => userOrGhost(users, id, baseUrl));
+  return {
+    id: mr.id,
+    iid: mr.iid,
+    project_id: mr.project_id,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    created_at: mr.created_at,
+    updated_at: mr.updated_at,
+    merged_by: userOrNull(users, mr.merged_by_id, baseUrl),
+    merged_at: mr.merged_at,
+    closed_by: userOrNull(users, mr.closed_by_id, baseUrl),
+    closed_at: mr.closed_at,
+    target_branch: mr.target_branch,
+    source_branch: mr.source_branch,
+    user_notes_count: mr.user_notes_count,
+    upvotes: 0,
+    downvotes: 0,
+    author: userOrGhost(users, mr.author_id, baseUrl),
+    assignee: assignees[0] ?? null,
+    assignees,
+    source_project_id: mr.source_project_id,
+    target_project_id: mr.target_project_id,
+    labels: [...mr.labels].sort(),
+    work_in_progress: isWorkInProgress(mr.title),
+    milestone: null,
+    merge_when_pipeline_succeeds: false,
+    merge_status: 'can_be_merged',
+    sha: null,
+    merge_commit_sha: null,
+    discussion_locked: mr.discussion_locked,
+    should_remove_source_branch: null,
+    force_remove_source_branch: mr.force_remove_source_branch,
+    web_url: webUrl(mr, project, baseUrl),
+    time_stats: {
+      time_estimate: 0,
+      total_time_spent: 0,
+      human_time_estimate: null,
+      human_total_time_spent: null,
+    },
+    squash: mr.squash,
+    approvals_before_merge: null,
+  };
+}
+
+/**
+ * GitLab's MergeRequest: the single read and the answer to writes. `subscribed` is true for the
+ * participants GitLab subscribes without asking (the author and the assignees).
+ */
+export function mergeRequestEntity(
+  mr: MergeRequest,
+  project: Project,
+  users: ReadonlyMap<number, User>,
+  baseUrl: string,
+  viewerId: number,
+) {
+  return {
+    ...mergeRequestBasic(mr, project, users, baseUrl),
+    subscribed: mr.author_id === viewerId || mr.assignee_ids.includes(viewerId),
+    changes_count: null,
+    latest_build_started_at: null,
+    latest_build_finished_at: null,
+    first_deployed_to_production_at: null,
+    pipeline: null,
+    diff_refs: null,
+  };
+}

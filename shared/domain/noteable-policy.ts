@@ -68,19 +68,46 @@ export const mayBackdate = (context: InProject) => level(context) >= ACCESS.owne
 
 // Merge requests -----------------------------------------------------------------------------------
 
+/** What the merge request rules look at of a merge request. */
+interface MergeRequestPeople {
+  author_id: number;
+  assignee_ids: readonly number[];
+  discussion_locked: boolean | null;
+}
+
+/** Its author or an assignee (GitLab's IssuablePolicy `assignee_or_author`). */
+const authorOrAssignee = ({ caller }: InProject, mr: MergeRequestPeople) =>
+  mr.author_id === caller.id || mr.assignee_ids.includes(caller.id);
+
 /** Reporters and up, or anyone a public or internal project lets read without membership. */
 export const canReadMergeRequests = (context: InProject) =>
   context.project.merge_requests_enabled &&
   (level(context) >= ACCESS.reporter || visibleWithoutMembership(context.project.visibility, context.caller));
 
+/** One merge request: as the list, and also its author and assignees who are still guests. */
+export const canReadMergeRequest = (context: InProject, mr: MergeRequestPeople) =>
+  canReadMergeRequests(context) ||
+  (context.project.merge_requests_enabled && level(context) >= ACCESS.guest && authorOrAssignee(context, mr));
+
 export const mayCreateMergeRequest = (context: InProject) =>
   writable(context) && canReadMergeRequests(context) && level(context) >= ACCESS.developer;
 
-export const mayUpdateMergeRequest = (context: InProject & { authorId: number }) =>
-  writable(context) && (level(context) >= ACCESS.developer || context.authorId === context.caller.id);
+/** Developers and up, the author and the assignees (archived projects are read-only). */
+export const mayUpdateMergeRequest = (context: InProject & { mergeRequest: MergeRequestPeople }) =>
+  writable(context) &&
+  canReadMergeRequest(context, context.mergeRequest) &&
+  (level(context) >= ACCESS.developer || authorOrAssignee(context, context.mergeRequest));
 
 export const mayDeleteMergeRequest = (context: InProject) =>
   writable(context) && level(context) >= ACCESS.owner;
+
+/**
+ * Notes on a merge request: as on any noteable, but a locked discussion takes notes from members
+ * only (IssuablePolicy: `locked & ~is_project_member` prevents `create_note`, admins included).
+ */
+export const mayCreateMergeRequestNote = (context: InProject & { mergeRequest: MergeRequestPeople }) =>
+  mayCreateNote(context) &&
+  !(context.mergeRequest.discussion_locked && effectiveAccess(context.access) < ACCESS.guest);
 
 // Snippets ---------------------------------------------------------------------------------------
 
@@ -97,9 +124,15 @@ export function canReadSnippet(
 export const mayCreateSnippet = (context: InProject) =>
   writable(context) && context.project.snippets_enabled && level(context) >= ACCESS.reporter;
 
-/** Authors and maintainers change and delete snippets. */
-export const mayAdminSnippet = (context: InProject & { authorId: number }) =>
-  writable(context) && (level(context) >= ACCESS.maintainer || context.authorId === context.caller.id);
+/**
+ * Authors and admins change and delete snippets; maintainers too, except internal snippets of
+ * others (GitLab 10.x–12.x ProjectSnippetPolicy: `internal & ~is_author & ~admin` prevents it).
+ */
+export const mayAdminSnippet = (context: InProject & { authorId: number; visibility: Visibility }) =>
+  writable(context) &&
+  (context.caller.admin ||
+    context.authorId === context.caller.id ||
+    (level(context) >= ACCESS.maintainer && context.visibility !== 'internal'));
 
 // Epics ------------------------------------------------------------------------------------------
 

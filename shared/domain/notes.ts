@@ -26,15 +26,21 @@ export interface Note {
 /** GitLab's Note validates its body to this length. */
 export const NOTE_BODY_MAX_LENGTH = 1_000_000;
 
-/** GitLab's answer for a note its model refuses: `400 (Bad request) "Note {...}" not given`. */
-const refusedNote = (sentence: string) =>
-  badRequest(`400 (Bad request) "Note {:note=>[${JSON.stringify(sentence)}]}" not given`);
+/**
+ * GitLab's answer for a note its model refuses: `400 (Bad request) "Note {...}" not given` on
+ * create, `400 (Bad request) "Failed to save note {...}" not given` on update (10.x–11.x
+ * `update_note`).
+ */
+const refusedNote = (sentence: string, action: 'create' | 'update') =>
+  badRequest(
+    `400 (Bad request) "${action === 'create' ? 'Note' : 'Failed to save note'} {:note=>[${JSON.stringify(sentence)}]}" not given`,
+  );
 
-/** The body of a new or edited note, or GitLab's refusal. */
-export function checkedNoteBody(body: string): string {
-  if (body.trim().length === 0) throw refusedNote("can't be blank");
+/** The body of a new (`create`) or edited (`update`) note, or GitLab's refusal. */
+export function checkedNoteBody(body: string, action: 'create' | 'update' = 'create'): string {
+  if (body.trim().length === 0) throw refusedNote("can't be blank", action);
   if (body.length > NOTE_BODY_MAX_LENGTH && Array.from(body).length > NOTE_BODY_MAX_LENGTH)
-    throw refusedNote(`is too long (maximum is ${NOTE_BODY_MAX_LENGTH} characters)`);
+    throw refusedNote(`is too long (maximum is ${NOTE_BODY_MAX_LENGTH} characters)`, action);
   return body;
 }
 

@@ -1,5 +1,5 @@
 /** Reads the note routes of every parent share: a page of notes, one note, with their authors. */
-import { forbidden } from '#domain/errors.ts';
+import { ApiError, forbidden } from '#domain/errors.ts';
 import { noteAuthorIds } from '#domain/notes.ts';
 import type { User } from '#domain/users.ts';
 import { getNote, readNotesPage } from '#store/notes.ts';
@@ -24,9 +24,15 @@ export async function notesPageOf(pk: string, params: NotesListParams) {
   return { notes, users: await getUsers(noteAuthorIds(notes)) };
 }
 
-/** One note of a parent with its author; undefined when there is none. */
+/** A note that is not there (the store's 404), as opposed to a read that failed. */
+const absent = (error: unknown) => {
+  if (error instanceof ApiError && error.status === 404) return undefined;
+  throw error;
+};
+
+/** One note of a parent with its author; undefined when there is none (a failed read still fails). */
 export async function noteOf(pk: string, noteId: number) {
-  const note = await getNote(pk, noteId).catch(() => undefined);
+  const note = await getNote(pk, noteId).catch(absent);
   return { note, users: note ? await getUsers([note.author_id]) : new Map<number, User>() };
 }
 

@@ -26,7 +26,17 @@ import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { removeParentPartition } from './noteable-purge.ts';
 import { noteSteps } from './notes.ts';
-import { commit, NEW_ITEM, put, refusedReading, refusedWith, remove, retrying, update } from './transaction.ts';
+import { listSortAttributes } from './table.ts';
+import {
+  commit,
+  NEW_ITEM,
+  put,
+  refusedReading,
+  refusedWith,
+  remove,
+  retrying,
+  update,
+} from './transaction.ts';
 import { getUsers } from './users.ts';
 
 type Raw = Record<string, unknown>;
@@ -58,8 +68,12 @@ export function decodeIssue(item: Raw): StoredIssue {
 const INLINE_DESCRIPTION_BYTES = 100_000;
 
 /** The description as the item holds it: the text, or its gzip. */
-function storedDescription(description: string | null): { description?: string | null; description_gz?: Uint8Array } {
-  if (description === null || Buffer.byteLength(description) <= INLINE_DESCRIPTION_BYTES) return { description };
+function storedDescription(description: string | null): {
+  description?: string | null;
+  description_gz?: Uint8Array;
+} {
+  if (description === null || Buffer.byteLength(description) <= INLINE_DESCRIPTION_BYTES)
+    return { description };
   return { description_gz: gzipSync(description) };
 }
 
@@ -99,7 +113,12 @@ function storedSize(value: unknown): number {
 const MAX_ISSUE_ITEM_BYTES = 380_000;
 
 /** The attributes of an issue that can grow, by the name GitLab reports them under. */
-const GROWING = { description_gz: 'description', description: 'description', labels: 'labels', assignee_ids: 'assignees' };
+const GROWING = {
+  description_gz: 'description',
+  description: 'description',
+  labels: 'labels',
+  assignee_ids: 'assignees',
+};
 
 /**
  * Refuses an issue whose item would not fit (a long, incompressible description, thousands of
@@ -221,28 +240,57 @@ export function listIssues(projectId: number, query: IssueListQuery): Promise<Li
 
 // Changing ----------------------------------------------------------------------------------------
 
-/** SET clauses for the changed fields, with the sort value of the new updated time. */
+/** The sort attribute of the updated order, the only one a change moves. */
+const UPDATED_SORT = listSortAttributes.updated_at;
+
+/**
+ * SET (and REMOVE) clauses for the changed fields, with the sort value of the new updated time; a
+ * description is written in its stored form, the other form removed.
+ */
 function setClauses(issue: StoredIssue, changes: Partial<Issue>, now: string) {
+  const { description, ...rest } = changes;
+  const stored = description === undefined ? {} : storedDescription(description);
   const fields: Record<string, unknown> = {
-    ...changes,
+    ...rest,
+    ...stored,
     updated_at: now,
-    ...sortAttributes({ id: issue.id, updated_at: now }),
+    [UPDATED_SORT]: sortAttributes({ id: issue.id, updated_at: now })[UPDATED_SORT],
   };
-  const names: Record<string, string> = { '#state': 'state' };
-  const values: Record<string, unknown> = { ':previous': issue.state };
+  const names: Record<string, string> = { '#state': 'state', '#updated': 'updated_at' };
+  const values: Record<string, unknown> = { ':previous': issue.state, ':now': now };
   const sets = Object.entries(fields).map(([name, value], index) => {
     names[`#f${index}`] = name;
     values[`:f${index}`] = value;
     return `#f${index} = :f${index}`;
   });
-  return { sets, names, values };
+  const dropped =
+    description === undefined ? undefined : 'description_gz' in stored ? 'description' : 'description_gz';
+  if (dropped) names['#dropped'] = dropped;
+  return { sets, names, values, removing: dropped ? ' REMOVE #dropped' : '' };
 }
+
+/** Whether a change may make the item grow past what it holds. */
+const grows = (changes: Partial<Issue>) =>
+  changes.description !== undefined || changes.labels !== undefined || changes.assignee_ids !== undefined;
 
 /** The issue's state changed since it was read: read it again and decide again. */
 class StateChanged extends Error {}
 
 /** The issue is still there, in the state it was read in. */
 const STILL_AS_READ = 'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous';
+
+/**
+ * A change is written only over an older updated time, so changes (and the system notes of state
+ * changes) are stamped in the order they commit: one that lost the race is decided again, later.
+ */
+const CHANGE_CONDITION = `${STILL_AS_READ} AND #updated < :now`;
+
+/** Now, or just after the issue's updated time when that is later (a clock behind, a future date). */
+function changeTime(issue: StoredIssue): string {
+  const now = Date.now();
+  const last = Date.parse(issue.updated_at);
+  return new Date(Number.isNaN(last) || now > last ? now : last + 1).toISOString();
+}
 
 const stillThere = (stored: Raw | undefined) => (stored ? new StateChanged() : recordNotFound());
 
@@ -278,7 +326,7 @@ async function writeIssueChange(
   nextState: IssueState | undefined,
   actorId: number,
 ): Promise<StoredIssue> {
-  const now = new Date().toISOString();
+  const now = changeTime(issue);
   const stateChange: Partial<Issue> =
     nextState === undefined
       ? {}
@@ -286,12 +334,13 @@ async function writeIssueChange(
         ? { state: 'closed', closed_at: now, closed_by_id: actorId }
         : { state: 'opened', closed_at: null, closed_by_id: null };
   const all = { ...changes, ...stateChange };
-  const { sets, names, values } = setClauses(issue, all, now);
+  if (grows(changes)) checkFits({ ...issue, ...all, updated_at: now });
+  const { sets, names, values, removing } = setClauses(issue, all, now);
   const key = keys.issue(issue.project_id, issue.iid);
   if (nextState === undefined) {
     await commit([
       refusedReading(
-        update(key, `SET ${sets.join(', ')}`, { condition: STILL_AS_READ, names, values }),
+        update(key, `SET ${sets.join(', ')}${removing}`, { condition: CHANGE_CONDITION, names, values }),
         stillThere,
       ),
     ]);
@@ -307,8 +356,8 @@ async function writeIssueChange(
   // The issue's own write counts the system note (one write per item in a transaction).
   await commit([
     refusedReading(
-      update(key, `SET ${sets.join(', ')}, #list = :list ADD notes_count :one`, {
-        condition: STILL_AS_READ,
+      update(key, `SET ${sets.join(', ')}, #list = :list${removing} ADD notes_count :one`, {
+        condition: CHANGE_CONDITION,
         names: { ...names, '#list': moved.attribute },
         values: { ...values, ':list': moved.partition, ':one': 1 },
       }),

@@ -59,6 +59,11 @@ export const keys = {
   issue: (projectId: number, iid: number): Key => ({ pk: `ISSUE#${projectId}#${iid}`, sk: 'ISSUE' }),
   mergeRequest: (projectId: number, iid: number): Key => ({ pk: `MR#${projectId}#${iid}`, sk: 'MR' }),
   snippet: (id: number): Key => ({ pk: `SNIPPET#${id}`, sk: 'SNIPPET' }),
+  /** A part of a snippet's long content, in the snippet's partition (a new version per write). */
+  snippetContentPart: (snippetId: number, version: string, index: number): Key => ({
+    pk: `SNIPPET#${snippetId}`,
+    sk: `CONTENT#${version}#${String(index).padStart(3, '0')}`,
+  }),
   epic: (id: number): Key => ({ pk: `EPIC#${id}`, sk: 'EPIC' }),
   /** An epic's iid within its group, naming the epic's id (iids are unique per group). */
   epicIid: (groupId: number, iid: number): Key => ({ pk: `EPICIID#${groupId}#${iid}`, sk: 'EPICIID' }),

@@ -15,15 +15,16 @@ import { forEachListPage } from './lists.ts';
 
 const keyOf = (item: Record<string, unknown>): Key => ({ pk: String(item.pk), sk: String(item.sk) });
 
-/** Removes a parent's partition: its notes (and their parts) first, the parent's own item last. */
+/**
+ * Removes a parent's partition: what hangs on it (notes, parts of long bodies and contents) first,
+ * the parent's own item (the one sort key without a `#`) last, so a removal cut short still finds
+ * the rest through the parent's list.
+ */
 export async function removeParentPartition(pk: string): Promise<void> {
   const items = await readPartition(pk, { projection: 'pk, sk' });
-  const [children, heads] = [
-    items.filter((item) => String(item.sk).startsWith('NOTE#')),
-    items.filter((item) => !String(item.sk).startsWith('NOTE#')),
-  ];
-  await batchDeleteItems(children.map(keyOf));
-  await batchDeleteItems(heads.map(keyOf));
+  const isHead = (item: Record<string, unknown>) => !String(item.sk).includes('#');
+  await batchDeleteItems(items.filter((item) => !isHead(item)).map(keyOf));
+  await batchDeleteItems(items.filter(isHead).map(keyOf));
 }
 
 /** Every parent in a list, partition by partition; then the list's counters. */

@@ -257,7 +257,11 @@ export async function createNoteBy(
 /** Changes a note's body; its updated time (and place in the updated order) moves with it. */
 export async function editNote(note: Note, body: string): Promise<Note> {
   const parentPk = parentKeyOf(parentOf(note)).pk;
-  const edited: Note = { ...note, body: checkedNoteBody(body), updated_at: new Date().toISOString() };
+  const edited: Note = {
+    ...note,
+    body: checkedNoteBody(body, 'update'),
+    updated_at: new Date().toISOString(),
+  };
   const previous = await getItem(keys.note(parentPk, note.id));
   const stored = storedBody(parentPk, note.id, body);
   if (stored.parts.length) await batchWriteItems(stored.parts);

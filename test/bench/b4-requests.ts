@@ -2,12 +2,15 @@
  * B4: DynamoDB requests per API call, counted on the handlers' own DocumentClient while real
  * requests go through the local gateway to DynamoDB Local. Each request runs alone, three times,
  * as an anonymous caller, a signed-in member or root (admin), on data seeded through the store:
- * a public group with subgroups and projects of every visibility, and a member's personal projects.
+ * a public group with subgroups and projects of every visibility, a member's personal projects,
+ * and an issue of a private project of the group with more than a page of 100 notes.
  */
 import { ACCESS } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
+import type { Note } from '#domain/notes.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
+import type { StoredIssue } from '#store/issues.ts';
 import { type BudgetResult, round, table } from './common.ts';
 import {
   type BenchRuntime,
@@ -22,6 +25,8 @@ import {
   personalNamespace,
   seedGroup,
   seedGroupProjects,
+  seedIssue,
+  seedIssueNotes,
   seedMember,
   seedProject,
   seedToken,
@@ -33,6 +38,8 @@ const REPETITIONS = 3;
 /** Projects in the bench group (half public) and its subgroups: more than one page of 100 each. */
 const GROUP_PROJECTS = 240;
 const SUBGROUPS = 110;
+/** Notes on the bench issue: more than a page at per_page=100, so both pages of a pair are full. */
+const ISSUE_NOTES = 120;
 
 const WRITE_COMMANDS = new Set([
   'TransactWriteItemsCommand',
@@ -100,6 +107,10 @@ interface B4Data {
   group: Group;
   publicProjects: Project[];
   privateProject: Project;
+  /** An issue of `privateProject` with ISSUE_NOTES notes by the member and root. */
+  issue: StoredIssue;
+  /** One of them, by the member (who may edit it, as root may). */
+  memberNote: Note;
 }
 
 async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4Data> {
@@ -128,7 +139,13 @@ async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4D
   }
   const privateProject = projects.find((project) => project.visibility === 'private');
   if (!privateProject) throw new Error('no private project seeded');
+  const issue = await seedIssue(privateProject, `bench issue ${stamp}`, member.id);
+  const notes = await seedIssueNotes(issue, ISSUE_NOTES, { authorIds: [member.id, rootId] });
+  const memberNote = notes.find((note) => note.author_id === member.id);
+  if (!memberNote) throw new Error('no note by the member seeded');
   return {
+    issue,
+    memberNote,
     member,
     memberToken,
     newcomerTokens,
@@ -374,6 +391,68 @@ function groupProjectScenarios(data: B4Data, stamp: string): Scenario[] {
   ];
 }
 
+/**
+ * An issue's notes and the issue itself, as the member (a developer of the group, so a reporter
+ * and more of its private project) and as root; numeric project ids.
+ */
+function issueNoteScenarios(data: B4Data, stamp: string): Scenario[] {
+  const project = data.privateProject.id;
+  const issue = `/projects/${project}/issues/${data.issue.iid}`;
+  const note = `${issue}/notes/${data.memberNote.id}`;
+  const out: Scenario[] = [];
+  for (const who of ['user', 'admin'] as const) {
+    for (const perPage of [20, 100]) {
+      out.push({
+        name: `GET /projects/:id/issues/:iid/notes?per_page=${perPage}`,
+        who,
+        kind: 'read',
+        expect: 200,
+        pair: `GET /projects/:id/issues/:iid/notes ${who}`,
+        request: () => ({ method: 'GET', path: `${issue}/notes?per_page=${perPage}` }),
+      });
+    }
+    out.push(
+      {
+        name: 'GET /projects/:id/issues/:iid/notes/:note_id',
+        who,
+        kind: 'read',
+        expect: 200,
+        request: () => ({ method: 'GET', path: note }),
+      },
+      {
+        name: 'POST /projects/:id/issues/:iid/notes',
+        who,
+        kind: 'write',
+        expect: 201,
+        request: (rep) => ({
+          method: 'POST',
+          path: `${issue}/notes`,
+          body: { body: `A new note ${stamp} ${who} ${rep}` },
+        }),
+      },
+      {
+        name: 'PUT /projects/:id/issues/:iid/notes/:note_id',
+        who,
+        kind: 'write',
+        expect: 200,
+        request: (rep) => ({ method: 'PUT', path: note, body: { body: `Edited ${stamp} ${who} ${rep}` } }),
+      },
+      {
+        name: 'POST /projects/:id/issues',
+        who,
+        kind: 'write',
+        expect: 201,
+        request: (rep) => ({
+          method: 'POST',
+          path: `/projects/${project}/issues`,
+          body: { title: `Bench issue ${stamp} ${who} ${rep}` },
+        }),
+      },
+    );
+  }
+  return out;
+}
+
 async function call(
   apiUrl: string,
   token: string | undefined,
@@ -501,7 +580,11 @@ export async function runB4(
     admin: ROOT_TOKEN,
   };
   const results: ScenarioResult[] = [];
-  for (const scenario of [...userScenarios(users, stamp), ...groupProjectScenarios(data, stamp)]) {
+  for (const scenario of [
+    ...userScenarios(users, stamp),
+    ...groupProjectScenarios(data, stamp),
+    ...issueNoteScenarios(data, stamp),
+  ]) {
     const observations: Observation[] = [];
     for (let rep = 0; rep < REPETITIONS; rep++) {
       const request = scenario.request(rep);
@@ -557,7 +640,7 @@ export async function runB4(
   }
   const failing = results.filter((r) => !r.holds);
   const notes = [
-    `Each request ran ${REPETITIONS}× alone: anon = no token; user = a developer of the bench group (which holds ${GROUP_PROJECTS} projects — ½ public, ¼ internal, ¼ private — and ${SUBGROUPS} subgroups) who also owns 3 personal projects; admin = root. Authentication is one GetItem for user and admin. Seeding that data through the store took ${seedSeconds.toFixed(1)} s.`,
+    `Each request ran ${REPETITIONS}× alone: anon = no token; user = a developer of the bench group (which holds ${GROUP_PROJECTS} projects — ½ public, ¼ internal, ¼ private — and ${SUBGROUPS} subgroups) who also owns 3 personal projects; admin = root. The notes scenarios use an issue of a private project of the bench group with ${ISSUE_NOTES} notes (the member's and root's, through createIssue and createNoteBy); the member edits a note of their own. Authentication is one GetItem for user and admin. Seeding that data through the store took ${seedSeconds.toFixed(1)} s.`,
     `"sends" and "seq RT" exclude id-counter block reservations, shown apart: one UpdateItem ADD reserves ${idBlockSize} ids (ID_BLOCK_SIZE), i.e. ${round(1 / idBlockSize, 2)} extra sends per creation amortized; seeding ${ids.seedCreations} users took ${ids.seedReservations} reservations (${round(ids.seedReservations / ids.seedCreations, 3)} per creation).`,
     "seq RT = the longest chain of sends each started after the previous one ended (sends in one Promise.all, e.g. a page Query and its count GetItem, count once; the R1 | R2 | … sequences below place each send in its round). RCU / items = read capacity DynamoDB Local reported (ReturnConsumedCapacity TOTAL) and items touched by the first call's reads. Worker = DynamoDB sends of the queue worker the request triggered, counted apart.",
     `per_page=20 vs per_page=100: ${

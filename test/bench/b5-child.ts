@@ -15,30 +15,50 @@
  * 3. Measures the same lists again, then pages 1, 5 and 10 at per_page 20 against what a Query
  *    skipping the same keys costs.
  *
+ * Notes: a private project of its own group holds an issue with a page and a half of notes (the
+ * list measured at both sizes) and other issues with 10 notes between them at the small size —
+ * all through createIssue and createNoteBy. Before the projects grow, the other issues grow to
+ * 10,000 notes: an issue of 210 notes through createNoteBy (its pages 1, 5 and 10 are measured
+ * against skipping) and the rest written with BatchWriteItem as createNoteBy lays them out
+ * (checked item for item against store-written notes first), the issues' note counters moved as
+ * createNoteBy moves them.
+ *
  * argv: one JSON object (see Options). Prints one JSON line (B5ChildResult) last.
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ACCESS, type Visibility, visibilityLevel } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
+import { type Note, newNote } from '#domain/notes.ts';
 import { newProjectFrom, type Project } from '#domain/projects.ts';
 import { searchColumns } from '#domain/search.ts';
 import { batchWriteItems } from '#store/batch.ts';
 import { documentClient, tableName } from '#store/client.ts';
 import { nextId } from '#store/ids.ts';
-import { inLists, keys, type ListRef, lists, sortAttributes, tree } from '#store/keys.ts';
+import { issueAsParent, type StoredIssue } from '#store/issues.ts';
+import { inLists, keys, type ListRef, lists, localSortOf, sortAttributes, tree } from '#store/keys.ts';
 import { listCountChange } from '#store/lists.ts';
 import { groupNamespace } from '#store/namespaces.ts';
 import { getProjectRaw, newRunnersToken } from '#store/project-items.ts';
 import { postingItems } from '#store/search-index.ts';
-import { indexName, type ListOrder } from '#store/table.ts';
-import { commit } from '#store/transaction.ts';
+import {
+  indexName,
+  keyAttributes,
+  type ListOrder,
+  type LocalOrder,
+  listSortAttributes,
+  localIndexName,
+} from '#store/table.ts';
+import { commit, update } from '#store/transaction.ts';
 import { median, round } from './common.ts';
 import { type BenchRuntime, READ_COMMANDS, type SendRecord, startBenchRuntime } from './runtime.ts';
 import {
+  noteBody,
   personalNamespace,
   seedGroup,
   seedGroupProjects,
+  seedIssue,
+  seedIssueNotes,
   seedMember,
   seedProject,
   seedToken,
@@ -65,7 +85,33 @@ export interface ListScenario {
   verdict: boolean;
   path: string;
   /** What skipping keys of this list costs: the same index and partitions the list reads. */
-  skip?: { order: ListOrder; sort: 'asc' | 'desc'; lists: ListRef[] };
+  skip?: SkipSpec;
+  /** The caller's token when not the one `who` names (a member of another group). */
+  token?: string;
+}
+
+/**
+ * The keys a page skips: of lists on a global index (each partition, as a merge must read them),
+ * or of one parent's partition on a local index (a parent's notes), read as consistently as the list.
+ */
+export type SkipSpec =
+  | { order: ListOrder; sort: 'asc' | 'desc'; lists: ListRef[] }
+  | { local: LocalOrder; sort: 'asc' | 'desc'; partition: string; consistent: boolean };
+
+/** How the notes were seeded at each size (information for the report). */
+export interface NotesSeeding {
+  /** Notes on the issue whose list is compared between the sizes. */
+  onTarget: number;
+  otherIssues: number;
+  /** Notes on the project's other issues at each size. */
+  otherSmall: number;
+  otherLarge: number;
+  /** Of the large size's: on the deep issue (through createNoteBy) and written by BatchWriteItem. */
+  deep: number;
+  filler: number;
+  fillerSeconds: number;
+  layoutChecked: string[];
+  sanity: string[];
 }
 
 export interface Measurement {
@@ -103,6 +149,9 @@ export interface PageResult {
 export interface B5ChildResult {
   options: Options;
   scenarios: ListScenario[];
+  /** Lists measured only at the large size, for their pages (page 1 too). */
+  pageScenarios: ListScenario[];
+  notes: NotesSeeding;
   small: SizeResult;
   large: SizeResult;
   reachedLarge: boolean;
@@ -119,6 +168,8 @@ const options = JSON.parse(process.argv[2] ?? '{}') as Options;
 const processStart = performance.now();
 process.env.LOG_LEVEL = 'silent';
 const MEMBER_TOKEN = 'bench-b5-member-token-0123456789';
+/** A developer of the notes' group only, so the member's reach (and its lists) stay as they were. */
+const NOTES_MEMBER_TOKEN = 'bench-b5-notes-member-token-0123456789';
 /** The control group keeps this many projects at both sizes. */
 const FIXED_PROJECTS = 30;
 /**
@@ -133,6 +184,12 @@ const GROUPS_ADDED = 1000;
 const PERSONAL_PROJECTS = 5;
 const FILLER_CONCURRENCY = 4;
 const PROJECTS_PER_BATCH = 8;
+/** The notes list compared between the sizes: more than a page, the same notes at both. */
+const NOTES_ON_TARGET = 30;
+const OTHER_ISSUES = 10;
+const OTHER_NOTES_SMALL = 10;
+const OTHER_NOTES_LARGE = 10_000;
+const NOTES_PER_BATCH = 100;
 
 type Raw = Record<string, unknown>;
 const pad = (n: number, width = 6) => String(n).padStart(width, '0');
@@ -204,11 +261,33 @@ async function measure(bench: BenchRuntime, path: string, token: string | undefi
 /** Read capacity of Queries that only skip `count` keys of each partition (what offset paging must read). */
 async function skipCost(
   bench: BenchRuntime,
-  skip: NonNullable<ListScenario['skip']>,
+  skip: SkipSpec,
   count: number,
 ): Promise<{ rcu: number; items: number }> {
   if (count <= 0) return { rcu: 0, items: 0 };
   const recorded = await bench.record(async () => {
+    if ('local' in skip) {
+      let read = 0;
+      let startKey: Raw | undefined;
+      do {
+        const result: QueryCommandOutput = await documentClient().send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: localIndexName(skip.local),
+            KeyConditionExpression: '#pk = :partition',
+            ExpressionAttributeNames: { '#pk': keyAttributes.partition },
+            ExpressionAttributeValues: { ':partition': skip.partition },
+            ScanIndexForward: skip.sort === 'asc',
+            ConsistentRead: skip.consistent,
+            Limit: count - read,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        read += result.Count ?? 0;
+        startKey = result.LastEvaluatedKey;
+      } while (startKey && read < count);
+      return;
+    }
     for (const list of skip.lists) {
       let read = 0;
       let startKey: Raw | undefined;
@@ -265,6 +344,52 @@ const nameItem = (project: Project): Raw => ({
   kind: 'project_name',
   id: project.id,
 });
+
+// Filler notes: the item createNoteBy writes, checked against store-written ones ---------------------
+
+function noteItem(parentPk: string, note: Note): Raw {
+  const { body, ...fields } = note;
+  return { ...keys.note(parentPk, note.id), ...fields, body, kind: 'note', ...localSortOf(note) };
+}
+
+/** Throws unless the filler's note items equal what createNoteBy stored for the same notes. */
+async function checkNoteLayout(stored: { issue: StoredIssue; note: Note | undefined }[]): Promise<string[]> {
+  const checked: string[] = [];
+  for (const { issue, note } of stored) {
+    if (!note) throw new Error('no store-written note to check the filler against');
+    const parentPk = keys.issue(issue.project_id, issue.iid).pk;
+    const mine = noteItem(parentPk, note);
+    const theirs = await getRaw(keys.note(parentPk, note.id));
+    if (canonical(mine) !== canonical(theirs)) {
+      const names = new Set([...Object.keys(mine), ...Object.keys(theirs ?? {})]);
+      const differing = [...names].filter((name) => canonical(mine[name]) !== canonical(theirs?.[name]));
+      throw new Error(
+        `B5 filler note item differs from what createNoteBy stores (attributes: ${differing.join(', ')}); update b5-child.ts to the store's layout`,
+      );
+    }
+    checked.push(`note item on issue #${issue.iid} by user ${note.author_id}`);
+  }
+  return checked;
+}
+
+/** The change createNoteBy makes on a note's issue, for `count` notes at once (countOnParent's). */
+function countedOnIssue(issue: StoredIssue, count: number, now: string) {
+  const sortName = listSortAttributes.updated_at;
+  return update(
+    keys.issue(issue.project_id, issue.iid),
+    'ADD notes_count :delta, user_notes_count :user SET updated_at = :now, #updatedSort = :sort',
+    {
+      condition: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+      names: { '#updatedSort': sortName },
+      values: {
+        ':delta': count,
+        ':user': count,
+        ':now': now,
+        ':sort': sortAttributes({ id: issue.id, updated_at: now })[sortName],
+      },
+    },
+  );
+}
 
 const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, inner: unknown) =>
@@ -326,8 +451,9 @@ try {
 
   // Size 1: everything through the store's create functions.
   const smallStart = performance.now();
-  const [member, seeder] = await bench.seedUsers(2);
-  if (!member || !seeder) throw new Error('no member seeded');
+  const [member, seeder, notesMember] = await bench.seedUsers(3);
+  if (!member || !seeder || !notesMember) throw new Error('no member seeded');
+  await seedToken(notesMember, NOTES_MEMBER_TOKEN);
   await seedToken(member, MEMBER_TOKEN);
   const fixed = await seedGroup('grp-fixed', 'public', root.id);
   const growing = await seedGroup('grp-grows', 'public', root.id);
@@ -354,6 +480,25 @@ try {
   const own = await personalNamespace(member);
   for (let i = 0; i < PERSONAL_PROJECTS; i++) await seedProject(own, `u${i}`, 'public', member.id);
   let projectsMade = fixedProjects.length + PERSONAL_PROJECTS;
+  // The notes: a private project of a private group whose developer is a user of its own (the
+  // list is for signed-in callers only; the member's reach stays as it was), an issue with a page
+  // and a half of notes by that user and root, and other issues with 10 notes between them — all
+  // through createIssue and createNoteBy.
+  const notesGroup = await seedGroup('grp-notes', 'private', root.id);
+  await seedMember(notesGroup, notesMember.id, ACCESS.developer);
+  const notesProject = await seedProject(groupNamespace(notesGroup), 'notes', 'private', root.id);
+  projectsMade++;
+  const P = notesProject.id;
+  const target = await seedIssue(notesProject, 'the issue whose notes are listed', notesMember.id);
+  const targetNotes = await seedIssueNotes(target, NOTES_ON_TARGET, { authorIds: [notesMember.id, root.id] });
+  const otherIssues: StoredIssue[] = [];
+  for (let i = 0; i < OTHER_ISSUES; i++)
+    otherIssues.push(await seedIssue(notesProject, `other ${i}`, root.id));
+  const otherNotes: Note[] = [];
+  for (let i = 0; i < OTHER_NOTES_SMALL; i++) {
+    const issue = otherIssues[i % OTHER_ISSUES] as StoredIssue;
+    otherNotes.push(...(await seedIssueNotes(issue, 1, { authorIds: [root.id], first: 1000 + i })));
+  }
   // A project adds three rows (project, route, name) and its search postings; a group's first
   // project a counter row. Names are short at this size (few postings) so the 1k-row table holds
   // a full page of each visibility in the growing group, which takes its first projects.
@@ -363,7 +508,9 @@ try {
   const rowsOf = (name: string) => 3 + 2 * postingItems(0, [name, name, '']).length;
   let room = Math.max(0, options.small - (await tableRows()) - others.length - 1);
   let smallProjects = 0;
-  while (room >= rowsOf(smallName(smallProjects))) room -= rowsOf(smallName(smallProjects++));
+  // The growing group takes its first page of each visibility whatever room the rest left.
+  while (smallProjects < growingFirst || room >= rowsOf(smallName(smallProjects)))
+    room -= rowsOf(smallName(smallProjects++));
   let growingSmall = 0;
   let nextSmall = 0;
   const smallWorker = async () => {
@@ -387,6 +534,11 @@ try {
       (project): project is Project => project !== undefined,
     ),
   );
+  const noteLayoutChecked = await checkNoteLayout([
+    { issue: target, note: targetNotes[0] },
+    { issue: target, note: targetNotes[1] },
+    { issue: otherIssues[0] as StoredIssue, note: otherNotes[0] },
+  ]);
 
   const G = growing.id;
   const F = fixed.id;
@@ -484,18 +636,28 @@ try {
               },
       }),
     ),
+    ...(['user', 'admin'] as const).map(
+      (who): ListScenario => ({
+        key: `notes-${who}`,
+        label: `GET /projects/:id/issues/:iid/notes (${NOTES_ON_TARGET} notes; ${OTHER_NOTES_SMALL} → ${OTHER_NOTES_LARGE} on other issues)`,
+        who,
+        verdict: true,
+        token: who === 'user' ? NOTES_MEMBER_TOKEN : undefined,
+        path: `/projects/${P}/issues/${target.iid}/notes?per_page=${options.perPage}`,
+      }),
+    ),
   ];
   const measureAll = async () => {
     const out: Record<string, Measurement> = {};
     for (const scenario of scenarios)
-      out[scenario.key] = await measure(bench, scenario.path, tokens[scenario.who]);
+      out[scenario.key] = await measure(bench, scenario.path, scenario.token ?? tokens[scenario.who]);
     return out;
   };
 
   const small: SizeResult = {
     rows: await tableRows(),
     projects: projectsMade,
-    groups: 2 + others.length,
+    groups: 3 + others.length,
     growingGroupProjects: growingSmall,
     seedSeconds: round((performance.now() - smallStart) / 1000, 1),
     measurements: {},
@@ -514,6 +676,50 @@ try {
     }
   };
   await Promise.all(Array.from({ length: 4 }, groupWorker));
+
+  // The notes on the project's other issues grow to OTHER_NOTES_LARGE: an issue whose own pages
+  // are measured, through createNoteBy, and the rest by BatchWriteItem, round-robin over the
+  // other issues, newer than the listed issue's notes; each issue's counters moved once after.
+  const deepNotes = Math.max(...options.pages) * options.perPage + options.perPage / 2;
+  const deep = await seedIssue(notesProject, 'an issue with many notes', root.id);
+  await seedIssueNotes(deep, deepNotes, { authorIds: [notesMember.id, root.id], first: 2000 });
+  const notesFillerTarget = Math.max(0, OTHER_NOTES_LARGE - OTHER_NOTES_SMALL - deepNotes);
+  const notesFillerStart = performance.now();
+  const notesBase = Date.now();
+  const perIssue = new Map<number, number>();
+  let notesFilled = 0;
+  process.env.ID_BLOCK_SIZE = '1000';
+  const noteFillerWorker = async () => {
+    while (notesFilled < notesFillerTarget) {
+      const items: Raw[] = [];
+      for (let k = 0; k < NOTES_PER_BATCH && notesFilled < notesFillerTarget; k++) {
+        const index = notesFilled++;
+        const issue = otherIssues[index % OTHER_ISSUES] as StoredIssue;
+        const at = new Date(notesBase + index).toISOString();
+        const note: Note = {
+          ...newNote(issueAsParent(issue), {
+            body: noteBody(10_000 + index),
+            author_id: index % 2 ? root.id : notesMember.id,
+          }),
+          id: await nextId('note'),
+          created_at: at,
+          updated_at: at,
+        };
+        items.push(noteItem(keys.issue(P, issue.iid).pk, note));
+        perIssue.set(issue.iid, (perIssue.get(issue.iid) ?? 0) + 1);
+      }
+      if (items.length) await batchWriteItems(items);
+    }
+  };
+  await Promise.all(Array.from({ length: FILLER_CONCURRENCY }, noteFillerWorker));
+  delete process.env.ID_BLOCK_SIZE;
+  const countedAt = new Date().toISOString();
+  await commit(
+    otherIssues
+      .filter((issue) => perIssue.has(issue.iid))
+      .map((issue) => countedOnIssue(issue, perIssue.get(issue.iid) ?? 0, countedAt)),
+  );
+  const notesFillerSeconds = (performance.now() - notesFillerStart) / 1000;
   // Rows per filler project on average (its postings depend on the digits of its name).
   const sample = Array.from({ length: 1000 }, (_, k) => `f${pad(k * 37)}`);
   const fillerRows =
@@ -580,7 +786,7 @@ try {
   const large: SizeResult = {
     rows: await tableRows(),
     projects: projectsMade,
-    groups: 2 + others.length,
+    groups: 3 + others.length,
     growingGroupProjects: growingSmall + growingFilled,
     seedSeconds: round((performance.now() - largeStart) / 1000, 1),
     measurements: {},
@@ -598,24 +804,51 @@ try {
   sanity.push(
     `GET /projects/grp-grows%2Ff${pad(0)} (a BatchWrite project, by path) → ${probe.status} ${probeBody.path_with_namespace ?? ''}`,
   );
+  // Sanity: the other issues' notes read back through the API with the counts moved.
+  const notesSanity: string[] = [];
+  const firstOther = otherIssues[0] as StoredIssue;
+  const otherList = await fetch(
+    `${bench.runtime.apiUrl}/projects/${P}/issues/${firstOther.iid}/notes?per_page=1`,
+    {
+      headers: { 'PRIVATE-TOKEN': bench.runtime.rootToken },
+    },
+  );
+  const [newest] = (await otherList.json()) as { id?: number; body?: string }[];
+  const fillerRead = await fetch(
+    `${bench.runtime.apiUrl}/projects/${P}/issues/${firstOther.iid}/notes/${newest?.id ?? 0}`,
+    { headers: { 'PRIVATE-TOKEN': NOTES_MEMBER_TOKEN } },
+  );
+  notesSanity.push(
+    `GET …/issues/${firstOther.iid}/notes → ${otherList.status}, X-Total ${otherList.headers.get('x-total')} for ${(perIssue.get(firstOther.iid) ?? 0) + OTHER_NOTES_SMALL / OTHER_ISSUES} notes seeded; its newest (a BatchWrite note) by id as the notes' user → ${fillerRead.status}`,
+  );
   large.measurements = await measureAll();
+  const targetTotals = (['small', 'large'] as const).map(
+    (size) => (size === 'small' ? small : large).measurements['notes-admin']?.total,
+  );
+  notesSanity.push(`listed issue: X-Total ${targetTotals.join(' → ')} for ${NOTES_ON_TARGET} notes`);
+  const pageScenarios: ListScenario[] = (['user', 'admin'] as const).map((who) => ({
+    key: `notes-deep-${who}`,
+    label: `GET /projects/:id/issues/:iid/notes (${deepNotes} notes)`,
+    who,
+    verdict: true,
+    token: who === 'user' ? NOTES_MEMBER_TOKEN : undefined,
+    path: `/projects/${P}/issues/${deep.iid}/notes?per_page=${options.perPage}`,
+    skip: { local: 'created_at', sort: 'desc', partition: keys.issue(P, deep.iid).pk, consistent: true },
+  }));
   const growingAdmin = large.measurements['growing-admin'];
   sanity.push(
     `growing group: X-Total ${growingAdmin?.total} for ${large.growingGroupProjects} projects seeded (admin view)`,
   );
 
   const pages: PageResult[] = [];
-  for (const scenario of scenarios.filter((s) => s.skip)) {
+  for (const scenario of [...scenarios, ...pageScenarios].filter((s) => s.skip)) {
     for (const page of options.pages) {
       const m =
         page === 1
-          ? large.measurements[scenario.key]
-          : await measure(bench, `${scenario.path}&page=${page}`, tokens[scenario.who]);
-      const skip = await skipCost(
-        bench,
-        scenario.skip as NonNullable<ListScenario['skip']>,
-        (page - 1) * options.perPage,
-      );
+          ? (large.measurements[scenario.key] ??
+            (await measure(bench, scenario.path, scenario.token ?? tokens[scenario.who])))
+          : await measure(bench, `${scenario.path}&page=${page}`, scenario.token ?? tokens[scenario.who]);
+      const skip = await skipCost(bench, scenario.skip as SkipSpec, (page - 1) * options.perPage);
       pages.push({
         key: scenario.key,
         page,
@@ -630,6 +863,18 @@ try {
   const result: B5ChildResult = {
     options,
     scenarios,
+    pageScenarios,
+    notes: {
+      onTarget: NOTES_ON_TARGET,
+      otherIssues: OTHER_ISSUES + 1,
+      otherSmall: OTHER_NOTES_SMALL,
+      otherLarge: OTHER_NOTES_SMALL + deepNotes + notesFilled,
+      deep: deepNotes,
+      filler: notesFilled,
+      fillerSeconds: round(notesFillerSeconds, 1),
+      layoutChecked: noteLayoutChecked,
+      sanity: notesSanity,
+    },
     small,
     large,
     reachedLarge: filled >= fillerTarget,

@@ -2,7 +2,9 @@
  * B5: list cost does not grow with table size. Runs b5-child.ts (its own runtime on a fresh table)
  * and judges what it measured: page 1 of each list at ≈ 1k and ≈ 100k rows within ±10% in read
  * capacity and items read; page N no dearer than page 1 plus a Query skipping (N − 1) × per_page
- * keys; no Scan sent by any process of the bench (and none in the handlers' source).
+ * keys; no Scan sent by any process of the bench (and none in the handlers' source). An issue's
+ * notes list is one of the lists: the same issue's page 1 with 10 and with 10,000 notes on the
+ * project's other issues, and another issue's pages N against skipping its notes.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -115,7 +117,9 @@ export async function runB5(
   for (const page of result.pages) pagesByKey.set(page.key, [...(pagesByKey.get(page.key) ?? []), page]);
   let pagesHold = true;
   for (const [key, pages] of pagesByKey) {
-    const scenario = result.scenarios.find((s) => s.key === key) as ListScenario;
+    const scenario = [...result.scenarios, ...result.pageScenarios].find(
+      (s) => s.key === key,
+    ) as ListScenario;
     const first = pages.find((page) => page.page === 1);
     const cells: (string | number)[] = [];
     let holds = true;
@@ -151,6 +155,7 @@ export async function runB5(
     Object.values(counts ?? {}).reduce((sum, count) => sum + count, 0);
   const sizesHold = verdictRows.every((row) => row.holds);
   const reached = result.reachedLarge;
+  const n = result.notes;
   const holds = sizesHold && pagesHold && scans === 0;
   const failingLists = verdictRows
     .filter((row) => !row.holds)
@@ -159,7 +164,8 @@ export async function runB5(
   const notes = [
     `Sizes: ${small.rows} rows (${small.projects} projects, ${small.groups} groups; seeded through createUser/createAccessToken/createGroup/addGroupMember/createProject in ${small.seedSeconds} s) and ${large.rows} rows (${large.projects} projects, ${large.groups} groups; +${large.groups - small.groups} groups through createGroup, +${result.fillerProjects} projects by BatchWriteItem at ${result.fillerRowsPerSecond} rows/s, in ${large.seedSeconds} s)${reached ? '' : ` — the seeding deadline stopped growth short of ${result.options.large} rows`}. Rows = DescribeTable ItemCount of DynamoDB Local.`,
     `BatchWrite filler items are laid out as createProject writes them: checked attribute for attribute against store-written items before the first write (${result.layoutChecked.length} items: project, route and name item of a public, an internal and a private project); ids from nextId; the list counters moved afterwards with listCountChange. ${result.sanity.join('; ')}.`,
-    `Projects are created in one interleaved order at both sizes (every 3rd into the growing group, so it holds more than a page of each visibility at the small size too; the rest round-robin over the other groups; the groups added for the large size are created by another user, so the callers' own memberships are the same at both sizes), visibility cycling public/internal/private (capped at the group's); the growing group holds ${small.growingGroupProjects} → ${large.growingGroupProjects} projects, the control group 30 at both sizes. "user" = a developer of the growing group. Verdict rows: the lists docs/performance.md names, and the search and GET /users/:id/projects the projects issue names, with the callers the brief names (anonymous, admin); user rows, the control group and GET /groups/:id are information. The search term matches 11 projects of the control group at both sizes; the member owns 5 public personal projects at both sizes. Every project has its search postings (store-made ones by the worker's own step, filler ones laid out by the same function). The notes list docs/performance.md also names does not exist yet.`,
+    `Projects are created in one interleaved order at both sizes (every 3rd into the growing group, so it holds more than a page of each visibility at the small size too; the rest round-robin over the other groups; the groups added for the large size are created by another user, so the callers' own memberships are the same at both sizes), visibility cycling public/internal/private (capped at the group's); the growing group holds ${small.growingGroupProjects} → ${large.growingGroupProjects} projects, the control group 30 at both sizes. "user" = a developer of the growing group. Verdict rows: the lists docs/performance.md names, and the search and GET /users/:id/projects the projects issue names, with the callers the brief names (anonymous, admin); user rows, the control group and GET /groups/:id are information. The search term matches 11 projects of the control group at both sizes; the member owns 5 public personal projects at both sizes. Every project has its search postings (store-made ones by the worker's own step, filler ones laid out by the same function).`,
+    `Notes: a private project in a private group ("user" here = a developer of that group and nothing else) holds the listed issue with ${n.onTarget} notes (that user's and root's, through createIssue and createNoteBy) at both sizes, and ${n.otherIssues} other issues with ${n.otherSmall} notes at ${kRows(small.rows)} rows and ${n.otherLarge} at ${kRows(large.rows)} rows: ${n.deep} on one issue through createNoteBy (its pages are the notes rows of the page table) and ${n.filler} by BatchWriteItem in ${n.fillerSeconds} s, laid out as createNoteBy writes them (checked attribute for attribute first: ${n.layoutChecked.join(', ')}), the issues' notes_count/user_notes_count/updated_at moved as createNoteBy moves them. ${n.sanity.join('; ')}. Its skip is a Query of the issue's partition on the local created_at index, consistent as the list reads it.`,
     `RCU = sum of the ConsumedCapacity DynamoDB Local returned for every GetItem/Query/BatchGetItem of the request (ReturnConsumedCapacity TOTAL set by a middleware on documentClient()), authentication included; items = ScannedCount of Queries + items a Get/BatchGet found. Median of ${result.options.repetitions} repetitions (all equal unless shown otherwise in results.json). Budget ±${SIZE_TOLERANCE * 100}%.`,
     `Page N: "1 + skip K" = page 1's RCU + a raw Query on the same index and partitions (each partition, as a merge must) reading K = (N − 1) × ${result.options.perPage} keys; page N holds when ≤ that + ${SKIP_TOLERANCE * 100}% of the skip + 1 RCU rounding.`,
     `Scan: ${scans} sent — ${childScans} of ${total(result.commandCounts)} DynamoDB commands in the B5 process${

@@ -1,16 +1,21 @@
 /**
  * Seeding for B4 and B5 through the store's own create functions, in this process: groups
  * (createGroup), group and personal projects (createProject in a namespace from namespaces.ts),
- * memberships and tokens. Seeding is not measured; it runs with the recorder off.
+ * memberships, tokens, issues (createIssue) and their notes (createNoteBy). Seeding is not
+ * measured; it runs with the recorder off.
  */
 import type { Visibility } from '#domain/access.ts';
 import { DEFAULT_CREATION_LEVELS, type Group } from '#domain/groups.ts';
+import { newIssueFrom } from '#domain/issues.ts';
+import type { Note } from '#domain/notes.ts';
 import { newProjectFrom, type Project, type ProjectNamespace } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { createAccessToken } from '#store/access-tokens.ts';
 import { createGroup } from '#store/group-writes.ts';
+import { createIssue, issueAsParent, type StoredIssue } from '#store/issues.ts';
 import { addGroupMember } from '#store/members.ts';
 import { groupNamespace, userNamespace } from '#store/namespaces.ts';
+import { createNoteBy } from '#store/notes.ts';
 import { newRunnersToken } from '#store/project-items.ts';
 import { createProject } from '#store/project-writes.ts';
 import { indexProjectForSearch } from '#store/search-index.ts';
@@ -93,4 +98,38 @@ export async function seedMember(group: Group, userId: number, accessLevel: numb
 export async function seedToken(user: User, secret: string): Promise<string> {
   await createAccessToken(user, { name: 'bench', scopes: ['api'], expires_at: null }, secret);
   return secret;
+}
+
+/** An issue as POST /projects/:id/issues makes it (createIssue: the project's next iid). */
+export function seedIssue(project: Project, title: string, authorId: number): Promise<StoredIssue> {
+  return createIssue(project, newIssueFrom({ title }, project.id, authorId));
+}
+
+/**
+ * A note body of about `length` characters (GitLab comments are short paragraphs), numbered so
+ * that every note differs.
+ */
+export function noteBody(index: number, length = 160): string {
+  const head = `Note ${index}: `;
+  const words = 'the build passes locally but the pipeline times out on the integration stage ';
+  return (head + words.repeat(Math.ceil(length / words.length))).slice(0, length).trimEnd();
+}
+
+/**
+ * `count` notes on an issue as POST /projects/:id/issues/:iid/notes makes them (createNoteBy: the
+ * note and its count on the issue in one transaction), one after another, the authors taking turns.
+ */
+export async function seedIssueNotes(
+  issue: StoredIssue,
+  count: number,
+  options: { authorIds: readonly number[]; first?: number },
+): Promise<Note[]> {
+  const made: Note[] = [];
+  for (let i = 0; i < count; i++) {
+    const authorId = options.authorIds[i % options.authorIds.length];
+    if (authorId === undefined) throw new Error('no note author');
+    const { note } = await createNoteBy(authorId, issueAsParent(issue), noteBody((options.first ?? 0) + i));
+    made.push(note);
+  }
+  return made;
 }

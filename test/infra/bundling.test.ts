@@ -1,6 +1,7 @@
 /**
- * One synth with real bundling (the local esbuild, never Docker): every function's asset is an ESM
- * bundle with its source map and the AWS SDK inside, and Node can load it and call its handler.
+ * One synth with real bundling (the local esbuild, never Docker): every function's asset, in the
+ * root stack or a nested one, is an ESM bundle with its source map and the AWS SDK inside, and Node
+ * can load it and call its handler.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers.ts';
 import { buildApp } from './support.ts';
+
+interface Template {
+  Resources: Record<
+    string,
+    { Type: string; Properties: { Description: string }; Metadata: Record<string, string> }
+  >;
+}
 
 interface Bundle {
   entry: string;
@@ -27,13 +35,17 @@ beforeAll(() => {
   const { app, stack } = buildApp({ bundle: true, outdir });
   const assembly = app.synth();
   bundleSeconds = (performance.now() - started) / 1000;
-  const template = assembly.getStackByName(stack.stackName).template as {
-    Resources: Record<
-      string,
-      { Type: string; Properties: { Description: string }; Metadata: Record<string, string> }
-    >;
-  };
-  bundles = Object.values(template.Resources)
+  // The root template holds the workers; each nested stack's template (a file in the same
+  // assembly) holds its area's route functions.
+  const templates = [
+    assembly.getStackByName(stack.stackName).template as Template,
+    ...[...stack.routeStacks.values()].map(
+      (nested) =>
+        JSON.parse(readFileSync(path.join(assembly.directory, nested.templateFile), 'utf8')) as Template,
+    ),
+  ];
+  bundles = templates
+    .flatMap((template) => Object.values(template.Resources))
     .filter((resource) => resource.Type === 'AWS::Lambda::Function')
     .map((resource) => ({
       entry: resource.Properties.Description,

@@ -1,13 +1,14 @@
-import type { Template } from 'aws-cdk-lib/assertions';
+import { Stack } from 'aws-cdk-lib';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
 import type { Access, RouteDefinition } from '../../functions/routes.ts';
 import { routes } from '../../functions/routes.ts';
 import type { WorkerDefinition } from '../../functions/workers.ts';
 import { workers } from '../../functions/workers.ts';
+import { grantKey } from '../../lib/access-roles.ts';
 import type { ApiFunction } from '../../lib/api-function.ts';
 import type { ApiStack } from '../../lib/api-stack.ts';
-import { asArray, getAtt, logicalId, synthesize } from './support.ts';
+import { asArray, getAtt, logicalId, type Synthesized, synthesize } from './support.ts';
 
 /** Written out here on purpose: the stack's own lists are what is under test. */
 const TABLE_READ = [
@@ -49,9 +50,15 @@ interface Grant {
 
 const key = (grant: Grant) => `${grant.action} on ${grant.resource}`;
 
-/** Every (action, resource) pair the role of `fn` is allowed, from every IAM policy attached to it. */
-function grantsOf(template: Template, fn: ApiFunction): string[] {
+/**
+ * Every (action, resource) pair the role `fn` runs as is allowed, from every IAM policy attached
+ * to it. The role lives in the root stack; the function, maybe in a nested stack, must name it.
+ */
+function grantsOf(synth: Synthesized, fn: ApiFunction): string[] {
+  const template = synth.template;
   const roleId = logicalId(fn.role!.node.defaultChild as CfnRole);
+  expect(Stack.of(fn.role!)).toBe(synth.stack);
+  expect(synth.inRoot(Stack.of(fn), synth.resourceOf(fn).Properties.Role)).toEqual(getAtt(roleId));
   const role = template.findResources('AWS::IAM::Role')[roleId]!;
   expect(role.Properties.Policies).toBeUndefined();
   expect(role.Properties.ManagedPolicyArns).toEqual([BASIC_EXECUTION_ROLE]);
@@ -102,7 +109,8 @@ function expectedGrants(stack: ApiStack, access: Access, consumes?: string): str
 }
 
 function checkStack(routeTable: readonly RouteDefinition[], workerTable: readonly WorkerDefinition[]) {
-  const { stack, template } = synthesize({ routes: routeTable, workers: workerTable });
+  const synth = synthesize({ routes: routeTable, workers: workerTable });
+  const { stack } = synth;
   const cases = [
     ...routeTable.map((route) => ({
       name: `${route.method} ${route.path} (${route.entry})`,
@@ -117,7 +125,7 @@ function checkStack(routeTable: readonly RouteDefinition[], workerTable: readonl
       consumes: worker.queue,
     })),
   ];
-  return { stack, template, cases };
+  return { synth, stack, cases };
 }
 
 function describeGrants(
@@ -126,12 +134,12 @@ function describeGrants(
   workerTable: readonly WorkerDefinition[],
 ) {
   describe(label, () => {
-    const { stack, template, cases } = checkStack(routeTable, workerTable);
+    const { synth, stack, cases } = checkStack(routeTable, workerTable);
 
     it.each(cases.map((c) => [c.name, c] as const))(
       '%s is granted exactly its declared access',
       (_name, c) => {
-        const grants = grantsOf(template, c.fn);
+        const grants = grantsOf(synth, c.fn);
         expect(grants).toEqual(expectedGrants(stack, c.access, c.consumes));
 
         const actions = grants.map((grant) => grant.split(' on ')[0]!);
@@ -159,23 +167,42 @@ function describeGrants(
       },
     );
 
-    it('grants no wildcard actions and never Scan, anywhere', () => {
-      const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
-        (policy) => policy.Properties.PolicyDocument.Statement,
-      );
+    it('grants no wildcard actions and never Scan, anywhere (nested stacks included)', () => {
+      const statements = synth
+        .resources('AWS::IAM::Policy')
+        .flatMap(({ resource }) => resource.Properties.PolicyDocument.Statement);
       expect(statements.length).toBeGreaterThan(0);
       const actions = statements.flatMap((statement) => asArray<string>(statement.Action));
       expect(actions.filter((action) => action.includes('*'))).toEqual([]);
-      expect(JSON.stringify(template.toJSON())).not.toContain('dynamodb:Scan');
+      for (const template of synth.templates.values()) {
+        expect(JSON.stringify(template.toJSON())).not.toContain('dynamodb:Scan');
+      }
     });
 
-    it('has one role per function and no other roles or policies', () => {
-      const functionRoles = cases.map((c) => logicalId(c.fn.role!.node.defaultChild as CfnRole));
-      expect(new Set(functionRoles).size).toBe(cases.length);
-      expect(Object.keys(template.findResources('AWS::IAM::Role')).sort()).toEqual([...functionRoles].sort());
-      for (const policy of Object.values(template.findResources('AWS::IAM::Policy'))) {
-        expect(functionRoles).toContain(policy.Properties.Roles[0].Ref);
+    it('has one role per distinct declared access, shared by exactly the functions declaring it', () => {
+      const roleOf = (c: (typeof cases)[number]) => logicalId(c.fn.role!.node.defaultChild as CfnRole);
+      const keyOf = (c: (typeof cases)[number]) => grantKey({ access: c.access, consumes: c.consumes });
+      for (const a of cases) {
+        for (const b of cases)
+          expect(roleOf(a) === roleOf(b), `${a.name} / ${b.name}`).toBe(keyOf(a) === keyOf(b));
       }
+      const roles = [...new Set(cases.map(roleOf))].sort();
+      expect(roles).toHaveLength(new Set(cases.map(keyOf)).size);
+      expect(roles).toEqual([...stack.roles.roles.values()].map((role) => logicalId(role)).sort());
+    });
+
+    it('has no other roles or policies, in any stack', () => {
+      const roles = new Set(cases.map((c) => logicalId(c.fn.role!.node.defaultChild as CfnRole)));
+      const deployedRoles = synth.resources('AWS::IAM::Role');
+      expect(deployedRoles.every((role) => role.stack === stack)).toBe(true);
+      expect(deployedRoles.map((role) => role.id).sort()).toEqual([...roles].sort());
+      const policies = synth.resources('AWS::IAM::Policy');
+      expect(policies.every((policy) => policy.stack === stack)).toBe(true);
+      for (const { resource } of policies) {
+        expect(resource.Properties.Roles).toHaveLength(1);
+        expect(roles).toContain(resource.Properties.Roles[0].Ref);
+      }
+      expect(synth.resources('AWS::IAM::ManagedPolicy')).toEqual([]);
     });
   });
 }
@@ -197,6 +224,10 @@ describeGrants(
     sample('functions/users/list.ts', { bucket: 'write' }),
     sample('functions/users/update.ts', { queues: ['second'] }),
     sample('functions/not-found.ts', {}),
+    // Same access as an entry above (queues in another order): they share its role.
+    sample('functions/users/block.ts', { table: 'read', bucket: 'read' }),
+    sample('functions/users/unblock.ts', { table: 'write', bucket: 'write', queues: ['second', 'first'] }),
+    sample('functions/groups/get.ts', { queues: ['second'] }),
   ],
   [
     {

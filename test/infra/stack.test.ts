@@ -1,30 +1,38 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Token } from 'aws-cdk-lib';
+import { Stack, Token } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.ts';
+import { type RouteDefinition, routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers.ts';
 import { constructIdFor, projectRoot } from '../../lib/api-function.ts';
-import { ApiStack } from '../../lib/api-stack.ts';
+import { areaOf, maxRoutesPerNestedStack } from '../../lib/route-functions.ts';
 import { envNames, queueUrlVariable } from '../../shared/config/env.ts';
 import { createTableInput } from '../../shared/store/table.ts';
-import { buildApp, getAtt, logicalId, ref, synthesize } from './support.ts';
+import { buildApp, getAtt, type Json, logicalId, ref, synthesize } from './support.ts';
 
-const { stack, template } = synthesize();
-const resources = (type: string) => template.findResources(type);
+const synth = synthesize();
+const { stack, template } = synth;
+const rootResources = (type: string) => template.findResources(type);
 const only = (type: string) => {
-  const found = Object.entries(resources(type));
+  const found = synth.resources(type);
   expect(found).toHaveLength(1);
-  return found[0]!;
+  expect(found[0]!.stack).toBe(stack);
+  return [found[0]!.id, found[0]!.resource] as const;
 };
 
 const tableId = logicalId(stack.table);
 const bucketId = logicalId(stack.bucket);
 const apiId = logicalId(stack.api);
 const routeEntries = [...new Set(routes.map((route) => route.entry))];
+const routeKeyOf = (route: RouteDefinition) =>
+  route.path === '$default' ? '$default' : `${route.method} ${route.path}`;
 const allFunctions = [
-  ...[...stack.routeFunctions].map(([entry, fn]) => ({ entry, fn })),
-  ...[...stack.workerQueues.values()].map(({ consumer }) => ({ entry: consumer.entryPath, fn: consumer })),
+  ...[...stack.routeFunctions].map(([entry, fn]) => ({ entry, fn, worker: false })),
+  ...[...stack.workerQueues.values()].map(({ consumer }) => ({
+    entry: consumer.entryPath,
+    fn: consumer,
+    worker: true,
+  })),
 ];
 
 describe('handler files and tables', () => {
@@ -51,9 +59,7 @@ describe('handler files and tables', () => {
   });
 
   it('deploys exactly one function per route entry and per worker, and nothing else', () => {
-    expect(Object.keys(resources('AWS::Lambda::Function'))).toHaveLength(
-      routeEntries.length + workers.length,
-    );
+    expect(synth.resources('AWS::Lambda::Function')).toHaveLength(routeEntries.length + workers.length);
     expect([...stack.routeFunctions.keys()].sort()).toEqual([...routeEntries].sort());
     expect([...stack.workerQueues.keys()].sort()).toEqual(workers.map((worker) => worker.queue).sort());
   });
@@ -65,79 +71,156 @@ describe('handler files and tables', () => {
     for (const { entry, fn } of allFunctions) {
       expect(fn.node.id).toBe(constructIdFor(entry));
       expect(fn.entryPath).toBe(entry);
+      expect(synth.resourceOf(fn).Properties.Description).toBe(entry);
     }
   });
 });
 
-describe('HTTP API', () => {
-  const routeResources = resources('AWS::ApiGatewayV2::Route');
-  const integrations = resources('AWS::ApiGatewayV2::Integration');
-  const permissions = Object.values(resources('AWS::Lambda::Permission'));
+describe('nested stacks', () => {
+  it('one per area of functions/, each holding that area’s route functions', () => {
+    const areas = [...new Set(routes.map((route) => areaOf(route.entry)))].sort();
+    expect([...stack.routeStacks.keys()].sort()).toEqual(areas);
+    expect(areaOf('functions/projects/hooks/create.ts')).toBe('projects');
+    expect(areaOf('functions/not-found.ts')).toBe('');
+    for (const [entry, fn] of stack.routeFunctions) {
+      expect(synth.templateOf(fn)).toBe(synth.templates.get(stack.routeStacks.get(areaOf(entry))!));
+    }
+    for (const { fn } of allFunctions.filter((f) => f.worker)) expect(synth.templateOf(fn)).toBe(template);
+  });
 
-  it('is one HTTP API with an auto-deployed $default stage', () => {
+  it.each(synth.nested.map((nested) => [nested.node.id, nested] as const))(
+    '%s holds only functions, their integrations and invoke permissions',
+    (_id, nested) => {
+      const resources = Object.values(
+        synth.templates.get(nested)!.toJSON().Resources as Record<string, Json>,
+      );
+      const types = [...new Set(resources.map((resource) => resource.Type))].sort();
+      expect(types).toEqual([
+        'AWS::ApiGatewayV2::Integration',
+        'AWS::Lambda::Function',
+        'AWS::Lambda::Permission',
+      ]);
+      const entries = new Set(routes.filter((r) => areaOf(r.entry) === nested.area).map((r) => r.entry));
+      expect(resources.filter((r) => r.Type === 'AWS::Lambda::Function')).toHaveLength(entries.size);
+      expect(resources.filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration')).toHaveLength(entries.size);
+    },
+  );
+});
+
+describe('HTTP API', () => {
+  const routeResources = synth.resources('AWS::ApiGatewayV2::Route');
+
+  it('is one HTTP API with an auto-deployed $default stage, in the root stack', () => {
     const [, api] = only('AWS::ApiGatewayV2::Api');
     expect(api.Properties.ProtocolType).toBe('HTTP');
     const [, stage] = only('AWS::ApiGatewayV2::Stage');
     expect(stage.Properties).toEqual({ ApiId: ref(apiId), StageName: '$default', AutoDeploy: true });
   });
 
-  it('has exactly one route per route-table entry, $default included', () => {
-    const deployed = Object.values(routeResources)
-      .map((route) => route.Properties.RouteKey as string)
-      .sort();
-    const expected = routes.map((route) =>
-      route.path === '$default' ? '$default' : `${route.method} ${route.path}`,
-    );
+  it('has exactly one route per route-table entry, $default included, all in the root stack', () => {
+    expect(routeResources.every((route) => route.stack === stack)).toBe(true);
+    const deployed = routeResources.map((route) => route.resource.Properties.RouteKey as string).sort();
+    const expected = routes.map(routeKeyOf);
     expect(expected).toContain('$default');
     expect(deployed).toEqual(expected.sort());
   });
 
-  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+  it.each(routes.map((route) => [routeKeyOf(route), route] as const))(
     '%s invokes the function built from its entry',
-    (_key, route) => {
-      const routeKey = route.path === '$default' ? '$default' : `${route.method} ${route.path}`;
-      const [, deployed] = Object.entries(routeResources).find(
-        ([, r]) => r.Properties.RouteKey === routeKey,
-      )!;
+    (routeKey, route) => {
+      const deployed = routeResources.find((r) => r.resource.Properties.RouteKey === routeKey)!.resource;
       expect(deployed.Properties.ApiId).toEqual(ref(apiId));
-      const integrationId = deployed.Properties.Target['Fn::Join'][1][1].Ref as string;
-      const integration = integrations[integrationId]!;
-      const functionId = logicalId(stack.routeFunctions.get(route.entry)!);
-      expect(integration.Properties).toMatchObject({
+      expect(deployed.Properties.AuthorizationType).toBe('NONE');
+      const [prefix, integrationRef] = deployed.Properties.Target['Fn::Join'][1];
+      expect(prefix).toBe('integrations/');
+
+      const fn = stack.routeFunctions.get(route.entry)!;
+      const nested = stack.routeStacks.get(areaOf(route.entry))!;
+      const functionId = logicalId(fn);
+      const { stack: holder, value } = synth.fromNestedOutput(integrationRef);
+      expect(holder).toBe(nested);
+      const integration = synth.templates.get(nested)!.toJSON().Resources[value.Ref];
+      expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
+      expect(synth.inRoot(nested, integration.Properties)).toEqual({
         ApiId: ref(apiId),
         IntegrationType: 'AWS_PROXY',
         PayloadFormatVersion: '2.0',
         IntegrationUri: getAtt(functionId),
       });
-      const invokers = permissions.filter(
-        (permission) =>
-          JSON.stringify(permission.Properties.FunctionName) === JSON.stringify(getAtt(functionId)),
-      );
-      expect(invokers.length).toBeGreaterThanOrEqual(1);
+
+      const invokers = Object.values(synth.templates.get(nested)!.findResources('AWS::Lambda::Permission'))
+        .filter((p) => JSON.stringify(p.Properties.FunctionName) === JSON.stringify(getAtt(functionId)))
+        .map((p) => synth.inRoot(nested, p.Properties));
+      const pathPart = route.path === '$default' ? '' : route.path;
+      expect(invokers).toContainEqual({
+        Action: 'lambda:InvokeFunction',
+        FunctionName: getAtt(functionId),
+        Principal: 'apigateway.amazonaws.com',
+        SourceArn: {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              ref('AWS::Partition'),
+              ':execute-api:',
+              ref('AWS::Region'),
+              ':',
+              ref('AWS::AccountId'),
+              ':',
+              ref(apiId),
+              `/*/*${pathPart}`,
+            ],
+          ],
+        },
+      });
       for (const permission of invokers) {
-        expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
-        expect(permission.Properties.Action).toBe('lambda:InvokeFunction');
+        expect(permission.Principal).toBe('apigateway.amazonaws.com');
+        expect(permission.Action).toBe('lambda:InvokeFunction');
       }
     },
   );
+
+  it('keeps every route’s logical id from the single-stack layout (routes are updated in place)', () => {
+    expect(logicalId(stack.node.findChild('UsersGetCurrentGetRoute').node.findChild('Resource'))).toBe(
+      'UsersGetCurrentGetRouteCEE236D2',
+    );
+  });
 });
 
 describe('functions', () => {
-  const functions = resources('AWS::Lambda::Function');
-  const logGroups = resources('AWS::Logs::LogGroup');
+  const logGroups = synth.resources('AWS::Logs::LogGroup');
+  const apiLogGroupId = logicalId(stack.apiLogGroup);
+  const workerLogGroupId = logicalId(stack.workerLogGroup);
 
-  it.each(Object.keys(functions))(
-    '%s runs Node 22 on arm64 with source maps and a retained log group',
-    (id) => {
-      const props = functions[id]!.Properties;
+  it('writes to two log groups in the root stack: one for route functions, one for workers', () => {
+    expect(logGroups.map((group) => [group.stack, group.id])).toEqual(
+      expect.arrayContaining([
+        [stack, apiLogGroupId],
+        [stack, workerLogGroupId],
+      ]),
+    );
+    expect(logGroups).toHaveLength(2);
+    for (const { resource } of logGroups) {
+      expect(resource.Properties.RetentionInDays).toBe(30);
+      expect(resource.DeletionPolicy).toBe('Retain');
+    }
+  });
+
+  it.each(allFunctions.map(({ entry, fn, worker }) => [entry, fn, worker] as const))(
+    '%s runs Node 22 on arm64 with source maps and JSON logs in its shared, retained log group',
+    (_entry, fn, worker) => {
+      const resource = synth.resourceOf(fn);
+      const props = resource.Properties;
       expect(props.Runtime).toBe('nodejs22.x');
       expect(props.Architectures).toEqual(['arm64']);
       expect(props.MemorySize).toBe(1024);
       expect(props.Handler).toBe('index.handler');
       expect(props.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
       expect(props.Environment.Variables[envNames.idBlockSize]).toBe('10');
-      const logGroupId = props.LoggingConfig.LogGroup.Ref as string;
-      expect(logGroups[logGroupId]?.Properties.RetentionInDays).toBeGreaterThan(0);
+      expect(synth.inRoot(Stack.of(fn), props.LoggingConfig)).toEqual({
+        LogFormat: 'JSON',
+        LogGroup: ref(worker ? workerLogGroupId : apiLogGroupId),
+      });
     },
   );
 
@@ -146,9 +229,9 @@ describe('functions', () => {
       const access =
         routes.find((route) => route.entry === entry)?.access ??
         workers.find((worker) => worker.entry === entry)!.access;
-      return [entry, logicalId(fn), access] as const;
+      return [entry, fn, access] as const;
     }),
-  )('%s gets environment variables only for what it binds', (_entry, id, access) => {
+  )('%s gets environment variables only for what it binds', (_entry, fn, access) => {
     const expected: Record<string, unknown> = {
       NODE_OPTIONS: '--enable-source-maps',
       [envNames.idBlockSize]: '10',
@@ -158,12 +241,13 @@ describe('functions', () => {
     for (const queue of access.queues ?? []) {
       expected[queueUrlVariable(queue)] = ref(logicalId(stack.workerQueues.get(queue)!.queue));
     }
-    expect(functions[id]!.Properties.Environment.Variables).toEqual(expected);
+    const variables = synth.resourceOf(fn).Properties.Environment.Variables;
+    expect(synth.inRoot(Stack.of(fn), variables)).toEqual(expected);
   });
 });
 
 describe('table', () => {
-  it('matches shared/store/table.ts, on demand, with PITR, retained', () => {
+  it('matches shared/store/table.ts (global and local indexes), on demand, with PITR, retained', () => {
     const [id, table] = only('AWS::DynamoDB::Table');
     expect(id).toBe(tableId);
     const definition = createTableInput('unused');
@@ -183,6 +267,7 @@ describe('table', () => {
     expect(byName(table.Properties.GlobalSecondaryIndexes)).toEqual(
       byName(definition.GlobalSecondaryIndexes),
     );
+    expect(definition.LocalSecondaryIndexes.length).toBeGreaterThan(0);
     expect(byName(table.Properties.LocalSecondaryIndexes)).toEqual(byName(definition.LocalSecondaryIndexes));
   });
 });
@@ -220,9 +305,10 @@ describe.each(workers.map((worker) => [worker.queue, worker] as const))('worker 
   const { queue, deadLetterQueue, consumer } = stack.workerQueues.get(worker.queue)!;
   const queueId = logicalId(queue);
   const dlqId = logicalId(deadLetterQueue);
-  const queues = resources('AWS::SQS::Queue');
+  const queues = rootResources('AWS::SQS::Queue');
 
   it('has an encrypted queue that redrives to its DLQ after maxReceiveCount', () => {
+    expect(synth.resources('AWS::SQS::Queue').every((q) => q.stack === stack)).toBe(true);
     expect(queues[queueId]!.Properties).toEqual({
       VisibilityTimeout: worker.visibilityTimeout,
       RedrivePolicy: { deadLetterTargetArn: getAtt(dlqId), maxReceiveCount: worker.maxReceiveCount },
@@ -233,7 +319,7 @@ describe.each(workers.map((worker) => [worker.queue, worker] as const))('worker 
   });
 
   it('denies non-TLS access to both queues', () => {
-    const policies = Object.values(resources('AWS::SQS::QueuePolicy'));
+    const policies = Object.values(rootResources('AWS::SQS::QueuePolicy'));
     for (const id of [queueId, dlqId]) {
       const policy = policies.find((p) => JSON.stringify(p.Properties.Queues) === JSON.stringify([ref(id)]));
       expect(policy?.Properties.PolicyDocument.Statement).toContainEqual({
@@ -247,18 +333,22 @@ describe.each(workers.map((worker) => [worker.queue, worker] as const))('worker 
   });
 
   it('feeds its consumer with per-record failure reporting', () => {
-    const mappings = Object.values(resources('AWS::Lambda::EventSourceMapping')).filter(
-      (mapping) => JSON.stringify(mapping.Properties.EventSourceArn) === JSON.stringify(getAtt(queueId)),
-    );
+    const mappings = synth
+      .resources('AWS::Lambda::EventSourceMapping')
+      .filter(
+        ({ resource }) =>
+          JSON.stringify(resource.Properties.EventSourceArn) === JSON.stringify(getAtt(queueId)),
+      );
     expect(mappings).toHaveLength(1);
-    expect(mappings[0]!.Properties).toEqual({
+    expect(mappings[0]!.stack).toBe(stack);
+    expect(mappings[0]!.resource.Properties).toEqual({
       EventSourceArn: getAtt(queueId),
       FunctionName: ref(logicalId(consumer)),
       BatchSize: worker.batchSize,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     expect(consumer.entryPath).toBe(worker.entry);
-    expect(resources('AWS::Lambda::Function')[logicalId(consumer)]!.Properties).toMatchObject({
+    expect(rootResources('AWS::Lambda::Function')[logicalId(consumer)]!.Properties).toMatchObject({
       Description: worker.entry,
       Timeout: worker.timeout,
     });
@@ -269,6 +359,12 @@ describe('stack', () => {
   it('is environment-agnostic', () => {
     expect(Token.isUnresolved(stack.account)).toBe(true);
     expect(Token.isUnresolved(stack.region)).toBe(true);
+  });
+
+  it('is the only stack of the app: the nested stacks deploy with it', () => {
+    const assembly = synth.app.synth();
+    expect(assembly.stacks.map((artifact) => artifact.stackName)).toEqual(['GitlabApi']);
+    expect(synth.nested.every((nested) => nested.nestedStackParent === stack)).toBe(true);
   });
 
   it('outputs the API URL, table name and bucket name', () => {
@@ -297,12 +393,13 @@ describe('stack', () => {
         props: { routes: [route, { ...route, method: 'POST', access: { table: 'write' } }], workers: [] },
       }),
     ).toThrow(/different access/);
-  });
-
-  it('is the stack bin/app.ts builds', () => {
-    expect(stack).toBeInstanceOf(ApiStack);
-    expect(readFileSync(path.join(projectRoot, 'bin/app.ts'), 'utf8')).toMatch(
-      /new ApiStack\(app, 'GitlabApi'/,
-    );
+    expect(() =>
+      buildApp({ props: { routes: [route, { ...route, entry: 'functions/users/list.ts' }], workers: [] } }),
+    ).toThrow(/route GET \/api\/v4\/x is declared twice/);
+    const crowded = Array.from({ length: maxRoutesPerNestedStack + 1 }, (_, i) => ({
+      ...route,
+      path: `/api/v4/x${i}`,
+    }));
+    expect(() => buildApp({ props: { routes: crowded, workers: [] } })).toThrow(/split the area/);
   });
 });

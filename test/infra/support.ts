@@ -5,6 +5,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { projectRoot } from '../../lib/api-function.ts';
 import { ApiStack, type ApiStackProps } from '../../lib/api-stack.ts';
+import type { RouteFunctions } from '../../lib/route-functions.ts';
 
 /** The same context `cdk synth` sees (cdk.json), so tests and the CLI build the same stack. */
 const cdkContext: Record<string, unknown> =
@@ -15,11 +16,14 @@ export interface SynthOptions {
   bundle?: boolean;
   outdir?: string;
   props?: ApiStackProps;
+  /** Add the CDKMetadata resource to every template, as the CDK CLI does. */
+  analyticsReporting?: boolean;
 }
 
 export function buildApp(options: SynthOptions = {}) {
   const app = new App({
     outdir: options.outdir,
+    analyticsReporting: options.analyticsReporting ?? false,
     context: {
       ...cdkContext,
       'aws:cdk:enable-asset-metadata': true,
@@ -30,13 +34,96 @@ export function buildApp(options: SynthOptions = {}) {
   return { app, stack };
 }
 
-/** A stack and its template with bundling skipped. */
-export function synthesize(props?: ApiStackProps) {
-  const { app, stack } = buildApp({ props });
-  return { app, stack, template: Template.fromStack(stack) };
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
+export type Json = any;
+
+/** A resource found in one of the templates (the root's or a nested stack's). */
+export interface Located {
+  /** The stack whose template holds it. */
+  stack: Stack;
+  id: string;
+  resource: Json;
 }
 
-/** Logical id of a construct's CloudFormation resource (its default child for L2s). */
+/** The root stack and every nested stack, each with its template, and lookups across them. */
+export class Synthesized {
+  readonly templates: ReadonlyMap<Stack, Template>;
+
+  constructor(
+    readonly app: App,
+    readonly stack: ApiStack,
+  ) {
+    const stacks: Stack[] = [stack, ...stack.routeStacks.values()];
+    this.templates = new Map(stacks.map((s) => [s, Template.fromStack(s)]));
+  }
+
+  /** The root template. */
+  get template(): Template {
+    return this.templates.get(this.stack)!;
+  }
+
+  get nested(): RouteFunctions[] {
+    return [...this.stack.routeStacks.values()];
+  }
+
+  /** The template of the stack `construct` is defined in. */
+  templateOf(construct: IConstruct): Template {
+    return this.templates.get(Stack.of(construct))!;
+  }
+
+  /** The CloudFormation resource of `construct` (its default child for L2s), from its own template. */
+  resourceOf(construct: IConstruct): Json {
+    return this.templateOf(construct).toJSON().Resources[logicalId(construct)];
+  }
+
+  /** Every resource of `type` in the root and the nested templates. */
+  resources(type: string): Located[] {
+    return [...this.templates].flatMap(([stack, template]) =>
+      Object.entries(template.findResources(type)).map(([id, resource]) => ({ stack, id, resource })),
+    );
+  }
+
+  /**
+   * `value` from a nested template written in root terms: each reference to one of the nested
+   * stack's parameters becomes the value the root passes for it (`Ref: TableCD117FA1`, …).
+   */
+  inRoot(stack: Stack, value: Json): Json {
+    if (stack === this.stack) return value;
+    const nested = stack as RouteFunctions;
+    const parameters = this.template.toJSON().Resources[logicalId(nested.nestedStackResource!)].Properties
+      .Parameters as Record<string, Json>;
+    const declared = this.templates.get(stack)!.toJSON().Parameters ?? {};
+    const resolve = (v: Json): Json => {
+      if (Array.isArray(v)) return v.map(resolve);
+      if (v === null || typeof v !== 'object') return v;
+      const keys = Object.keys(v);
+      if (keys.length === 1 && keys[0] === 'Ref' && v.Ref in declared) return parameters[v.Ref];
+      return Object.fromEntries(keys.map((k) => [k, resolve(v[k])]));
+    };
+    return resolve(value);
+  }
+
+  /**
+   * What a root value naming a nested stack's output (`Fn::GetAtt [<nested>, Outputs.<name>]`)
+   * stands for: the nested stack and the output's value there.
+   */
+  fromNestedOutput(value: Json): { stack: Stack; value: Json } {
+    const [resourceId, attribute] = value['Fn::GetAtt'] as [string, string];
+    const nested = this.nested.find((n) => logicalId(n.nestedStackResource!) === resourceId);
+    if (!nested || !attribute.startsWith('Outputs.'))
+      throw new Error(`not a nested output: ${JSON.stringify(value)}`);
+    const outputs = this.templates.get(nested)!.toJSON().Outputs as Record<string, { Value: Json }>;
+    return { stack: nested, value: outputs[attribute.slice('Outputs.'.length)]!.Value };
+  }
+}
+
+/** The root stack, every nested stack and their templates, with bundling skipped. */
+export function synthesize(props?: ApiStackProps, options: { analyticsReporting?: boolean } = {}) {
+  const { app, stack } = buildApp({ props, analyticsReporting: options.analyticsReporting });
+  return new Synthesized(app, stack);
+}
+
+/** Logical id of a construct's CloudFormation resource (its default child for L2s), in its own stack. */
 export function logicalId(construct: IConstruct): string {
   const element = (construct.node.defaultChild ?? construct) as CfnElement;
   return Stack.of(construct).getLogicalId(element);

@@ -1,4 +1,17 @@
-// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
-export const handler = () => {
-  throw new Error('not built');
-};
+import { mayChangeProjectNote } from '#domain/noteable-policy.ts';
+import { noteSchemas } from '#domain/schemas/notes.ts';
+import { mergeRequestNote } from '#http/merge-request-loaders.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { deleteNote } from '#store/notes.ts';
+
+/** The author, maintainers and admins delete a note; system notes are nobody's to delete. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: noteSchemas.one('merge_request_iid'),
+  load: mergeRequestNote(mayChangeProjectNote),
+  run: async ({ note }) => {
+    await deleteNote(note);
+    return reply.noContent();
+  },
+});

@@ -1,4 +1,11 @@
-// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
-export const handler = () => {
-  throw new Error('not built');
-};
+import { noteEntity } from '#domain/notes.ts';
+import { noteSchemas } from '#domain/schemas/notes.ts';
+import { mergeRequestNote } from '#http/merge-request-loaders.ts';
+import { defineRoute } from '#http/route.ts';
+
+export const handler = defineRoute({
+  auth: 'user',
+  params: noteSchemas.one('merge_request_iid'),
+  load: mergeRequestNote(),
+  run: async ({ request, note, users }) => noteEntity(note, users, request.baseUrl),
+});

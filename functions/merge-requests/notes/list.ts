@@ -1,4 +1,18 @@
-// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
-export const handler = () => {
-  throw new Error('not built');
-};
+import { noteEntity } from '#domain/notes.ts';
+import { noteSchemas } from '#domain/schemas/notes.ts';
+import { mergeRequestNotesPage } from '#http/merge-request-loaders.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+
+export const handler = defineRoute({
+  auth: 'user',
+  paginated: true,
+  params: noteSchemas.list('merge_request_iid'),
+  load: mergeRequestNotesPage(),
+  run: async ({ page, request, mergeRequest, notes, users }) =>
+    reply.page(
+      notes.map((note) => noteEntity(note, users, request.baseUrl)),
+      mergeRequest.notes_count,
+      page,
+    ),
+});

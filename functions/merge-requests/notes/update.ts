@@ -1,4 +1,15 @@
-// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
-export const handler = () => {
-  throw new Error('not built');
-};
+import { mayChangeProjectNote } from '#domain/noteable-policy.ts';
+import { noteEntity } from '#domain/notes.ts';
+import { noteSchemas } from '#domain/schemas/notes.ts';
+import { mergeRequestNote } from '#http/merge-request-loaders.ts';
+import { defineRoute } from '#http/route.ts';
+import { editNote } from '#store/notes.ts';
+
+/** The author, maintainers and admins edit a note; system notes are nobody's to edit. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: noteSchemas.update('merge_request_iid'),
+  load: mergeRequestNote(mayChangeProjectNote),
+  run: async ({ params: input, request, note, users }) =>
+    noteEntity(await editNote(note, input.body), users, request.baseUrl),
+});

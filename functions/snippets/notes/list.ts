@@ -1,4 +1,18 @@
-// PLACEHOLDER-NOT-BUILT: replaced by the real handler.
-export const handler = () => {
-  throw new Error('not built');
-};
+import { noteEntity } from '#domain/notes.ts';
+import { noteSchemas } from '#domain/schemas/notes.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { snippetNotesPage } from '#http/snippet-loaders.ts';
+
+export const handler = defineRoute({
+  auth: 'user',
+  paginated: true,
+  params: noteSchemas.list('snippet_id'),
+  load: snippetNotesPage(),
+  run: async ({ page, request, snippet, notes, users }) =>
+    reply.page(
+      notes.map((note) => noteEntity(note, users, request.baseUrl)),
+      snippet.notes_count,
+      page,
+    ),
+});

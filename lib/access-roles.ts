@@ -1,0 +1,108 @@
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import type { Access } from '../functions/routes.ts';
+import {
+  type AccessTargets,
+  bucketActions,
+  constructIdFor,
+  queueOf,
+  queueSendActions,
+  tableActions,
+} from './api-function.ts';
+
+/** What one role allows: a declared `access`, plus, for a worker, consuming its own queue. */
+export interface Grant {
+  access: Access;
+  /** Worker-table queue name the function consumes (the event source adds that grant). */
+  consumes?: string;
+}
+
+/** The same string for two grants exactly when they allow the same things. */
+export function grantKey({ access, consumes }: Grant): string {
+  return JSON.stringify({
+    table: access.table ?? null,
+    bucket: access.bucket ?? null,
+    queues: [...new Set(access.queues ?? [])].sort(),
+    consumes: consumes ?? null,
+  });
+}
+
+/** Construct id of a grant's role: `TableWriteSendSearchIndex`, `TableReadBucketRead`, `NoAccess`. */
+export function roleIdFor({ access, consumes }: Grant): string {
+  const parts = [
+    access.table ? `table-${access.table}` : '',
+    access.bucket ? `bucket-${access.bucket}` : '',
+    ...[...new Set(access.queues ?? [])].sort().map((queue) => `send-${queue}`),
+    consumes ? `consume-${consumes}` : '',
+  ].filter((part) => part !== '');
+  return parts.length === 0 ? 'NoAccess' : constructIdFor(parts.join('-'));
+}
+
+function describe({ access, consumes }: Grant): string {
+  const parts = [
+    access.table ? `table ${access.table}` : '',
+    access.bucket ? `bucket ${access.bucket}` : '',
+    ...[...new Set(access.queues ?? [])].sort().map((queue) => `send to ${queue}`),
+    consumes ? `consume ${consumes}` : '',
+  ].filter((part) => part !== '');
+  return `Lambda functions that may: ${parts.length === 0 ? 'nothing beyond logging' : parts.join(', ')}`;
+}
+
+/**
+ * One IAM role per distinct grant. Functions that declare the same `access` share a role whose
+ * policy is exactly that access (a worker's role also consumes its queue, so it is its own), so a
+ * shared role never widens what any of its functions may do. Every role may write logs
+ * (AWSLambdaBasicExecutionRole) and nothing else beyond its grant.
+ */
+export class AccessRoles extends Construct {
+  private readonly targets: AccessTargets;
+  private readonly byKey = new Map<string, Role>();
+
+  constructor(scope: Construct, id: string, targets: AccessTargets) {
+    super(scope, id);
+    this.targets = targets;
+  }
+
+  /** Every role created so far, by grant key. */
+  get roles(): ReadonlyMap<string, Role> {
+    return this.byKey;
+  }
+
+  /** The role for `grant` (created on first use). `entry` names the asking function in errors. */
+  roleFor(entry: string, grant: Grant): Role {
+    const key = grantKey(grant);
+    const existing = this.byKey.get(key);
+    if (existing) return existing;
+    const { access } = grant;
+    const { table, bucket } = this.targets;
+    const queues = (access.queues ?? []).map((name) => queueOf(entry, name, this.targets));
+    const role = new Role(this, roleIdFor(grant), {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+      description: describe(grant),
+    });
+    if (access.table) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: [...tableActions[access.table]],
+          resources: [table.tableArn, `${table.tableArn}/index/*`],
+        }),
+      );
+    }
+    if (access.bucket) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: [...bucketActions[access.bucket]],
+          resources: [bucket.arnForObjects('*')],
+        }),
+      );
+    }
+    for (const queue of queues) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: [...queueSendActions], resources: [queue.queueArn] }),
+      );
+    }
+    this.byKey.set(key, role);
+    return role;
+  }
+}

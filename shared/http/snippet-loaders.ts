@@ -1,0 +1,115 @@
+/**
+ * Loaders of the routes on project snippets (and their notes): the project, the snippet (by its
+ * global id) and what the route shows of it (its author, its content, a page of notes, one note)
+ * are read beside authentication, then decided. A snippet of another project, or one the caller may
+ * not read (a private one, or any while the project's snippets are switched off), is not there:
+ * `404 Snippet Not Found` where GitLab looks it up with `find_by` (update, delete, raw), `404 Not
+ * found` where it uses `find` (the single read, and the notes' finder).
+ */
+import { type ApiError, notFound, recordNotFound } from '#domain/errors.ts';
+import { canReadSnippet, type InProject } from '#domain/noteable-policy.ts';
+import type { Note } from '#domain/notes.ts';
+import type { User } from '#domain/users.ts';
+import { keys } from '#store/keys.ts';
+import { readSnippet, readSnippetContent, type StoredSnippet } from '#store/snippets.ts';
+import { getUsers } from '#store/users.ts';
+import { inProject } from './load.ts';
+import { allowing, type NotesListParams, noteOf, notesPageOf } from './note-reads.ts';
+
+type SnippetRule<X = object> = (context: InProject & { snippet: StoredSnippet } & X) => boolean;
+
+interface SnippetParams {
+  id: string | number;
+  snippet_id: number;
+}
+
+/** The snippet as the caller may see it in this project, or `missing`. */
+function visibleSnippet(
+  context: InProject,
+  snippet: StoredSnippet | undefined,
+  missing: () => ApiError,
+): StoredSnippet {
+  if (!snippet || snippet.project_id !== context.project.id || !canReadSnippet(context, snippet))
+    throw missing();
+  return snippet;
+}
+
+const snippetNotFound = () => notFound('Snippet');
+
+/** The snippet named by `snippet_id` with its author, or `missing`; `allow` decides acting on it (403). */
+const snippetWithAuthor = <P extends SnippetParams>(missing: () => ApiError, allow?: SnippetRule) =>
+  inProject({
+    read: async (_projectId, params: P) => {
+      const found = await readSnippet(params.snippet_id);
+      return { snippet: found, users: found ? await getUsers([found.author_id]) : new Map<number, User>() };
+    },
+    decide: ({ found, ...context }) => {
+      const shown = visibleSnippet(context, found.snippet, missing);
+      if (allow) allowing(allow({ ...context, snippet: shown }));
+      return { snippet: shown, users: found.users };
+    },
+  });
+
+/**
+ * The snippet a change or removal acts on: GitLab looks it up with `find_by`, so a miss is
+ * `404 Snippet Not Found`; `allow` decides acting on it (403).
+ */
+export const snippet = <P extends SnippetParams>(allow: SnippetRule) =>
+  snippetWithAuthor<P>(snippetNotFound, allow);
+
+/** The snippet of the single read: GitLab 10.x finds it with `find`, so a miss is `404 Not found`. */
+export const shownSnippet = <P extends SnippetParams>() => snippetWithAuthor<P>(recordNotFound);
+
+/** The snippet named by `snippet_id` with its whole content (GET raw). */
+export const snippetContent = <P extends SnippetParams>() =>
+  inProject({
+    read: async (projectId, params: P) => {
+      const found = await readSnippet(params.snippet_id);
+      const ours = found?.project_id === projectId ? found : undefined;
+      return { snippet: ours, content: ours ? await readSnippetContent(ours) : '' };
+    },
+    decide: ({ found, ...context }) => ({
+      snippet: visibleSnippet(context, found.snippet, snippetNotFound),
+      content: found.content,
+    }),
+  });
+
+/** The snippet of a notes list, and the asked page of its notes with their authors. */
+export const snippetNotesPage = <P extends SnippetParams & NotesListParams>() =>
+  inProject({
+    read: (_projectId, params: P) =>
+      Promise.all([readSnippet(params.snippet_id), notesPageOf(keys.snippet(params.snippet_id).pk, params)]),
+    decide: ({ found: [parent, page], ...context }) => ({
+      snippet: visibleSnippet(context, parent, recordNotFound),
+      ...page,
+    }),
+  });
+
+/** The snippet a note is created on (any reader who may create notes there). */
+export const snippetForNote = <P extends SnippetParams>(allow: SnippetRule) =>
+  inProject({
+    read: (_projectId, params: P) => readSnippet(params.snippet_id),
+    decide: ({ found, ...context }) => {
+      const shown = visibleSnippet(context, found, recordNotFound);
+      allowing(allow({ ...context, snippet: shown }));
+      return { snippet: shown };
+    },
+  });
+
+/** One note of a snippet with its author; `allow` decides acting on it (edit, delete). */
+export const snippetNote = <P extends SnippetParams & { note_id: number }>(
+  allow?: SnippetRule<{ note: Note }>,
+) =>
+  inProject({
+    read: (_projectId, params: P) =>
+      Promise.all([
+        readSnippet(params.snippet_id),
+        noteOf(keys.snippet(params.snippet_id).pk, params.note_id),
+      ]),
+    decide: ({ found: [parent, { note, users }], ...context }) => {
+      const shown = visibleSnippet(context, parent, recordNotFound);
+      if (!note) throw recordNotFound();
+      if (allow) allowing(allow({ ...context, snippet: shown, note }));
+      return { snippet: shown, note, users };
+    },
+  });

@@ -1,0 +1,330 @@
+/**
+ * Group epics. An epic heads its own partition (`EPIC#<id>`), where its notes live too; it joins
+ * its group's list of epics (`l1`) and the list of its state (`l2`). Its iid is named by a pointer
+ * item (`EPICIID#<group>#<iid>` → id) written in the same transaction as the epic, and comes from
+ * the group's iid counter item, moved in that transaction under a condition on the value read
+ * (not the group item, which group saves write whole), so iids are gapless and unique however
+ * many are created at once.
+ */
+
+import {
+  type Epic,
+  type EpicFilter,
+  type EpicState,
+  epicMatches,
+  epicStateAfter,
+  epicStateFields,
+  epicStateNote,
+  epicUserIds,
+  filtersEpics,
+  type NewEpic,
+} from '#domain/epics.ts';
+import { notFound, recordNotFound } from '#domain/errors.ts';
+import type { NoteParent } from '#domain/notes.ts';
+import type { PageRequest } from '#domain/pagination.ts';
+import { batchGetItems } from './batch.ts';
+import { nextId } from './ids.ts';
+import { getItem } from './items.ts';
+import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { type ListPage, listCountChange, queryList } from './lists.ts';
+import { removeParentPartition } from './noteable-purge.ts';
+import { noteSteps } from './notes.ts';
+import { listSortAttributes } from './table.ts';
+import { check, commit, NEW_ITEM, put, refusedWith, remove, retrying, update } from './transaction.ts';
+import { getUsers } from './users.ts';
+
+type Raw = Record<string, unknown>;
+
+/** An epic as stored, with the count of all its notes (system ones too) for the notes list. */
+export interface StoredEpic extends Epic {
+  notes_count: number;
+}
+
+export function decodeEpic(item: Raw): StoredEpic {
+  const {
+    kind: _kind,
+    deleting: _deleting,
+    ...epic
+  } = stripStorage<StoredEpic & { kind: string; deleting?: boolean }>(item);
+  return {
+    ...epic,
+    notes_count: Number(epic.notes_count ?? 0),
+    user_notes_count: Number(epic.user_notes_count ?? 0),
+  };
+}
+
+function epicItem(epic: StoredEpic): Raw {
+  return {
+    ...keys.epic(epic.id),
+    ...epic,
+    kind: 'epic',
+    ...inLists(lists.groupEpics(epic.group_id), lists.groupEpicsInState(epic.group_id, epic.state)),
+    ...sortAttributes({ id: epic.id, created_at: epic.created_at, updated_at: epic.updated_at }),
+  };
+}
+
+const iidItem = (epic: Epic): Raw => ({
+  ...keys.epicIid(epic.group_id, epic.iid),
+  kind: 'epic_iid',
+  id: epic.id,
+  group_id: epic.group_id,
+  iid: epic.iid,
+});
+
+/** The parent a note on this epic records (epic notes carry no iid in 10.x). */
+export const epicAsParent = (epic: Epic): NoteParent => ({
+  type: 'Epic',
+  id: epic.id,
+  iid: null,
+  project_id: null,
+});
+
+// Reading ---------------------------------------------------------------------------------------
+
+/** An epic item of this group, decoded; undefined for anything else. */
+const epicOfGroup = (item: Raw | undefined, groupId: number) =>
+  item && item.kind === 'epic' && !item.deleting && Number(item.group_id) === groupId
+    ? decodeEpic(item)
+    : undefined;
+
+async function readEpicById(groupId: number, id: number): Promise<StoredEpic | undefined> {
+  return epicOfGroup(await getItem(keys.epic(id)), groupId);
+}
+
+/** A group's epic by iid (its pointer, then the epic), or undefined. */
+export async function readEpicByIid(groupId: number, iid: number): Promise<StoredEpic | undefined> {
+  const pointer = await getItem(keys.epicIid(groupId, iid));
+  if (pointer?.kind !== 'epic_iid') return undefined;
+  return readEpicById(groupId, Number(pointer.id));
+}
+
+/**
+ * The epic a note route names by `epic_id`. GitLab's notes API takes the epic's global id there
+ * (python-gitlab sends `epic.id`), while other clients send the iid the epic routes use. The rule:
+ * the value is first the global id of an epic of THIS group; only when no epic of this group has
+ * that id is it the iid of an epic of this group. So a number that is one epic's id and another's
+ * iid names the first. Both candidates are read in one batch, keyed by the group id alone.
+ */
+export async function readEpicForNotes(groupId: number, idOrIid: number): Promise<StoredEpic | undefined> {
+  const found = await batchGetItems([keys.epic(idOrIid), keys.epicIid(groupId, idOrIid)]);
+  const byId = epicOfGroup(
+    found.find((item) => item.pk === keys.epic(idOrIid).pk),
+    groupId,
+  );
+  if (byId) return byId;
+  const pointer = found.find((item) => item.pk === keys.epicIid(groupId, idOrIid).pk);
+  return pointer?.kind === 'epic_iid' ? readEpicById(groupId, Number(pointer.id)) : undefined;
+}
+
+/** The last iid given to a group's epics (0 before the first). */
+export async function readLastEpicIid(groupId: number): Promise<number> {
+  const item = await getItem(keys.epicIidCounter(groupId));
+  return Number(item?.last_iid ?? 0);
+}
+
+// Creating ------------------------------------------------------------------------------------------
+
+/** Another creation took the iid we read as next: read the counter again. */
+class IidTaken extends Error {}
+
+/** Attempts at taking the next iid; each loses only to a creation that succeeded. */
+const IID_ATTEMPTS = 200;
+
+/** The counter moves from `last` to `last + 1` only if it still holds `last` (absent for 0). */
+const takeIid = (groupId: number, last: number) =>
+  refusedWith(
+    update(keys.epicIidCounter(groupId), 'SET last_iid = :iid', {
+      condition: last === 0 ? 'attribute_not_exists(last_iid)' : 'last_iid = :last',
+      values: last === 0 ? { ':iid': 1 } : { ':iid': last + 1, ':last': last },
+    }),
+    new IidTaken(),
+  );
+
+/**
+ * Creates an epic with the group's next iid (`lastIid` is the counter as read before, if it was),
+ * its iid pointer and its lists' counts in one transaction, on the condition that the group is
+ * still there and not being deleted.
+ */
+export async function createEpic(fields: NewEpic, lastIid?: number): Promise<StoredEpic> {
+  const groupId = fields.group_id;
+  const id = await nextId('epic');
+  return retrying(
+    { times: IID_ATTEMPTS, retry: (error) => error instanceof IidTaken, backoff: true },
+    lastIid ?? (await readLastEpicIid(groupId)),
+    async (last) => {
+      const now = new Date().toISOString();
+      const epic: StoredEpic = {
+        ...fields,
+        id,
+        iid: last + 1,
+        created_at: now,
+        updated_at: now,
+        notes_count: 0,
+      };
+      await commit([
+        takeIid(groupId, last),
+        refusedWith(
+          check(keys.group(groupId), 'attribute_exists(pk) AND attribute_not_exists(deleting)'),
+          notFound('Group'),
+        ),
+        put(epicItem(epic), NEW_ITEM),
+        put(iidItem(epic), NEW_ITEM),
+        listCountChange(lists.groupEpics(groupId), 1),
+        listCountChange(lists.groupEpicsInState(groupId, 'opened'), 1),
+      ]);
+      return epic;
+    },
+    () => readLastEpicIid(groupId),
+  );
+}
+
+// Listing ---------------------------------------------------------------------------------------
+
+export interface EpicListQuery {
+  filter: EpicFilter;
+  order: 'created_at' | 'updated_at';
+  sort: 'asc' | 'desc';
+  page: PageRequest;
+}
+
+/** A page of a group's epics: the list of the asked state, filtered as asked, with their authors. */
+export async function listEpics(groupId: number, query: EpicListQuery) {
+  const state = query.filter.state;
+  const list =
+    state === 'opened' || state === 'closed'
+      ? lists.groupEpicsInState(groupId, state)
+      : lists.groupEpics(groupId);
+  const page: ListPage<StoredEpic> = await queryList({
+    list,
+    order: query.order,
+    sort: query.sort,
+    page: query.page,
+    decode: decodeEpic,
+    filter: filtersEpics(query.filter) ? (epic: StoredEpic) => epicMatches(epic, query.filter) : undefined,
+  });
+  return { ...page, users: await getUsers([...new Set(page.items.flatMap(epicUserIds))]) };
+}
+
+// Changing ----------------------------------------------------------------------------------------
+
+/** The epic's state changed since it was read: read it again and decide again. */
+class StateChanged extends Error {}
+
+/** The epic is still there, in the state it was read in. */
+const STILL_AS_READ = 'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous';
+
+const stillThere = (stored: Raw | undefined) => (stored ? new StateChanged() : recordNotFound());
+
+async function freshEpic(epic: StoredEpic): Promise<StoredEpic> {
+  const fresh = await readEpicById(epic.group_id, epic.id);
+  if (!fresh) throw recordNotFound();
+  return fresh;
+}
+
+/** SET clauses for the changed fields, with the sort value of the new updated time. */
+function setClauses(epic: StoredEpic, changes: Partial<Epic>, now: string) {
+  const updatedSort = listSortAttributes.updated_at;
+  const fields: Record<string, unknown> = {
+    ...changes,
+    updated_at: now,
+    [updatedSort]: sortAttributes({ id: epic.id, updated_at: now })[updatedSort],
+  };
+  const names: Record<string, string> = { '#state': 'state' };
+  const values: Record<string, unknown> = { ':previous': epic.state };
+  const sets = Object.entries(fields).map(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    return `#f${index} = :f${index}`;
+  });
+  return { sets, names, values };
+}
+
+/**
+ * Changes an epic: the fields sent and, on `close` or `reopen`, its state with a system note
+ * ("closed", "reopened") and its move between the state lists, all in one transaction on the
+ * condition that the epic is still in the state read. A close racing a reopen is decided again on
+ * the state the winner left.
+ */
+export function changeEpic(
+  epic: StoredEpic,
+  changes: Partial<Epic>,
+  event: 'close' | 'reopen' | undefined,
+  actorId: number,
+): Promise<StoredEpic> {
+  return retrying(
+    { times: IID_ATTEMPTS, retry: (error) => error instanceof StateChanged, backoff: true },
+    epic,
+    (current) => writeEpicChange(current, changes, epicStateAfter(current.state, event), actorId),
+    freshEpic,
+  );
+}
+
+async function writeEpicChange(
+  epic: StoredEpic,
+  changes: Partial<Epic>,
+  nextState: EpicState | undefined,
+  actorId: number,
+): Promise<StoredEpic> {
+  const now = new Date().toISOString();
+  const all = nextState === undefined ? changes : { ...changes, ...epicStateFields(nextState, now, actorId) };
+  const { sets, names, values } = setClauses(epic, all, now);
+  const key = keys.epic(epic.id);
+  if (nextState === undefined) {
+    await commit([
+      refusedWith(
+        update(key, `SET ${sets.join(', ')}`, { condition: STILL_AS_READ, names, values }),
+        stillThere,
+      ),
+    ]);
+    return { ...epic, ...all, updated_at: now };
+  }
+  const moved = lists.groupEpicsInState(epic.group_id, nextState);
+  const note = await noteSteps(
+    key,
+    epicAsParent(epic),
+    { body: epicStateNote(nextState), author_id: actorId, system: true },
+    now,
+  );
+  // The epic's own write counts the system note (one write per item in a transaction).
+  await commit([
+    refusedWith(
+      update(key, `SET ${sets.join(', ')}, #list = :list ADD notes_count :one`, {
+        condition: STILL_AS_READ,
+        names: { ...names, '#list': moved.attribute },
+        values: { ...values, ':list': moved.partition, ':one': 1 },
+      }),
+      stillThere,
+    ),
+    note.put,
+    listCountChange(lists.groupEpicsInState(epic.group_id, epic.state), -1),
+    listCountChange(moved, 1),
+  ]);
+  return { ...epic, ...all, updated_at: now, notes_count: epic.notes_count + 1 };
+}
+
+/**
+ * Removes an epic with its iid pointer, counted off its lists in the same transaction, then its
+ * notes.
+ */
+export async function deleteEpic(epic: StoredEpic): Promise<void> {
+  const key = keys.epic(epic.id);
+  await retrying(
+    { times: IID_ATTEMPTS, retry: (error) => error instanceof StateChanged, backoff: true },
+    epic,
+    (current) =>
+      commit([
+        refusedWith(
+          remove(key, STILL_AS_READ, { ':previous': current.state }, { '#state': 'state' }),
+          stillThere,
+        ),
+        remove(keys.epicIid(current.group_id, current.iid)),
+        listCountChange(lists.groupEpics(current.group_id), -1),
+        listCountChange(lists.groupEpicsInState(current.group_id, current.state), -1),
+      ]),
+    freshEpic,
+  );
+  await removeParentPartition(key.pk);
+}
+
+/** The users an epic shows, by id. */
+export const epicUsers = (epic: Epic) => getUsers(epicUserIds(epic));

@@ -1,0 +1,536 @@
+/**
+ * Merge requests. A merge request heads its own partition (`MR#<project>#<iid>`), where its notes
+ * live too; it joins its project's list of merge requests (`l1`) and the list of its state (`l2`).
+ * Its iid comes from the project item's `last_merge_request_iid`, moved in the same transaction as
+ * the merge request is written under a condition on the value read, so iids are gapless and unique
+ * however many are created at once.
+ *
+ * GitLab lets one open merge request exist per source and target branch of a project: an open
+ * merge request holds an item in its project's partition named after its two branches, taken and
+ * released in the same transactions as it opens, closes, retargets and goes, so a second one is
+ * refused by the database ("Another open merge request already exists ...").
+ *
+ * A description longer than an item comfortably holds (1,000,000 characters may be 4 MB) is stored
+ * gzipped, and when even that is too long, in parts in the merge request's partition, written
+ * before the item that names them.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { notFound, recordNotFound } from '#domain/errors.ts';
+import {
+  branchesTaken,
+  filtersMergeRequests,
+  type MergeRequest,
+  type MergeRequestFilter,
+  type MergeRequestState,
+  mergeRequestMatches,
+  mergeRequestStateAfter,
+  mergeRequestUserIds,
+  type NewMergeRequest,
+} from '#domain/merge-requests.ts';
+import type { NoteParent } from '#domain/notes.ts';
+import type { PageRequest } from '#domain/pagination.ts';
+import type { Project } from '#domain/projects.ts';
+import type { User } from '#domain/users.ts';
+import { batchGetItems, batchWriteItems, type Key } from './batch.ts';
+import { nextId } from './ids.ts';
+import { getItem } from './items.ts';
+import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { type ListPage, listCountChange, queryList } from './lists.ts';
+import { removeParentPartition } from './noteable-purge.ts';
+import { noteSteps } from './notes.ts';
+import { listSortAttributes } from './table.ts';
+import {
+  commit,
+  NEW_ITEM,
+  put,
+  refusedReading,
+  refusedWith,
+  remove,
+  retrying,
+  type Step,
+  type TransactItem,
+  update,
+  writeAlone,
+} from './transaction.ts';
+import { getUsers } from './users.ts';
+
+type Raw = Record<string, unknown>;
+
+/** A merge request as stored, with the count of all its notes (system ones too) for the notes list. */
+export interface StoredMergeRequest extends MergeRequest {
+  notes_count: number;
+  /** Where a long description's parts are (see storedDescription). */
+  description_parts?: { generation: string; count: number };
+}
+
+// Keys of this module's own items --------------------------------------------------------------------
+
+/** The item an open merge request holds for its branches, in its project's partition. */
+function openBranchesKey(projectId: number, source: string, target: string): Key {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([source, target]), 'utf8')
+    .digest('hex');
+  return { pk: keys.project(projectId).pk, sk: `MROPEN#${digest}` };
+}
+
+/** One part of a gzipped description too long for the merge request's item. */
+const descriptionPartKey = (mrPk: string, generation: string, index: number): Key => ({
+  pk: mrPk,
+  sk: `DESCRIPTION#${generation}#${String(index).padStart(3, '0')}`,
+});
+
+// Descriptions ---------------------------------------------------------------------------------------
+
+/**
+ * Descriptions up to this many bytes (plain or gzipped) are stored in the item: an item holds
+ * 400 KB in all, and its other fields (255-character strings, at most 100 labels and assignees)
+ * take up to 110 KB.
+ */
+const INLINE_TEXT_BYTES = 200_000;
+const PART_BYTES = 300_000;
+
+interface StoredDescription {
+  description?: string | null;
+  description_gz?: Uint8Array;
+  description_parts?: { generation: string; count: number };
+}
+
+const DESCRIPTION_ATTRIBUTES = ['description', 'description_gz', 'description_parts'] as const;
+
+/** How a description is stored, and the part items to write before the item that names them. */
+function storedDescription(mrPk: string, text: string | null): { fields: StoredDescription; parts: Raw[] } {
+  if (text === null || Buffer.byteLength(text) <= INLINE_TEXT_BYTES)
+    return { fields: { description: text }, parts: [] };
+  const zipped = gzipSync(text);
+  if (zipped.length <= INLINE_TEXT_BYTES) return { fields: { description_gz: zipped }, parts: [] };
+  const generation = randomBytes(4).toString('hex');
+  const parts: Raw[] = [];
+  for (let start = 0, index = 0; start < zipped.length; start += PART_BYTES, index++) {
+    parts.push({
+      ...descriptionPartKey(mrPk, generation, index),
+      kind: 'description_part',
+      data: zipped.subarray(start, start + PART_BYTES),
+    });
+  }
+  return { fields: { description_parts: { generation, count: parts.length } }, parts };
+}
+
+const partKeysOf = (mrPk: string, parts: StoredDescription['description_parts']): Key[] =>
+  parts
+    ? Array.from({ length: parts.count }, (_, index) => descriptionPartKey(mrPk, parts.generation, index))
+    : [];
+
+/** Removes the parts of a description no item names any more (a cleanup: a miss is harmless). */
+async function removeDescriptionParts(mrPk: string, parts: StoredDescription['description_parts']) {
+  for (const key of partKeysOf(mrPk, parts)) await writeAlone(remove(key));
+}
+
+/** A merge request as an item stores it; its description when the item holds it. */
+function decodeItem(item: Raw): StoredMergeRequest {
+  const {
+    kind: _kind,
+    deleting: _deleting,
+    description,
+    description_gz,
+    ...fields
+  } = stripStorage<StoredMergeRequest & StoredDescription & { kind: string; deleting?: boolean }>(item);
+  const text = description_gz ? gunzipSync(description_gz).toString('utf8') : (description ?? null);
+  return {
+    ...fields,
+    description: text,
+    notes_count: Number(fields.notes_count ?? 0),
+    user_notes_count: Number(fields.user_notes_count ?? 0),
+  };
+}
+
+/**
+ * Merge requests from their items, long descriptions put together from their parts (one batch).
+ * Until then such a description reads as null (a search does not see into it).
+ */
+async function decodeAll(items: StoredMergeRequest[]): Promise<StoredMergeRequest[]> {
+  const pkOf = (mr: MergeRequest) => keys.mergeRequest(mr.project_id, mr.iid).pk;
+  const partKeys = items.flatMap((mr) => partKeysOf(pkOf(mr), mr.description_parts));
+  const parts = new Map(
+    (partKeys.length ? await batchGetItems(partKeys) : []).map((part) => [`${part.pk}|${part.sk}`, part]),
+  );
+  return items.map((mr) => {
+    if (!mr.description_parts) return mr;
+    const chunks = partKeysOf(pkOf(mr), mr.description_parts).map((key) =>
+      Buffer.from((parts.get(`${key.pk}|${key.sk}`)?.data as Uint8Array | undefined) ?? new Uint8Array()),
+    );
+    return { ...mr, description: gunzipSync(Buffer.concat(chunks)).toString('utf8') };
+  });
+}
+
+function mergeRequestItem(mr: StoredMergeRequest, description: StoredDescription): Raw {
+  const { description: _text, description_parts: _parts, ...fields } = mr;
+  return {
+    ...keys.mergeRequest(mr.project_id, mr.iid),
+    ...fields,
+    ...description,
+    kind: 'merge_request',
+    ...inLists(
+      lists.projectMergeRequests(mr.project_id),
+      lists.projectMergeRequestsInState(mr.project_id, mr.state),
+    ),
+    ...sortAttributes({ id: mr.id, created_at: mr.created_at, updated_at: mr.updated_at }),
+  };
+}
+
+/** The parent a note on this merge request records. */
+export const mergeRequestAsParent = (mr: MergeRequest): NoteParent => ({
+  type: 'MergeRequest',
+  id: mr.id,
+  iid: mr.iid,
+  project_id: mr.project_id,
+});
+
+/** A project's merge request by iid, or undefined. */
+export async function readMergeRequest(
+  projectId: number,
+  iid: number,
+): Promise<StoredMergeRequest | undefined> {
+  const item = await getItem(keys.mergeRequest(projectId, iid));
+  if (item?.kind !== 'merge_request' || item.deleting) return undefined;
+  const [mr] = await decodeAll([decodeItem(item)]);
+  return mr;
+}
+
+// The open merge request of two branches ---------------------------------------------------------------
+
+const openBranchesItem = (mr: MergeRequest, target: string): Raw => ({
+  ...openBranchesKey(mr.project_id, mr.source_branch, target),
+  kind: 'merge_request_branches',
+  iid: mr.iid,
+  source_branch: mr.source_branch,
+  target_branch: target,
+});
+
+/**
+ * A number of an item a refused transaction returned: those come as DynamoDB writes them
+ * (`{N: "7"}`), not as the document client reads them.
+ */
+const returnedNumber = (value: unknown) =>
+  Number(typeof value === 'object' && value !== null && 'N' in value ? (value as { N: string }).N : value);
+
+/** Takes the branches for an open merge request; `refusal` says what another's hold means. */
+const takeBranches = (mr: MergeRequest, target: string, refusal: (holder: number) => Error): Step =>
+  refusedReading(put(openBranchesItem(mr, target), NEW_ITEM), (stored) =>
+    stored ? refusal(returnedNumber(stored.iid)) : new BranchesMoved(),
+  );
+
+/** Releases the branches a merge request held (only while it is the one holding them). */
+const releaseBranches = (mr: MergeRequest, target: string) =>
+  remove(openBranchesKey(mr.project_id, mr.source_branch, target), 'attribute_not_exists(pk) OR iid = :iid', {
+    ':iid': mr.iid,
+  });
+
+/** The branches' item was released between the refusal and its reading: try again. */
+class BranchesMoved extends Error {}
+
+// Creating ---------------------------------------------------------------------------------------------
+
+/** Another creation took the iid we read as next: read the counter again. */
+class IidTaken extends Error {}
+
+/** Attempts at taking the next iid (or at a change racing others); each loses only to a write that won. */
+const ATTEMPTS = 200;
+
+async function lastMergeRequestIid(projectId: number): Promise<number> {
+  const item = await getItem(keys.project(projectId));
+  if (!item || item.deleting) throw notFound('Project');
+  return Number(item.last_merge_request_iid ?? 0);
+}
+
+/**
+ * Creates a merge request with the project's next iid, its assignees those of the named users who
+ * exist (GitLab drops an assignee it cannot find); 409 when an open merge request has its branches.
+ * Returns it with the users it shows.
+ */
+export async function createMergeRequest(
+  project: Project,
+  fields: NewMergeRequest,
+): Promise<{ mergeRequest: StoredMergeRequest; users: Map<number, User> }> {
+  const [id, last, users] = await Promise.all([
+    nextId('merge_request'),
+    lastMergeRequestIid(project.id),
+    getUsers([fields.author_id, ...fields.assignee_ids]),
+  ]);
+  const assignees = fields.assignee_ids.filter((assignee) => users.has(assignee));
+  const mergeRequest = await retrying(
+    {
+      times: ATTEMPTS,
+      retry: (error) => error instanceof IidTaken || error instanceof BranchesMoved,
+      backoff: true,
+    },
+    last,
+    async (previous) => {
+      const now = new Date().toISOString();
+      const mr: StoredMergeRequest = {
+        ...fields,
+        assignee_ids: assignees,
+        id,
+        iid: previous + 1,
+        created_at: now,
+        updated_at: now,
+        notes_count: 0,
+      };
+      const key = keys.mergeRequest(project.id, mr.iid);
+      const description = storedDescription(key.pk, mr.description);
+      if (description.parts.length) await batchWriteItems(description.parts);
+      try {
+        await commit([
+          refusedWith(
+            update(keys.project(project.id), 'SET last_merge_request_iid = :iid', {
+              condition:
+                'attribute_exists(pk) AND attribute_not_exists(deleting) AND (attribute_not_exists(last_merge_request_iid) OR last_merge_request_iid = :last)',
+              values: { ':iid': mr.iid, ':last': previous },
+            }),
+            new IidTaken(),
+          ),
+          put(mergeRequestItem(mr, description.fields), NEW_ITEM),
+          takeBranches(mr, mr.target_branch, branchesTaken),
+          listCountChange(lists.projectMergeRequests(project.id), 1),
+          listCountChange(lists.projectMergeRequestsInState(project.id, 'opened'), 1),
+        ]);
+      } catch (error) {
+        // The parts were written under an iid another merge request took: they are nobody's.
+        await removeDescriptionParts(key.pk, description.fields.description_parts);
+        throw error;
+      }
+      return mr;
+    },
+    () => lastMergeRequestIid(project.id),
+  );
+  return { mergeRequest, users };
+}
+
+// Listing ------------------------------------------------------------------------------------------------
+
+export interface MergeRequestListQuery {
+  filter: MergeRequestFilter;
+  order: 'created_at' | 'updated_at';
+  sort: 'asc' | 'desc';
+  page: PageRequest;
+  /** The caller, for the `created_by_me` and `assigned_to_me` scopes. */
+  viewerId: number;
+}
+
+/**
+ * A page of a project's merge requests with the users they show: the list of the asked state
+ * (all of them by default, as GitLab), filtered as asked.
+ */
+export async function listMergeRequests(
+  projectId: number,
+  query: MergeRequestListQuery,
+): Promise<ListPage<StoredMergeRequest> & { users: Map<number, User> }> {
+  const state = query.filter.state;
+  const list =
+    state === undefined || state === 'all'
+      ? lists.projectMergeRequests(projectId)
+      : lists.projectMergeRequestsInState(projectId, state);
+  const page = await queryList({
+    list,
+    order: query.order,
+    sort: query.sort,
+    page: query.page,
+    decode: decodeItem,
+    filter: filtersMergeRequests(query.filter)
+      ? (mr) => mergeRequestMatches(mr, query.filter, query.viewerId)
+      : undefined,
+  });
+  const items = await decodeAll(page.items);
+  return {
+    items,
+    total: page.total,
+    users: await getUsers([...new Set(items.flatMap(mergeRequestUserIds))]),
+  };
+}
+
+// Changing ------------------------------------------------------------------------------------------------
+
+/** The merge request's state or target changed since it was read: read it again and decide again. */
+class StateChanged extends Error {}
+
+/** Reopening found another open merge request on the branches: GitLab leaves this one closed. */
+class ReopenRefused extends Error {}
+
+/** The merge request is still there, in the state and with the target it was read with. */
+const STILL_AS_READ =
+  'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous AND #target = :previousTarget';
+const stillAsReadNames = { '#state': 'state', '#target': 'target_branch' };
+const stillAsReadValues = (mr: MergeRequest) => ({
+  ':previous': mr.state,
+  ':previousTarget': mr.target_branch,
+});
+
+const stillThere = (stored: Raw | undefined) => (stored ? new StateChanged() : recordNotFound());
+
+async function freshMergeRequest(mr: StoredMergeRequest): Promise<StoredMergeRequest> {
+  const fresh = await readMergeRequest(mr.project_id, mr.iid);
+  if (!fresh) throw recordNotFound();
+  return fresh;
+}
+
+/**
+ * Changes a merge request: the fields sent and, on `close` or `reopen`, its state with a system
+ * note ("closed", "reopened") and its move between the state lists, all in one transaction on the
+ * condition that it is still in the state and on the target it was read with (a race is decided
+ * again on what the winner left). The open merge request's hold on its branches moves with it: a
+ * new target another open one holds is refused (409); a reopening refused that way is left
+ * undone and the other changes are made, as GitLab does.
+ */
+export function changeMergeRequest(
+  mr: StoredMergeRequest,
+  changes: Partial<MergeRequest>,
+  event: 'close' | 'reopen' | undefined,
+  actorId: number,
+): Promise<StoredMergeRequest> {
+  return retrying(
+    {
+      times: ATTEMPTS,
+      retry: (error) => error instanceof StateChanged || error instanceof BranchesMoved,
+      backoff: true,
+    },
+    mr,
+    async (current) => {
+      try {
+        return await writeChange(current, changes, mergeRequestStateAfter(current.state, event), actorId);
+      } catch (error) {
+        if (!(error instanceof ReopenRefused)) throw error;
+        return writeChange(current, changes, undefined, actorId);
+      }
+    },
+    freshMergeRequest,
+  );
+}
+
+async function writeChange(
+  mr: StoredMergeRequest,
+  changes: Partial<MergeRequest>,
+  nextState: MergeRequestState | undefined,
+  actorId: number,
+): Promise<StoredMergeRequest> {
+  const now = new Date().toISOString();
+  const stateChange: Partial<MergeRequest> =
+    nextState === undefined
+      ? {}
+      : nextState === 'closed'
+        ? { state: 'closed', closed_at: now, closed_by_id: actorId }
+        : { state: 'opened', closed_at: null, closed_by_id: null };
+  const all: Partial<MergeRequest> = { ...changes, ...stateChange };
+  // Nothing to change (closing a closed one, say): GitLab saves nothing, so nothing moves.
+  if (Object.keys(all).length === 0) return mr;
+  const changed: StoredMergeRequest = { ...mr, ...all, updated_at: now };
+  const key = keys.mergeRequest(mr.project_id, mr.iid);
+
+  // SET the changed fields (a description in the form its length asks for) and REMOVE the forms
+  // of a description no longer used.
+  const { description, ...others } = all;
+  const stored = description === undefined ? undefined : storedDescription(key.pk, description);
+  const names: Record<string, string> = { ...stillAsReadNames };
+  const values: Raw = stillAsReadValues(mr);
+  const sets = Object.entries({
+    ...others,
+    ...stored?.fields,
+    updated_at: now,
+    [listSortAttributes.updated_at]: sortAttributes({ id: mr.id, updated_at: now })[
+      listSortAttributes.updated_at
+    ],
+  }).map(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    return `#f${index} = :f${index}`;
+  });
+  const removals = stored
+    ? DESCRIPTION_ATTRIBUTES.filter((name) => !(name in stored.fields)).map((name, index) => {
+        names[`#r${index}`] = name;
+        return `#r${index}`;
+      })
+    : [];
+
+  // The hold on the branches: released when it stops being open or changes target, taken when it
+  // reopens or changes target while open.
+  const wasOpen = mr.state === 'opened';
+  const isOpen = changed.state === 'opened';
+  const retargeted = changed.target_branch !== mr.target_branch;
+  const branches: (Step | TransactItem)[] = [];
+  if (wasOpen && (!isOpen || retargeted)) branches.push(releaseBranches(mr, mr.target_branch));
+  if (isOpen && (!wasOpen || retargeted))
+    branches.push(
+      takeBranches(changed, changed.target_branch, wasOpen ? branchesTaken : () => new ReopenRefused()),
+    );
+
+  // A state change: the move between the state lists and the system note, which the merge
+  // request's own write counts (one write per item in a transaction).
+  const moves: TransactItem[] = [];
+  if (nextState !== undefined) {
+    const moved = lists.projectMergeRequestsInState(mr.project_id, nextState);
+    names['#list'] = moved.attribute;
+    values[':list'] = moved.partition;
+    values[':one'] = 1;
+    sets.push('#list = :list');
+    const note = await noteSteps(
+      key,
+      mergeRequestAsParent(mr),
+      { body: nextState === 'closed' ? 'closed' : 'reopened', author_id: actorId, system: true },
+      now,
+    );
+    moves.push(
+      note.put,
+      listCountChange(lists.projectMergeRequestsInState(mr.project_id, mr.state), -1),
+      listCountChange(moved, 1),
+    );
+  }
+  const expression = [
+    `SET ${sets.join(', ')}`,
+    ...(removals.length ? [`REMOVE ${removals.join(', ')}`] : []),
+    ...(moves.length ? ['ADD notes_count :one'] : []),
+  ].join(' ');
+
+  if (stored?.parts.length) await batchWriteItems(stored.parts);
+  try {
+    await commit([
+      refusedReading(update(key, expression, { condition: STILL_AS_READ, names, values }), stillThere),
+      ...branches,
+      ...moves,
+    ]);
+  } catch (error) {
+    await removeDescriptionParts(key.pk, stored?.fields.description_parts);
+    throw error;
+  }
+  // The parts of the description replaced are nobody's now.
+  if (stored) await removeDescriptionParts(key.pk, mr.description_parts);
+  return {
+    ...changed,
+    description_parts: stored ? stored.fields.description_parts : mr.description_parts,
+    notes_count: mr.notes_count + (moves.length ? 1 : 0),
+  };
+}
+
+// Removing -------------------------------------------------------------------------------------------------
+
+/**
+ * Removes a merge request, counted off its lists and releasing its branches (when open) in the
+ * same transaction, then its notes and description parts.
+ */
+export async function deleteMergeRequest(mr: StoredMergeRequest): Promise<void> {
+  const key = keys.mergeRequest(mr.project_id, mr.iid);
+  await retrying(
+    { times: ATTEMPTS, retry: (error) => error instanceof StateChanged, backoff: true },
+    mr,
+    (current) =>
+      commit([
+        refusedReading(remove(key, STILL_AS_READ, stillAsReadValues(current), stillAsReadNames), stillThere),
+        listCountChange(lists.projectMergeRequests(current.project_id), -1),
+        listCountChange(lists.projectMergeRequestsInState(current.project_id, current.state), -1),
+        ...(current.state === 'opened' ? [releaseBranches(current, current.target_branch)] : []),
+      ]),
+    freshMergeRequest,
+  );
+  await removeParentPartition(key.pk);
+}
+
+/** The users a merge request shows, by id. */
+export const mergeRequestUsers = (mr: MergeRequest) => getUsers(mergeRequestUserIds(mr));

@@ -1,0 +1,824 @@
+/**
+ * Group epics and their notes through the handlers, against the mocked DocumentClient: the whole
+ * answer and every command sent, with the epic, its iid pointer and its notes written out
+ * literally as the table holds them.
+ */
+import { QueryCommand, type QueryCommandInput, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { handler as createEpic } from '../../functions/epics/create.ts';
+import { handler as getEpic } from '../../functions/epics/get.ts';
+import { handler as createNote } from '../../functions/epics/notes/create.ts';
+import { handler as deleteNote } from '../../functions/epics/notes/delete.ts';
+import { handler as getNote } from '../../functions/epics/notes/get.ts';
+import { handler as listNotes } from '../../functions/epics/notes/list.ts';
+import { handler as updateNote } from '../../functions/epics/notes/update.ts';
+import { handler as updateEpic } from '../../functions/epics/update.ts';
+import { invoke } from '../support/events.ts';
+import {
+  CREATED,
+  ddb,
+  emptyHeaders,
+  NOW,
+  pad,
+  resetMocks,
+  SEP,
+  sentCommands,
+  TABLE,
+  UPDATED,
+  USER_TOKEN,
+  type UserRecord,
+} from './fixtures.ts';
+import {
+  aliceUser,
+  BASE_URL,
+  BOB_TOKEN,
+  basicView,
+  batchGet,
+  bobUser,
+  cancelled,
+  created,
+  FORBIDDEN,
+  getCommand,
+  givenCounter,
+  givenWorld,
+  groupKey,
+  groupMemberItem,
+  type Item,
+  memberKey,
+  message,
+  NOT_FOUND,
+  ok,
+  pageHeaders,
+  platform,
+  store,
+  tokenRead,
+  transaction,
+  writesSent,
+} from './resource-fixtures.ts';
+
+// Items -------------------------------------------------------------------------------------------
+
+const EPIC_ID = 31;
+const EPIC_IID = 2;
+
+const epicRecord = {
+  id: EPIC_ID,
+  iid: EPIC_IID,
+  group_id: 3,
+  title: 'Roadmap',
+  description: 'The big picture',
+  state: 'opened',
+  labels: ['zeta', 'alpha'],
+  author_id: 2,
+  start_date: '2026-02-01',
+  end_date: null,
+  closed_at: null,
+  closed_by_id: null,
+  created_at: CREATED,
+  updated_at: UPDATED,
+  user_notes_count: 1,
+  notes_count: 2,
+};
+
+/** An epic item as the table holds it. */
+const epicItem = (record: Item = epicRecord): Item => ({
+  pk: `EPIC#${record.id}`,
+  sk: 'EPIC',
+  ...record,
+  kind: 'epic',
+  l1: `EPICS#GROUP#${record.group_id}`,
+  l2: `EPICS#GROUP#${record.group_id}#${record.state}`,
+  sid: pad(Number(record.id)),
+  screated: `${record.created_at}${SEP}${pad(Number(record.id))}`,
+  supdated: `${record.updated_at}${SEP}${pad(Number(record.id))}`,
+});
+
+const iidItem = (groupId: number, iid: number, id: number): Item => ({
+  pk: `EPICIID#${groupId}#${iid}`,
+  sk: 'EPICIID',
+  kind: 'epic_iid',
+  id,
+  group_id: groupId,
+  iid,
+});
+
+const epicKey = (id: number) => ({ pk: `EPIC#${id}`, sk: 'EPIC' });
+const iidKey = (groupId: number, iid: number) => ({ pk: `EPICIID#${groupId}#${iid}`, sk: 'EPICIID' });
+const counterKey = (groupId: number) => ({ pk: `COUNTER#EPICIID#${groupId}`, sk: 'COUNTER' });
+const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+const noteKey = (epicId: number, noteId: number) => ({ pk: `EPIC#${epicId}`, sk: `NOTE#${pad(noteId)}` });
+
+interface NoteRecord {
+  id: number;
+  body: string;
+  author_id: number;
+  system: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+const noteItem = (epicId: number, note: NoteRecord): Item => ({
+  ...noteKey(epicId, note.id),
+  id: note.id,
+  author_id: note.author_id,
+  system: note.system,
+  noteable_type: 'Epic',
+  noteable_id: epicId,
+  noteable_iid: null,
+  project_id: null,
+  created_at: note.created_at,
+  updated_at: note.updated_at,
+  body: note.body,
+  kind: 'note',
+  lcreated: `${note.created_at}${SEP}${pad(note.id)}`,
+  lupdated: `${note.updated_at}${SEP}${pad(note.id)}`,
+});
+
+const bobsNote: NoteRecord = {
+  id: 41,
+  body: 'Looks good',
+  author_id: 7,
+  system: false,
+  created_at: CREATED,
+  updated_at: CREATED,
+};
+const systemNote: NoteRecord = {
+  id: 42,
+  body: 'closed',
+  author_id: 2,
+  system: true,
+  created_at: UPDATED,
+  updated_at: UPDATED,
+};
+
+/** Local-index Queries of a partition, answered from the stored items the test names. */
+function givenPartition(items: Item[]): void {
+  ddb.on(QueryCommand, { IndexName: 'local-created_at' }).callsFake((input: QueryCommandInput) => {
+    const pk = input.ExpressionAttributeValues?.[':pk'];
+    const found = items
+      .filter((item) => item.pk === pk)
+      .sort((a, b) => (String(a.lcreated) < String(b.lcreated) ? -1 : 1));
+    if (input.ScanIndexForward === false) found.reverse();
+    return { Items: structuredClone(found.slice(0, input.Limit)) };
+  });
+}
+
+// Views ---------------------------------------------------------------------------------------------
+
+const epicView = (fields: Item = {}) => ({
+  id: EPIC_ID,
+  iid: EPIC_IID,
+  group_id: 3,
+  parent_id: null,
+  title: 'Roadmap',
+  description: 'The big picture',
+  author: basicView(aliceUser),
+  start_date: '2026-02-01',
+  end_date: null,
+  due_date: null,
+  state: 'opened',
+  web_url: `${BASE_URL}/groups/platform/-/epics/${EPIC_IID}`,
+  created_at: CREATED,
+  updated_at: UPDATED,
+  closed_at: null,
+  labels: ['alpha', 'zeta'],
+  upvotes: 0,
+  downvotes: 0,
+  user_notes_count: 1,
+  ...fields,
+});
+
+const noteAuthor = (user: UserRecord) => ({
+  ...basicView(user),
+  email: user.email,
+  created_at: user.created_at,
+});
+
+const noteView = (note: NoteRecord, author: UserRecord, epicId = EPIC_ID) => ({
+  id: note.id,
+  type: null,
+  body: note.body,
+  attachment: null,
+  author: noteAuthor(author),
+  created_at: note.created_at,
+  updated_at: note.updated_at,
+  system: note.system,
+  noteable_id: epicId,
+  noteable_type: 'Epic',
+  noteable_iid: null,
+  resolvable: false,
+});
+
+/** The single read of an epic note (spec §2.4). */
+const singleNoteView = (note: NoteRecord, author: UserRecord, title = 'Roadmap', epicId = EPIC_ID) => ({
+  ...noteView(note, author, epicId),
+  title,
+  file_name: null,
+  expires_at: null,
+});
+
+// Commands ------------------------------------------------------------------------------------------
+
+/** The batch that resolves `epic_id` in group 3: the epic with that id and the epic with that iid. */
+const resolveBatch = (value: number) => batchGet(epicKey(value), iidKey(3, value));
+
+const notesQuery = (epicId: number, options: { limit?: number; asc?: boolean } = {}) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    IndexName: 'local-created_at',
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': `EPIC#${epicId}` },
+    ScanIndexForward: options.asc ?? false,
+    ConsistentRead: true,
+    Limit: options.limit ?? 20,
+    ExclusiveStartKey: undefined,
+  },
+});
+
+/** The count of a new (+1) or removed (-1) user note on epic 31, with its updated time when new. */
+const countOnEpic = (delta: number, now?: string) => ({
+  Update: {
+    TableName: TABLE,
+    Key: epicKey(EPIC_ID),
+    UpdateExpression: `ADD notes_count :delta, user_notes_count :user${now ? ' SET updated_at = :now, #updatedSort = :sort' : ''}`,
+    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+    ExpressionAttributeValues: {
+      ':delta': delta,
+      ':user': delta,
+      ...(now ? { ':now': now, ':sort': `${now}${SEP}${pad(EPIC_ID)}` } : {}),
+    },
+    ...(now ? { ExpressionAttributeNames: { '#updatedSort': 'supdated' } } : {}),
+  },
+});
+
+beforeEach(() => {
+  resetMocks();
+  givenWorld();
+  store(
+    epicItem(),
+    iidItem(3, EPIC_IID, EPIC_ID),
+    noteItem(EPIC_ID, bobsNote),
+    noteItem(EPIC_ID, systemNote),
+  );
+  givenPartition([noteItem(EPIC_ID, bobsNote), noteItem(EPIC_ID, systemNote)]);
+});
+
+/** Makes bob a guest of platform. */
+const bobIsGuest = () => store(groupMemberItem(platform, { userId: 7, level: 10 }));
+
+// Epics ---------------------------------------------------------------------------------------------
+
+describe('POST /groups/:id/epics', () => {
+  const newEpic = (iid: number, last: number) => {
+    const record = {
+      group_id: 3,
+      title: 'Launch',
+      description: null,
+      state: 'opened',
+      labels: ['web', 'api'],
+      author_id: 2,
+      start_date: null,
+      end_date: '2027-01-31',
+      closed_at: null,
+      closed_by_id: null,
+      user_notes_count: 0,
+      id: 51,
+      iid,
+      created_at: NOW,
+      updated_at: NOW,
+      notes_count: 0,
+    };
+    return transaction(
+      {
+        Update: {
+          TableName: TABLE,
+          Key: counterKey(3),
+          UpdateExpression: 'SET last_iid = :iid',
+          ConditionExpression: last === 0 ? 'attribute_not_exists(last_iid)' : 'last_iid = :last',
+          ExpressionAttributeValues: last === 0 ? { ':iid': 1 } : { ':iid': iid, ':last': last },
+        },
+      },
+      {
+        ConditionCheck: {
+          TableName: TABLE,
+          Key: groupKey(3),
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+        },
+      },
+      { Put: { TableName: TABLE, Item: epicItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: TABLE,
+          Item: iidItem(3, iid, 51),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: TABLE,
+          Key: { pk: 'LISTCOUNT#EPICS#GROUP#3', sk: 'COUNT' },
+          UpdateExpression: 'ADD #count :delta',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':delta': 1 },
+        },
+      },
+      {
+        Update: {
+          TableName: TABLE,
+          Key: { pk: 'LISTCOUNT#EPICS#GROUP#3#opened', sk: 'COUNT' },
+          UpdateExpression: 'ADD #count :delta',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':delta': 1 },
+        },
+      },
+    );
+  };
+  const launchView = (iid: number) => ({
+    id: 51,
+    iid,
+    group_id: 3,
+    parent_id: null,
+    title: 'Launch',
+    description: null,
+    author: basicView(aliceUser),
+    start_date: null,
+    end_date: '2027-01-31',
+    due_date: '2027-01-31',
+    state: 'opened',
+    web_url: `${BASE_URL}/groups/platform/-/epics/${iid}`,
+    created_at: NOW,
+    updated_at: NOW,
+    closed_at: null,
+    labels: ['api', 'web'],
+    upvotes: 0,
+    downvotes: 0,
+    user_notes_count: 0,
+  });
+  const reservation = {
+    UpdateCommand: {
+      TableName: TABLE,
+      Key: { pk: 'COUNTER#epic', sk: 'COUNTER' },
+      UpdateExpression: 'ADD #value :size',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':size': 10 },
+      ReturnValues: 'UPDATED_NEW',
+    },
+  };
+
+  it("takes the group's next iid from the counter read beside authentication → 201", async () => {
+    store({ ...counterKey(3), last_iid: 4 });
+    givenCounter('epic', 60);
+    expect(
+      await invoke(createEpic, 'POST', '/api/v4/groups/3/epics', {
+        token: USER_TOKEN,
+        json: { title: 'Launch', labels: 'web,api,web', due_date: '2027-01-31' },
+      }),
+    ).toEqual(created(launchView(5)));
+    expect(sentCommands()).toEqual([
+      getCommand(counterKey(3)),
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      batchGet(memberKey('GROUP', 3, 2)),
+      reservation,
+      newEpic(5, 4),
+      batchGet(userKey(2)),
+    ]);
+  });
+
+  it('the first epic of a group takes iid 1 on a counter not yet there', async () => {
+    givenCounter('epic', 60);
+    expect(
+      await invoke(createEpic, 'POST', '/api/v4/groups/3/epics', {
+        token: USER_TOKEN,
+        json: { title: 'Launch', labels: ['web', 'api'], end_date: '2027-01-31' },
+      }),
+    ).toEqual(created(launchView(1)));
+    expect(writesSent()).toEqual([reservation, newEpic(1, 0)]);
+  });
+
+  it('a creation that lost the iid to another reads the counter again and takes the next', async () => {
+    store({ ...counterKey(3), last_iid: 4 });
+    givenCounter('epic', 60);
+    ddb
+      .on(TransactWriteCommand)
+      .callsFakeOnce(() => {
+        store({ ...counterKey(3), last_iid: 5 });
+        throw cancelled('ConditionalCheckFailed', 'None', 'None', 'None', 'None', 'None');
+      })
+      .resolves({});
+    expect(
+      await invoke(createEpic, 'POST', '/api/v4/groups/3/epics', {
+        token: USER_TOKEN,
+        json: { title: 'Launch', labels: 'web,api', end_date: '2027-01-31' },
+      }),
+    ).toEqual(created(launchView(6)));
+    expect(sentCommands()).toEqual([
+      getCommand(counterKey(3)),
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      batchGet(memberKey('GROUP', 3, 2)),
+      reservation,
+      newEpic(5, 4),
+      getCommand(counterKey(3)),
+      newEpic(6, 5),
+      batchGet(userKey(2)),
+    ]);
+  });
+
+  it('a guest may not → 403, nothing written', async () => {
+    bobIsGuest();
+    expect(
+      await invoke(createEpic, 'POST', '/api/v4/groups/3/epics', { token: BOB_TOKEN, json: { title: 'No' } }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('a group the caller cannot see → 404 Group Not Found, nothing written', async () => {
+    expect(
+      await invoke(createEpic, 'POST', '/api/v4/groups/3/epics', { token: BOB_TOKEN, json: { title: 'No' } }),
+    ).toEqual(message(404, '404 Group Not Found'));
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+describe('GET /groups/:id/epics/:epic_iid', () => {
+  it('reads the iid pointer, then the epic, then its author → 200 Epic', async () => {
+    expect(await invoke(getEpic, 'GET', '/api/v4/groups/3/epics/2', { token: USER_TOKEN })).toEqual(
+      ok(epicView()),
+    );
+    expect(sentCommands()).toEqual([
+      getCommand(iidKey(3, 2)),
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      getCommand(epicKey(EPIC_ID)),
+      batchGet(userKey(2)),
+      batchGet(memberKey('GROUP', 3, 2)),
+    ]);
+  });
+
+  it('an iid the group does not have → 404 Not found', async () => {
+    expect(await invoke(getEpic, 'GET', '/api/v4/groups/3/epics/3', { token: USER_TOKEN })).toEqual(
+      NOT_FOUND,
+    );
+  });
+
+  it("another group's epic is not reached through this group's iid", async () => {
+    store(iidItem(9, 2, EPIC_ID));
+    expect(await invoke(getEpic, 'GET', '/api/v4/groups/9/epics/2', { token: USER_TOKEN })).toEqual(
+      NOT_FOUND,
+    );
+  });
+});
+
+describe('PUT /groups/:id/epics/:epic_iid', () => {
+  it('closing moves the epic to the closed list with a "closed" system note, in one transaction', async () => {
+    givenCounter('note', 70);
+    expect(
+      await invoke(updateEpic, 'PUT', '/api/v4/groups/3/epics/2', {
+        token: USER_TOKEN,
+        json: { state_event: 'close' },
+      }),
+    ).toEqual(ok(epicView({ state: 'closed', closed_at: NOW, updated_at: NOW })));
+    expect(writesSent()).toEqual([
+      {
+        UpdateCommand: {
+          TableName: TABLE,
+          Key: { pk: 'COUNTER#note', sk: 'COUNTER' },
+          UpdateExpression: 'ADD #value :size',
+          ExpressionAttributeNames: { '#value': 'value' },
+          ExpressionAttributeValues: { ':size': 10 },
+          ReturnValues: 'UPDATED_NEW',
+        },
+      },
+      transaction(
+        {
+          Update: {
+            TableName: TABLE,
+            Key: epicKey(EPIC_ID),
+            UpdateExpression:
+              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #list = :list ADD notes_count :one',
+            ConditionExpression:
+              'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous',
+            ExpressionAttributeNames: {
+              '#state': 'state',
+              '#f0': 'state',
+              '#f1': 'closed_at',
+              '#f2': 'closed_by_id',
+              '#f3': 'updated_at',
+              '#f4': 'supdated',
+              '#list': 'l2',
+            },
+            ExpressionAttributeValues: {
+              ':previous': 'opened',
+              ':f0': 'closed',
+              ':f1': NOW,
+              ':f2': 2,
+              ':f3': NOW,
+              ':f4': `${NOW}${SEP}${pad(EPIC_ID)}`,
+              ':list': 'EPICS#GROUP#3#closed',
+              ':one': 1,
+            },
+          },
+        },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: noteItem(EPIC_ID, {
+              id: 61,
+              body: 'closed',
+              author_id: 2,
+              system: true,
+              created_at: NOW,
+              updated_at: NOW,
+            }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            TableName: TABLE,
+            Key: { pk: 'LISTCOUNT#EPICS#GROUP#3#opened', sk: 'COUNT' },
+            UpdateExpression: 'ADD #count :delta',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':delta': -1 },
+          },
+        },
+        {
+          Update: {
+            TableName: TABLE,
+            Key: { pk: 'LISTCOUNT#EPICS#GROUP#3#closed', sk: 'COUNT' },
+            UpdateExpression: 'ADD #count :delta',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':delta': 1 },
+          },
+        },
+      ),
+    ]);
+  });
+
+  it('without any field → 400 at_least_one_of, nothing written', async () => {
+    expect(
+      await invoke(updateEpic, 'PUT', '/api/v4/groups/3/epics/2', { token: USER_TOKEN, json: {} }),
+    ).toEqual(
+      ok(
+        {
+          error:
+            'title, description, start_date, end_date, due_date, labels, state_event are missing, at least one parameter must be provided',
+        },
+        400,
+      ),
+    );
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('a guest, even the author, may not change an epic → 403', async () => {
+    bobIsGuest();
+    store(epicItem({ ...epicRecord, author_id: 7 }));
+    expect(
+      await invoke(updateEpic, 'PUT', '/api/v4/groups/3/epics/2', {
+        token: BOB_TOKEN,
+        json: { title: 'Mine' },
+      }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+// Notes ---------------------------------------------------------------------------------------------
+
+describe('GET /groups/:id/epics/:epic_id/notes', () => {
+  it('names the epic by id: the page read beside the resolving batch, total from the epic', async () => {
+    expect(await invoke(listNotes, 'GET', '/api/v4/groups/3/epics/31/notes', { token: USER_TOKEN })).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/groups/3/epics/31/notes', 2),
+      body: [noteView(systemNote, aliceUser), noteView(bobsNote, bobUser)],
+    });
+    expect(sentCommands()).toEqual([
+      notesQuery(EPIC_ID),
+      resolveBatch(EPIC_ID),
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      batchGet(userKey(2), userKey(7)),
+      batchGet(memberKey('GROUP', 3, 2)),
+    ]);
+  });
+
+  it('names the epic by iid when no epic of the group has that id', async () => {
+    expect(
+      await invoke(listNotes, 'GET', '/api/v4/groups/3/epics/2/notes', {
+        token: USER_TOKEN,
+        query: { sort: 'asc', per_page: 1 },
+      }),
+    ).toEqual({
+      statusCode: 200,
+      headers: {
+        ...pageHeaders('/api/v4/groups/3/epics/2/notes', 2, { perPage: 1 }),
+        Link: ['next', 'first', 'last']
+          .map((rel) => {
+            const page = rel === 'first' ? 1 : 2;
+            return `<${BASE_URL}/api/v4/groups/3/epics/2/notes?page=${page}&per_page=1&sort=asc>; rel="${rel}"`;
+          })
+          .join(', '),
+      },
+      body: [noteView(bobsNote, bobUser)],
+    });
+    expect(sentCommands()).toEqual([
+      notesQuery(2, { asc: true, limit: 1 }),
+      resolveBatch(2),
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      getCommand(epicKey(EPIC_ID)),
+      batchGet(memberKey('GROUP', 3, 2)),
+      notesQuery(EPIC_ID, { asc: true, limit: 1 }),
+      batchGet(userKey(7)),
+    ]);
+  });
+
+  it("an id of another group's epic that is no iid here → 404 Not found", async () => {
+    store(epicItem({ ...epicRecord, id: 77, group_id: 9 }));
+    expect(await invoke(listNotes, 'GET', '/api/v4/groups/3/epics/77/notes', { token: USER_TOKEN })).toEqual(
+      NOT_FOUND,
+    );
+  });
+});
+
+describe('GET /groups/:id/epics/:epic_id/notes/:note_id', () => {
+  it('answers the note with the epic title (spec §2.4)', async () => {
+    expect(await invoke(getNote, 'GET', '/api/v4/groups/3/epics/31/notes/41', { token: USER_TOKEN })).toEqual(
+      ok(singleNoteView(bobsNote, bobUser)),
+    );
+    expect(sentCommands()).toEqual([
+      getCommand(noteKey(EPIC_ID, 41)),
+      resolveBatch(EPIC_ID),
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      batchGet(userKey(7)),
+      batchGet(memberKey('GROUP', 3, 2)),
+    ]);
+  });
+
+  it('a note id the epic does not have → 404 Not found', async () => {
+    expect(await invoke(getNote, 'GET', '/api/v4/groups/3/epics/31/notes/99', { token: USER_TOKEN })).toEqual(
+      NOT_FOUND,
+    );
+  });
+
+  it('a private group to a non-member → 404 Group Not Found', async () => {
+    expect(await invoke(getNote, 'GET', '/api/v4/groups/3/epics/31/notes/41', { token: BOB_TOKEN })).toEqual(
+      message(404, '404 Group Not Found'),
+    );
+  });
+});
+
+describe('POST /groups/:id/epics/:epic_id/notes', () => {
+  const newNote = (body: string) => ({
+    Put: {
+      TableName: TABLE,
+      Item: noteItem(EPIC_ID, {
+        id: 61,
+        body,
+        author_id: 7,
+        system: false,
+        created_at: NOW,
+        updated_at: NOW,
+      }),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  });
+  const noteReservation = {
+    UpdateCommand: {
+      TableName: TABLE,
+      Key: { pk: 'COUNTER#note', sk: 'COUNTER' },
+      UpdateExpression: 'ADD #value :size',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':size': 10 },
+      ReturnValues: 'UPDATED_NEW',
+    },
+  };
+
+  it('a guest comments; the note and the count on the epic in one transaction → 201 Note', async () => {
+    bobIsGuest();
+    givenCounter('note', 70);
+    expect(
+      await invoke(createNote, 'POST', '/api/v4/groups/3/epics/31/notes', {
+        token: BOB_TOKEN,
+        json: { body: 'Ship it', created_at: '2020-01-01T00:00:00Z' },
+      }),
+    ).toEqual(
+      created(
+        noteView(
+          { id: 61, body: 'Ship it', author_id: 7, system: false, created_at: NOW, updated_at: NOW },
+          bobUser,
+        ),
+      ),
+    );
+    expect(sentCommands()).toEqual([
+      resolveBatch(EPIC_ID),
+      tokenRead(BOB_TOKEN),
+      getCommand(groupKey(3)),
+      batchGet(memberKey('GROUP', 3, 7)),
+      noteReservation,
+      batchGet(userKey(7)),
+      transaction(newNote('Ship it'), countOnEpic(1, NOW)),
+    ]);
+  });
+
+  it('a body that is one award emoji answers with the single read’s shape', async () => {
+    bobIsGuest();
+    givenCounter('note', 70);
+    expect(
+      await invoke(createNote, 'POST', '/api/v4/groups/3/epics/2/notes', {
+        token: BOB_TOKEN,
+        json: { body: ':+1:' },
+      }),
+    ).toEqual(
+      created(
+        singleNoteView(
+          { id: 61, body: ':+1:', author_id: 7, system: false, created_at: NOW, updated_at: NOW },
+          bobUser,
+        ),
+      ),
+    );
+    expect(writesSent()).toEqual([noteReservation, transaction(newNote(':+1:'), countOnEpic(1, NOW))]);
+  });
+
+  it('a blank body → 400 in the model’s words, nothing written', async () => {
+    bobIsGuest();
+    givenCounter('note', 70);
+    expect(
+      await invoke(createNote, 'POST', '/api/v4/groups/3/epics/31/notes', {
+        token: BOB_TOKEN,
+        json: { body: '   ' },
+      }),
+    ).toEqual(message(400, '400 (Bad request) "Note {:note=>["can\'t be blank"]}" not given'));
+    expect(writesSent().filter((command) => 'TransactWriteCommand' in command)).toEqual([]);
+  });
+});
+
+describe('PUT /groups/:id/epics/:epic_id/notes/:note_id', () => {
+  it('the author edits their note → 200 Note', async () => {
+    bobIsGuest();
+    expect(
+      await invoke(updateNote, 'PUT', '/api/v4/groups/3/epics/31/notes/41', {
+        token: BOB_TOKEN,
+        json: { body: 'Looks great' },
+      }),
+    ).toEqual(ok(noteView({ ...bobsNote, body: 'Looks great', updated_at: NOW }, bobUser)));
+    expect(writesSent()).toEqual([
+      {
+        PutCommand: {
+          TableName: TABLE,
+          Item: noteItem(EPIC_ID, { ...bobsNote, body: 'Looks great', updated_at: NOW }),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+    ]);
+  });
+
+  it('a guest may not edit a system note → 403, nothing written', async () => {
+    bobIsGuest();
+    expect(
+      await invoke(updateNote, 'PUT', '/api/v4/groups/3/epics/31/notes/42', {
+        token: BOB_TOKEN,
+        json: { body: 'reopened' },
+      }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+describe('DELETE /groups/:id/epics/:epic_id/notes/:note_id', () => {
+  it('an owner removes a note and counts it off the epic → 204', async () => {
+    expect(
+      await invoke(deleteNote, 'DELETE', '/api/v4/groups/3/epics/31/notes/41', { token: USER_TOKEN }),
+    ).toEqual({ statusCode: 204, headers: emptyHeaders(), body: undefined });
+    expect(sentCommands()).toEqual([
+      getCommand(noteKey(EPIC_ID, 41)),
+      resolveBatch(EPIC_ID),
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      batchGet(userKey(7)),
+      batchGet(memberKey('GROUP', 3, 2)),
+      getCommand(noteKey(EPIC_ID, 41)),
+      transaction(
+        {
+          Delete: {
+            TableName: TABLE,
+            Key: noteKey(EPIC_ID, 41),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        countOnEpic(-1),
+      ),
+    ]);
+  });
+
+  it("a guest may not delete someone else's note → 403", async () => {
+    bobIsGuest();
+    store(noteItem(EPIC_ID, { ...bobsNote, author_id: 2 }));
+    expect(
+      await invoke(deleteNote, 'DELETE', '/api/v4/groups/3/epics/31/notes/41', { token: BOB_TOKEN }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+});

@@ -1,0 +1,612 @@
+/**
+ * Notes on issues through the handlers (list, read, create, edit, delete), against the mocked
+ * DocumentClient: the whole answer and every command sent, with the issue and its notes written
+ * out literally as the table holds them.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readAhead } from '#store/read-ahead.ts';
+import { handler as createNote } from '../../functions/issues/notes/create.ts';
+import { handler as deleteNote } from '../../functions/issues/notes/delete.ts';
+import { handler as getNote } from '../../functions/issues/notes/get.ts';
+import { handler as listNotes } from '../../functions/issues/notes/list.ts';
+import { handler as updateNote } from '../../functions/issues/notes/update.ts';
+import { invoke } from '../support/events.ts';
+import {
+  CREATED,
+  ddb,
+  emptyHeaders,
+  NOW,
+  pad,
+  resetMocks,
+  SEP,
+  sentCommands,
+  sha256,
+  TABLE,
+  UPDATED,
+  USER_TOKEN,
+  type UserRecord,
+} from './fixtures.ts';
+import {
+  aliceUser,
+  api,
+  apiMemberKeys,
+  BASE_URL,
+  BOB_TOKEN,
+  basicView,
+  batchGet,
+  bobUser,
+  cancelled,
+  counterReservation,
+  created,
+  FORBIDDEN,
+  getCommand,
+  givenCounter,
+  givenWorld,
+  type Item,
+  message,
+  NOT_FOUND,
+  ok,
+  PROJECT_NOT_FOUND,
+  pageHeaders,
+  projectItem,
+  projectKey,
+  projectMemberItem,
+  rootUser,
+  store,
+  transaction,
+  writesSent,
+} from './resource-fixtures.ts';
+
+// Items -------------------------------------------------------------------------------------------
+
+const ISSUE_ID = 310;
+const ISSUE_IID = 4;
+const ISSUE_PK = `ISSUE#42#${ISSUE_IID}`;
+
+const issueRecord = {
+  id: ISSUE_ID,
+  iid: ISSUE_IID,
+  project_id: 42,
+  title: 'Login page crashes',
+  description: null,
+  state: 'opened',
+  confidential: false,
+  labels: [],
+  assignee_ids: [] as number[],
+  author_id: 2,
+  closed_at: null,
+  closed_by_id: null,
+  due_date: null,
+  discussion_locked: null,
+  created_at: CREATED,
+  updated_at: UPDATED,
+  user_notes_count: 1,
+  notes_count: 2,
+};
+
+const issueItem = (record: Item = issueRecord): Item => ({
+  pk: ISSUE_PK,
+  sk: 'ISSUE',
+  ...record,
+  kind: 'issue',
+  l1: 'ISSUES#PROJECT#42',
+  l2: `ISSUES#PROJECT#42#${record.state}`,
+  sid: pad(ISSUE_ID),
+  screated: `${record.created_at}${SEP}${pad(ISSUE_ID)}`,
+  supdated: `${record.updated_at}${SEP}${pad(ISSUE_ID)}`,
+});
+
+const issueKey = { pk: ISSUE_PK, sk: 'ISSUE' };
+const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+const noteKey = (noteId: number) => ({ pk: ISSUE_PK, sk: `NOTE#${pad(noteId)}` });
+
+interface NoteRecord {
+  id: number;
+  body: string;
+  author_id: number;
+  system: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A note item as the table holds it; `stored` replaces the body (gzipped, in parts). */
+const noteItem = (note: NoteRecord, stored: Item = { body: note.body }): Item => ({
+  ...noteKey(note.id),
+  id: note.id,
+  author_id: note.author_id,
+  system: note.system,
+  noteable_type: 'Issue',
+  noteable_id: ISSUE_ID,
+  noteable_iid: ISSUE_IID,
+  project_id: 42,
+  created_at: note.created_at,
+  updated_at: note.updated_at,
+  ...stored,
+  kind: 'note',
+  lcreated: `${note.created_at}${SEP}${pad(note.id)}`,
+  lupdated: `${note.updated_at}${SEP}${pad(note.id)}`,
+});
+
+const rootsNote: NoteRecord = {
+  id: 41,
+  body: 'Reproduced on Safari 17',
+  author_id: 1,
+  system: false,
+  created_at: CREATED,
+  updated_at: CREATED,
+};
+const systemNote: NoteRecord = {
+  id: 42,
+  body: 'closed',
+  author_id: 2,
+  system: true,
+  created_at: UPDATED,
+  updated_at: UPDATED,
+};
+
+/** Local-index Queries of the issue's partition, answered from the stored notes the test names. */
+function givenPartition(items: Item[]): void {
+  const sortBy = (input: QueryCommandInput) =>
+    input.IndexName === 'local-updated_at' ? 'lupdated' : 'lcreated';
+  ddb.on(QueryCommand).callsFake((input: QueryCommandInput) => {
+    const pk = input.ExpressionAttributeValues?.[':pk'];
+    const by = sortBy(input);
+    const found = items
+      .filter((item) => item.pk === pk)
+      .sort((a, b) => (String(a[by]) < String(b[by]) ? -1 : 1));
+    if (input.ScanIndexForward === false) found.reverse();
+    return { Items: structuredClone(found.slice(0, input.Limit)) };
+  });
+}
+
+// Views -------------------------------------------------------------------------------------------
+
+const noteAuthor = (user: UserRecord) => ({
+  ...basicView(user),
+  email: user.email,
+  created_at: user.created_at,
+});
+
+const noteView = (note: NoteRecord, author: UserRecord) => ({
+  id: note.id,
+  type: null,
+  body: note.body,
+  attachment: null,
+  author: noteAuthor(author),
+  created_at: note.created_at,
+  updated_at: note.updated_at,
+  system: note.system,
+  noteable_id: ISSUE_ID,
+  noteable_type: 'Issue',
+  noteable_iid: ISSUE_IID,
+  resolvable: false,
+});
+
+// Commands ----------------------------------------------------------------------------------------
+
+const aliceGrant = { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' };
+/** A warm container reads alice's credential, api and her memberships in one batch. */
+const aliceOnApi = batchGet(aliceGrant, projectKey(42), ...apiMemberKeys(2));
+const warmContainer = () => {
+  readAhead.rememberUser(aliceGrant, 2);
+  readAhead.rememberAccessGroups(42, [3, 5]);
+};
+
+const notesQuery = (options: { limit?: number; asc?: boolean; order?: string } = {}) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    IndexName: `local-${options.order ?? 'created_at'}`,
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': ISSUE_PK },
+    ScanIndexForward: options.asc ?? false,
+    ConsistentRead: true,
+    Limit: options.limit ?? 20,
+    ExclusiveStartKey: undefined,
+  },
+});
+
+/** The count of a new (+1) or removed (-1) user note on the issue, with its time when new. */
+const countOnIssue = (delta: number, now?: string) => ({
+  Update: {
+    TableName: TABLE,
+    Key: issueKey,
+    UpdateExpression: `ADD notes_count :delta, user_notes_count :user${now ? ' SET updated_at = :now, #updatedSort = :sort' : ''}`,
+    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+    ExpressionAttributeValues: {
+      ':delta': delta,
+      ':user': delta,
+      ...(now ? { ':now': now, ':sort': `${now}${SEP}${pad(ISSUE_ID)}` } : {}),
+    },
+    ...(now ? { ExpressionAttributeNames: { '#updatedSort': 'supdated' } } : {}),
+  },
+});
+
+beforeEach(() => {
+  resetMocks();
+  givenWorld();
+  warmContainer();
+  store(issueItem(), noteItem(rootsNote), noteItem(systemNote));
+  givenPartition([noteItem(rootsNote), noteItem(systemNote)]);
+});
+
+/** api (42) with some of its fields changed. */
+const projectItemWith = (fields: Partial<typeof api>): Item => projectItem({ ...api, ...fields });
+const projectItemPublic = () => projectItemWith({ visibility: 'public' });
+const projectItemArchived = () => projectItemWith({ archived: true });
+
+/** Makes bob a member of api at this level. */
+const bobOnApi = (level: number) => store(projectMemberItem(42, { userId: 7, level }));
+
+const path = `/api/v4/projects/42/issues/${ISSUE_IID}/notes`;
+
+// Listing -----------------------------------------------------------------------------------------
+
+describe('GET /projects/:id/issues/:issue_iid/notes', () => {
+  it('reads the issue and the page of its notes beside authentication; X-Total is notes_count', async () => {
+    expect(await invoke(listNotes, 'GET', path, { token: USER_TOKEN })).toEqual({
+      statusCode: 200,
+      headers: pageHeaders(path, 2),
+      body: [noteView(systemNote, aliceUser), noteView(rootsNote, rootUser)],
+    });
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      getCommand(issueKey),
+      notesQuery(),
+      batchGet(userKey(2), userKey(1)),
+    ]);
+  });
+
+  it('oldest first with sort=asc, by updated time with order_by, a page at a time', async () => {
+    expect(
+      await invoke(listNotes, 'GET', path, {
+        token: USER_TOKEN,
+        query: { sort: 'asc', order_by: 'updated_at', per_page: 1 },
+      }),
+    ).toEqual({
+      statusCode: 200,
+      headers: {
+        ...pageHeaders(path, 2, { perPage: 1 }),
+        // Rails' to_query: every parameter, keys sorted.
+        Link: [
+          `<${BASE_URL}${path}?order_by=updated_at&page=2&per_page=1&sort=asc>; rel="next"`,
+          `<${BASE_URL}${path}?order_by=updated_at&page=1&per_page=1&sort=asc>; rel="first"`,
+          `<${BASE_URL}${path}?order_by=updated_at&page=2&per_page=1&sort=asc>; rel="last"`,
+        ].join(', '),
+      },
+      body: [noteView(rootsNote, rootUser)],
+    });
+    expect(sentCommands()).toContainEqual(notesQuery({ asc: true, limit: 1, order: 'updated_at' }));
+  });
+
+  it('page 2 reads up to the end of that page and shows its part', async () => {
+    expect(
+      await invoke(listNotes, 'GET', path, { token: USER_TOKEN, query: { page: 2, per_page: 1 } }),
+    ).toEqual({
+      statusCode: 200,
+      headers: pageHeaders(path, 2, { page: 2, perPage: 1 }),
+      body: [noteView(rootsNote, rootUser)],
+    });
+    expect(sentCommands()).toContainEqual(notesQuery({ limit: 2 }));
+  });
+
+  it('a confidential issue → 404 Not found for a guest who is neither its author nor assignee', async () => {
+    store(issueItem({ ...issueRecord, confidential: true }));
+    bobOnApi(10);
+    expect(await invoke(listNotes, 'GET', path, { token: BOB_TOKEN })).toEqual(NOT_FOUND);
+    store(issueItem({ ...issueRecord, confidential: true, assignee_ids: [7] }));
+    expect((await invoke(listNotes, 'GET', path, { token: BOB_TOKEN })).statusCode).toBe(200);
+  });
+
+  it('an unknown issue → 404 Not found; a private project to a non-member → 404 Project Not Found', async () => {
+    expect(
+      await invoke(listNotes, 'GET', '/api/v4/projects/42/issues/99/notes', { token: USER_TOKEN }),
+    ).toEqual(NOT_FOUND);
+    expect(await invoke(listNotes, 'GET', path, { token: BOB_TOKEN })).toEqual(PROJECT_NOT_FOUND);
+  });
+
+  it('anonymous → 401; a bad sort → 400 in Grape’s words', async () => {
+    expect(await invoke(listNotes, 'GET', path)).toEqual(message(401, '401 Unauthorized'));
+    expect(await invoke(listNotes, 'GET', path, { token: USER_TOKEN, query: { sort: 'up' } })).toEqual(
+      ok({ error: 'sort does not have a valid value' }, 400),
+    );
+  });
+});
+
+// Reading -----------------------------------------------------------------------------------------
+
+describe('GET /projects/:id/issues/:issue_iid/notes/:note_id', () => {
+  it('reads the issue and the note beside authentication → 200 Note', async () => {
+    expect(await invoke(getNote, 'GET', `${path}/41`, { token: USER_TOKEN })).toEqual(
+      ok(noteView(rootsNote, rootUser)),
+    );
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      getCommand(issueKey),
+      getCommand(noteKey(41)),
+      batchGet(userKey(1)),
+    ]);
+  });
+
+  it('a gzipped body is read back whole', async () => {
+    const long = 'lorem ipsum '.repeat(40_000);
+    store(noteItem({ ...rootsNote, body: long }, { body_gz: gzipSync(long) }));
+    expect(await invoke(getNote, 'GET', `${path}/41`, { token: USER_TOKEN })).toEqual(
+      ok(noteView({ ...rootsNote, body: long }, rootUser)),
+    );
+  });
+
+  it('a read that fails is a 500, never a 404 that would say the note is gone', async () => {
+    ddb.on(GetCommand, { Key: noteKey(41) }).rejects(new Error('ProvisionedThroughputExceededException'));
+    expect(await invoke(getNote, 'GET', `${path}/41`, { token: USER_TOKEN })).toEqual(
+      message(500, '500 Internal Server Error'),
+    );
+  });
+
+  it('a note the issue does not have → 404 Not found', async () => {
+    expect(await invoke(getNote, 'GET', `${path}/99`, { token: USER_TOKEN })).toEqual(NOT_FOUND);
+    expect(await invoke(getNote, 'GET', `${path}/note`, { token: USER_TOKEN })).toEqual(
+      ok({ error: 'note_id is invalid' }, 400),
+    );
+  });
+});
+
+// Creating ----------------------------------------------------------------------------------------
+
+describe('POST /projects/:id/issues/:issue_iid/notes', () => {
+  const newNote = (body: string, at = NOW): NoteRecord => ({
+    id: 71,
+    body,
+    author_id: 2,
+    system: false,
+    created_at: at,
+    updated_at: at,
+  });
+
+  it('writes the note and counts it on the issue, touching its updated time, in one transaction → 201', async () => {
+    givenCounter('note', 80);
+    expect(await invoke(createNote, 'POST', path, { token: USER_TOKEN, json: { body: 'Ship it' } })).toEqual(
+      created(noteView(newNote('Ship it'), aliceUser)),
+    );
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      getCommand(issueKey),
+      counterReservation('note'),
+      batchGet(userKey(2)),
+      transaction(
+        {
+          Put: {
+            TableName: TABLE,
+            Item: noteItem(newNote('Ship it')),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        countOnIssue(1, NOW),
+      ),
+    ]);
+  });
+
+  it('the owner backdates with created_at; a non-member of a public project is ignored', async () => {
+    givenCounter('note', 80);
+    const old = '2019-05-06T07:08:09.000Z';
+    expect(
+      await invoke(createNote, 'POST', path, {
+        token: USER_TOKEN,
+        json: { body: 'From the archive', created_at: '2019-05-06T07:08:09Z' },
+      }),
+    ).toEqual(created(noteView(newNote('From the archive', old), aliceUser)));
+    expect(writesSent()[1]).toEqual(
+      transaction(
+        {
+          Put: {
+            TableName: TABLE,
+            Item: noteItem(newNote('From the archive', old)),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        countOnIssue(1, NOW),
+      ),
+    );
+
+    resetMocks();
+    givenWorld();
+    store(issueItem(), { ...projectItemPublic() });
+    givenCounter('note', 90);
+    expect(
+      await invoke(createNote, 'POST', path, {
+        token: BOB_TOKEN,
+        json: { body: 'Me too', created_at: '2019-05-06T07:08:09Z' },
+      }),
+    ).toEqual(created(noteView({ ...newNote('Me too'), id: 81, author_id: 7 }, bobUser)));
+  });
+
+  it('a long body is stored gzipped in the note item', async () => {
+    givenCounter('note', 80);
+    const long = 'a long line of text\n'.repeat(20_000);
+    expect(await invoke(createNote, 'POST', path, { token: USER_TOKEN, json: { body: long } })).toEqual(
+      created(noteView(newNote(long), aliceUser)),
+    );
+    const [, written] = writesSent();
+    const put = (written as { TransactWriteCommand: { TransactItems: { Put: { Item: Item } }[] } })
+      .TransactWriteCommand.TransactItems[0]?.Put.Item as Item;
+    const { body_gz, ...rest } = put;
+    const { body: _body, ...withoutBody } = noteItem(newNote(long));
+    expect(rest).toEqual(withoutBody);
+    expect(gunzipSync(body_gz as Uint8Array).toString('utf8')).toBe(long);
+  });
+
+  it('a body too long for one item even gzipped is written in parts first, then the note naming them', async () => {
+    givenCounter('note', 80);
+    ddb.on(BatchWriteCommand).resolves({});
+    const random = Array.from({ length: 200_000 }, (_, index) =>
+      String.fromCodePoint(0x4e00 + ((index * 7919 + (index >> 3) * 104729) % 20000)),
+    ).join('');
+    expect(await invoke(createNote, 'POST', path, { token: USER_TOKEN, json: { body: random } })).toEqual(
+      created(noteView(newNote(random), aliceUser)),
+    );
+    const writes = writesSent();
+    expect(writes.map((command) => Object.keys(command)[0])).toEqual([
+      'UpdateCommand',
+      'BatchWriteCommand',
+      'TransactWriteCommand',
+    ]);
+    const parts = (
+      writes[1] as { BatchWriteCommand: BatchWriteCommandInput }
+    ).BatchWriteCommand.RequestItems?.[TABLE]?.map((request) => request.PutRequest?.Item as Item) as Item[];
+    const note = (writes[2] as { TransactWriteCommand: { TransactItems: { Put: { Item: Item } }[] } })
+      .TransactWriteCommand.TransactItems[0]?.Put.Item as Item;
+    const { generation, count } = note.body_parts as { generation: string; count: number };
+    expect(generation).toMatch(/^[0-9a-f]{8}$/);
+    expect(parts.map((part) => ({ pk: part.pk, sk: part.sk, kind: part.kind }))).toEqual(
+      Array.from({ length: count }, (_, index) => ({
+        pk: ISSUE_PK,
+        sk: `NOTE#${pad(71)}#PART#${String(index).padStart(3, '0')}#${generation}`,
+        kind: 'note_part',
+      })),
+    );
+    expect(count).toBeGreaterThan(1);
+    const zipped = Buffer.concat(parts.map((part) => Buffer.from(part.data as Uint8Array)));
+    expect(gunzipSync(zipped).toString('utf8')).toBe(random);
+    const { body_parts: _parts, ...rest } = note;
+    const { body: _body, ...withoutBody } = noteItem(newNote(random));
+    expect(rest).toEqual(withoutBody);
+  });
+
+  it('blank, too long or missing bodies → 400 in GitLab’s shapes; nothing written', async () => {
+    expect(await invoke(createNote, 'POST', path, { token: USER_TOKEN, json: { body: ' ' } })).toEqual(
+      message(400, '400 (Bad request) "Note {:note=>["can\'t be blank"]}" not given'),
+    );
+    expect(
+      await invoke(createNote, 'POST', path, { token: USER_TOKEN, json: { body: 'x'.repeat(1_000_001) } }),
+    ).toEqual(
+      message(
+        400,
+        '400 (Bad request) "Note {:note=>["is too long (maximum is 1000000 characters)"]}" not given',
+      ),
+    );
+    expect(await invoke(createNote, 'POST', path, { token: USER_TOKEN, json: {} })).toEqual(
+      ok({ error: 'body is missing' }, 400),
+    );
+    expect(writesSent().filter((command) => !('UpdateCommand' in command))).toEqual([]);
+  });
+
+  it('an issue that went meanwhile → 404 Not found', async () => {
+    givenCounter('note', 80);
+    ddb.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed'));
+    expect(await invoke(createNote, 'POST', path, { token: USER_TOKEN, json: { body: 'Ship it' } })).toEqual(
+      NOT_FOUND,
+    );
+  });
+
+  it('a non-member of a private project → 404 Project Not Found; an archived project → 403', async () => {
+    expect(await invoke(createNote, 'POST', path, { token: BOB_TOKEN, json: { body: 'x' } })).toEqual(
+      PROJECT_NOT_FOUND,
+    );
+    store({ ...projectItemArchived() });
+    expect(await invoke(createNote, 'POST', path, { token: USER_TOKEN, json: { body: 'x' } })).toEqual(
+      FORBIDDEN,
+    );
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+// Editing -----------------------------------------------------------------------------------------
+
+describe('PUT /projects/:id/issues/:issue_iid/notes/:note_id', () => {
+  it("a maintainer's edit of another's note rewrites it with its new updated time → 200 Note", async () => {
+    expect(
+      await invoke(updateNote, 'PUT', `${path}/41`, { token: USER_TOKEN, json: { body: 'Fixed in 2.1' } }),
+    ).toEqual(ok(noteView({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }, rootUser)));
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      getCommand(issueKey),
+      getCommand(noteKey(41)),
+      batchGet(userKey(1)),
+      getCommand(noteKey(41)),
+      {
+        PutCommand: {
+          TableName: TABLE,
+          Item: noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+    ]);
+  });
+
+  it('a body blank or too long → 400 as GitLab words a failed save; nothing written', async () => {
+    expect(await invoke(updateNote, 'PUT', `${path}/41`, { token: USER_TOKEN, json: { body: '' } })).toEqual(
+      message(400, '400 (Bad request) "Failed to save note {:note=>["can\'t be blank"]}" not given'),
+    );
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('a note removed meanwhile → 404 Not found', async () => {
+    ddb.on(PutCommand).rejects(Object.assign(new Error('gone'), { name: 'ConditionalCheckFailedException' }));
+    expect(await invoke(updateNote, 'PUT', `${path}/41`, { token: USER_TOKEN, json: { body: 'x' } })).toEqual(
+      NOT_FOUND,
+    );
+  });
+
+  it('a system note is nobody’s to edit; a developer may not edit another’s note → 403', async () => {
+    expect(
+      await invoke(updateNote, 'PUT', `${path}/42`, { token: USER_TOKEN, json: { body: 'reopened' } }),
+    ).toEqual(FORBIDDEN);
+    bobOnApi(30);
+    expect(
+      await invoke(updateNote, 'PUT', `${path}/41`, { token: BOB_TOKEN, json: { body: 'mine' } }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('its author edits it, even as a guest', async () => {
+    bobOnApi(10);
+    store(noteItem({ ...rootsNote, author_id: 7 }));
+    expect(
+      await invoke(updateNote, 'PUT', `${path}/41`, { token: BOB_TOKEN, json: { body: 'better' } }),
+    ).toEqual(ok(noteView({ ...rootsNote, author_id: 7, body: 'better', updated_at: NOW }, bobUser)));
+  });
+});
+
+// Deleting ----------------------------------------------------------------------------------------
+
+describe('DELETE /projects/:id/issues/:issue_iid/notes/:note_id', () => {
+  it('removes the note and counts it off the issue in one transaction → 204', async () => {
+    expect(await invoke(deleteNote, 'DELETE', `${path}/41`, { token: USER_TOKEN })).toEqual({
+      statusCode: 204,
+      headers: emptyHeaders(),
+      body: undefined,
+    });
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      getCommand(issueKey),
+      getCommand(noteKey(41)),
+      batchGet(userKey(1)),
+      getCommand(noteKey(41)),
+      transaction(
+        { Delete: { TableName: TABLE, Key: noteKey(41), ConditionExpression: 'attribute_exists(pk)' } },
+        countOnIssue(-1),
+      ),
+    ]);
+  });
+
+  it('a note removed meanwhile → 404 Not found; a system note → 403', async () => {
+    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None'));
+    expect(await invoke(deleteNote, 'DELETE', `${path}/41`, { token: USER_TOKEN })).toEqual(NOT_FOUND);
+    expect(await invoke(deleteNote, 'DELETE', `${path}/42`, { token: USER_TOKEN })).toEqual(FORBIDDEN);
+  });
+
+  it('issues switched off → 404 Not found, nothing written', async () => {
+    store({ ...projectItemWith({ issues_enabled: false }) });
+    expect(await invoke(deleteNote, 'DELETE', `${path}/41`, { token: USER_TOKEN })).toEqual(NOT_FOUND);
+    expect(writesSent()).toEqual([]);
+  });
+});

@@ -1,0 +1,736 @@
+/**
+ * Issues (create, read, close, delete) through the handlers, against the mocked DocumentClient: the
+ * whole answer and every command sent, with the issue and its notes written out literally as the
+ * table holds them.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readAhead } from '#store/read-ahead.ts';
+import { handler as createIssue } from '../../functions/issues/create.ts';
+import { handler as deleteIssue } from '../../functions/issues/delete.ts';
+import { handler as getIssue } from '../../functions/issues/get.ts';
+import { handler as updateIssue } from '../../functions/issues/update.ts';
+import { invoke } from '../support/events.ts';
+import {
+  ADMIN_TOKEN,
+  CREATED,
+  ddb,
+  emptyHeaders,
+  NOW,
+  pad,
+  resetMocks,
+  SEP,
+  sentCommands,
+  sha256,
+  TABLE,
+  UPDATED,
+  USER_TOKEN,
+} from './fixtures.ts';
+import {
+  aliceUser,
+  api,
+  apiMemberKeys,
+  BASE_URL,
+  BOB_TOKEN,
+  basicView,
+  batchGet,
+  bobUser,
+  cancelled,
+  counterReservation,
+  created,
+  FORBIDDEN,
+  getCommand,
+  givenCounter,
+  givenWorld,
+  type Item,
+  listCount,
+  message,
+  NOT_FOUND,
+  ok,
+  PROJECT_NOT_FOUND,
+  projectItem,
+  projectKey,
+  projectMemberItem,
+  rootUser,
+  store,
+  transaction,
+  writesSent,
+} from './resource-fixtures.ts';
+
+// Items -------------------------------------------------------------------------------------------
+
+const ISSUE_ID = 310;
+const ISSUE_IID = 4;
+
+const issueRecord = {
+  id: ISSUE_ID,
+  iid: ISSUE_IID,
+  project_id: 42,
+  title: 'Login page crashes',
+  description: 'Open /login in Safari',
+  state: 'opened',
+  confidential: false,
+  labels: ['bug', 'frontend'],
+  assignee_ids: [7],
+  author_id: 2,
+  closed_at: null as string | null,
+  closed_by_id: null as number | null,
+  due_date: null,
+  discussion_locked: null,
+  created_at: CREATED,
+  updated_at: UPDATED,
+  user_notes_count: 1,
+  notes_count: 2,
+};
+
+/** An issue item as the table holds it. */
+const issueItem = (record: Item = issueRecord): Item => ({
+  pk: `ISSUE#${record.project_id}#${record.iid}`,
+  sk: 'ISSUE',
+  ...record,
+  kind: 'issue',
+  l1: `ISSUES#PROJECT#${record.project_id}`,
+  l2: `ISSUES#PROJECT#${record.project_id}#${record.state}`,
+  sid: pad(Number(record.id)),
+  screated: `${record.created_at}${SEP}${pad(Number(record.id))}`,
+  supdated: `${record.updated_at}${SEP}${pad(Number(record.id))}`,
+});
+
+const issueKey = (projectId: number, iid: number) => ({ pk: `ISSUE#${projectId}#${iid}`, sk: 'ISSUE' });
+const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+
+/** A system note as the table holds it, in the issue's partition. */
+const systemNoteItem = (id: number, body: string, authorId: number, at: string): Item => ({
+  pk: `ISSUE#42#${ISSUE_IID}`,
+  sk: `NOTE#${pad(id)}`,
+  id,
+  author_id: authorId,
+  system: true,
+  noteable_type: 'Issue',
+  noteable_id: ISSUE_ID,
+  noteable_iid: ISSUE_IID,
+  project_id: 42,
+  created_at: at,
+  updated_at: at,
+  body,
+  kind: 'note',
+  lcreated: `${at}${SEP}${pad(id)}`,
+  lupdated: `${at}${SEP}${pad(id)}`,
+});
+
+// Views -------------------------------------------------------------------------------------------
+
+/** The Issue entity of the stored issue. */
+const issueView = (fields: Item = {}) => {
+  const iid = (fields.iid as number | undefined) ?? ISSUE_IID;
+  const self = `${BASE_URL}/api/v4/projects/42/issues/${iid}`;
+  return {
+    id: ISSUE_ID,
+    iid,
+    project_id: 42,
+    title: 'Login page crashes',
+    description: 'Open /login in Safari',
+    state: 'opened',
+    created_at: CREATED,
+    updated_at: UPDATED,
+    closed_at: null,
+    closed_by: null,
+    labels: ['bug', 'frontend'],
+    milestone: null,
+    assignees: [basicView(bobUser)],
+    author: basicView(aliceUser),
+    assignee: basicView(bobUser),
+    user_notes_count: 1,
+    merge_requests_count: 0,
+    upvotes: 0,
+    downvotes: 0,
+    due_date: null,
+    confidential: false,
+    discussion_locked: null,
+    web_url: `${BASE_URL}/platform/backend/api/issues/${iid}`,
+    time_stats: {
+      time_estimate: 0,
+      total_time_spent: 0,
+      human_time_estimate: null,
+      human_total_time_spent: null,
+    },
+    weight: null,
+    _links: {
+      self,
+      notes: `${self}/notes`,
+      award_emoji: `${self}/award_emoji`,
+      project: `${BASE_URL}/api/v4/projects/42`,
+    },
+    subscribed: false,
+    ...fields,
+  };
+};
+
+// Commands ----------------------------------------------------------------------------------------
+
+const aliceGrant = { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' };
+
+/**
+ * A warm container has seen alice's token and api's groups: her credential, api and her
+ * memberships that decide her access to it (platform makes her owner) are read in one batch.
+ */
+const aliceOnApi = batchGet(aliceGrant, projectKey(42), ...apiMemberKeys(2));
+const warmContainer = () => {
+  readAhead.rememberUser(aliceGrant, 2);
+  readAhead.rememberAccessGroups(42, [3, 5]);
+};
+
+beforeEach(() => {
+  resetMocks();
+  givenWorld();
+  warmContainer();
+  store(issueItem());
+});
+
+/** Makes bob a member of api at this level. */
+const bobOnApi = (level: number) => store(projectMemberItem(42, { userId: 7, level }));
+
+// Creating ----------------------------------------------------------------------------------------
+
+describe('POST /projects/:id/issues', () => {
+  /** The transaction that takes iid `iid` over `last` and writes the new issue. */
+  const newIssue = (record: Item, last: number) =>
+    transaction(
+      {
+        Update: {
+          TableName: TABLE,
+          Key: projectKey(42),
+          UpdateExpression: 'SET last_issue_iid = :iid ADD open_issues_count :one',
+          ConditionExpression:
+            'attribute_exists(pk) AND attribute_not_exists(deleting) AND (attribute_not_exists(last_issue_iid) OR last_issue_iid = :last)',
+          ExpressionAttributeValues: { ':iid': record.iid, ':one': 1, ':last': last },
+        },
+      },
+      { Put: { TableName: TABLE, Item: issueItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
+      listCount('ISSUES#PROJECT#42', 1),
+      listCount('ISSUES#PROJECT#42#opened', 1),
+    );
+  const record = (iid: number, fields: Item = {}) => ({
+    project_id: 42,
+    title: 'Crash',
+    description: 'On login',
+    state: 'opened',
+    confidential: true,
+    labels: ['bug', 'ui'],
+    assignee_ids: [7, 99],
+    author_id: 2,
+    closed_at: null,
+    closed_by_id: null,
+    due_date: '2027-01-31',
+    discussion_locked: null,
+    user_notes_count: 0,
+    id: 61,
+    iid,
+    created_at: NOW,
+    updated_at: NOW,
+    notes_count: 0,
+    ...fields,
+  });
+  const view = (iid: number, fields: Item = {}) =>
+    issueView({
+      id: 61,
+      iid,
+      title: 'Crash',
+      description: 'On login',
+      confidential: true,
+      labels: ['bug', 'ui'],
+      due_date: '2027-01-31',
+      created_at: NOW,
+      updated_at: NOW,
+      user_notes_count: 0,
+      // User 99 does not exist: the ghost stands in.
+      assignees: [
+        basicView(bobUser),
+        {
+          id: 99,
+          name: 'Ghost User',
+          username: 'ghost',
+          state: 'active',
+          avatar_url: null,
+          web_url: `${BASE_URL}/ghost`,
+        },
+      ],
+      ...fields,
+    });
+  const json = {
+    title: 'Crash',
+    description: 'On login',
+    confidential: 'true',
+    labels: 'bug, ui,bug',
+    assignee_ids: [7, 99, 7],
+    due_date: '2027-01-31',
+  };
+  /** What a creation reads besides the request's own: the id block, the iid and the users. */
+  const creationReads = [counterReservation('issue'), getCommand(projectKey(42))];
+
+  it("takes the project's next iid and counts both lists and open_issues_count in one transaction → 201", async () => {
+    store({ ...projectItem(api), last_issue_iid: 3 });
+    givenCounter('issue', 70);
+    expect(
+      await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', { token: USER_TOKEN, json }),
+    ).toEqual(created(view(4)));
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      ...creationReads,
+      transaction(...newIssue(record(4), 3).TransactWriteCommand.TransactItems),
+      batchGet(userKey(2), userKey(7), userKey(99)),
+    ]);
+  });
+
+  it('the first issue of a project (no counter yet) takes iid 1', async () => {
+    givenCounter('issue', 70);
+    expect(
+      await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', {
+        token: USER_TOKEN,
+        json: { title: 'First' },
+      }),
+    ).toEqual(
+      created(
+        issueView({
+          id: 61,
+          iid: 1,
+          title: 'First',
+          description: null,
+          labels: [],
+          assignees: [],
+          assignee: null,
+          created_at: NOW,
+          updated_at: NOW,
+          user_notes_count: 0,
+        }),
+      ),
+    );
+    expect(writesSent()).toEqual([
+      counterReservation('issue'),
+      newIssue(
+        record(1, {
+          title: 'First',
+          description: null,
+          confidential: false,
+          labels: [],
+          assignee_ids: [],
+          due_date: null,
+        }),
+        0,
+      ),
+    ]);
+  });
+
+  it('a creation that lost the iid to another reads the counter again and takes the next', async () => {
+    store({ ...projectItem(api), last_issue_iid: 3 });
+    givenCounter('issue', 70);
+    ddb
+      .on(TransactWriteCommand)
+      .callsFakeOnce(() => {
+        store({ ...projectItem(api), last_issue_iid: 4 });
+        throw cancelled('ConditionalCheckFailed', 'None', 'None', 'None');
+      })
+      .resolves({});
+    expect(
+      await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', { token: USER_TOKEN, json }),
+    ).toEqual(created(view(5)));
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      ...creationReads,
+      newIssue(record(4), 3),
+      getCommand(projectKey(42)),
+      newIssue(record(5), 4),
+      batchGet(userKey(2), userKey(7), userKey(99)),
+    ]);
+  });
+
+  it('an owner backdates with created_at; a developer’s created_at is ignored', async () => {
+    givenCounter('issue', 70);
+    const old = '2020-02-03T04:05:06.000Z';
+    expect(
+      await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', {
+        token: USER_TOKEN,
+        json: { ...json, created_at: '2020-02-03T04:05:06Z' },
+      }),
+    ).toEqual(created(view(1, { created_at: old, updated_at: old })));
+    expect(writesSent()[1]).toEqual(newIssue(record(1, { created_at: old, updated_at: old }), 0));
+
+    resetMocks();
+    givenWorld();
+    bobOnApi(30);
+    givenCounter('issue', 80);
+    const byBob = await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', {
+      token: BOB_TOKEN,
+      json: { title: 'Mine', created_at: '2020-02-03T04:05:06Z' },
+    });
+    expect(byBob).toEqual(
+      created(
+        issueView({
+          id: 71,
+          iid: 1,
+          title: 'Mine',
+          description: null,
+          labels: [],
+          assignees: [],
+          assignee: null,
+          author: basicView(bobUser),
+          created_at: NOW,
+          updated_at: NOW,
+          user_notes_count: 0,
+        }),
+      ),
+    );
+  });
+
+  it('no title → 400 title is missing; more than 200 assignees → 400; nothing written', async () => {
+    expect(
+      await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', {
+        token: USER_TOKEN,
+        json: { description: 'x' },
+      }),
+    ).toEqual(ok({ error: 'title is missing' }, 400));
+    expect(
+      await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', {
+        token: USER_TOKEN,
+        json: { title: 'x', assignee_ids: Array.from({ length: 201 }, (_, index) => index + 1) },
+      }),
+    ).toEqual(message(400, { assignees: ['total must be less than or equal to 200'] }));
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('a private project the caller cannot see → 404 Project Not Found; issues off → 403', async () => {
+    expect(
+      await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', { token: BOB_TOKEN, json }),
+    ).toEqual(PROJECT_NOT_FOUND);
+    store(projectItem({ ...api, issues_enabled: false }));
+    expect(
+      await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', { token: USER_TOKEN, json }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+// Reading -----------------------------------------------------------------------------------------
+
+describe('GET /projects/:id/issues/:issue_iid', () => {
+  it('reads the issue beside authentication, then the users it shows → 200 Issue', async () => {
+    expect(
+      await invoke(getIssue, 'GET', `/api/v4/projects/42/issues/${ISSUE_IID}`, { token: USER_TOKEN }),
+    ).toEqual(ok(issueView()));
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      getCommand(issueKey(42, ISSUE_IID)),
+      batchGet(userKey(2), userKey(7)),
+    ]);
+  });
+
+  it('a closed issue shows who closed it', async () => {
+    store(issueItem({ ...issueRecord, state: 'closed', closed_at: NOW, closed_by_id: 1 }));
+    expect(
+      await invoke(getIssue, 'GET', `/api/v4/projects/42/issues/${ISSUE_IID}`, { token: USER_TOKEN }),
+    ).toEqual(ok(issueView({ state: 'closed', closed_at: NOW, closed_by: basicView(rootUser) })));
+    expect(sentCommands()).toContainEqual(batchGet(userKey(2), userKey(7), userKey(1)));
+  });
+
+  it('an unknown iid → 404 Not found', async () => {
+    expect(await invoke(getIssue, 'GET', '/api/v4/projects/42/issues/9', { token: USER_TOKEN })).toEqual(
+      NOT_FOUND,
+    );
+  });
+
+  it('a confidential issue → 404 for a guest who neither wrote it nor is assigned; 200 for a reporter', async () => {
+    store(issueItem({ ...issueRecord, confidential: true, assignee_ids: [] }));
+    bobOnApi(10);
+    expect(
+      await invoke(getIssue, 'GET', `/api/v4/projects/42/issues/${ISSUE_IID}`, { token: BOB_TOKEN }),
+    ).toEqual(NOT_FOUND);
+    bobOnApi(20);
+    expect(
+      await invoke(getIssue, 'GET', `/api/v4/projects/42/issues/${ISSUE_IID}`, { token: BOB_TOKEN }),
+    ).toEqual(ok(issueView({ confidential: true, assignees: [], assignee: null })));
+  });
+
+  it('issues switched off → 404 Not found even for the owner; a non-numeric iid → 400', async () => {
+    store(projectItem({ ...api, issues_enabled: false }));
+    expect(
+      await invoke(getIssue, 'GET', `/api/v4/projects/42/issues/${ISSUE_IID}`, { token: USER_TOKEN }),
+    ).toEqual(NOT_FOUND);
+    expect(await invoke(getIssue, 'GET', '/api/v4/projects/42/issues/four', { token: USER_TOKEN })).toEqual(
+      ok({ error: 'issue_iid is invalid' }, 400),
+    );
+  });
+
+  it('anonymous → 401', async () => {
+    expect(await invoke(getIssue, 'GET', `/api/v4/projects/42/issues/${ISSUE_IID}`)).toEqual(
+      message(401, '401 Unauthorized'),
+    );
+  });
+});
+
+// Changing ----------------------------------------------------------------------------------------
+
+describe('PUT /projects/:id/issues/:issue_iid', () => {
+  it('closing moves it to the closed list, records "closed" and lowers open_issues_count, in one transaction', async () => {
+    givenCounter('note', 80);
+    expect(
+      await invoke(updateIssue, 'PUT', `/api/v4/projects/42/issues/${ISSUE_IID}`, {
+        token: USER_TOKEN,
+        json: { state_event: 'close', title: 'Crash, fixed' },
+      }),
+    ).toEqual(
+      ok(
+        issueView({
+          title: 'Crash, fixed',
+          state: 'closed',
+          closed_at: NOW,
+          closed_by: basicView(aliceUser),
+          updated_at: NOW,
+        }),
+      ),
+    );
+    expect(writesSent()).toEqual([
+      counterReservation('note'),
+      transaction(
+        {
+          Update: {
+            TableName: TABLE,
+            Key: issueKey(42, ISSUE_IID),
+            UpdateExpression:
+              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #list = :list ADD notes_count :one',
+            ConditionExpression:
+              'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous AND #updated < :now',
+            ExpressionAttributeNames: {
+              '#state': 'state',
+              '#updated': 'updated_at',
+              '#f0': 'title',
+              '#f1': 'state',
+              '#f2': 'closed_at',
+              '#f3': 'closed_by_id',
+              '#f4': 'updated_at',
+              '#f5': 'supdated',
+              '#list': 'l2',
+            },
+            ExpressionAttributeValues: {
+              ':previous': 'opened',
+              ':now': NOW,
+              ':f0': 'Crash, fixed',
+              ':f1': 'closed',
+              ':f2': NOW,
+              ':f3': 2,
+              ':f4': NOW,
+              ':f5': `${NOW}${SEP}${pad(ISSUE_ID)}`,
+              ':list': 'ISSUES#PROJECT#42#closed',
+              ':one': 1,
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: systemNoteItem(71, 'closed', 2, NOW),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        listCount('ISSUES#PROJECT#42#opened', -1),
+        listCount('ISSUES#PROJECT#42#closed', 1),
+        {
+          Update: {
+            TableName: TABLE,
+            Key: projectKey(42),
+            UpdateExpression: 'ADD open_issues_count :delta',
+            ExpressionAttributeValues: { ':delta': -1 },
+          },
+        },
+      ),
+    ]);
+  });
+
+  it('a close that lost to another close reads the issue again and only writes the fields', async () => {
+    givenCounter('note', 80);
+    const closedByRoot = { ...issueRecord, state: 'closed', closed_at: UPDATED, closed_by_id: 1 };
+    ddb
+      .on(TransactWriteCommand)
+      .callsFakeOnce(() => {
+        store(issueItem(closedByRoot));
+        throw Object.assign(cancelled('ConditionalCheckFailed', 'None', 'None', 'None', 'None'), {
+          CancellationReasons: [
+            { Code: 'ConditionalCheckFailed', Item: { pk: { S: `ISSUE#42#${ISSUE_IID}` } } },
+            { Code: 'None' },
+            { Code: 'None' },
+            { Code: 'None' },
+            { Code: 'None' },
+          ],
+        });
+      })
+      .resolves({});
+    expect(
+      await invoke(updateIssue, 'PUT', `/api/v4/projects/42/issues/${ISSUE_IID}`, {
+        token: USER_TOKEN,
+        json: { state_event: 'close', labels: 'fixed' },
+      }),
+    ).toEqual(
+      ok(
+        issueView({
+          labels: ['fixed'],
+          state: 'closed',
+          closed_at: UPDATED,
+          closed_by: basicView(rootUser),
+          updated_at: NOW,
+        }),
+      ),
+    );
+    const writes = writesSent();
+    expect(writes).toHaveLength(3);
+    expect(writes[2]).toEqual(
+      transaction({
+        Update: {
+          TableName: TABLE,
+          Key: issueKey(42, ISSUE_IID),
+          UpdateExpression: 'SET #f0 = :f0, #f1 = :f1, #f2 = :f2',
+          ConditionExpression:
+            'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous AND #updated < :now',
+          ExpressionAttributeNames: {
+            '#state': 'state',
+            '#updated': 'updated_at',
+            '#f0': 'labels',
+            '#f1': 'updated_at',
+            '#f2': 'supdated',
+          },
+          ExpressionAttributeValues: {
+            ':previous': 'closed',
+            ':now': NOW,
+            ':f0': ['fixed'],
+            ':f1': NOW,
+            ':f2': `${NOW}${SEP}${pad(ISSUE_ID)}`,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      }),
+    );
+    expect(sentCommands()).toContainEqual(getCommand(issueKey(42, ISSUE_IID)));
+  });
+
+  it('an issue updated "later" than now (a future date) is stamped just after it, so times never go back', async () => {
+    givenCounter('note', 80);
+    const future = '2030-01-01T00:00:00.000Z';
+    store(issueItem({ ...issueRecord, updated_at: future }));
+    const response = await invoke(updateIssue, 'PUT', `/api/v4/projects/42/issues/${ISSUE_IID}`, {
+      token: USER_TOKEN,
+      json: { state_event: 'close' },
+    });
+    const after = '2030-01-01T00:00:00.001Z';
+    expect(response).toEqual(
+      ok(
+        issueView({ state: 'closed', closed_at: after, closed_by: basicView(aliceUser), updated_at: after }),
+      ),
+    );
+  });
+
+  it('a long description is written gzipped, and the plain one removed', async () => {
+    const long = 'steps to reproduce '.repeat(10_000);
+    expect(
+      await invoke(updateIssue, 'PUT', `/api/v4/projects/42/issues/${ISSUE_IID}`, {
+        token: USER_TOKEN,
+        json: { description: long },
+      }),
+    ).toEqual(ok(issueView({ description: long, updated_at: NOW })));
+    const [write] = writesSent() as { TransactWriteCommand: { TransactItems: { Update: Item }[] } }[];
+    const update = write?.TransactWriteCommand.TransactItems[0]?.Update as {
+      UpdateExpression: string;
+      ExpressionAttributeNames: Record<string, string>;
+      ExpressionAttributeValues: Record<string, unknown>;
+    };
+    expect(update.UpdateExpression).toBe('SET #f0 = :f0, #f1 = :f1, #f2 = :f2 REMOVE #dropped');
+    expect(update.ExpressionAttributeNames).toEqual({
+      '#state': 'state',
+      '#updated': 'updated_at',
+      '#f0': 'description_gz',
+      '#f1': 'updated_at',
+      '#f2': 'supdated',
+      '#dropped': 'description',
+    });
+    expect(gunzipSync(update.ExpressionAttributeValues[':f0'] as Uint8Array).toString('utf8')).toBe(long);
+    // Read back, the gzipped description is the text.
+    store(issueItem({ ...issueRecord, description: undefined, description_gz: gzipSync(long) }));
+    expect(
+      await invoke(getIssue, 'GET', `/api/v4/projects/42/issues/${ISSUE_IID}`, { token: USER_TOKEN }),
+    ).toEqual(ok(issueView({ description: long })));
+  });
+
+  it('a guest who neither wrote nor is assigned the issue → 403, nothing written', async () => {
+    store(projectItem({ ...api, visibility: 'public' }), issueItem({ ...issueRecord, assignee_ids: [] }));
+    bobOnApi(10);
+    expect(
+      await invoke(updateIssue, 'PUT', `/api/v4/projects/42/issues/${ISSUE_IID}`, {
+        token: BOB_TOKEN,
+        json: { state_event: 'close' },
+      }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+// Deleting ----------------------------------------------------------------------------------------
+
+describe('DELETE /projects/:id/issues/:issue_iid', () => {
+  it('removes the open issue, counts it off both lists and open_issues_count, then its notes → 204', async () => {
+    const notes = [systemNoteItem(41, 'closed', 1, CREATED), systemNoteItem(42, 'reopened', 1, UPDATED)];
+    ddb.on(BatchWriteCommand).resolves({});
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': `ISSUE#42#${ISSUE_IID}` } }).resolves({
+      Items: [issueKey(42, ISSUE_IID), ...notes.map((note) => ({ pk: note.pk, sk: note.sk }))],
+    });
+    expect(
+      await invoke(deleteIssue, 'DELETE', `/api/v4/projects/42/issues/${ISSUE_IID}`, { token: ADMIN_TOKEN }),
+    ).toEqual({ statusCode: 204, headers: emptyHeaders(), body: undefined });
+    expect(writesSent()).toEqual([
+      transaction(
+        {
+          Delete: {
+            TableName: TABLE,
+            Key: issueKey(42, ISSUE_IID),
+            ConditionExpression:
+              'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous',
+            ExpressionAttributeValues: { ':previous': 'opened' },
+            ExpressionAttributeNames: { '#state': 'state' },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        listCount('ISSUES#PROJECT#42', -1),
+        listCount('ISSUES#PROJECT#42#opened', -1),
+        {
+          Update: {
+            TableName: TABLE,
+            Key: projectKey(42),
+            UpdateExpression: 'ADD open_issues_count :delta',
+            ExpressionAttributeValues: { ':delta': -1 },
+          },
+        },
+      ),
+      {
+        BatchWriteCommand: {
+          RequestItems: {
+            [TABLE]: notes.map((note) => ({ DeleteRequest: { Key: { pk: note.pk, sk: note.sk } } })),
+          },
+        },
+      },
+      {
+        BatchWriteCommand: {
+          RequestItems: { [TABLE]: [{ DeleteRequest: { Key: issueKey(42, ISSUE_IID) } }] },
+        },
+      },
+    ]);
+  });
+
+  it('a maintainer may not → 403; an unknown iid → 404 Not found', async () => {
+    bobOnApi(40);
+    expect(
+      await invoke(deleteIssue, 'DELETE', `/api/v4/projects/42/issues/${ISSUE_IID}`, { token: BOB_TOKEN }),
+    ).toEqual(FORBIDDEN);
+    expect(
+      await invoke(deleteIssue, 'DELETE', '/api/v4/projects/42/issues/77', { token: USER_TOKEN }),
+    ).toEqual(NOT_FOUND);
+    expect(writesSent()).toEqual([]);
+  });
+});

@@ -1,0 +1,855 @@
+/**
+ * Merge requests (create, read, close) and the notes on them through the handlers, against the
+ * mocked DocumentClient: the whole answer and every command sent, with the merge request, the
+ * item holding its branches and its notes written out literally as the table holds them.
+ */
+import { createHash } from 'node:crypto';
+import { QueryCommand, type QueryCommandInput, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readAhead } from '#store/read-ahead.ts';
+import { handler as createMergeRequest } from '../../functions/merge-requests/create.ts';
+import { handler as getMergeRequest } from '../../functions/merge-requests/get.ts';
+import { handler as createNote } from '../../functions/merge-requests/notes/create.ts';
+import { handler as deleteNote } from '../../functions/merge-requests/notes/delete.ts';
+import { handler as getNote } from '../../functions/merge-requests/notes/get.ts';
+import { handler as listNotes } from '../../functions/merge-requests/notes/list.ts';
+import { handler as updateNote } from '../../functions/merge-requests/notes/update.ts';
+import { handler as updateMergeRequest } from '../../functions/merge-requests/update.ts';
+import { invoke } from '../support/events.ts';
+import {
+  CREATED,
+  ddb,
+  emptyHeaders,
+  NOW,
+  pad,
+  resetMocks,
+  SEP,
+  sentCommands,
+  sha256,
+  TABLE,
+  UPDATED,
+  USER_TOKEN,
+  type UserRecord,
+} from './fixtures.ts';
+import {
+  aliceUser,
+  api,
+  apiMemberKeys,
+  BASE_URL,
+  BOB_TOKEN,
+  basicView,
+  batchGet,
+  bobUser,
+  cancelled,
+  counterReservation,
+  created,
+  FORBIDDEN,
+  getCommand,
+  givenCounter,
+  givenWorld,
+  type Item,
+  listCount,
+  message,
+  NOT_FOUND,
+  ok,
+  PROJECT_NOT_FOUND,
+  pageHeaders,
+  projectItem,
+  projectKey,
+  projectMemberItem,
+  rootUser,
+  store,
+  transaction,
+  writesSent,
+} from './resource-fixtures.ts';
+
+// Items -------------------------------------------------------------------------------------------
+
+const MR_ID = 510;
+const MR_IID = 3;
+
+const mrRecord = {
+  id: MR_ID,
+  iid: MR_IID,
+  project_id: 42,
+  title: 'Add search',
+  description: 'Full text',
+  state: 'opened',
+  source_branch: 'feature',
+  target_branch: 'master',
+  source_project_id: 42,
+  target_project_id: 42,
+  labels: ['search', 'backend'],
+  assignee_ids: [1],
+  author_id: 2,
+  closed_at: null,
+  closed_by_id: null,
+  merged_at: null,
+  merged_by_id: null,
+  discussion_locked: null,
+  force_remove_source_branch: true,
+  squash: false,
+  created_at: CREATED,
+  updated_at: UPDATED,
+  user_notes_count: 1,
+  notes_count: 2,
+};
+
+/** A merge request item as the table holds it. */
+const mrItem = (record: Item = mrRecord): Item => ({
+  pk: `MR#${record.project_id}#${record.iid}`,
+  sk: 'MR',
+  ...record,
+  kind: 'merge_request',
+  l1: `MRS#PROJECT#${record.project_id}`,
+  l2: `MRS#PROJECT#${record.project_id}#${record.state}`,
+  sid: pad(Number(record.id)),
+  screated: `${record.created_at}${SEP}${pad(Number(record.id))}`,
+  supdated: `${record.updated_at}${SEP}${pad(Number(record.id))}`,
+});
+
+const mrKey = (projectId: number, iid: number) => ({ pk: `MR#${projectId}#${iid}`, sk: 'MR' });
+const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+const noteKey = (noteId: number) => ({ pk: `MR#42#${MR_IID}`, sk: `NOTE#${pad(noteId)}` });
+
+/** The item an open merge request holds for its branches: its project's, named by their digest. */
+const branchesKey = (source: string, target: string) => ({
+  pk: 'PROJECT#42',
+  sk: `MROPEN#${createHash('sha256')
+    .update(JSON.stringify([source, target]))
+    .digest('hex')}`,
+});
+
+interface NoteRecord {
+  id: number;
+  body: string;
+  author_id: number;
+  system: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+const noteItem = (note: NoteRecord): Item => ({
+  ...noteKey(note.id),
+  id: note.id,
+  author_id: note.author_id,
+  system: note.system,
+  noteable_type: 'MergeRequest',
+  noteable_id: MR_ID,
+  noteable_iid: MR_IID,
+  project_id: 42,
+  created_at: note.created_at,
+  updated_at: note.updated_at,
+  body: note.body,
+  kind: 'note',
+  lcreated: `${note.created_at}${SEP}${pad(note.id)}`,
+  lupdated: `${note.updated_at}${SEP}${pad(note.id)}`,
+});
+
+const rootsNote: NoteRecord = {
+  id: 41,
+  body: 'Looks good',
+  author_id: 1,
+  system: false,
+  created_at: CREATED,
+  updated_at: CREATED,
+};
+const systemNote: NoteRecord = {
+  id: 42,
+  body: 'closed',
+  author_id: 2,
+  system: true,
+  created_at: UPDATED,
+  updated_at: UPDATED,
+};
+
+/** Local-index Queries of a partition, answered from the stored items the test names. */
+function givenPartition(items: Item[]): void {
+  ddb.on(QueryCommand, { IndexName: 'local-created_at' }).callsFake((input: QueryCommandInput) => {
+    const pk = input.ExpressionAttributeValues?.[':pk'];
+    const found = items
+      .filter((item) => item.pk === pk)
+      .sort((a, b) => (String(a.lcreated) < String(b.lcreated) ? -1 : 1));
+    if (input.ScanIndexForward === false) found.reverse();
+    return { Items: structuredClone(found.slice(0, input.Limit)) };
+  });
+}
+
+// Views -------------------------------------------------------------------------------------------
+
+const TIME_STATS = {
+  time_estimate: 0,
+  total_time_spent: 0,
+  human_time_estimate: null,
+  human_total_time_spent: null,
+};
+
+/** The MergeRequest entity of the stored merge request (as seen by alice, its author). */
+const mrView = (fields: Item = {}) => ({
+  id: MR_ID,
+  iid: MR_IID,
+  project_id: 42,
+  title: 'Add search',
+  description: 'Full text',
+  state: 'opened',
+  created_at: CREATED,
+  updated_at: UPDATED,
+  merged_by: null,
+  merged_at: null,
+  closed_by: null,
+  closed_at: null,
+  target_branch: 'master',
+  source_branch: 'feature',
+  user_notes_count: 1,
+  upvotes: 0,
+  downvotes: 0,
+  author: basicView(aliceUser),
+  assignee: basicView(rootUser),
+  assignees: [basicView(rootUser)],
+  source_project_id: 42,
+  target_project_id: 42,
+  labels: ['backend', 'search'],
+  work_in_progress: false,
+  milestone: null,
+  merge_when_pipeline_succeeds: false,
+  merge_status: 'can_be_merged',
+  sha: null,
+  merge_commit_sha: null,
+  discussion_locked: null,
+  should_remove_source_branch: null,
+  force_remove_source_branch: true,
+  web_url: `${BASE_URL}/platform/backend/api/merge_requests/${MR_IID}`,
+  time_stats: TIME_STATS,
+  squash: false,
+  approvals_before_merge: null,
+  subscribed: true,
+  changes_count: null,
+  latest_build_started_at: null,
+  latest_build_finished_at: null,
+  first_deployed_to_production_at: null,
+  pipeline: null,
+  diff_refs: null,
+  ...fields,
+});
+
+const noteAuthor = (user: UserRecord) => ({
+  ...basicView(user),
+  email: user.email,
+  created_at: user.created_at,
+});
+
+const noteView = (note: NoteRecord, author: UserRecord) => ({
+  id: note.id,
+  type: null,
+  body: note.body,
+  attachment: null,
+  author: noteAuthor(author),
+  created_at: note.created_at,
+  updated_at: note.updated_at,
+  system: note.system,
+  noteable_id: MR_ID,
+  noteable_type: 'MergeRequest',
+  noteable_iid: MR_IID,
+  resolvable: false,
+});
+
+// Commands ----------------------------------------------------------------------------------------
+
+/**
+ * A warm container has seen alice's token and api's groups: her credential, api and her
+ * memberships that decide her access to it (platform makes her owner) are read in one batch.
+ */
+const aliceOnApi = batchGet(
+  { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' },
+  projectKey(42),
+  ...apiMemberKeys(2),
+);
+const warmContainer = () => {
+  readAhead.rememberUser({ pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' }, 2);
+  readAhead.rememberAccessGroups(42, [3, 5]);
+};
+
+const notesQuery = (options: { limit?: number; asc?: boolean } = {}) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    IndexName: 'local-created_at',
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': `MR#42#${MR_IID}` },
+    ScanIndexForward: options.asc ?? false,
+    ConsistentRead: true,
+    Limit: options.limit ?? 20,
+    ExclusiveStartKey: undefined,
+  },
+});
+
+/** The count of a new (+1) or removed (-1) user note on the merge request, with its time when new. */
+const countOnMergeRequest = (delta: number, now?: string) => ({
+  Update: {
+    TableName: TABLE,
+    Key: mrKey(42, MR_IID),
+    UpdateExpression: `ADD notes_count :delta, user_notes_count :user${now ? ' SET updated_at = :now, #updatedSort = :sort' : ''}`,
+    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+    ExpressionAttributeValues: {
+      ':delta': delta,
+      ':user': delta,
+      ...(now ? { ':now': now, ':sort': `${now}${SEP}${pad(MR_ID)}` } : {}),
+    },
+    ...(now ? { ExpressionAttributeNames: { '#updatedSort': 'supdated' } } : {}),
+  },
+});
+
+beforeEach(() => {
+  resetMocks();
+  givenWorld();
+  warmContainer();
+  store(mrItem(), noteItem(rootsNote), noteItem(systemNote));
+  givenPartition([noteItem(rootsNote), noteItem(systemNote)]);
+});
+
+/** Makes bob a member of api at this level. */
+const bobOnApi = (level: number) => store(projectMemberItem(42, { userId: 7, level }));
+
+// Merge requests ------------------------------------------------------------------------------------
+
+describe('POST /projects/:id/merge_requests', () => {
+  const newMergeRequest = (iid: number, last: number) => {
+    const record = {
+      project_id: 42,
+      title: 'Launch',
+      state: 'opened',
+      source_branch: 'launch',
+      target_branch: 'master',
+      source_project_id: 42,
+      target_project_id: 42,
+      labels: ['web', 'api'],
+      assignee_ids: [7],
+      author_id: 2,
+      closed_at: null,
+      closed_by_id: null,
+      merged_at: null,
+      merged_by_id: null,
+      discussion_locked: null,
+      force_remove_source_branch: null,
+      squash: false,
+      user_notes_count: 0,
+      id: 61,
+      iid,
+      created_at: NOW,
+      updated_at: NOW,
+      notes_count: 0,
+      description: null,
+    };
+    return transaction(
+      {
+        Update: {
+          TableName: TABLE,
+          Key: projectKey(42),
+          UpdateExpression: 'SET last_merge_request_iid = :iid',
+          ConditionExpression:
+            'attribute_exists(pk) AND attribute_not_exists(deleting) AND (attribute_not_exists(last_merge_request_iid) OR last_merge_request_iid = :last)',
+          ExpressionAttributeValues: { ':iid': iid, ':last': last },
+        },
+      },
+      { Put: { TableName: TABLE, Item: mrItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: TABLE,
+          Item: {
+            ...branchesKey('launch', 'master'),
+            kind: 'merge_request_branches',
+            iid,
+            source_branch: 'launch',
+            target_branch: 'master',
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      listCount('MRS#PROJECT#42', 1),
+      listCount('MRS#PROJECT#42#opened', 1),
+    );
+  };
+  const launchView = (iid: number) =>
+    mrView({
+      id: 61,
+      iid,
+      title: 'Launch',
+      description: null,
+      created_at: NOW,
+      updated_at: NOW,
+      source_branch: 'launch',
+      user_notes_count: 0,
+      assignee: basicView(bobUser),
+      assignees: [basicView(bobUser)],
+      labels: ['api', 'web'],
+      force_remove_source_branch: null,
+      web_url: `${BASE_URL}/platform/backend/api/merge_requests/${iid}`,
+    });
+  const json = { title: 'Launch', source_branch: 'launch', target_branch: 'master', labels: 'web,api,web' };
+  /** What a creation reads besides the request's own: the iid counter and the users it shows. */
+  const creationReads = [
+    counterReservation('merge_request'),
+    getCommand(projectKey(42)),
+    batchGet(userKey(2), userKey(7), userKey(99)),
+  ];
+
+  it("takes the project's next iid, holds its branches and counts both lists in one transaction → 201", async () => {
+    store({ ...projectItem(api), last_merge_request_iid: 4 });
+    givenCounter('merge_request', 70);
+    expect(
+      await invoke(createMergeRequest, 'POST', '/api/v4/projects/42/merge_requests', {
+        token: USER_TOKEN,
+        json: { ...json, assignee_ids: [7, 99] },
+      }),
+    ).toEqual(created(launchView(5)));
+    expect(sentCommands()).toEqual([aliceOnApi, ...creationReads, newMergeRequest(5, 4)]);
+  });
+
+  it('a creation that lost the iid to another reads the counter again and takes the next', async () => {
+    store({ ...projectItem(api), last_merge_request_iid: 4 });
+    givenCounter('merge_request', 70);
+    ddb
+      .on(TransactWriteCommand)
+      .callsFakeOnce(() => {
+        store({ ...projectItem(api), last_merge_request_iid: 5 });
+        throw cancelled('ConditionalCheckFailed', 'None', 'None', 'None', 'None');
+      })
+      .resolves({});
+    expect(
+      await invoke(createMergeRequest, 'POST', '/api/v4/projects/42/merge_requests', {
+        token: USER_TOKEN,
+        json: { ...json, assignee_ids: [7, 99] },
+      }),
+    ).toEqual(created(launchView(6)));
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      ...creationReads,
+      newMergeRequest(5, 4),
+      getCommand(projectKey(42)),
+      newMergeRequest(6, 5),
+    ]);
+  });
+
+  it('branches another open merge request holds → 409 naming it, nothing else retried', async () => {
+    givenCounter('merge_request', 70);
+    ddb.on(TransactWriteCommand).rejects(
+      Object.assign(cancelled('None', 'None', 'ConditionalCheckFailed', 'None', 'None'), {
+        CancellationReasons: [
+          { Code: 'None' },
+          { Code: 'None' },
+          { Code: 'ConditionalCheckFailed', Item: { iid: { N: '2' } } },
+          { Code: 'None' },
+          { Code: 'None' },
+        ],
+      }),
+    );
+    expect(
+      await invoke(createMergeRequest, 'POST', '/api/v4/projects/42/merge_requests', {
+        token: USER_TOKEN,
+        json: { ...json, assignee_id: 7 },
+      }),
+    ).toEqual(message(409, ['Another open merge request already exists for this source branch: !2']));
+    expect(writesSent()).toEqual([counterReservation('merge_request'), newMergeRequest(1, 0)]);
+  });
+
+  it('the same branch as source and target → 409 before anything is written', async () => {
+    expect(
+      await invoke(createMergeRequest, 'POST', '/api/v4/projects/42/merge_requests', {
+        token: USER_TOKEN,
+        json: { title: 'Loop', source_branch: 'master', target_branch: 'master' },
+      }),
+    ).toEqual(message(409, ["You can't use same project/branch for source and target"]));
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('missing parameters → 400 in the order GitLab declares them', async () => {
+    expect(
+      await invoke(createMergeRequest, 'POST', '/api/v4/projects/42/merge_requests', {
+        token: USER_TOKEN,
+        json: { target_branch: 'master' },
+      }),
+    ).toEqual(ok({ error: 'title is missing, source_branch is missing' }, 400));
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('a reporter may not → 403; a project the caller cannot see → 404 Project Not Found', async () => {
+    const request = { token: BOB_TOKEN, json };
+    expect(await invoke(createMergeRequest, 'POST', '/api/v4/projects/42/merge_requests', request)).toEqual(
+      PROJECT_NOT_FOUND,
+    );
+    bobOnApi(20);
+    expect(await invoke(createMergeRequest, 'POST', '/api/v4/projects/42/merge_requests', request)).toEqual(
+      FORBIDDEN,
+    );
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+describe('GET /projects/:id/merge_requests/:merge_request_iid', () => {
+  it('reads the merge request beside authentication, then the users it shows → 200 MergeRequest', async () => {
+    expect(
+      await invoke(getMergeRequest, 'GET', `/api/v4/projects/42/merge_requests/${MR_IID}`, {
+        token: USER_TOKEN,
+      }),
+    ).toEqual(ok(mrView()));
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      getCommand(mrKey(42, MR_IID)),
+      batchGet(userKey(2), userKey(1)),
+    ]);
+  });
+
+  it('an unknown iid → 404 Not found', async () => {
+    expect(
+      await invoke(getMergeRequest, 'GET', '/api/v4/projects/42/merge_requests/9', { token: USER_TOKEN }),
+    ).toEqual(NOT_FOUND);
+  });
+
+  it('a guest of the private project → 403; switched off → 403 for its owner too', async () => {
+    bobOnApi(10);
+    expect(
+      await invoke(getMergeRequest, 'GET', `/api/v4/projects/42/merge_requests/${MR_IID}`, {
+        token: BOB_TOKEN,
+      }),
+    ).toEqual(FORBIDDEN);
+    store(projectItem({ ...api, merge_requests_enabled: false }));
+    expect(
+      await invoke(getMergeRequest, 'GET', `/api/v4/projects/42/merge_requests/${MR_IID}`, {
+        token: USER_TOKEN,
+      }),
+    ).toEqual(FORBIDDEN);
+  });
+});
+
+describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
+  it('closing releases its branches, moves it to the closed list and records "closed", in one transaction', async () => {
+    givenCounter('note', 80);
+    expect(
+      await invoke(updateMergeRequest, 'PUT', `/api/v4/projects/42/merge_requests/${MR_IID}`, {
+        token: USER_TOKEN,
+        json: { state_event: 'close', title: 'Search, later' },
+      }),
+    ).toEqual(
+      ok(
+        mrView({
+          title: 'Search, later',
+          state: 'closed',
+          closed_at: NOW,
+          closed_by: basicView(aliceUser),
+          updated_at: NOW,
+        }),
+      ),
+    );
+    expect(writesSent()).toEqual([
+      counterReservation('note'),
+      transaction(
+        {
+          Update: {
+            TableName: TABLE,
+            Key: mrKey(42, MR_IID),
+            UpdateExpression:
+              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #list = :list ADD notes_count :one',
+            ConditionExpression:
+              'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous AND #target = :previousTarget',
+            ExpressionAttributeNames: {
+              '#state': 'state',
+              '#target': 'target_branch',
+              '#f0': 'title',
+              '#f1': 'state',
+              '#f2': 'closed_at',
+              '#f3': 'closed_by_id',
+              '#f4': 'updated_at',
+              '#f5': 'supdated',
+              '#list': 'l2',
+            },
+            ExpressionAttributeValues: {
+              ':previous': 'opened',
+              ':previousTarget': 'master',
+              ':f0': 'Search, later',
+              ':f1': 'closed',
+              ':f2': NOW,
+              ':f3': 2,
+              ':f4': NOW,
+              ':f5': `${NOW}${SEP}${pad(MR_ID)}`,
+              ':list': 'MRS#PROJECT#42#closed',
+              ':one': 1,
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        {
+          Delete: {
+            TableName: TABLE,
+            Key: branchesKey('feature', 'master'),
+            ConditionExpression: 'attribute_not_exists(pk) OR iid = :iid',
+            ExpressionAttributeValues: { ':iid': MR_IID },
+          },
+        },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: noteItem({
+              id: 71,
+              body: 'closed',
+              author_id: 2,
+              system: true,
+              created_at: NOW,
+              updated_at: NOW,
+            }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        listCount('MRS#PROJECT#42#opened', -1),
+        listCount('MRS#PROJECT#42#closed', 1),
+      ),
+    ]);
+  });
+
+  it('no parameter → 400 at_least_one_of; nothing written', async () => {
+    expect(
+      await invoke(updateMergeRequest, 'PUT', `/api/v4/projects/42/merge_requests/${MR_IID}`, {
+        token: USER_TOKEN,
+        json: {},
+      }),
+    ).toEqual(
+      ok(
+        {
+          error:
+            'assignee_id, description, labels, milestone_id, remove_source_branch, state_event, target_branch, title, discussion_locked, squash are missing, at least one parameter must be provided',
+        },
+        400,
+      ),
+    );
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+// Notes ---------------------------------------------------------------------------------------------
+
+describe('GET /projects/:id/merge_requests/:merge_request_iid/notes', () => {
+  it('reads the merge request and the page of its notes beside authentication; X-Total is notes_count', async () => {
+    expect(
+      await invoke(listNotes, 'GET', `/api/v4/projects/42/merge_requests/${MR_IID}/notes`, {
+        token: USER_TOKEN,
+      }),
+    ).toEqual({
+      statusCode: 200,
+      headers: pageHeaders(`/api/v4/projects/42/merge_requests/${MR_IID}/notes`, 2),
+      body: [noteView(systemNote, aliceUser), noteView(rootsNote, rootUser)],
+    });
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      getCommand(mrKey(42, MR_IID)),
+      notesQuery(),
+      batchGet(userKey(2), userKey(1)),
+    ]);
+  });
+
+  it('oldest first with sort=asc, a page at a time', async () => {
+    expect(
+      await invoke(listNotes, 'GET', `/api/v4/projects/42/merge_requests/${MR_IID}/notes`, {
+        token: USER_TOKEN,
+        query: { sort: 'asc', per_page: 1 },
+      }),
+    ).toEqual({
+      statusCode: 200,
+      headers: {
+        ...pageHeaders(`/api/v4/projects/42/merge_requests/${MR_IID}/notes`, 2, { perPage: 1 }),
+        Link: ['next', 'first', 'last']
+          .map(
+            (rel) =>
+              `<${BASE_URL}/api/v4/projects/42/merge_requests/${MR_IID}/notes?page=${rel === 'first' ? 1 : 2}&per_page=1&sort=asc>; rel="${rel}"`,
+          )
+          .join(', '),
+      },
+      body: [noteView(rootsNote, rootUser)],
+    });
+    expect(sentCommands()).toContainEqual(notesQuery({ asc: true, limit: 1 }));
+  });
+
+  it('a guest of the private project → 404 Not found (the finder finds none)', async () => {
+    bobOnApi(10);
+    expect(
+      await invoke(listNotes, 'GET', `/api/v4/projects/42/merge_requests/${MR_IID}/notes`, {
+        token: BOB_TOKEN,
+      }),
+    ).toEqual(NOT_FOUND);
+  });
+});
+
+describe('POST /projects/:id/merge_requests/:merge_request_iid/notes', () => {
+  const newNote = (body: string): NoteRecord => ({
+    id: 71,
+    body,
+    author_id: 2,
+    system: false,
+    created_at: NOW,
+    updated_at: NOW,
+  });
+
+  it('writes the note and counts it on the merge request in one transaction → 201 Note', async () => {
+    givenCounter('note', 80);
+    expect(
+      await invoke(createNote, 'POST', `/api/v4/projects/42/merge_requests/${MR_IID}/notes`, {
+        token: USER_TOKEN,
+        json: { body: 'Ship it' },
+      }),
+    ).toEqual(created(noteView(newNote('Ship it'), aliceUser)));
+    expect(writesSent()).toEqual([
+      counterReservation('note'),
+      transaction(
+        {
+          Put: {
+            TableName: TABLE,
+            Item: noteItem(newNote('Ship it')),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        countOnMergeRequest(1, NOW),
+      ),
+    ]);
+  });
+
+  it('a body that is one award emoji is created as a note → 201 Note', async () => {
+    givenCounter('note', 80);
+    expect(
+      await invoke(createNote, 'POST', `/api/v4/projects/42/merge_requests/${MR_IID}/notes`, {
+        token: USER_TOKEN,
+        json: { body: ':+1:' },
+      }),
+    ).toEqual(created(noteView(newNote(':+1:'), aliceUser)));
+    expect(writesSent()).toHaveLength(2);
+  });
+
+  it('a blank body → 400 in GitLab’s shape; nothing written', async () => {
+    expect(
+      await invoke(createNote, 'POST', `/api/v4/projects/42/merge_requests/${MR_IID}/notes`, {
+        token: USER_TOKEN,
+        json: { body: '   ' },
+      }),
+    ).toEqual(message(400, '400 (Bad request) "Note {:note=>["can\'t be blank"]}" not given'));
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('a merge request that went meanwhile → 404 Not found', async () => {
+    givenCounter('note', 80);
+    ddb.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed'));
+    expect(
+      await invoke(createNote, 'POST', `/api/v4/projects/42/merge_requests/${MR_IID}/notes`, {
+        token: USER_TOKEN,
+        json: { body: 'Ship it' },
+      }),
+    ).toEqual(NOT_FOUND);
+  });
+
+  it('a locked discussion takes no note from a non-member of a public project → 403', async () => {
+    store(projectItem({ ...api, visibility: 'public' }), mrItem({ ...mrRecord, discussion_locked: true }));
+    expect(
+      await invoke(createNote, 'POST', `/api/v4/projects/42/merge_requests/${MR_IID}/notes`, {
+        token: BOB_TOKEN,
+        json: { body: 'Ship it' },
+      }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+describe('GET /projects/:id/merge_requests/:merge_request_iid/notes/:note_id', () => {
+  it('reads the merge request and the note beside authentication → 200 Note', async () => {
+    expect(
+      await invoke(getNote, 'GET', `/api/v4/projects/42/merge_requests/${MR_IID}/notes/41`, {
+        token: USER_TOKEN,
+      }),
+    ).toEqual(ok(noteView(rootsNote, rootUser)));
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      getCommand(mrKey(42, MR_IID)),
+      getCommand(noteKey(41)),
+      batchGet(userKey(1)),
+    ]);
+  });
+
+  it('a note the merge request does not have → 404 Not found', async () => {
+    expect(
+      await invoke(getNote, 'GET', `/api/v4/projects/42/merge_requests/${MR_IID}/notes/99`, {
+        token: USER_TOKEN,
+      }),
+    ).toEqual(NOT_FOUND);
+  });
+});
+
+describe('PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id', () => {
+  it("a maintainer's edit of another's note rewrites it with its new updated time → 200 Note", async () => {
+    expect(
+      await invoke(updateNote, 'PUT', `/api/v4/projects/42/merge_requests/${MR_IID}/notes/41`, {
+        token: USER_TOKEN,
+        json: { body: 'Looks great' },
+      }),
+    ).toEqual(ok(noteView({ ...rootsNote, body: 'Looks great', updated_at: NOW }, rootUser)));
+    expect(writesSent()).toEqual([
+      {
+        PutCommand: {
+          TableName: TABLE,
+          Item: noteItem({ ...rootsNote, body: 'Looks great', updated_at: NOW }),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+    ]);
+  });
+
+  it('a system note is nobody’s to edit → 403', async () => {
+    expect(
+      await invoke(updateNote, 'PUT', `/api/v4/projects/42/merge_requests/${MR_IID}/notes/42`, {
+        token: USER_TOKEN,
+        json: { body: 'reopened' },
+      }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+
+  it("a developer may not edit another's note → 403", async () => {
+    bobOnApi(30);
+    expect(
+      await invoke(updateNote, 'PUT', `/api/v4/projects/42/merge_requests/${MR_IID}/notes/41`, {
+        token: BOB_TOKEN,
+        json: { body: 'mine now' },
+      }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+describe('DELETE /projects/:id/merge_requests/:merge_request_iid/notes/:note_id', () => {
+  it('removes the note and counts it off the merge request in one transaction → 204', async () => {
+    expect(
+      await invoke(deleteNote, 'DELETE', `/api/v4/projects/42/merge_requests/${MR_IID}/notes/41`, {
+        token: USER_TOKEN,
+      }),
+    ).toEqual({ statusCode: 204, headers: emptyHeaders(), body: undefined });
+    expect(writesSent()).toEqual([
+      transaction(
+        { Delete: { TableName: TABLE, Key: noteKey(41), ConditionExpression: 'attribute_exists(pk)' } },
+        countOnMergeRequest(-1),
+      ),
+    ]);
+  });
+
+  it('a note removed meanwhile → 404 Not found', async () => {
+    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None'));
+    expect(
+      await invoke(deleteNote, 'DELETE', `/api/v4/projects/42/merge_requests/${MR_IID}/notes/41`, {
+        token: USER_TOKEN,
+      }),
+    ).toEqual(NOT_FOUND);
+  });
+
+  it('merge requests switched off → 404 Not found, nothing written', async () => {
+    store(projectItem({ ...api, merge_requests_enabled: false }));
+    expect(
+      await invoke(deleteNote, 'DELETE', `/api/v4/projects/42/merge_requests/${MR_IID}/notes/41`, {
+        token: USER_TOKEN,
+      }),
+    ).toEqual(NOT_FOUND);
+    expect(writesSent()).toEqual([]);
+  });
+});

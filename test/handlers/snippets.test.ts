@@ -1,0 +1,725 @@
+/** Project snippets (create, read, raw) and the notes on them, against a mocked table. */
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { handler as createSnippet } from '../../functions/snippets/create.ts';
+import { handler as getSnippet } from '../../functions/snippets/get.ts';
+import { handler as createNote } from '../../functions/snippets/notes/create.ts';
+import { handler as deleteNote } from '../../functions/snippets/notes/delete.ts';
+import { handler as getNote } from '../../functions/snippets/notes/get.ts';
+import { handler as listNotes } from '../../functions/snippets/notes/list.ts';
+import { handler as updateNote } from '../../functions/snippets/notes/update.ts';
+import { handler as rawSnippet } from '../../functions/snippets/raw.ts';
+import { handler as updateSnippet } from '../../functions/snippets/update.ts';
+import { apiEvent, invoke, lambdaContext } from '../support/events.ts';
+import {
+  CREATED,
+  ddb,
+  emptyHeaders,
+  NOW,
+  pad,
+  resetMocks,
+  SEP,
+  sentCommands,
+  sha256,
+  TABLE,
+  USER_TOKEN,
+  type UserRecord,
+} from './fixtures.ts';
+import {
+  aliceUser,
+  apiMemberKeys,
+  BASE_URL,
+  BOB_TOKEN,
+  batchGet,
+  bobUser,
+  counterReservation,
+  created,
+  FORBIDDEN,
+  getCommand,
+  givenCounter,
+  givenWorld,
+  type Item,
+  listCount,
+  message,
+  NOT_FOUND,
+  ok,
+  PROJECT_NOT_FOUND,
+  pageHeaders,
+  projectKey,
+  store,
+  tokenRead,
+  transaction,
+  writesSent,
+} from './resource-fixtures.ts';
+
+const UPDATED_AT = '2026-06-01T09:00:00.000Z';
+const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+const snippetKey = (id: number) => ({ pk: `SNIPPET#${id}`, sk: 'SNIPPET' });
+const noteKey = (snippetId: number, noteId: number) => ({
+  pk: `SNIPPET#${snippetId}`,
+  sk: `NOTE#${pad(noteId)}`,
+});
+/** A random content version, as each content write draws one. */
+const VERSION = expect.stringMatching(/^[0-9a-f]{12}$/);
+
+interface SnippetFields {
+  id: number;
+  project_id: number;
+  title: string;
+  file_name: string;
+  description: string | null;
+  visibility: 'private' | 'internal' | 'public';
+  author_id: number;
+  created_at: string;
+  updated_at: string;
+  notes_count: number;
+  user_notes_count: number;
+  content_version: string;
+  content?: string;
+  content_parts?: number;
+}
+
+function snippetRecord(overrides: Partial<SnippetFields> = {}): SnippetFields {
+  return {
+    id: 500,
+    project_id: 42,
+    title: 'Deploy script',
+    file_name: 'deploy.sh',
+    description: 'How we ship',
+    visibility: 'private',
+    author_id: 2,
+    created_at: CREATED,
+    updated_at: UPDATED_AT,
+    notes_count: 0,
+    user_notes_count: 0,
+    content_version: 'a1b2c3d4e5f6',
+    content: 'echo ship\n',
+    ...overrides,
+  };
+}
+
+/** A snippet item as the table holds it. */
+const snippetItem = (snippet: SnippetFields): Item => ({
+  ...snippetKey(snippet.id),
+  ...snippet,
+  kind: 'snippet',
+  l1: `SNIPPETS#PROJECT#${snippet.project_id}`,
+  sid: pad(snippet.id),
+  screated: `${snippet.created_at}${SEP}${pad(snippet.id)}`,
+  supdated: `${snippet.updated_at}${SEP}${pad(snippet.id)}`,
+});
+
+interface NoteFields {
+  id: number;
+  body: string;
+  author_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const noteRecord = (snippet: SnippetFields, overrides: Partial<NoteFields> = {}) => ({
+  id: 900,
+  body: 'Looks good',
+  author_id: 2,
+  system: false,
+  noteable_type: 'Snippet',
+  noteable_id: snippet.id,
+  noteable_iid: null,
+  project_id: snippet.project_id,
+  created_at: UPDATED_AT,
+  updated_at: UPDATED_AT,
+  ...overrides,
+});
+
+type NoteRecord = ReturnType<typeof noteRecord>;
+
+/** A note item in its snippet's partition, sorted by the local indexes. */
+const noteItem = (note: NoteRecord): Item => ({
+  ...noteKey(note.noteable_id, note.id),
+  ...note,
+  kind: 'note',
+  lcreated: `${note.created_at}${SEP}${pad(note.id)}`,
+  lupdated: `${note.updated_at}${SEP}${pad(note.id)}`,
+});
+
+const userBasic = (user: UserRecord) => ({
+  id: user.id,
+  name: user.name,
+  username: user.username,
+  state: user.state,
+  avatar_url: null,
+  web_url: `${BASE_URL}/${user.username}`,
+});
+
+/** ProjectSnippet of a snippet of api (42) or dotfiles (43). */
+function snippetView(snippet: SnippetFields, author: UserRecord) {
+  const path = snippet.project_id === 42 ? 'platform/backend/api' : 'bob/dotfiles';
+  const web = `${BASE_URL}/${path}/snippets/${snippet.id}`;
+  return {
+    id: snippet.id,
+    title: snippet.title,
+    file_name: snippet.file_name,
+    description: snippet.description,
+    visibility: snippet.visibility,
+    author: userBasic(author),
+    updated_at: snippet.updated_at,
+    created_at: snippet.created_at,
+    project_id: snippet.project_id,
+    web_url: web,
+    raw_url: `${web}/raw`,
+    expires_at: null,
+  };
+}
+
+const noteView = (note: NoteRecord, author: UserRecord) => ({
+  id: note.id,
+  type: null,
+  body: note.body,
+  attachment: null,
+  author: { ...userBasic(author), email: author.email, created_at: author.created_at },
+  created_at: note.created_at,
+  updated_at: note.updated_at,
+  system: false,
+  noteable_id: note.noteable_id,
+  noteable_type: 'Snippet',
+  noteable_iid: null,
+  resolvable: false,
+});
+
+const singleNoteView = (note: NoteRecord, author: UserRecord, snippet: SnippetFields) => ({
+  ...noteView(note, author),
+  title: snippet.title,
+  file_name: snippet.file_name,
+  expires_at: null,
+});
+
+/**
+ * The first read of a route on api by alice (owner through platform), once the container has seen
+ * her there (see beforeAll): her token, the project and her memberships in one batch.
+ */
+const aliceReadsApi = () => [
+  batchGet({ pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' }, projectKey(42), ...apiMemberKeys(2)),
+];
+
+/** The update that counts a note on (or off) its snippet, moving its updated time on a new one. */
+const countOnSnippet = (snippetId: number, delta: number, now?: string) => ({
+  Update: {
+    TableName: TABLE,
+    Key: snippetKey(snippetId),
+    UpdateExpression: `ADD notes_count :delta, user_notes_count :user${now ? ' SET updated_at = :now, #updatedSort = :sort' : ''}`,
+    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+    ExpressionAttributeValues: {
+      ':delta': delta,
+      ':user': delta,
+      ...(now ? { ':now': now, ':sort': `${now}${SEP}${pad(snippetId)}` } : {}),
+    },
+    ...(now ? { ExpressionAttributeNames: { '#updatedSort': 'supdated' } } : {}),
+  },
+});
+
+beforeAll(async () => {
+  // The container learns who alice's token belongs to and which groups decide access to api.
+  resetMocks();
+  givenWorld();
+  await invoke(getSnippet, 'GET', '/api/v4/projects/42/snippets/1', { token: USER_TOKEN });
+});
+
+beforeEach(() => {
+  resetMocks();
+  givenWorld();
+  ddb.on(BatchWriteCommand).resolves({});
+});
+
+describe('POST /projects/:id/snippets', () => {
+  it('writes the snippet, counts it in its project’s list on the condition the project lives → 201', async () => {
+    givenCounter('snippet', 500);
+    const answer = await invoke(createSnippet, 'POST', '/api/v4/projects/42/snippets', {
+      token: USER_TOKEN,
+      json: {
+        title: 'Deploy script',
+        file_name: 'deploy.sh',
+        content: 'echo ship\n',
+        visibility: 'internal',
+      },
+    });
+    const stored = snippetRecord({
+      id: 491,
+      description: null,
+      visibility: 'internal',
+      created_at: NOW,
+      updated_at: NOW,
+      content_version: VERSION,
+    });
+    expect(answer).toEqual(created(snippetView(stored, aliceUser)));
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      getCommand(projectKey(42)),
+      batchGet(...apiMemberKeys(2)),
+      counterReservation('snippet'),
+      batchGet(userKey(2)),
+      transaction(
+        {
+          ConditionCheck: {
+            TableName: TABLE,
+            Key: projectKey(42),
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+          },
+        },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: snippetItem(stored),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        listCount('SNIPPETS#PROJECT#42', 1),
+      ),
+    ]);
+  });
+
+  it('long content goes gzipped into parts of the snippet’s partition, written before the snippet', async () => {
+    givenCounter('snippet', 500);
+    const content = Array.from(randomBytes(20_000), (byte) => String.fromCharCode(0x4e00 + byte * 7)).join(
+      '',
+    );
+    const answer = await invoke(createSnippet, 'POST', '/api/v4/projects/42/snippets', {
+      token: USER_TOKEN,
+      json: { title: 'Big', file_name: 'big.txt', code: content, visibility: 'public', description: 'd' },
+    });
+    const writes = writesSent();
+    const batch = writes[1] as {
+      BatchWriteCommand: { RequestItems: Record<string, { PutRequest: { Item: Item } }[]> };
+    };
+    const version = String(batch.BatchWriteCommand.RequestItems[TABLE]?.[0]?.PutRequest.Item.sk).split(
+      '#',
+    )[1];
+    expect(version).toMatch(/^[0-9a-f]{12}$/);
+    const stored = snippetRecord({
+      id: 491,
+      title: 'Big',
+      file_name: 'big.txt',
+      description: 'd',
+      visibility: 'public',
+      created_at: NOW,
+      updated_at: NOW,
+      content_version: version,
+      content_parts: 1,
+    });
+    delete stored.content;
+    expect(answer).toEqual(created(snippetView(stored, aliceUser)));
+    expect(writes).toEqual([
+      counterReservation('snippet'),
+      {
+        BatchWriteCommand: {
+          RequestItems: {
+            [TABLE]: [
+              {
+                PutRequest: {
+                  Item: {
+                    pk: 'SNIPPET#491',
+                    sk: `CONTENT#${version}#000`,
+                    kind: 'snippet_content',
+                    data: gzipSync(content),
+                  },
+                },
+              },
+            ],
+          },
+        },
+      },
+      transaction(
+        {
+          ConditionCheck: {
+            TableName: TABLE,
+            Key: projectKey(42),
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+          },
+        },
+        {
+          Put: {
+            TableName: TABLE,
+            Item: snippetItem(stored),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        listCount('SNIPPETS#PROJECT#42', 1),
+      ),
+    ]);
+  });
+
+  it('missing parameters → 400 naming each, nothing written', async () => {
+    expect(
+      await invoke(createSnippet, 'POST', '/api/v4/projects/42/snippets', {
+        token: USER_TOKEN,
+        json: { title: 'x', visibility: 'public' },
+      }),
+    ).toEqual(ok({ error: 'file_name is missing, code is missing' }, 400));
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('a non-member of a public project may not create (403); of a private one sees 404', async () => {
+    const json = { title: 'x', file_name: 'x', content: 'x', visibility: 'public' };
+    expect(
+      await invoke(createSnippet, 'POST', '/api/v4/projects/43/snippets', { token: USER_TOKEN, json }),
+    ).toEqual(FORBIDDEN);
+    expect(
+      await invoke(createSnippet, 'POST', '/api/v4/projects/42/snippets', { token: BOB_TOKEN, json }),
+    ).toEqual(PROJECT_NOT_FOUND);
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+describe('GET /projects/:id/snippets/:snippet_id', () => {
+  it('reads the snippet and its author beside the credential → 200', async () => {
+    const snippet = snippetRecord();
+    store(snippetItem(snippet));
+    expect(
+      await invoke(getSnippet, 'GET', '/api/v4/projects/42/snippets/500', { token: USER_TOKEN }),
+    ).toEqual(ok(snippetView(snippet, aliceUser)));
+    expect(sentCommands()).toEqual([...aliceReadsApi(), getCommand(snippetKey(500)), batchGet(userKey(2))]);
+  });
+
+  it('a snippet of another project, or a private one a non-member asks for → 404 Not found', async () => {
+    store(
+      snippetItem(snippetRecord({ project_id: 43 })),
+      snippetItem(snippetRecord({ id: 501, project_id: 43, author_id: 7 })),
+    );
+    expect(
+      await invoke(getSnippet, 'GET', '/api/v4/projects/42/snippets/500', { token: USER_TOKEN }),
+    ).toEqual(NOT_FOUND);
+    expect(
+      await invoke(getSnippet, 'GET', '/api/v4/projects/43/snippets/501', { token: USER_TOKEN }),
+    ).toEqual(NOT_FOUND);
+    const open = snippetRecord({ id: 502, project_id: 43, author_id: 7, visibility: 'public' });
+    store(snippetItem(open));
+    expect(
+      await invoke(getSnippet, 'GET', '/api/v4/projects/43/snippets/502', { token: USER_TOKEN }),
+    ).toEqual(ok(snippetView(open, bobUser)));
+  });
+});
+
+describe('PUT /projects/:id/snippets/:snippet_id', () => {
+  /** The Update of a snippet's title and (short) content, on the condition the version read is still its own. */
+  const contentChange = (previous: string) => ({
+    Update: {
+      TableName: TABLE,
+      Key: snippetKey(500),
+      UpdateExpression:
+        'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5 REMOVE #dropped',
+      ConditionExpression:
+        'attribute_exists(pk) AND attribute_not_exists(deleting) AND content_version = :previous',
+      ExpressionAttributeNames: {
+        '#f0': 'title',
+        '#f1': 'content_version',
+        '#f2': 'content',
+        '#f3': 'updated_at',
+        '#f4': 'sid',
+        '#f5': 'supdated',
+        '#dropped': 'content_parts',
+      },
+      ExpressionAttributeValues: {
+        ':f0': 'Renamed',
+        ':f1': VERSION,
+        ':f2': 'echo new\n',
+        ':f3': NOW,
+        ':f4': pad(500),
+        ':f5': `${NOW}${SEP}${pad(500)}`,
+        ':previous': previous,
+      },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  });
+
+  it('a change of content that lost to another is decided again on the winner’s version, whose parts go → 200', async () => {
+    const snippet = snippetRecord();
+    const winner = snippetRecord({ content_version: 'bbbbbbbbbbbb', content_parts: 1, updated_at: NOW });
+    delete winner.content;
+    store(snippetItem(snippet));
+    let attempts = 0;
+    ddb.on(TransactWriteCommand).callsFake(() => {
+      attempts++;
+      if (attempts > 1) return {};
+      // Another change replaced the content (with long content in one part) between our read and write.
+      store(snippetItem(winner));
+      throw new TransactionCanceledException({
+        message: 'Transaction cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed', Item: { pk: { S: 'SNIPPET#500' } } }],
+      });
+    });
+    const answer = await invoke(updateSnippet, 'PUT', '/api/v4/projects/42/snippets/500', {
+      token: USER_TOKEN,
+      json: { title: 'Renamed', content: 'echo new\n' },
+    });
+    expect(answer).toEqual(ok(snippetView({ ...snippet, title: 'Renamed', updated_at: NOW }, aliceUser)));
+    expect(writesSent()).toEqual([
+      transaction(contentChange('a1b2c3d4e5f6')),
+      transaction(contentChange('bbbbbbbbbbbb')),
+      {
+        BatchWriteCommand: {
+          RequestItems: {
+            [TABLE]: [{ DeleteRequest: { Key: { pk: 'SNIPPET#500', sk: 'CONTENT#bbbbbbbbbbbb#000' } } }],
+          },
+        },
+      },
+    ]);
+    // Both attempts write the same new version (its parts, when long, are written once).
+    const versions = ddb
+      .commandCalls(TransactWriteCommand)
+      .map((call) => call.args[0].input.TransactItems?.[0]?.Update?.ExpressionAttributeValues?.[':f1']);
+    expect(versions).toEqual([VERSION, VERSION]);
+    expect(versions[0]).toBe(versions[1]);
+  });
+
+  it('a snippet removed meanwhile → 404 Snippet Not Found', async () => {
+    store(snippetItem(snippetRecord()));
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'Transaction cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }],
+      }),
+    );
+    expect(
+      await invoke(updateSnippet, 'PUT', '/api/v4/projects/42/snippets/500', {
+        token: USER_TOKEN,
+        json: { title: 'Renamed' },
+      }),
+    ).toEqual(message(404, '404 Snippet Not Found'));
+  });
+
+  it('nothing to change → 400 with the parameters of which one is needed, nothing written', async () => {
+    store(snippetItem(snippetRecord()));
+    expect(
+      await invoke(updateSnippet, 'PUT', '/api/v4/projects/42/snippets/500', { token: USER_TOKEN, json: {} }),
+    ).toEqual(
+      ok(
+        {
+          error:
+            'title, file_name, code, content, description, visibility, visibility_level are missing, at least one parameter must be provided',
+        },
+        400,
+      ),
+    );
+    expect(writesSent()).toEqual([]);
+  });
+});
+
+describe('GET /projects/:id/snippets/:snippet_id/raw', () => {
+  it('puts long content together from its parts → 200 text/plain', async () => {
+    const content = `${'line of text\n'.repeat(50_000)}end`;
+    const zipped = gzipSync(content);
+    const snippet = snippetRecord({ content: undefined, content_parts: 2 });
+    delete snippet.content;
+    const half = Math.ceil(zipped.length / 2);
+    store(
+      snippetItem(snippet),
+      {
+        pk: 'SNIPPET#500',
+        sk: 'CONTENT#a1b2c3d4e5f6#000',
+        kind: 'snippet_content',
+        data: zipped.subarray(0, half),
+      },
+      {
+        pk: 'SNIPPET#500',
+        sk: 'CONTENT#a1b2c3d4e5f6#001',
+        kind: 'snippet_content',
+        data: zipped.subarray(half),
+      },
+    );
+    const answer = await rawSnippet(
+      apiEvent('GET', '/api/v4/projects/42/snippets/500/raw', { token: USER_TOKEN }),
+      lambdaContext(),
+    );
+    expect(answer).toEqual({
+      statusCode: 200,
+      headers: { ...emptyHeaders(), 'Content-Type': 'text/plain' },
+      body: Buffer.from(content).toString('base64'),
+      isBase64Encoded: true,
+    });
+    expect(sentCommands()).toEqual([
+      ...aliceReadsApi(),
+      getCommand(snippetKey(500)),
+      batchGet(
+        { pk: 'SNIPPET#500', sk: 'CONTENT#a1b2c3d4e5f6#000' },
+        { pk: 'SNIPPET#500', sk: 'CONTENT#a1b2c3d4e5f6#001' },
+      ),
+    ]);
+  });
+});
+
+describe('notes on a snippet', () => {
+  const snippet = snippetRecord({ notes_count: 2, user_notes_count: 2 });
+  const first = noteRecord(snippet, { id: 900, body: 'First', created_at: CREATED, updated_at: CREATED });
+  const second = noteRecord(snippet, { id: 901, body: 'Second', author_id: 7 });
+
+  beforeEach(() => {
+    store(snippetItem(snippet), noteItem(first), noteItem(second));
+  });
+
+  it('GET lists a page of the partition’s notes, newest first, with the snippet’s count as total', async () => {
+    ddb
+      .on(QueryCommand, { IndexName: 'local-created_at' })
+      .resolves({ Items: [noteItem(second), noteItem(first)] });
+    expect(
+      await invoke(listNotes, 'GET', '/api/v4/projects/42/snippets/500/notes', { token: USER_TOKEN }),
+    ).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/projects/42/snippets/500/notes', 2),
+      body: [noteView(second, bobUser), noteView(first, aliceUser)],
+    });
+    expect(sentCommands()).toEqual([
+      ...aliceReadsApi(),
+      getCommand(snippetKey(500)),
+      {
+        QueryCommand: {
+          TableName: TABLE,
+          IndexName: 'local-created_at',
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': 'SNIPPET#500' },
+          ScanIndexForward: false,
+          ConsistentRead: true,
+          Limit: 20,
+          ExclusiveStartKey: undefined,
+        },
+      },
+      batchGet(userKey(7), userKey(2)),
+    ]);
+  });
+
+  it('POST writes the note in the snippet’s partition and counts it on the snippet → 201 Note', async () => {
+    givenCounter('note', 1000);
+    const note = noteRecord(snippet, { id: 991, body: 'Ship it', created_at: NOW, updated_at: NOW });
+    expect(
+      await invoke(createNote, 'POST', '/api/v4/projects/42/snippets/500/notes', {
+        token: USER_TOKEN,
+        json: { body: 'Ship it' },
+      }),
+    ).toEqual(created(noteView(note, aliceUser)));
+    expect(writesSent()).toEqual([
+      counterReservation('note'),
+      transaction(
+        { Put: { TableName: TABLE, Item: noteItem(note), ConditionExpression: 'attribute_not_exists(pk)' } },
+        countOnSnippet(500, 1, NOW),
+      ),
+    ]);
+  });
+
+  it('POST of an award emoji alone → 201 with the single read’s object', async () => {
+    givenCounter('note', 1000);
+    const note = noteRecord(snippet, { id: 991, body: ':+1:', created_at: NOW, updated_at: NOW });
+    expect(
+      await invoke(createNote, 'POST', '/api/v4/projects/42/snippets/500/notes', {
+        token: USER_TOKEN,
+        json: { body: ':+1:' },
+      }),
+    ).toEqual(created(singleNoteView(note, aliceUser, snippet)));
+  });
+
+  it('POST on a snippet of another project → 404 Not found, nothing written', async () => {
+    store(snippetItem(snippetRecord({ id: 600, project_id: 43 })));
+    expect(
+      await invoke(createNote, 'POST', '/api/v4/projects/42/snippets/600/notes', {
+        token: USER_TOKEN,
+        json: { body: 'hi' },
+      }),
+    ).toEqual(NOT_FOUND);
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('GET one → the Note with the snippet’s title, file_name and expires_at (spec §2.4)', async () => {
+    expect(
+      await invoke(getNote, 'GET', '/api/v4/projects/42/snippets/500/notes/901', { token: USER_TOKEN }),
+    ).toEqual(ok(singleNoteView(second, bobUser, snippet)));
+    expect(sentCommands()).toEqual([
+      ...aliceReadsApi(),
+      getCommand(snippetKey(500)),
+      getCommand(noteKey(500, 901)),
+      batchGet(userKey(7)),
+    ]);
+  });
+
+  it('GET of a note of another snippet → 404 Not found', async () => {
+    store(snippetItem(snippetRecord({ id: 501 })));
+    expect(
+      await invoke(getNote, 'GET', '/api/v4/projects/42/snippets/501/notes/901', { token: USER_TOKEN }),
+    ).toEqual(NOT_FOUND);
+  });
+
+  it('PUT by a maintainer (owner) rewrites the note with its new body and updated time → 200 Note', async () => {
+    const edited = { ...second, body: 'Edited', updated_at: NOW };
+    expect(
+      await invoke(updateNote, 'PUT', '/api/v4/projects/42/snippets/500/notes/901', {
+        token: USER_TOKEN,
+        json: { body: 'Edited' },
+      }),
+    ).toEqual(ok(noteView(edited, bobUser)));
+    expect(writesSent()).toEqual([
+      {
+        PutCommand: {
+          TableName: TABLE,
+          Item: noteItem(edited),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+    ]);
+  });
+
+  it('DELETE removes the note and counts it off the snippet → 204', async () => {
+    expect(
+      await invoke(deleteNote, 'DELETE', '/api/v4/projects/42/snippets/500/notes/900', { token: USER_TOKEN }),
+    ).toEqual({ statusCode: 204, headers: emptyHeaders(), body: undefined });
+    expect(writesSent()).toEqual([
+      transaction(
+        { Delete: { TableName: TABLE, Key: noteKey(500, 900), ConditionExpression: 'attribute_exists(pk)' } },
+        countOnSnippet(500, -1),
+      ),
+    ]);
+  });
+
+  it('DELETE or PUT of another’s note by a non-member of a public project → 403, nothing written', async () => {
+    const theirs = snippetRecord({
+      id: 700,
+      project_id: 43,
+      author_id: 7,
+      visibility: 'public',
+      notes_count: 1,
+    });
+    const note = noteRecord(theirs, { id: 950, author_id: 7 });
+    store(snippetItem(theirs), noteItem(note));
+    expect(
+      await invoke(deleteNote, 'DELETE', '/api/v4/projects/43/snippets/700/notes/950', { token: USER_TOKEN }),
+    ).toEqual(FORBIDDEN);
+    expect(
+      await invoke(updateNote, 'PUT', '/api/v4/projects/43/snippets/700/notes/950', {
+        token: USER_TOKEN,
+        json: { body: 'mine' },
+      }),
+    ).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('a private snippet of a public project: its notes are 404 to non-members', async () => {
+    const secret = snippetRecord({ id: 701, project_id: 43, author_id: 7, visibility: 'private' });
+    store(snippetItem(secret), noteItem(noteRecord(secret, { id: 960, author_id: 7 })));
+    expect(
+      await invoke(getNote, 'GET', '/api/v4/projects/43/snippets/701/notes/960', { token: USER_TOKEN }),
+    ).toEqual(NOT_FOUND);
+    expect(
+      await invoke(createNote, 'POST', '/api/v4/projects/43/snippets/701/notes', {
+        token: USER_TOKEN,
+        json: { body: 'hi' },
+      }),
+    ).toEqual(NOT_FOUND);
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('anonymous → 401 before anything is read', async () => {
+    expect(await invoke(listNotes, 'GET', '/api/v4/projects/42/snippets/500/notes')).toEqual(
+      message(401, '401 Unauthorized'),
+    );
+  });
+});
