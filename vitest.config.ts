@@ -24,8 +24,9 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 180_000,
+          // One synth bundles every function (97 and growing) with the local esbuild.
+          testTimeout: 240_000,
+          hookTimeout: 420_000,
         },
       },
       {
