@@ -1058,7 +1058,7 @@ describe('epics: bad input is a 4xx in GitLab’s shape', () => {
       () => ['PUT', `/groups/${group.id}/epics/${epic.id}/notes/${note.id}`, { json: { body: ' ' } }],
       400,
       {
-        message: '400 (Bad request) "Note {:note=>["can\'t be blank"]}" not given',
+        message: '400 (Bad request) "Failed to save note {:note=>["can\'t be blank"]}" not given',
       },
     ],
     [
