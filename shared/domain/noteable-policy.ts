@@ -48,7 +48,7 @@ export function canReadIssue(context: InProject, issue: Issue): boolean {
 export const seesConfidentialIssues = (context: InProject) => level(context) >= ACCESS.reporter;
 
 export const mayCreateIssue = (context: InProject) =>
-  context.project.issues_enabled && guestOrPublic(context);
+  writable(context) && context.project.issues_enabled && guestOrPublic(context);
 
 /** Reporters and up, or the issue's author or an assignee. */
 export const mayUpdateIssue = (context: InProject & { issue: Issue }) =>

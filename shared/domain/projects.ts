@@ -101,6 +101,12 @@ export interface Project extends Record<FeatureFlag, boolean> {
    * project's first issue.
    */
   open_issues_count?: number;
+  /**
+   * The last iid given to the project's issues and merge requests (absent before the first), as
+   * read with the project: the next creation's first guess. Never shown.
+   */
+  last_issue_iid?: number;
+  last_merge_request_iid?: number;
   import_url: string | null;
   import_status: string;
   import_error: string | null;

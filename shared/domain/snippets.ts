@@ -174,4 +174,8 @@ export const snippetsEnabled = (context: InProject) => context.project.snippets_
 
 /** The author and admins change and delete a snippet; maintainers those that are not internal. */
 export const mayChangeSnippet = (context: InProject & { snippet: Snippet }) =>
-  mayAdminSnippet({ ...context, authorId: context.snippet.author_id, visibility: context.snippet.visibility });
+  mayAdminSnippet({
+    ...context,
+    authorId: context.snippet.author_id,
+    visibility: context.snippet.visibility,
+  });

@@ -163,15 +163,15 @@ async function lastIssueIid(projectId: number): Promise<number> {
 
 /** Creates an issue with the project's next iid; open_issues_count counts it. */
 export async function createIssue(
-  project: Project & { last_issue_iid?: number },
+  project: Project,
   fields: NewIssue,
   createdAt?: string,
 ): Promise<StoredIssue> {
   const id = await nextId('issue');
-  const known = (project as { last_issue_iid?: number }).last_issue_iid;
+  const known = project.last_issue_iid ?? 0;
   return retrying(
     { times: IID_ATTEMPTS, retry: (error) => error instanceof IidTaken, backoff: true },
-    known ?? (await lastIssueIid(project.id)),
+    known,
     async (last) => {
       const now = createdAt ?? new Date().toISOString();
       const issue: StoredIssue = {

@@ -29,7 +29,7 @@ export const getLiveItems = async (keyList: Key[]) =>
  */
 export async function readPartition(
   pk: string,
-  options: { skPrefix?: string; projection?: string } = {},
+  options: { skPrefix?: string; projection?: string; consistent?: boolean } = {},
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
@@ -42,6 +42,7 @@ export async function readPartition(
         ExpressionAttributeValues:
           options.skPrefix === undefined ? { ':pk': pk } : { ':pk': pk, ':prefix': options.skPrefix },
         ProjectionExpression: options.projection,
+        ...(options.consistent ? { ConsistentRead: true } : {}),
         ExclusiveStartKey: startKey,
       }),
     );

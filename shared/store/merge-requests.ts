@@ -252,9 +252,10 @@ export async function createMergeRequest(
   project: Project,
   fields: NewMergeRequest,
 ): Promise<{ mergeRequest: StoredMergeRequest; users: Map<number, User> }> {
-  const [id, last, users] = await Promise.all([
+  // The iid read with the project is the first guess; a lost race reads the counter again.
+  const last = project.last_merge_request_iid ?? 0;
+  const [id, users] = await Promise.all([
     nextId('merge_request'),
-    lastMergeRequestIid(project.id),
     getUsers([fields.author_id, ...fields.assignee_ids]),
   ]);
   const assignees = fields.assignee_ids.filter((assignee) => users.has(assignee));

@@ -21,7 +21,8 @@ const keyOf = (item: Record<string, unknown>): Key => ({ pk: String(item.pk), sk
  * the rest through the parent's list.
  */
 export async function removeParentPartition(pk: string): Promise<void> {
-  const items = await readPartition(pk, { projection: 'pk, sk' });
+  // Consistent: a note written a moment before its parent's removal is removed with it.
+  const items = await readPartition(pk, { projection: 'pk, sk', consistent: true });
   const isHead = (item: Record<string, unknown>) => !String(item.sk).includes('#');
   await batchDeleteItems(items.filter((item) => !isHead(item)).map(keyOf));
   await batchDeleteItems(items.filter(isHead).map(keyOf));

@@ -291,8 +291,3 @@ async function removeParts(parentPk: string, previous: Raw | undefined): Promise
     await writeAlone(remove(partKey(parentPk, Number(previous?.id), index, parts.generation)));
   }
 }
-
-/** Every item of a parent's partition (the parent, its notes and their parts), for purges. */
-export const parentPartition = (parentPk: string) => readPartition(parentPk, { projection: 'pk, sk, kind' });
-
-export const isNoteItem = (item: Raw) => String(item.sk).startsWith(NOTE_PREFIX);

@@ -18,10 +18,8 @@ export function decodeProject(item: Raw): Project {
   const {
     kind: _kind,
     deleting: _deleting,
-    last_issue_iid: _issueIid,
-    last_merge_request_iid: _mergeRequestIid,
     ...project
-  } = stripStorage<Project & { kind: string; deleting?: boolean } & IidCounters>(item);
+  } = stripStorage<Project & { kind: string; deleting?: boolean }>(item);
   return project;
 }
 
@@ -44,12 +42,6 @@ export function projectItem(project: Project): Raw {
     }),
     ...tree.project(project.namespace.group_ids, project.id, project.visibility),
   };
-}
-
-/** The last iid given to the project's issues and merge requests (kept on the project item). */
-export interface IidCounters {
-  last_issue_iid?: number;
-  last_merge_request_iid?: number;
 }
 
 /**

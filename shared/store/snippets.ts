@@ -16,7 +16,7 @@ import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { NewSnippet, Snippet } from '#domain/snippets.ts';
 import type { User } from '#domain/users.ts';
-import { batchDeleteItems, batchGetItems, batchWriteItems, type Key } from './batch.ts';
+import { batchDeleteItems, batchGetItems, batchWriteItems } from './batch.ts';
 import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
