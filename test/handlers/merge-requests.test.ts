@@ -386,12 +386,8 @@ describe('POST /projects/:id/merge_requests', () => {
       web_url: `${BASE_URL}/platform/backend/api/merge_requests/${iid}`,
     });
   const json = { title: 'Launch', source_branch: 'launch', target_branch: 'master', labels: 'web,api,web' };
-  /** What a creation reads besides the request's own: the iid counter and the users it shows. */
-  const creationReads = [
-    counterReservation('merge_request'),
-    getCommand(projectKey(42)),
-    batchGet(userKey(2), userKey(7), userKey(99)),
-  ];
+  /** What a creation reads besides the request's own: the id block and the users it shows (the iid came with the project). */
+  const creationReads = [counterReservation('merge_request'), batchGet(userKey(2), userKey(7), userKey(99))];
 
   it("takes the project's next iid, holds its branches and counts both lists in one transaction → 201", async () => {
     store({ ...projectItem(api), last_merge_request_iid: 4 });
