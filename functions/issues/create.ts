@@ -1,5 +1,5 @@
-import { issueEntity, newIssueFrom } from '#domain/issues.ts';
-import { mayBackdate, mayCreateIssue } from '#domain/noteable-policy.ts';
+import { issueEntity, newIssueFrom, settableIssueFields } from '#domain/issues.ts';
+import { mayBackdate, mayCreateIssue, setsIssueMetadata } from '#domain/noteable-policy.ts';
 import { issueSchemas } from '#domain/schemas/issues.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -12,8 +12,10 @@ export const handler = defineRoute({
   params: issueSchemas.create,
   load: project({ allow: mayCreateIssue, ahead: true }),
   run: async ({ params: input, caller, request, project, access }) => {
-    const createdAt = mayBackdate({ project, caller, access }) ? input.created_at : undefined;
-    const issue = await createIssue(project, newIssueFrom(input, project.id, caller.id), createdAt);
+    const context = { project, caller, access };
+    const createdAt = mayBackdate(context) ? input.created_at : undefined;
+    const fields = settableIssueFields(input, setsIssueMetadata(context));
+    const issue = await createIssue(project, newIssueFrom(fields, project.id, caller.id), createdAt);
     return reply.created(issueEntity(issue, project, await issueUsers(issue), request.baseUrl));
   },
 });

@@ -87,6 +87,17 @@ export const uniqueLabels = (labels: readonly string[]) => [
   ...new Set(labels.map((label) => label.trim()).filter((label) => label.length > 0)),
 ];
 
+/** Parameters only reporters and up set (others' are dropped, as GitLab's services do). */
+const METADATA = ['labels', 'assignee_ids', 'assignee_id', 'due_date', 'discussion_locked'] as const;
+
+/** The fields a caller may set: without the metadata unless they may set it. */
+export function settableIssueFields<T extends IssueFields>(input: T, setsMetadata: boolean): T {
+  if (setsMetadata) return input;
+  const kept = { ...input };
+  for (const name of METADATA) delete kept[name];
+  return kept;
+}
+
 /** The state an issue moves to on `state_event`, or undefined when it stays. */
 export function issueStateAfter(
   state: IssueState,

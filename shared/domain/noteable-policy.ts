@@ -60,6 +60,12 @@ export const mayUpdateIssue = (context: InProject & { issue: Issue }) =>
 /** Whether issues are listed at all (a project with issues switched off lists none). */
 export const listsIssues = (context: InProject) => context.project.issues_enabled;
 
+/**
+ * Whether the caller sets an issue's labels, assignees, due date and lock (GitLab's admin_issue,
+ * reporters and up); for others those parameters are silently dropped, as GitLab does.
+ */
+export const setsIssueMetadata = (context: InProject) => level(context) >= ACCESS.reporter;
+
 /** Only owners and admins delete issues. */
 export const mayDeleteIssue = (context: InProject) => writable(context) && level(context) >= ACCESS.owner;
 
@@ -102,12 +108,18 @@ export const mayDeleteMergeRequest = (context: InProject) =>
   writable(context) && level(context) >= ACCESS.owner;
 
 /**
- * Notes on a merge request: as on any noteable, but a locked discussion takes notes from members
- * only (IssuablePolicy: `locked & ~is_project_member` prevents `create_note`, admins included).
+ * Notes on an issue or a merge request: as on any noteable, but a locked discussion takes notes
+ * from members only (IssuablePolicy: `locked & ~is_project_member` prevents `create_note`, admins
+ * included).
  */
+const mayCreateIssuableNote = (context: InProject, issuable: { discussion_locked: boolean | null }) =>
+  mayCreateNote(context) && !(issuable.discussion_locked && effectiveAccess(context.access) < ACCESS.guest);
+
 export const mayCreateMergeRequestNote = (context: InProject & { mergeRequest: MergeRequestPeople }) =>
-  mayCreateNote(context) &&
-  !(context.mergeRequest.discussion_locked && effectiveAccess(context.access) < ACCESS.guest);
+  mayCreateIssuableNote(context, context.mergeRequest);
+
+export const mayCreateIssueNote = (context: InProject & { issue: Issue }) =>
+  mayCreateIssuableNote(context, context.issue);
 
 // Snippets ---------------------------------------------------------------------------------------
 

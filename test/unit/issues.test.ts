@@ -11,6 +11,7 @@ import {
   issueUserIds,
   MAX_ISSUE_ASSIGNEES,
   newIssueFrom,
+  settableIssueFields,
   uniqueLabels,
 } from '#domain/issues.ts';
 import { FEATURE_DEFAULTS, type Project } from '#domain/projects.ts';
@@ -345,5 +346,22 @@ describe('issueEntity()', () => {
     expect(entity.assignee).toBeNull();
     expect(entity.closed_by).toBeNull();
     expect(entity.closed_at).toBeNull();
+  });
+});
+
+describe('settableIssueFields()', () => {
+  it('keeps everything for callers who set metadata, drops labels, assignees, due date and lock for others', () => {
+    const input = {
+      title: 'T',
+      description: 'D',
+      confidential: true,
+      labels: ['bug'],
+      assignee_ids: [7],
+      assignee_id: 8,
+      due_date: '2027-01-01',
+      discussion_locked: true,
+    };
+    expect(settableIssueFields(input, true)).toEqual(input);
+    expect(settableIssueFields(input, false)).toEqual({ title: 'T', description: 'D', confidential: true });
   });
 });
