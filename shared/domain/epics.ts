@@ -1,7 +1,7 @@
 /** Group epics: the stored shape, the changes a request makes and the entity GitLab presents. */
 import type { Group } from './groups.ts';
 import { uniqueLabels } from './issues.ts';
-import { type User, userBasic } from './users.ts';
+import { type User, userBasicOrGhost } from './users.ts';
 
 export type EpicState = 'opened' | 'closed';
 export const EPIC_STATES = ['opened', 'closed'] as const;
@@ -141,20 +141,6 @@ export const filtersEpics = (filter: EpicFilter) =>
 /** The users an epic shows: its author. */
 export const epicUserIds = (epic: Epic) => [epic.author_id];
 
-const authorOf = (users: ReadonlyMap<number, User>, id: number, baseUrl: string) => {
-  const user = users.get(id);
-  return user
-    ? userBasic(user, baseUrl)
-    : {
-        id,
-        name: 'Ghost User',
-        username: 'ghost',
-        state: 'active',
-        avatar_url: null,
-        web_url: `${baseUrl}/ghost`,
-      };
-};
-
 export const epicWebUrl = (epic: Epic, group: Group, baseUrl: string) =>
   `${baseUrl}/groups/${group.full_path}/-/epics/${epic.iid}`;
 
@@ -167,7 +153,7 @@ export function epicEntity(epic: Epic, group: Group, users: ReadonlyMap<number, 
     parent_id: null,
     title: epic.title,
     description: epic.description,
-    author: authorOf(users, epic.author_id, baseUrl),
+    author: userBasicOrGhost(users, epic.author_id, baseUrl),
     start_date: epic.start_date,
     end_date: epic.end_date,
     due_date: epic.end_date,

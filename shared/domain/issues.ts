@@ -1,7 +1,7 @@
 /** Project issues: the stored shape, the changes a request makes and the entity GitLab presents. */
 import { validationFailed } from './errors.ts';
 import type { Project } from './projects.ts';
-import { type User, userBasic } from './users.ts';
+import { type User, userBasicOrGhost } from './users.ts';
 
 export type IssueState = 'opened' | 'closed';
 export const ISSUE_STATES = ['opened', 'closed'] as const;
@@ -165,20 +165,6 @@ export const issueUserIds = (issue: Issue) => [
   ...(issue.closed_by_id === null ? [] : [issue.closed_by_id]),
 ];
 
-const userOrGhost = (users: ReadonlyMap<number, User>, id: number, baseUrl: string) => {
-  const user = users.get(id);
-  return user
-    ? userBasic(user, baseUrl)
-    : {
-        id,
-        name: 'Ghost User',
-        username: 'ghost',
-        state: 'active',
-        avatar_url: null,
-        web_url: `${baseUrl}/ghost`,
-      };
-};
-
 export function issueEntity(
   issue: Issue,
   project: Project,
@@ -186,7 +172,7 @@ export function issueEntity(
   baseUrl: string,
 ) {
   const self = `${baseUrl}/api/v4/projects/${project.id}/issues/${issue.iid}`;
-  const assignees = issue.assignee_ids.map((id) => userOrGhost(users, id, baseUrl));
+  const assignees = issue.assignee_ids.map((id) => userBasicOrGhost(users, id, baseUrl));
   return {
     id: issue.id,
     iid: issue.iid,
@@ -197,11 +183,11 @@ export function issueEntity(
     created_at: issue.created_at,
     updated_at: issue.updated_at,
     closed_at: issue.closed_at,
-    closed_by: issue.closed_by_id === null ? null : userOrGhost(users, issue.closed_by_id, baseUrl),
+    closed_by: issue.closed_by_id === null ? null : userBasicOrGhost(users, issue.closed_by_id, baseUrl),
     labels: issue.labels,
     milestone: null,
     assignees,
-    author: userOrGhost(users, issue.author_id, baseUrl),
+    author: userBasicOrGhost(users, issue.author_id, baseUrl),
     assignee: assignees[0] ?? null,
     user_notes_count: issue.user_notes_count,
     merge_requests_count: 0,

@@ -2,7 +2,7 @@
 import { ApiError, conflict } from './errors.ts';
 import { atLeastOneOf } from './params.ts';
 import type { Project } from './projects.ts';
-import { type User, userBasic } from './users.ts';
+import { type User, userBasicOrGhost } from './users.ts';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 export const MERGE_REQUEST_STATES = ['opened', 'closed', 'merged', 'locked'] as const;
@@ -297,22 +297,8 @@ export const mergeRequestUserIds = (mr: MergeRequest) => [
   ]),
 ];
 
-const userOrGhost = (users: ReadonlyMap<number, User>, id: number, baseUrl: string) => {
-  const user = users.get(id);
-  return user
-    ? userBasic(user, baseUrl)
-    : {
-        id,
-        name: 'Ghost User',
-        username: 'ghost',
-        state: 'active',
-        avatar_url: null,
-        web_url: `${baseUrl}/ghost`,
-      };
-};
-
 const userOrNull = (users: ReadonlyMap<number, User>, id: number | null, baseUrl: string) =>
-  id === null ? null : userOrGhost(users, id, baseUrl);
+  id === null ? null : userBasicOrGhost(users, id, baseUrl);
 
 const webUrl = (mr: MergeRequest, project: Project, baseUrl: string) =>
   `${baseUrl}/${project.path_with_namespace}/merge_requests/${mr.iid}`;
@@ -337,7 +323,7 @@ export function mergeRequestBasic(
   users: ReadonlyMap<number, User>,
   baseUrl: string,
 ) {
-  const assignees = mr.assignee_ids.map((id) => userOrGhost(users, id, baseUrl));
+  const assignees = mr.assignee_ids.map((id) => userBasicOrGhost(users, id, baseUrl));
   return {
     id: mr.id,
     iid: mr.iid,
@@ -356,7 +342,7 @@ export function mergeRequestBasic(
     user_notes_count: mr.user_notes_count,
     upvotes: 0,
     downvotes: 0,
-    author: userOrGhost(users, mr.author_id, baseUrl),
+    author: userBasicOrGhost(users, mr.author_id, baseUrl),
     assignee: assignees[0] ?? null,
     assignees,
     source_project_id: mr.source_project_id,

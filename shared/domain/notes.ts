@@ -3,7 +3,7 @@
  * and the entities GitLab presents.
  */
 import { badRequest } from './errors.ts';
-import { type User, userWebUrl } from './users.ts';
+import { ghostUser, type User, userWebUrl } from './users.ts';
 
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic';
 
@@ -75,18 +75,7 @@ export function newNote(
  * those GitLab adds (avatar_url, web_url). A user removed since shows as GitLab's ghost.
  */
 export function noteAuthor(user: User | undefined, authorId: number, baseUrl: string) {
-  if (!user) {
-    return {
-      id: authorId,
-      name: 'Ghost User',
-      username: 'ghost',
-      state: 'active',
-      avatar_url: null,
-      web_url: userWebUrl(baseUrl, 'ghost'),
-      email: null,
-      created_at: null,
-    };
-  }
+  if (!user) return { ...ghostUser(authorId, baseUrl), email: null, created_at: null };
   return {
     id: user.id,
     name: user.name,

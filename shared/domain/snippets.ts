@@ -7,7 +7,7 @@ import { invalidParams, validationFailed } from './errors.ts';
 import { canReadSnippet, type InProject, mayAdminSnippet } from './noteable-policy.ts';
 import type { NoteParentFields } from './notes.ts';
 import type { Project } from './projects.ts';
-import { type User, userBasic } from './users.ts';
+import { type User, userBasicOrGhost } from './users.ts';
 
 export interface Snippet {
   id: number;
@@ -124,20 +124,6 @@ export const readsEverySnippet = (context: InProject) =>
 export const snippetListFilter = (context: InProject) =>
   readsEverySnippet(context) ? undefined : (snippet: Snippet) => canReadSnippet(context, snippet);
 
-const authorOf = (users: ReadonlyMap<number, User>, id: number, baseUrl: string) => {
-  const user = users.get(id);
-  return user
-    ? userBasic(user, baseUrl)
-    : {
-        id,
-        name: 'Ghost User',
-        username: 'ghost',
-        state: 'active',
-        avatar_url: null,
-        web_url: `${baseUrl}/ghost`,
-      };
-};
-
 /** GitLab's ProjectSnippet entity. */
 export function snippetEntity(
   snippet: Snippet,
@@ -152,7 +138,7 @@ export function snippetEntity(
     file_name: snippet.file_name,
     description: snippet.description,
     visibility: snippet.visibility,
-    author: authorOf(users, snippet.author_id, baseUrl),
+    author: userBasicOrGhost(users, snippet.author_id, baseUrl),
     updated_at: snippet.updated_at,
     created_at: snippet.created_at,
     project_id: snippet.project_id,

@@ -123,6 +123,22 @@ export function userBasic(user: User, baseUrl: string) {
   };
 }
 
+/** GitLab's stand-in for a user who no longer exists (their issues and notes stay). */
+export const ghostUser = (id: number, baseUrl: string) => ({
+  id,
+  name: 'Ghost User',
+  username: 'ghost',
+  state: 'active',
+  avatar_url: null,
+  web_url: userWebUrl(baseUrl, 'ghost'),
+});
+
+/** A user as an issue, note or snippet shows them: UserBasic, or the ghost when they are gone. */
+export const userBasicOrGhost = (users: ReadonlyMap<number, User>, id: number, baseUrl: string) => {
+  const user = users.get(id);
+  return user ? userBasic(user, baseUrl) : ghostUser(id, baseUrl);
+};
+
 export function userEntity(user: User, baseUrl: string) {
   return {
     ...userBasic(user, baseUrl),
