@@ -14,6 +14,7 @@ import {
   required,
   str,
 } from '../params.ts';
+import { issuableListParams } from './issuables.ts';
 
 /** A date (YYYY-MM-DD), or an empty string that clears it (null). */
 const clearableDate = () =>
@@ -49,11 +50,7 @@ export const epicSchemas = {
   list: params({
     id: required(idOrPath()),
     state: optional(oneOf(['opened', 'closed', 'all'])),
-    labels: optional(commaList(str())),
-    search: optional(str()),
-    author_id: optional(id()),
-    order_by: optional(oneOf(['created_at', 'updated_at'])),
-    sort: optional(oneOf(['asc', 'desc'])),
+    ...issuableListParams,
   }),
   one: params(one),
   create: params({

@@ -15,6 +15,7 @@ import {
   str,
   timestamp,
 } from '../params.ts';
+import { issuableListParams } from './issuables.ts';
 
 const fields = {
   description: optional(str(ISSUE_DESCRIPTION_MAX_LENGTH)),
@@ -32,14 +33,10 @@ export const issueSchemas = {
   list: params({
     id: required(idOrPath()),
     state: optional(oneOf(['opened', 'closed', 'all'])),
-    labels: optional(commaList(str())),
-    search: optional(str()),
+    ...issuableListParams,
     confidential: optional(bool()),
-    author_id: optional(id()),
     assignee_id: optional(id()),
     iids: optional(list(id())),
-    order_by: optional(oneOf(['created_at', 'updated_at'])),
-    sort: optional(oneOf(['asc', 'desc'])),
   }),
   one: params(one),
   create: params({

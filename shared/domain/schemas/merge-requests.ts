@@ -21,6 +21,7 @@ import {
   str,
   timestamp,
 } from '../params.ts';
+import { timeOrderParams } from './issuables.ts';
 
 /** A user id, or 0 for nobody (GitLab unassigns with `assignee_id=0`). */
 const userIdOrNobody = () =>
@@ -74,8 +75,7 @@ export const mergeRequestSchemas = {
   list: params({
     id: required(idOrPath()),
     state: optional(oneOf([...MERGE_REQUEST_STATES, 'all'])),
-    order_by: optional(oneOf(['created_at', 'updated_at'])),
-    sort: optional(oneOf(['asc', 'desc'])),
+    ...timeOrderParams,
     milestone: optional(str()),
     labels: optional(commaList(str())),
     created_after: optional(timestamp()),

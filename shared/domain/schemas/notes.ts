@@ -3,7 +3,8 @@
  * parameter is named as GitLab names it (`issue_iid`, `merge_request_iid`, `snippet_id`,
  * `epic_id`). A body's limits (blank, 1,000,000 characters) are the model's (#domain/notes.ts).
  */
-import { id, idOrPath, oneOf, optional, params, reference, required, timestamp } from '../params.ts';
+import { id, idOrPath, optional, params, reference, required, timestamp } from '../params.ts';
+import { timeOrderParams } from './issuables.ts';
 
 type ParentParam = 'issue_iid' | 'merge_request_iid' | 'snippet_id' | 'epic_id';
 
@@ -16,8 +17,7 @@ export const noteSchemas = {
   list: <K extends ParentParam>(name: K) =>
     params({
       ...parent(name),
-      sort: optional(oneOf(['asc', 'desc'])),
-      order_by: optional(oneOf(['created_at', 'updated_at'])),
+      ...timeOrderParams,
     }),
   one: <K extends ParentParam>(name: K) => params({ ...parent(name), note_id: required(id()) }),
   create: <K extends ParentParam>(name: K) =>
