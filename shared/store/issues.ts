@@ -5,7 +5,6 @@
  * a condition on the value read, so iids are gapless and unique however many are created at once;
  * `open_issues_count` moves in the same transactions as each opening, closing and removal.
  */
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { notFound, recordNotFound, validationFailed } from '#domain/errors.ts';
 import {
   filtersIssues,
@@ -24,6 +23,7 @@ import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
+import { longText, removeDropped } from './long-text.ts';
 import { removeParentPartition } from './noteable-purge.ts';
 import { noteSteps } from './notes.ts';
 import { listSortAttributes } from './table.ts';
@@ -46,43 +46,36 @@ export interface StoredIssue extends Issue {
   notes_count: number;
 }
 
+/**
+ * Descriptions up to this many bytes are stored as they are, longer ones gzipped (a description
+ * of 1,000,000 characters may be 4 MB; an item holds 400 KB in all: see checkFits).
+ */
+const DESCRIPTION = longText({
+  plain: 'description',
+  gzipped: 'description_gz',
+  inlineBytes: 100_000,
+});
+
 export function decodeIssue(item: Raw): StoredIssue {
   const {
     kind: _kind,
     deleting: _deleting,
-    description_gz,
     ...issue
-  } = stripStorage<StoredIssue & { kind: string; deleting?: boolean; description_gz?: Uint8Array }>(item);
+  } = stripStorage<StoredIssue & { kind: string; deleting?: boolean }>(DESCRIPTION.decodeInline(item));
   return {
     ...issue,
-    description: description_gz ? gunzipSync(description_gz).toString('utf8') : (issue.description ?? null),
     notes_count: Number(issue.notes_count ?? 0),
     user_notes_count: Number(issue.user_notes_count ?? 0),
   };
 }
 
-/**
- * Descriptions up to this many bytes are stored as they are, longer ones gzipped (a description
- * of 1,000,000 characters may be 4 MB; an item holds 400 KB in all).
- */
-const INLINE_DESCRIPTION_BYTES = 100_000;
-
-/** The description as the item holds it: the text, or its gzip. */
-function storedDescription(description: string | null): {
-  description?: string | null;
-  description_gz?: Uint8Array;
-} {
-  if (description === null || Buffer.byteLength(description) <= INLINE_DESCRIPTION_BYTES)
-    return { description };
-  return { description_gz: gzipSync(description) };
-}
-
 function issueItem(issue: StoredIssue): Raw {
   const { description, ...fields } = issue;
+  const key = keys.issue(issue.project_id, issue.iid);
   return {
-    ...keys.issue(issue.project_id, issue.iid),
+    ...key,
     ...fields,
-    ...storedDescription(description),
+    ...DESCRIPTION.store(key, description).fields,
     kind: 'issue',
     ...inLists(
       lists.projectIssues(issue.project_id),
@@ -249,10 +242,13 @@ const UPDATED_SORT = listSortAttributes.updated_at;
  */
 function setClauses(issue: StoredIssue, changes: Partial<Issue>, now: string) {
   const { description, ...rest } = changes;
-  const stored = description === undefined ? {} : storedDescription(description);
+  const stored =
+    description === undefined
+      ? undefined
+      : DESCRIPTION.store(keys.issue(issue.project_id, issue.iid), description);
   const fields: Record<string, unknown> = {
     ...rest,
-    ...stored,
+    ...stored?.fields,
     updated_at: now,
     [UPDATED_SORT]: sortAttributes({ id: issue.id, updated_at: now })[UPDATED_SORT],
   };
@@ -263,10 +259,7 @@ function setClauses(issue: StoredIssue, changes: Partial<Issue>, now: string) {
     values[`:f${index}`] = value;
     return `#f${index} = :f${index}`;
   });
-  const dropped =
-    description === undefined ? undefined : 'description_gz' in stored ? 'description' : 'description_gz';
-  if (dropped) names['#dropped'] = dropped;
-  return { sets, names, values, removing: dropped ? ' REMOVE #dropped' : '' };
+  return { sets, names, values, removing: removeDropped(stored, names) };
 }
 
 /** Whether a change may make the item grow past what it holds. */

@@ -1,4 +1,5 @@
 /** Key builders: the only place that knows how items are addressed. */
+import { createHash } from 'node:crypto';
 import {
   type ListOrder,
   type ListPartitionAttribute,
@@ -20,6 +21,9 @@ export const keyFits = (key: Key) =>
 
 /** Notes sort first by id in their parent's partition. */
 export const NOTE_PREFIX = 'NOTE#';
+
+/** The index of a part of a long text, in sort order (see store/long-text.ts). */
+const partIndex = (index: number) => String(index).padStart(3, '0');
 
 export const keys = {
   idCounter: (kind: string): Key => ({ pk: `COUNTER#${kind}`, sk: 'COUNTER' }),
@@ -58,11 +62,23 @@ export const keys = {
   /** An issue (its partition also holds its notes). */
   issue: (projectId: number, iid: number): Key => ({ pk: `ISSUE#${projectId}#${iid}`, sk: 'ISSUE' }),
   mergeRequest: (projectId: number, iid: number): Key => ({ pk: `MR#${projectId}#${iid}`, sk: 'MR' }),
+  /** A part of a merge request's long description, in its partition (a new version per write). */
+  mergeRequestDescriptionPart: (mergeRequest: Key, version: string, index: number): Key => ({
+    pk: mergeRequest.pk,
+    sk: `DESCRIPTION#${version}#${partIndex(index)}`,
+  }),
+  /** The item an open merge request holds for its two branches, in its project's partition. */
+  openMergeRequestBranches: (projectId: number, source: string, target: string): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `MROPEN#${createHash('sha256')
+      .update(JSON.stringify([source, target]), 'utf8')
+      .digest('hex')}`,
+  }),
   snippet: (id: number): Key => ({ pk: `SNIPPET#${id}`, sk: 'SNIPPET' }),
   /** A part of a snippet's long content, in the snippet's partition (a new version per write). */
-  snippetContentPart: (snippetId: number, version: string, index: number): Key => ({
-    pk: `SNIPPET#${snippetId}`,
-    sk: `CONTENT#${version}#${String(index).padStart(3, '0')}`,
+  snippetContentPart: (snippet: Key, version: string, index: number): Key => ({
+    pk: snippet.pk,
+    sk: `CONTENT#${version}#${partIndex(index)}`,
   }),
   epic: (id: number): Key => ({ pk: `EPIC#${id}`, sk: 'EPIC' }),
   /** An epic's iid within its group, naming the epic's id (iids are unique per group). */
@@ -71,10 +87,10 @@ export const keys = {
   epicIidCounter: (groupId: number): Key => ({ pk: `COUNTER#EPICIID#${groupId}`, sk: 'COUNTER' }),
   /** A note, in the partition of the issue, merge request, snippet or epic it hangs on. */
   note: (parentPk: string, id: number): Key => ({ pk: parentPk, sk: `${NOTE_PREFIX}${padId(id)}` }),
-  /** One part of a note body too long for one item (see store/notes.ts). */
-  notePart: (parentPk: string, id: number, part: number): Key => ({
-    pk: parentPk,
-    sk: `${NOTE_PREFIX}${padId(id)}#PART#${String(part).padStart(3, '0')}`,
+  /** A part of a note's long body, beside the note (a new version per write). */
+  notePart: (note: Key, version: string, index: number): Key => ({
+    pk: note.pk,
+    sk: `${note.sk}#PART#${partIndex(index)}#${version}`,
   }),
   /** Project names are unique within a namespace, like paths. */
   projectName: (namespaceId: number, name: string): Key => ({

@@ -12,10 +12,9 @@
  *
  * A description longer than an item comfortably holds (1,000,000 characters may be 4 MB) is stored
  * gzipped, and when even that is too long, in parts in the merge request's partition, written
- * before the item that names them.
+ * before the item that names them (see long-text.ts); a change of description is made on the
+ * condition that the item still names the parts read, which then go.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { notFound, recordNotFound } from '#domain/errors.ts';
 import {
   branchesTaken,
@@ -32,11 +31,11 @@ import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
-import { batchGetItems, batchWriteItems, type Key } from './batch.ts';
 import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
+import { longText, removeDropped, type StoredText } from './long-text.ts';
 import { removeParentPartition } from './noteable-purge.ts';
 import { noteSteps } from './notes.ts';
 import { listSortAttributes } from './table.ts';
@@ -51,7 +50,6 @@ import {
   type Step,
   type TransactItem,
   update,
-  writeAlone,
 } from './transaction.ts';
 import { getUsers } from './users.ts';
 
@@ -60,115 +58,66 @@ type Raw = Record<string, unknown>;
 /** A merge request as stored, with the count of all its notes (system ones too) for the notes list. */
 export interface StoredMergeRequest extends MergeRequest {
   notes_count: number;
-  /** Where a long description's parts are (see storedDescription). */
+  /** Where a long description's parts are (see long-text.ts). */
   description_parts?: { generation: string; count: number };
 }
-
-// Keys of this module's own items --------------------------------------------------------------------
-
-/** The item an open merge request holds for its branches, in its project's partition. */
-function openBranchesKey(projectId: number, source: string, target: string): Key {
-  const digest = createHash('sha256')
-    .update(JSON.stringify([source, target]), 'utf8')
-    .digest('hex');
-  return { pk: keys.project(projectId).pk, sk: `MROPEN#${digest}` };
-}
-
-/** One part of a gzipped description too long for the merge request's item. */
-const descriptionPartKey = (mrPk: string, generation: string, index: number): Key => ({
-  pk: mrPk,
-  sk: `DESCRIPTION#${generation}#${String(index).padStart(3, '0')}`,
-});
-
-// Descriptions ---------------------------------------------------------------------------------------
 
 /**
  * Descriptions up to this many bytes (plain or gzipped) are stored in the item: an item holds
  * 400 KB in all, and its other fields (255-character strings, at most 100 labels and assignees)
  * take up to 110 KB.
  */
-const INLINE_TEXT_BYTES = 200_000;
-const PART_BYTES = 300_000;
+const DESCRIPTION = longText({
+  plain: 'description',
+  gzipped: 'description_gz',
+  inlineBytes: 200_000,
+  parts: {
+    attribute: 'description_parts',
+    versionBytes: 4,
+    kind: 'description_part',
+    key: keys.mergeRequestDescriptionPart,
+  },
+});
 
-interface StoredDescription {
-  description?: string | null;
-  description_gz?: Uint8Array;
-  description_parts?: { generation: string; count: number };
-}
-
-const DESCRIPTION_ATTRIBUTES = ['description', 'description_gz', 'description_parts'] as const;
-
-/** How a description is stored, and the part items to write before the item that names them. */
-function storedDescription(mrPk: string, text: string | null): { fields: StoredDescription; parts: Raw[] } {
-  if (text === null || Buffer.byteLength(text) <= INLINE_TEXT_BYTES)
-    return { fields: { description: text }, parts: [] };
-  const zipped = gzipSync(text);
-  if (zipped.length <= INLINE_TEXT_BYTES) return { fields: { description_gz: zipped }, parts: [] };
-  const generation = randomBytes(4).toString('hex');
-  const parts: Raw[] = [];
-  for (let start = 0, index = 0; start < zipped.length; start += PART_BYTES, index++) {
-    parts.push({
-      ...descriptionPartKey(mrPk, generation, index),
-      kind: 'description_part',
-      data: zipped.subarray(start, start + PART_BYTES),
-    });
-  }
-  return { fields: { description_parts: { generation, count: parts.length } }, parts };
-}
-
-const partKeysOf = (mrPk: string, parts: StoredDescription['description_parts']): Key[] =>
-  parts
-    ? Array.from({ length: parts.count }, (_, index) => descriptionPartKey(mrPk, parts.generation, index))
-    : [];
-
-/** Removes the parts of a description no item names any more (a cleanup: a miss is harmless). */
-async function removeDescriptionParts(mrPk: string, parts: StoredDescription['description_parts']) {
-  for (const key of partKeysOf(mrPk, parts)) await writeAlone(remove(key));
-}
+const keyOf = (mr: MergeRequest) => keys.mergeRequest(mr.project_id, mr.iid);
 
 /** A merge request as an item stores it; its description when the item holds it. */
 function decodeItem(item: Raw): StoredMergeRequest {
   const {
     kind: _kind,
     deleting: _deleting,
-    description,
-    description_gz,
     ...fields
-  } = stripStorage<StoredMergeRequest & StoredDescription & { kind: string; deleting?: boolean }>(item);
-  const text = description_gz ? gunzipSync(description_gz).toString('utf8') : (description ?? null);
+  } = stripStorage<StoredMergeRequest & { kind: string; deleting?: boolean }>(DESCRIPTION.decodeInline(item));
   return {
     ...fields,
-    description: text,
     notes_count: Number(fields.notes_count ?? 0),
     user_notes_count: Number(fields.user_notes_count ?? 0),
   };
+}
+
+/** The merge request's item read again, its description as the item holds it (undefined when gone). */
+async function readItem(projectId: number, iid: number): Promise<StoredMergeRequest | undefined> {
+  const item = await getItem(keys.mergeRequest(projectId, iid));
+  return item?.kind === 'merge_request' && !item.deleting ? decodeItem(item) : undefined;
 }
 
 /**
  * Merge requests from their items, long descriptions put together from their parts (one batch).
  * Until then such a description reads as null (a search does not see into it).
  */
-async function decodeAll(items: StoredMergeRequest[]): Promise<StoredMergeRequest[]> {
-  const pkOf = (mr: MergeRequest) => keys.mergeRequest(mr.project_id, mr.iid).pk;
-  const partKeys = items.flatMap((mr) => partKeysOf(pkOf(mr), mr.description_parts));
-  const parts = new Map(
-    (partKeys.length ? await batchGetItems(partKeys) : []).map((part) => [`${part.pk}|${part.sk}`, part]),
-  );
-  return items.map((mr) => {
-    if (!mr.description_parts) return mr;
-    const chunks = partKeysOf(pkOf(mr), mr.description_parts).map((key) =>
-      Buffer.from((parts.get(`${key.pk}|${key.sk}`)?.data as Uint8Array | undefined) ?? new Uint8Array()),
-    );
-    return { ...mr, description: gunzipSync(Buffer.concat(chunks)).toString('utf8') };
+const decodeAll = (items: StoredMergeRequest[]): Promise<StoredMergeRequest[]> =>
+  DESCRIPTION.read(items, {
+    key: keyOf,
+    reread: (mr) => readItem(mr.project_id, mr.iid),
+    decode: (mr, text) => ({ ...mr, description: text }),
   });
-}
 
-function mergeRequestItem(mr: StoredMergeRequest, description: StoredDescription): Raw {
+function mergeRequestItem(mr: StoredMergeRequest, description: StoredText): Raw {
   const { description: _text, description_parts: _parts, ...fields } = mr;
   return {
-    ...keys.mergeRequest(mr.project_id, mr.iid),
+    ...keyOf(mr),
     ...fields,
-    ...description,
+    ...description.fields,
     kind: 'merge_request',
     ...inLists(
       lists.projectMergeRequests(mr.project_id),
@@ -191,16 +140,15 @@ export async function readMergeRequest(
   projectId: number,
   iid: number,
 ): Promise<StoredMergeRequest | undefined> {
-  const item = await getItem(keys.mergeRequest(projectId, iid));
-  if (item?.kind !== 'merge_request' || item.deleting) return undefined;
-  const [mr] = await decodeAll([decodeItem(item)]);
-  return mr;
+  const mr = await readItem(projectId, iid);
+  const [read] = mr ? await decodeAll([mr]) : [];
+  return read;
 }
 
 // The open merge request of two branches ---------------------------------------------------------------
 
 const openBranchesItem = (mr: MergeRequest, target: string): Raw => ({
-  ...openBranchesKey(mr.project_id, mr.source_branch, target),
+  ...keys.openMergeRequestBranches(mr.project_id, mr.source_branch, target),
   kind: 'merge_request_branches',
   iid: mr.iid,
   source_branch: mr.source_branch,
@@ -222,9 +170,11 @@ const takeBranches = (mr: MergeRequest, target: string, refusal: (holder: number
 
 /** Releases the branches a merge request held (only while it is the one holding them). */
 const releaseBranches = (mr: MergeRequest, target: string) =>
-  remove(openBranchesKey(mr.project_id, mr.source_branch, target), 'attribute_not_exists(pk) OR iid = :iid', {
-    ':iid': mr.iid,
-  });
+  remove(
+    keys.openMergeRequestBranches(mr.project_id, mr.source_branch, target),
+    'attribute_not_exists(pk) OR iid = :iid',
+    { ':iid': mr.iid },
+  );
 
 /** The branches' item was released between the refusal and its reading: try again. */
 class BranchesMoved extends Error {}
@@ -277,10 +227,10 @@ export async function createMergeRequest(
         updated_at: now,
         notes_count: 0,
       };
-      const key = keys.mergeRequest(project.id, mr.iid);
-      const description = storedDescription(key.pk, mr.description);
-      if (description.parts.length) await batchWriteItems(description.parts);
-      try {
+      const key = keyOf(mr);
+      const description = DESCRIPTION.store(key, mr.description);
+      // Parts written under an iid another merge request took are nobody's: they go.
+      return DESCRIPTION.replace(key, description, async () => {
         await commit([
           refusedWith(
             update(keys.project(project.id), 'SET last_merge_request_iid = :iid', {
@@ -290,17 +240,13 @@ export async function createMergeRequest(
             }),
             new IidTaken(),
           ),
-          put(mergeRequestItem(mr, description.fields), NEW_ITEM),
+          put(mergeRequestItem(mr, description), NEW_ITEM),
           takeBranches(mr, mr.target_branch, branchesTaken),
           listCountChange(lists.projectMergeRequests(project.id), 1),
           listCountChange(lists.projectMergeRequestsInState(project.id, 'opened'), 1),
         ]);
-      } catch (error) {
-        // The parts were written under an iid another merge request took: they are nobody's.
-        await removeDescriptionParts(key.pk, description.fields.description_parts);
-        throw error;
-      }
-      return mr;
+        return { value: mr };
+      });
     },
     () => lastMergeRequestIid(project.id),
   );
@@ -380,7 +326,8 @@ async function freshMergeRequest(mr: StoredMergeRequest): Promise<StoredMergeReq
  * condition that it is still in the state and on the target it was read with (a race is decided
  * again on what the winner left). The open merge request's hold on its branches moves with it: a
  * new target another open one holds is refused (409); a reopening refused that way is left
- * undone and the other changes are made, as GitLab does.
+ * undone and the other changes are made, as GitLab does. A new description is stored once, its
+ * write made on the condition that the item still names the description parts read.
  */
 export function changeMergeRequest(
   mr: StoredMergeRequest,
@@ -388,28 +335,38 @@ export function changeMergeRequest(
   event: 'close' | 'reopen' | undefined,
   actorId: number,
 ): Promise<StoredMergeRequest> {
-  return retrying(
-    {
-      times: ATTEMPTS,
-      retry: (error) => error instanceof StateChanged || error instanceof BranchesMoved,
-      backoff: true,
-    },
-    mr,
-    async (current) => {
-      try {
-        return await writeChange(current, changes, mergeRequestStateAfter(current.state, event), actorId);
-      } catch (error) {
-        if (!(error instanceof ReopenRefused)) throw error;
-        return writeChange(current, changes, undefined, actorId);
-      }
-    },
-    freshMergeRequest,
+  const key = keyOf(mr);
+  const stored = changes.description === undefined ? undefined : DESCRIPTION.store(key, changes.description);
+  return DESCRIPTION.replace(key, stored, () =>
+    retrying(
+      {
+        times: ATTEMPTS,
+        retry: (error) => error instanceof StateChanged || error instanceof BranchesMoved,
+        backoff: true,
+      },
+      mr,
+      async (current) => {
+        // A new description replaces the one read: its parts go.
+        const write = async (nextState: MergeRequestState | undefined) => ({
+          value: await writeChange(current, changes, stored, nextState, actorId),
+          ...(stored ? { replaced: current } : {}),
+        });
+        try {
+          return await write(mergeRequestStateAfter(current.state, event));
+        } catch (error) {
+          if (!(error instanceof ReopenRefused)) throw error;
+          return write(undefined);
+        }
+      },
+      freshMergeRequest,
+    ),
   );
 }
 
 async function writeChange(
   mr: StoredMergeRequest,
   changes: Partial<MergeRequest>,
+  stored: StoredText | undefined,
   nextState: MergeRequestState | undefined,
   actorId: number,
 ): Promise<StoredMergeRequest> {
@@ -424,14 +381,20 @@ async function writeChange(
   // Nothing to change (closing a closed one, say): GitLab saves nothing, so nothing moves.
   if (Object.keys(all).length === 0) return mr;
   const changed: StoredMergeRequest = { ...mr, ...all, updated_at: now };
-  const key = keys.mergeRequest(mr.project_id, mr.iid);
+  const key = keyOf(mr);
 
   // SET the changed fields (a description in the form its length asks for) and REMOVE the forms
-  // of a description no longer used.
-  const { description, ...others } = all;
-  const stored = description === undefined ? undefined : storedDescription(key.pk, description);
+  // of a description no longer used; a new description replaces the one read, or is decided again.
+  const { description: _description, ...others } = all;
   const names: Record<string, string> = { ...stillAsReadNames };
   const values: Raw = stillAsReadValues(mr);
+  let condition = STILL_AS_READ;
+  if (stored) {
+    const unchanged = DESCRIPTION.unchanged(mr);
+    condition += ` AND ${unchanged.condition}`;
+    Object.assign(names, unchanged.names);
+    Object.assign(values, unchanged.values);
+  }
   const sets = Object.entries({
     ...others,
     ...stored?.fields,
@@ -444,12 +407,7 @@ async function writeChange(
     values[`:f${index}`] = value;
     return `#f${index} = :f${index}`;
   });
-  const removals = stored
-    ? DESCRIPTION_ATTRIBUTES.filter((name) => !(name in stored.fields)).map((name, index) => {
-        names[`#r${index}`] = name;
-        return `#r${index}`;
-      })
-    : [];
+  const removing = removeDropped(stored, names);
 
   // The hold on the branches: released when it stops being open or changes target, taken when it
   // reopens or changes target while open.
@@ -484,28 +442,14 @@ async function writeChange(
       listCountChange(moved, 1),
     );
   }
-  const expression = [
-    `SET ${sets.join(', ')}`,
-    ...(removals.length ? [`REMOVE ${removals.join(', ')}`] : []),
-    ...(moves.length ? ['ADD notes_count :one'] : []),
-  ].join(' ');
-
-  if (stored?.parts.length) await batchWriteItems(stored.parts);
-  try {
-    await commit([
-      refusedReading(update(key, expression, { condition: STILL_AS_READ, names, values }), stillThere),
-      ...branches,
-      ...moves,
-    ]);
-  } catch (error) {
-    await removeDescriptionParts(key.pk, stored?.fields.description_parts);
-    throw error;
-  }
-  // The parts of the description replaced are nobody's now.
-  if (stored) await removeDescriptionParts(key.pk, mr.description_parts);
+  const expression = `SET ${sets.join(', ')}${removing}${moves.length ? ' ADD notes_count :one' : ''}`;
+  await commit([
+    refusedReading(update(key, expression, { condition, names, values }), stillThere),
+    ...branches,
+    ...moves,
+  ]);
   return {
-    ...changed,
-    description_parts: stored ? stored.fields.description_parts : mr.description_parts,
+    ...(stored ? DESCRIPTION.withStored(changed, stored) : changed),
     notes_count: mr.notes_count + (moves.length ? 1 : 0),
   };
 }

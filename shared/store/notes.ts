@@ -6,28 +6,32 @@
  * in the same transaction as each note, so the list's total is read with the parent.
  *
  * A body longer than an item holds (1,000,000 characters may be 4 MB) is stored gzipped, and when
- * even that is too long, in parts beside the note, written before the note that names them.
+ * even that is too long, in parts beside the note (see long-text.ts). The note as the store reads
+ * it names those parts, so an edit or removal knows what it replaces; both are made on the
+ * condition that the note still names the parts read.
  */
-import { randomBytes } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { recordNotFound } from '#domain/errors.ts';
 import { checkedNoteBody, type Note, type NoteParent, newNote } from '#domain/notes.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import type { User } from '#domain/users.ts';
-import { batchGetItems, batchWriteItems, type Key } from './batch.ts';
+import type { Key } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
-import { getItem, readPartition } from './items.ts';
-import { keys, localSortOf, NOTE_PREFIX, sortAttributes, stripStorage } from './keys.ts';
+import { getItem } from './items.ts';
+import { keys, localSortOf, sortAttributes, stripStorage } from './keys.ts';
+import { longText, type StoredText, type TextGuard, writeParts } from './long-text.ts';
 import { type LocalOrder, listSortAttributes, localIndexName } from './table.ts';
 import {
   commit,
   EXISTING_ITEM,
+  lockLost,
   NEW_ITEM,
   put,
+  refusedReading,
   refusedWith,
   remove,
+  retrying,
   type Step,
   type TransactItem,
   update,
@@ -37,76 +41,41 @@ import { getUsers } from './users.ts';
 
 type Raw = Record<string, unknown>;
 
-/** Bodies up to this many bytes are stored as they are (an item holds 400 KB in all). */
-const INLINE_BODY_BYTES = 300_000;
-const PART_BYTES = 300_000;
-
-interface StoredBody {
-  body?: string;
-  body_gz?: Uint8Array;
-  /** Parts of a gzipped body: their generation (a new one per write) and count. */
+/** A note as the store reads it: where a long body's parts are (noteEntity never shows it). */
+export interface StoredNote extends Note {
   body_parts?: { generation: string; count: number };
 }
 
-/** How a body is stored, and the part items to write before the note that names them. */
-function storedBody(parentPk: string, noteId: number, body: string): { fields: StoredBody; parts: Raw[] } {
-  if (Buffer.byteLength(body) <= INLINE_BODY_BYTES) return { fields: { body }, parts: [] };
-  const zipped = gzipSync(body);
-  if (zipped.length <= INLINE_BODY_BYTES) return { fields: { body_gz: zipped }, parts: [] };
-  const generation = randomBytes(4).toString('hex');
-  const parts: Raw[] = [];
-  for (let start = 0, index = 0; start < zipped.length; start += PART_BYTES, index++) {
-    parts.push({
-      ...keys.notePart(parentPk, noteId, index),
-      sk: `${keys.notePart(parentPk, noteId, index).sk}#${generation}`,
-      kind: 'note_part',
-      data: zipped.subarray(start, start + PART_BYTES),
-    });
-  }
-  return { fields: { body_parts: { generation, count: parts.length } }, parts };
-}
+/** Bodies up to 300 KB, as they are or gzipped, stay in the note's item (an item holds 400 KB in all). */
+const NOTE_BODY = longText({
+  plain: 'body',
+  gzipped: 'body_gz',
+  inlineBytes: 300_000,
+  parts: { attribute: 'body_parts', versionBytes: 4, kind: 'note_part', key: keys.notePart },
+});
 
-const partKey = (parentPk: string, noteId: number, index: number, generation: string): Key => {
-  const key = keys.notePart(parentPk, noteId, index);
-  return { pk: key.pk, sk: `${key.sk}#${generation}` };
-};
+const keyOfItem = (item: Raw): Key => ({ pk: String(item.pk), sk: String(item.sk) });
+
+/** A note's item read again (undefined when it is gone). */
+async function noteItemAt(key: Key): Promise<Raw | undefined> {
+  const item = await getItem(key);
+  return item?.kind === 'note' ? item : undefined;
+}
 
 /** The note items with their bodies put together (parts of long bodies read in one batch). */
-async function decodeNotes(items: Raw[]): Promise<Note[]> {
-  const partKeys = items.flatMap((item) => {
-    const parts = item.body_parts as StoredBody['body_parts'];
-    if (!parts) return [];
-    return Array.from({ length: parts.count }, (_, index) =>
-      partKey(String(item.pk), Number(item.id), index, parts.generation),
-    );
+const decodeNotes = (items: Raw[]): Promise<StoredNote[]> =>
+  NOTE_BODY.read(items, {
+    key: keyOfItem,
+    reread: (item) => noteItemAt(keyOfItem(item)),
+    decode: (item, text) => {
+      const { body: _body, body_gz: _zipped, kind: _kind, ...note } = stripStorage<StoredNote & Raw>(item);
+      return { ...note, body: text ?? '' };
+    },
   });
-  const parts = new Map(
-    (partKeys.length ? await batchGetItems(partKeys) : []).map((part) => [String(part.sk), part]),
-  );
-  return items.map((item) => {
-    const {
-      body,
-      body_gz,
-      body_parts,
-      kind: _kind,
-      ...note
-    } = stripStorage<Note & StoredBody & { kind: string }>(item);
-    let text = body ?? '';
-    if (body_gz) text = gunzipSync(body_gz).toString('utf8');
-    if (body_parts) {
-      const chunks = Array.from({ length: body_parts.count }, (_, index) => {
-        const part = parts.get(partKey(String(item.pk), note.id, index, body_parts.generation).sk);
-        return Buffer.from((part?.data as Uint8Array | undefined) ?? new Uint8Array());
-      });
-      text = gunzipSync(Buffer.concat(chunks)).toString('utf8');
-    }
-    return { ...note, body: text };
-  });
-}
 
-function noteItem(parentPk: string, note: Note, body: StoredBody): Raw {
-  const { body: _text, ...fields } = note;
-  return { ...keys.note(parentPk, note.id), ...fields, ...body, kind: 'note', ...localSortOf(note) };
+function noteItem(parentPk: string, note: StoredNote, body: StoredText): Raw {
+  const { body: _text, body_parts: _parts, ...fields } = note;
+  return { ...keys.note(parentPk, note.id), ...fields, ...body.fields, kind: 'note', ...localSortOf(note) };
 }
 
 // Reads ------------------------------------------------------------------------------------------
@@ -121,7 +90,7 @@ export interface NotesQuery {
  * One page of a parent's notes: a Query of its partition's local index in the asked order, reading
  * only the keys up to the end of the page (the total is the parent's `notes_count`).
  */
-export async function readNotesPage(parentPk: string, query: NotesQuery): Promise<Note[]> {
+export async function readNotesPage(parentPk: string, query: NotesQuery): Promise<StoredNote[]> {
   const offset = offsetOf(query.page);
   const wanted = offset + query.page.perPage;
   const items: Raw[] = [];
@@ -146,12 +115,11 @@ export async function readNotesPage(parentPk: string, query: NotesQuery): Promis
 }
 
 /** A parent's note by id: 404 `Not found` when there is none. */
-export async function getNote(parentPk: string, noteId: number): Promise<Note> {
-  const key = keys.note(parentPk, noteId);
-  const item = await getItem(key);
-  if (item?.kind !== 'note') throw recordNotFound();
-  const [note] = await decodeNotes([item]);
-  return note as Note;
+export async function getNote(parentPk: string, noteId: number): Promise<StoredNote> {
+  const item = await getItem(keys.note(parentPk, noteId));
+  const [note] = item?.kind === 'note' ? await decodeNotes([item]) : [];
+  if (!note) throw recordNotFound();
+  return note;
 }
 
 // Writes -----------------------------------------------------------------------------------------
@@ -198,10 +166,10 @@ export async function noteSteps(
     created_at: fields.created_at ?? now,
     updated_at: fields.created_at ?? now,
   };
-  const body = storedBody(parentKey.pk, note.id, note.body);
-  if (body.parts.length) await batchWriteItems(body.parts);
+  const body = NOTE_BODY.store(keys.note(parentKey.pk, note.id), note.body);
+  await writeParts(body);
   const count = countOnParent(parentKey, parent.id, 1, note.system, now);
-  return { note, put: put(noteItem(parentKey.pk, note, body.fields), NEW_ITEM), count };
+  return { note, put: put(noteItem(parentKey.pk, note, body), NEW_ITEM), count };
 }
 
 /** The key of the item a note hangs on, as the note (or a new note's parent) records it. */
@@ -254,40 +222,72 @@ export async function createNoteBy(
   return { note, users };
 }
 
+/** The note names other parts than those read: read it again and write again. */
+class BodyChanged extends Error {}
+
+/** Attempts at an edit or removal racing others' edits; each loses only to an edit that won. */
+const ATTEMPTS = 50;
+
+/**
+ * Writes a note's change or removal on the condition that it names the body parts read (`write`
+ * throws BodyChanged when refused), reading the note again after a refusal: 404 when it is gone,
+ * 409 when it kept losing. The parts of a new body go when it fails, those it replaced or removed
+ * once it succeeds.
+ */
+function writeGuarded<R>(
+  note: StoredNote,
+  body: StoredText | undefined,
+  write: (guard: TextGuard) => Promise<R>,
+): Promise<R> {
+  const key = noteKeyOf(note);
+  return NOTE_BODY.replace(key, body, async () => {
+    try {
+      return await retrying(
+        { times: ATTEMPTS, retry: (error) => error instanceof BodyChanged, backoff: true },
+        note as object,
+        async (current) => ({ value: await write(NOTE_BODY.unchanged(current)), replaced: current }),
+        async () => {
+          const fresh = await noteItemAt(key);
+          if (!fresh) throw recordNotFound();
+          return fresh;
+        },
+      );
+    } catch (error) {
+      throw error instanceof BodyChanged ? lockLost() : error;
+    }
+  });
+}
+
+const noteKeyOf = (note: Note) => keys.note(parentKeyOf(parentOf(note)).pk, note.id);
+
 /** Changes a note's body; its updated time (and place in the updated order) moves with it. */
-export async function editNote(note: Note, body: string): Promise<Note> {
+export async function editNote(note: StoredNote, body: string): Promise<StoredNote> {
   const parentPk = parentKeyOf(parentOf(note)).pk;
-  const edited: Note = {
-    ...note,
-    body: checkedNoteBody(body, 'update'),
-    updated_at: new Date().toISOString(),
-  };
-  const previous = await getItem(keys.note(parentPk, note.id));
-  const stored = storedBody(parentPk, note.id, body);
-  if (stored.parts.length) await batchWriteItems(stored.parts);
-  const written = await writeAlone(put(noteItem(parentPk, edited, stored.fields), EXISTING_ITEM));
-  if (!written) throw recordNotFound();
-  await removeParts(parentPk, previous);
-  return edited;
+  const edited: StoredNote = { ...note, updated_at: new Date().toISOString() };
+  const stored = NOTE_BODY.store(noteKeyOf(note), checkedNoteBody(body, 'update'));
+  await writeGuarded(note, stored, async (guard) => {
+    const item = put(
+      noteItem(parentPk, edited, stored),
+      `${EXISTING_ITEM} AND ${guard.condition}`,
+      guard.values,
+      guard.names,
+    );
+    if (!(await writeAlone(item))) throw new BodyChanged();
+  });
+  return NOTE_BODY.withStored(edited, stored);
 }
 
 /** Removes a note and counts it off its parent; 404 when it is gone already. */
-export async function deleteNote(note: Note): Promise<void> {
+export async function deleteNote(note: StoredNote): Promise<void> {
   const parentKey = parentKeyOf(parentOf(note));
   const key = keys.note(parentKey.pk, note.id);
-  const previous = await getItem(key);
-  await commit([
-    refusedWith(remove(key, EXISTING_ITEM), recordNotFound()),
-    countOnParent(parentKey, note.noteable_id, -1, note.system),
-  ]);
-  await removeParts(parentKey.pk, previous);
-}
-
-/** The parts of a body no note names any more. */
-async function removeParts(parentPk: string, previous: Raw | undefined): Promise<void> {
-  const parts = previous?.body_parts as StoredBody['body_parts'];
-  if (!parts) return;
-  for (let index = 0; index < parts.count; index++) {
-    await writeAlone(remove(partKey(parentPk, Number(previous?.id), index, parts.generation)));
-  }
+  await writeGuarded(note, undefined, (guard) =>
+    commit([
+      refusedReading(
+        remove(key, `${EXISTING_ITEM} AND ${guard.condition}`, guard.values, guard.names),
+        (stored) => (stored ? new BodyChanged() : recordNotFound()),
+      ),
+      countOnParent(parentKey, note.noteable_id, -1, note.system),
+    ]),
+  );
 }

@@ -5,22 +5,21 @@
  *
  * Content is never shown in a list, so a snippet's item keeps only short content; longer content
  * (up to 1,000,000 characters, which may be 4 MB) is gzipped into parts of the snippet's partition
- * (`CONTENT#<version>#<n>`), written before the item that names them. Each content write has a new
- * version, and a change of content is made on the condition that the version read is still the
- * item's, so the parts replaced are known and removed, and none is left behind or lost.
+ * (`CONTENT#<version>#<n>`, see long-text.ts), written before the item that names them. Each
+ * content write has a new version, and a change of content is made on the condition that the
+ * version read is still the item's, so the parts replaced are known and removed, and none is left
+ * behind or lost.
  */
-import { randomBytes } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { notFound } from '#domain/errors.ts';
 import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { NewSnippet, Snippet } from '#domain/snippets.ts';
 import type { User } from '#domain/users.ts';
-import { batchDeleteItems, batchGetItems, batchWriteItems } from './batch.ts';
 import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
+import { longText, removeDropped, type StoredText } from './long-text.ts';
 import { removeParentPartition } from './noteable-purge.ts';
 import {
   check,
@@ -51,46 +50,24 @@ export interface StoredSnippet extends Snippet {
   content_parts?: number;
 }
 
-/** Content up to this many bytes stays in the snippet's item (lists read it, never show it). */
-const INLINE_CONTENT_BYTES = 16_384;
-/** Each part of gzipped content (an item holds 400 KB in all). */
-const PART_BYTES = 300_000;
+/**
+ * Content up to 16 KB stays in the snippet's item (lists read it, never show it); longer content
+ * goes gzipped to parts, whatever its gzipped size.
+ */
+const CONTENT = longText({
+  plain: 'content',
+  inlineBytes: 16_384,
+  parts: {
+    attribute: 'content_parts',
+    version: 'content_version',
+    versionBytes: 6,
+    kind: 'snippet_content',
+    key: keys.snippetContentPart,
+  },
+});
 
 /** Alive: there, and not being removed with its project. */
 const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deleting)';
-
-const contentPartKey = keys.snippetContentPart;
-
-const newVersion = () => randomBytes(6).toString('hex');
-
-interface StoredContent {
-  version: string;
-  fields: { content: string } | { content_parts: number };
-  parts: Raw[];
-}
-
-/** How content is stored under a version: in the item, or gzipped in parts written beside it. */
-function storedContent(snippetId: number, content: string): StoredContent {
-  const version = newVersion();
-  if (Buffer.byteLength(content) <= INLINE_CONTENT_BYTES) return { version, fields: { content }, parts: [] };
-  const zipped = gzipSync(content);
-  const parts: Raw[] = [];
-  for (let start = 0, index = 0; start < zipped.length; start += PART_BYTES, index++) {
-    parts.push({
-      ...contentPartKey(snippetId, version, index),
-      kind: 'snippet_content',
-      data: zipped.subarray(start, start + PART_BYTES),
-    });
-  }
-  return { version, fields: { content_parts: parts.length }, parts };
-}
-
-const partKeys = (snippetId: number, version: string, count: number) =>
-  Array.from({ length: count }, (_, index) => contentPartKey(snippetId, version, index));
-
-/** Removes the parts of a content version no item names any more. */
-const removeParts = (snippetId: number, version: string, count: number | undefined) =>
-  count ? batchDeleteItems(partKeys(snippetId, version, count)) : Promise.resolve();
 
 export function decodeSnippet(item: Raw): StoredSnippet {
   const {
@@ -132,29 +109,24 @@ export async function readSnippet(id: number): Promise<StoredSnippet | undefined
   return item && item.kind === 'snippet' && !item.deleting ? decodeSnippet(item) : undefined;
 }
 
-/** Times the content is read again when a change replaced it between the snippet's read and its parts'. */
-const CONTENT_READS = 5;
+/** The snippet read again after a change of its content (404 `Snippet Not Found` when gone). */
+async function freshSnippet(snippet: StoredSnippet): Promise<StoredSnippet> {
+  const fresh = await readSnippet(snippet.id);
+  if (!fresh) throw notFound('Snippet');
+  return fresh;
+}
 
-/** A snippet's content, whole: from its item, or its parts put together. */
+/**
+ * A snippet's content, whole: from its item, or its parts put together (read again, with the
+ * snippet, when a change replaced them since the snippet was read).
+ */
 export async function readSnippetContent(snippet: StoredSnippet): Promise<string> {
-  let current = snippet;
-  for (let attempt = 1; ; attempt++) {
-    const count = current.content_parts;
-    if (count === undefined) return current.content ?? '';
-    const found = await batchGetItems(partKeys(current.id, current.content_version, count));
-    if (found.length === count) {
-      const bySk = new Map(found.map((part) => [String(part.sk), part]));
-      const chunks = partKeys(current.id, current.content_version, count).map((key) =>
-        Buffer.from(bySk.get(key.sk)?.data as Uint8Array),
-      );
-      return gunzipSync(Buffer.concat(chunks)).toString('utf8');
-    }
-    // A change replaced the content (and removed these parts) since the snippet was read.
-    if (attempt >= CONTENT_READS) throw lockLost();
-    const fresh = await readSnippet(current.id);
-    if (!fresh) throw notFound('Snippet');
-    current = fresh;
-  }
+  const [content] = await CONTENT.read([snippet], {
+    key: (owner) => keys.snippet(owner.id),
+    reread: freshSnippet,
+    decode: (_owner, text) => text ?? '',
+  });
+  return content ?? '';
 }
 
 export interface SnippetListQuery {
@@ -200,29 +172,25 @@ export async function createSnippetBy(
 async function writeNewSnippet(fields: NewSnippet, content: string): Promise<StoredSnippet> {
   const id = await nextId('snippet');
   const now = new Date().toISOString();
-  const stored = storedContent(id, content);
-  const snippet: StoredSnippet = {
+  const key = keys.snippet(id);
+  const stored = CONTENT.store(key, content);
+  const snippet = {
     ...fields,
     id,
     created_at: now,
     updated_at: now,
     notes_count: 0,
     user_notes_count: 0,
-    content_version: stored.version,
     ...stored.fields,
-  };
-  if (stored.parts.length) await batchWriteItems(stored.parts);
-  try {
+  } as StoredSnippet;
+  return CONTENT.replace(key, stored, async () => {
     await commit([
       refusedWith(check(keys.project(fields.project_id), LIVE), notFound('Project')),
       put(snippetItem(snippet), NEW_ITEM),
       listCountChange(lists.projectSnippets(fields.project_id), 1),
     ]);
-  } catch (error) {
-    await removeParts(id, stored.version, stored.parts.length);
-    throw error;
-  }
-  return snippet;
+    return { value: snippet };
+  });
 }
 
 /** Another change replaced the content since it was read: read the version again. */
@@ -241,37 +209,30 @@ export async function changeSnippet(
   changes: Partial<Snippet>,
   content?: string,
 ): Promise<StoredSnippet> {
-  const stored = content === undefined ? undefined : storedContent(snippet.id, content);
-  if (stored?.parts.length) await batchWriteItems(stored.parts);
-  let written: { changed: StoredSnippet; replaced?: StoredSnippet };
+  const key = keys.snippet(snippet.id);
+  const stored = content === undefined ? undefined : CONTENT.store(key, content);
   try {
-    written = await retrying(
-      { times: CHANGE_ATTEMPTS, retry: (error) => error instanceof ContentChanged, backoff: true },
-      snippet,
-      (current) => writeSnippetChange(current, changes, stored),
-      async (current) => {
-        const fresh = await readSnippet(current.id);
-        if (!fresh) throw notFound('Snippet');
-        return fresh;
-      },
+    return await CONTENT.replace(key, stored, () =>
+      retrying(
+        { times: CHANGE_ATTEMPTS, retry: (error) => error instanceof ContentChanged, backoff: true },
+        snippet,
+        (current) => writeSnippetChange(current, changes, stored),
+        freshSnippet,
+      ),
     );
   } catch (error) {
-    // Nothing names the new content's parts: they go, and a change that kept losing is a conflict.
-    if (stored) await removeParts(snippet.id, stored.version, stored.parts.length);
+    // A change that kept losing is a conflict.
     throw error instanceof ContentChanged ? lockLost() : error;
   }
-  const { changed, replaced } = written;
-  if (replaced) await removeParts(snippet.id, replaced.content_version, replaced.content_parts);
-  return changed;
 }
 
 async function writeSnippetChange(
   current: StoredSnippet,
   changes: Partial<Snippet>,
-  stored: StoredContent | undefined,
-): Promise<{ changed: StoredSnippet; replaced?: StoredSnippet }> {
+  stored: StoredText | undefined,
+): Promise<{ value: StoredSnippet; replaced?: StoredSnippet }> {
   const now = new Date().toISOString();
-  const contentFields = stored ? { content_version: stored.version, ...stored.fields } : {};
+  const contentFields = stored?.fields ?? {};
   const fields: Raw = {
     ...changes,
     ...contentFields,
@@ -286,16 +247,16 @@ async function writeSnippetChange(
     return `#f${index} = :f${index}`;
   });
   // The other way of keeping content goes.
-  const dropped = stored ? ('content' in stored.fields ? 'content_parts' : 'content') : undefined;
-  if (dropped) names['#dropped'] = dropped;
+  const removing = removeDropped(stored, names);
   let condition = LIVE;
   if (stored) {
-    condition += ' AND content_version = :previous';
-    values[':previous'] = current.content_version;
+    const unchanged = CONTENT.unchanged(current);
+    condition += ` AND ${unchanged.condition}`;
+    Object.assign(values, unchanged.values);
   }
   await commit([
     refusedReading(
-      update(keys.snippet(current.id), `SET ${sets.join(', ')}${dropped ? ' REMOVE #dropped' : ''}`, {
+      update(keys.snippet(current.id), `SET ${sets.join(', ')}${removing}`, {
         condition,
         names,
         values,
@@ -306,7 +267,7 @@ async function writeSnippetChange(
   const { content: _content, content_parts: _parts, ...rest } = current;
   const base: StoredSnippet = stored ? rest : current;
   return {
-    changed: { ...base, ...changes, ...contentFields, updated_at: now },
+    value: { ...base, ...changes, ...contentFields, updated_at: now } as StoredSnippet,
     ...(stored ? { replaced: current } : {}),
   };
 }

@@ -47,6 +47,8 @@ import {
   memberKey,
   message,
   NOT_FOUND,
+  noteAsRead,
+  noteRemoval,
   ok,
   pageHeaders,
   platform,
@@ -769,7 +771,7 @@ describe('PUT /groups/:id/epics/:epic_id/notes/:note_id', () => {
         PutCommand: {
           TableName: TABLE,
           Item: noteItem(EPIC_ID, { ...bobsNote, body: 'Looks great', updated_at: NOW }),
-          ConditionExpression: 'attribute_exists(pk)',
+          ...noteAsRead,
         },
       },
     ]);
@@ -799,17 +801,7 @@ describe('DELETE /groups/:id/epics/:epic_id/notes/:note_id', () => {
       getCommand(groupKey(3)),
       batchGet(userKey(7)),
       batchGet(memberKey('GROUP', 3, 2)),
-      getCommand(noteKey(EPIC_ID, 41)),
-      transaction(
-        {
-          Delete: {
-            TableName: TABLE,
-            Key: noteKey(EPIC_ID, 41),
-            ConditionExpression: 'attribute_exists(pk)',
-          },
-        },
-        countOnEpic(-1),
-      ),
+      transaction(noteRemoval(noteKey(EPIC_ID, 41)), countOnEpic(-1)),
     ]);
   });
 

@@ -55,6 +55,8 @@ import {
   type Item,
   message,
   NOT_FOUND,
+  noteAsRead,
+  noteRemoval,
   ok,
   PROJECT_NOT_FOUND,
   pageHeaders,
@@ -168,6 +170,21 @@ function givenPartition(items: Item[]): void {
     return { Items: structuredClone(found.slice(0, input.Limit)) };
   });
 }
+
+/** The note is removed between the route's read and the edit's Put: the Put is refused, a read again finds none. */
+function givenNoteGoneBeforePut(): void {
+  ddb.on(PutCommand).rejects(Object.assign(new Error('gone'), { name: 'ConditionalCheckFailedException' }));
+  ddb
+    .on(GetCommand, { Key: noteKey(41) })
+    .resolvesOnce({ Item: noteItem(rootsNote) })
+    .resolves({});
+}
+
+/** A body too long for one item even gzipped. */
+const incompressible = () =>
+  Array.from({ length: 200_000 }, (_, index) =>
+    String.fromCodePoint(0x4e00 + ((index * 7919 + (index >> 3) * 104729) % 20000)),
+  ).join('');
 
 // Views -------------------------------------------------------------------------------------------
 
@@ -447,9 +464,7 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
   it('a body too long for one item even gzipped is written in parts first, then the note naming them', async () => {
     givenCounter('note', 80);
     ddb.on(BatchWriteCommand).resolves({});
-    const random = Array.from({ length: 200_000 }, (_, index) =>
-      String.fromCodePoint(0x4e00 + ((index * 7919 + (index >> 3) * 104729) % 20000)),
-    ).join('');
+    const random = incompressible();
     expect(await invoke(createNote, 'POST', path, { token: USER_TOKEN, json: { body: random } })).toEqual(
       created(noteView(newNote(random), aliceUser)),
     );
@@ -531,12 +546,11 @@ describe('PUT /projects/:id/issues/:issue_iid/notes/:note_id', () => {
       getCommand(issueKey),
       getCommand(noteKey(41)),
       batchGet(userKey(1)),
-      getCommand(noteKey(41)),
       {
         PutCommand: {
           TableName: TABLE,
           Item: noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }),
-          ConditionExpression: 'attribute_exists(pk)',
+          ...noteAsRead,
         },
       },
     ]);
@@ -549,11 +563,12 @@ describe('PUT /projects/:id/issues/:issue_iid/notes/:note_id', () => {
     expect(writesSent()).toEqual([]);
   });
 
-  it('a note removed meanwhile → 404 Not found', async () => {
-    ddb.on(PutCommand).rejects(Object.assign(new Error('gone'), { name: 'ConditionalCheckFailedException' }));
+  it('a note removed meanwhile → 404 Not found (the refused Put reads the note again and finds none)', async () => {
+    givenNoteGoneBeforePut();
     expect(await invoke(updateNote, 'PUT', `${path}/41`, { token: USER_TOKEN, json: { body: 'x' } })).toEqual(
       NOT_FOUND,
     );
+    expect(writesSent().filter((command) => 'PutCommand' in command)).toHaveLength(1);
   });
 
   it('a system note is nobody’s to edit; a developer may not edit another’s note → 403', async () => {
@@ -578,6 +593,125 @@ describe('PUT /projects/:id/issues/:issue_iid/notes/:note_id', () => {
 
 // Deleting ----------------------------------------------------------------------------------------
 
+describe('edits and removals of a note whose body is in parts', () => {
+  /** Rootsnote, its body in one gzipped part of this generation. */
+  const partedNote = (generation: string, body = rootsNote.body) => [
+    noteItem({ ...rootsNote, body }, { body_parts: { generation, count: 1 } }),
+    {
+      pk: ISSUE_PK,
+      sk: `NOTE#${pad(41)}#PART#000#${generation}`,
+      kind: 'note_part',
+      data: gzipSync(body),
+    },
+  ];
+  const partKey = (generation: string) => ({ pk: ISSUE_PK, sk: `NOTE#${pad(41)}#PART#000#${generation}` });
+  const partsRemoved = (...generations: string[]) => ({
+    BatchWriteCommand: {
+      RequestItems: {
+        [TABLE]: generations.map((generation) => ({ DeleteRequest: { Key: partKey(generation) } })),
+      },
+    },
+  });
+  /** The condition that the note still names the parts of this generation. */
+  const namesParts = (generation: string) => ({
+    ConditionExpression: 'attribute_exists(pk) AND #textParts.#textVersion = :textVersion',
+    ExpressionAttributeNames: { '#textParts': 'body_parts', '#textVersion': 'generation' },
+    ExpressionAttributeValues: { ':textVersion': generation },
+  });
+
+  beforeEach(() => {
+    ddb.on(BatchWriteCommand).resolves({});
+  });
+
+  it('the route’s read names the parts: the Put is conditioned on them, and they go after it', async () => {
+    store(...partedNote('a1b2c3d4'));
+    expect(
+      await invoke(updateNote, 'PUT', `${path}/41`, { token: USER_TOKEN, json: { body: 'Fixed in 2.1' } }),
+    ).toEqual(ok(noteView({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }, rootUser)));
+    expect(sentCommands()).toContainEqual(batchGet(partKey('a1b2c3d4')));
+    expect(writesSent()).toEqual([
+      {
+        PutCommand: {
+          TableName: TABLE,
+          Item: noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }),
+          ...namesParts('a1b2c3d4'),
+        },
+      },
+      partsRemoved('a1b2c3d4'),
+    ]);
+  });
+
+  it('an edit that lost to another reads the note again and replaces the winner’s parts, which go', async () => {
+    let puts = 0;
+    ddb.on(PutCommand).callsFake(() => {
+      puts++;
+      if (puts > 1) return {};
+      // Another edit gave the note a long body between our read and our write.
+      store(...partedNote('bbbbbbbb', 'the winner'));
+      throw Object.assign(new Error('changed'), { name: 'ConditionalCheckFailedException' });
+    });
+    expect(
+      await invoke(updateNote, 'PUT', `${path}/41`, { token: USER_TOKEN, json: { body: 'Fixed in 2.1' } }),
+    ).toEqual(ok(noteView({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }, rootUser)));
+    const put = (condition: object) => ({
+      PutCommand: {
+        TableName: TABLE,
+        Item: noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }),
+        ...condition,
+      },
+    });
+    expect(writesSent()).toEqual([put(noteAsRead), put(namesParts('bbbbbbbb')), partsRemoved('bbbbbbbb')]);
+    // The read after the refusal is of the note's item alone (the route's was the first), not of its body.
+    const noteReads = sentCommands().filter(
+      (command) => JSON.stringify(command) === JSON.stringify(getCommand(noteKey(41))),
+    );
+    expect(noteReads).toHaveLength(2);
+    expect(sentCommands()).not.toContainEqual(batchGet(partKey('bbbbbbbb')));
+  });
+
+  it('a long new body is written in parts first; when the edit fails they go again', async () => {
+    givenNoteGoneBeforePut();
+    const random = incompressible();
+    expect(
+      await invoke(updateNote, 'PUT', `${path}/41`, { token: USER_TOKEN, json: { body: random } }),
+    ).toEqual(NOT_FOUND);
+    const [written, put, removed] = writesSent() as [
+      { BatchWriteCommand: BatchWriteCommandInput },
+      { PutCommand: { Item: Item } },
+      { BatchWriteCommand: BatchWriteCommandInput },
+    ];
+    const partKeys = written.BatchWriteCommand.RequestItems?.[TABLE]?.map((request) => ({
+      pk: request.PutRequest?.Item?.pk,
+      sk: request.PutRequest?.Item?.sk,
+    }));
+    const { generation, count } = put.PutCommand.Item.body_parts as { generation: string; count: number };
+    expect(partKeys).toHaveLength(count);
+    expect(partKeys?.[0]).toEqual(partKey(generation));
+    expect(
+      removed.BatchWriteCommand.RequestItems?.[TABLE]?.map((request) => request.DeleteRequest?.Key),
+    ).toEqual(partKeys);
+  });
+
+  it('a removal is conditioned on the parts read, which go after it', async () => {
+    store(...partedNote('a1b2c3d4'));
+    expect((await invoke(deleteNote, 'DELETE', `${path}/41`, { token: USER_TOKEN })).statusCode).toBe(204);
+    expect(writesSent()).toEqual([
+      transaction(
+        {
+          Delete: {
+            TableName: TABLE,
+            Key: noteKey(41),
+            ...namesParts('a1b2c3d4'),
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        countOnIssue(-1),
+      ),
+      partsRemoved('a1b2c3d4'),
+    ]);
+  });
+});
+
 describe('DELETE /projects/:id/issues/:issue_iid/notes/:note_id', () => {
   it('removes the note and counts it off the issue in one transaction → 204', async () => {
     expect(await invoke(deleteNote, 'DELETE', `${path}/41`, { token: USER_TOKEN })).toEqual({
@@ -590,11 +724,7 @@ describe('DELETE /projects/:id/issues/:issue_iid/notes/:note_id', () => {
       getCommand(issueKey),
       getCommand(noteKey(41)),
       batchGet(userKey(1)),
-      getCommand(noteKey(41)),
-      transaction(
-        { Delete: { TableName: TABLE, Key: noteKey(41), ConditionExpression: 'attribute_exists(pk)' } },
-        countOnIssue(-1),
-      ),
+      transaction(noteRemoval(noteKey(41)), countOnIssue(-1)),
     ]);
   });
 

@@ -266,7 +266,10 @@ describe('POST /projects/:id/issues', () => {
     assignee_ids: [7, 99, 7],
     due_date: '2027-01-31',
   };
-  /** What a creation reads besides the request's own: the id block (the iid came with the project). */
+  /**
+   * What a creation reads besides the request's own: the id block (the iid read with the project is
+   * the first guess; only a lost race reads the project again).
+   */
   const creationReads = [counterReservation('issue')];
 
   it("takes the project's next iid and counts both lists and open_issues_count in one transaction → 201", async () => {

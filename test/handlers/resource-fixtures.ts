@@ -608,6 +608,18 @@ export const cancelled = (...codes: string[]) =>
     CancellationReasons: codes.map((Code) => ({ Code })),
   });
 
+/**
+ * The condition of a note's edit (its Put) or removal (its Delete, which asks for the item back to
+ * tell a note gone from one changed): the note is there and still names no body parts, as read.
+ */
+export const noteAsRead = {
+  ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#textParts)',
+  ExpressionAttributeNames: { '#textParts': 'body_parts' },
+};
+export const noteRemoval = (key: Key) => ({
+  Delete: { TableName: TABLE, Key: key, ...noteAsRead, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
+});
+
 export const getCommand = (key: Key) => ({
   GetCommand: { TableName: TABLE, Key: key, ConsistentRead: true },
 });

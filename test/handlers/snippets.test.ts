@@ -45,6 +45,8 @@ import {
   listCount,
   message,
   NOT_FOUND,
+  noteAsRead,
+  noteRemoval,
   ok,
   PROJECT_NOT_FOUND,
   pageHeaders,
@@ -662,7 +664,7 @@ describe('notes on a snippet', () => {
         PutCommand: {
           TableName: TABLE,
           Item: noteItem(edited),
-          ConditionExpression: 'attribute_exists(pk)',
+          ...noteAsRead,
         },
       },
     ]);
@@ -672,12 +674,7 @@ describe('notes on a snippet', () => {
     expect(
       await invoke(deleteNote, 'DELETE', '/api/v4/projects/42/snippets/500/notes/900', { token: USER_TOKEN }),
     ).toEqual({ statusCode: 204, headers: emptyHeaders(), body: undefined });
-    expect(writesSent()).toEqual([
-      transaction(
-        { Delete: { TableName: TABLE, Key: noteKey(500, 900), ConditionExpression: 'attribute_exists(pk)' } },
-        countOnSnippet(500, -1),
-      ),
-    ]);
+    expect(writesSent()).toEqual([transaction(noteRemoval(noteKey(500, 900)), countOnSnippet(500, -1))]);
   });
 
   it('DELETE or PUT of another’s note by a non-member of a public project → 403, nothing written', async () => {

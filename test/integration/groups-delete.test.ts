@@ -6,10 +6,9 @@
  * The last scenario adds 50 projects across the tree (with members, stars and shares) and checks
  * that the worker removes them too, their partitions, routes, names and list entries included.
  */
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, createUser, type TestUser, unique } from '../support/api.ts';
-import { listSize, localDatabase, storedItem } from '../support/db.ts';
+import { listSize, partitionItems, storedItem } from '../support/db.ts';
 
 interface GroupBody {
   id: number;
@@ -21,29 +20,9 @@ interface GroupBody {
 
 type Visibility = 'private' | 'internal' | 'public';
 
-let db: DynamoDBDocumentClient;
-let table: string;
-
-beforeAll(() => {
-  ({ db, table } = localDatabase());
-});
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const getItem = storedItem;
-
-/** Every item in one partition of the table. */
-async function partition(pk: string): Promise<Record<string, unknown>[]> {
-  const result = await db.send(
-    new QueryCommand({
-      TableName: table,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-      ConsistentRead: true,
-    }),
-  );
-  return result.Items ?? [];
-}
 
 /** A list counter's value, or undefined when the counter item does not exist. */
 async function listCounter(list: string): Promise<number | undefined> {
@@ -186,7 +165,7 @@ async function remainsOf(group: GroupBody, memberIds: number[]): Promise<string[
   }
   const route = await getItem(`ROUTE#${group.full_path.toLowerCase()}`, 'ROUTE');
   if (route) found.push(`${label}: ROUTE item ${JSON.stringify(route)}`);
-  const rest = await partition(`GROUP#${group.id}`);
+  const rest = await partitionItems(`GROUP#${group.id}`);
   if (rest.length) found.push(`${label}: partition holds ${rest.map((item) => item.sk).join(', ')}`);
   const memberList = await listSize('l1', `MEMBERS#GROUP#${group.id}`);
   if (memberList) found.push(`${label}: member list holds ${memberList}`);
@@ -345,7 +324,7 @@ describe('group deletion cascade', () => {
       )
     ).flat();
     expect(remains).toEqual([]);
-    expect(await partition(`GROUP#${tree.root.id}`)).toEqual([]);
+    expect(await partitionItems(`GROUP#${tree.root.id}`)).toEqual([]);
   });
 
   it('deleting a subgroup removes its subtree and leaves the parent and siblings', async () => {
@@ -440,7 +419,7 @@ describe('group deletion cascade', () => {
     const left: string[] = [];
     for (const project of projects) {
       const label = `${project.path_with_namespace} (${project.id})`;
-      const items = await partition(`PROJECT#${project.id}`);
+      const items = await partitionItems(`PROJECT#${project.id}`);
       if (items.length) left.push(`${label}: partition holds ${items.map((item) => item.sk).join(', ')}`);
       if (await getItem(`ROUTE#${project.path_with_namespace.toLowerCase()}`, 'ROUTE'))
         left.push(`${label}: route`);

@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
+import { partitionItems, storedItem } from '../support/db.ts';
 
 interface Author {
   id: number;
@@ -158,6 +159,28 @@ async function openIssue(
 }
 
 const notesPath = (projectId: number, iid: number) => `/projects/${projectId}/issues/${iid}/notes`;
+
+/** The sort keys of an issue's partition as DynamoDB Local holds it (the issue, its notes, their parts). */
+const issuePartition = async (projectId: number, iid: number) =>
+  (await partitionItems(`ISSUE#${projectId}#${iid}`)).map((item) => String(item.sk));
+
+/** The parts a note's item names, as sort keys (none when its body is in the item). */
+async function namedParts(projectId: number, iid: number, noteId: number): Promise<string[]> {
+  const sk = `NOTE#${String(noteId).padStart(12, '0')}`;
+  const note = await storedItem(`ISSUE#${projectId}#${iid}`, sk);
+  const parts = note?.body_parts as { generation: string; count: number } | undefined;
+  if (!parts) return [];
+  return Array.from(
+    { length: parts.count },
+    (_, index) => `${sk}#PART#${String(index).padStart(3, '0')}#${parts.generation}`,
+  );
+}
+
+/** A body that gzip cannot fit in one item: it is stored in parts. */
+const incompressible = (length: number, seed: number) =>
+  Array.from({ length }, (_, index) =>
+    String.fromCodePoint(0x4e00 + ((index * 7919 + (index >> 3) * 104729 + seed * 31) % 20000)),
+  ).join('');
 
 async function addNote(projectId: number, iid: number, token: string, body: string): Promise<NoteBody> {
   return must(api<NoteBody>('POST', notesPath(projectId, iid), { token, json: { body } }), 201, 'note');
@@ -448,7 +471,7 @@ describe('POST …/notes', () => {
   it('1,000,000 characters of four UTF-8 bytes each are stored whole, edited and deleted', async () => {
     const target = await openIssue(project.id, owner.token, { title: 'emoji' });
     const path = notesPath(project.id, target.iid);
-    // Random emoji do not compress into one item: the body is stored in parts.
+    // 4 MB of emoji (repeating every 767): the body is stored gzipped in the note's item.
     const emoji = Array.from({ length: 1_000_000 }, (_, index) =>
       String.fromCodePoint(0x1f300 + ((index * 7919) % 0x2ff)),
     ).join('');
@@ -470,6 +493,11 @@ describe('POST …/notes', () => {
     });
     expect(edited.status).toBe(200);
     expect(edited.body.body).toBe(reversed);
+    // Only the parts of the body the note names (none here) are left.
+    const parts = await namedParts(project.id, target.iid, created.body.id);
+    expect(
+      (await issuePartition(project.id, target.iid)).filter((sk) => sk.includes('#PART#')).sort(),
+    ).toEqual([...parts].sort());
     const listed = await api<NoteBody[]>('GET', path, { token: reporter.token });
     expect(listed.body.map((note) => note.body)).toEqual([reversed]);
     const removed = await api('DELETE', `${path}/${created.body.id}`, { token: reporter.token });
@@ -477,6 +505,40 @@ describe('POST …/notes', () => {
     const empty = await api<NoteBody[]>('GET', path, { token: reporter.token });
     expect(empty.body).toEqual([]);
     expect(empty.headers.get('x-total')).toBe('0');
+    expect(await issuePartition(project.id, target.iid)).toEqual(['ISSUE']);
+  });
+
+  it('concurrent edits between long and short bodies leave exactly the parts the note names', async () => {
+    const target = await openIssue(project.id, owner.token, { title: 'racing edits' });
+    const path = notesPath(project.id, target.iid);
+    const note = await addNote(project.id, target.iid, reporter.token, incompressible(200_000, 0));
+    expect((await namedParts(project.id, target.iid, note.id)).length).toBeGreaterThan(1);
+    const bodies = Array.from({ length: 8 }, (_, index) =>
+      index % 2 === 0 ? incompressible(200_000, index + 1) : `short ${index}`,
+    );
+    const answers = await Promise.all(
+      bodies.map((body) =>
+        api<NoteBody>('PUT', `${path}/${note.id}`, { token: reporter.token, json: { body } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(bodies.map(() => 200));
+    const read = await api<NoteBody>('GET', `${path}/${note.id}`, { token: reporter.token });
+    expect(bodies).toContain(read.body.body);
+    const parts = await namedParts(project.id, target.iid, note.id);
+    expect(
+      (await issuePartition(project.id, target.iid)).filter((sk) => sk.includes('#PART#')).sort(),
+    ).toEqual([...parts].sort());
+    // An edit racing the removal leaves nothing behind either.
+    const [edit, removal] = await Promise.all([
+      api('PUT', `${path}/${note.id}`, {
+        token: reporter.token,
+        json: { body: incompressible(200_000, 99) },
+      }),
+      api('DELETE', `${path}/${note.id}`, { token: reporter.token }),
+    ]);
+    expect([200, 404]).toContain(edit.status);
+    expect(removal.status).toBe(204);
+    expect(await issuePartition(project.id, target.iid)).toEqual(['ISSUE']);
   });
 
   it('an award emoji alone is a note like any other', async () => {

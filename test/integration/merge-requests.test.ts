@@ -6,10 +6,9 @@
  * merge requests switched off, who may do what on a private and a public project, and bad input.
  */
 import { randomBytes } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
-import { listSize, localDatabase } from '../support/db.ts';
+import { listSize, partitionItems } from '../support/db.ts';
 
 interface UserBasic {
   id: number;
@@ -436,16 +435,7 @@ describe('POST /projects/:id/merge_requests', () => {
       },
     );
     expect(changed.body.description).toBe('short');
-    const { db, table } = localDatabase();
-    const partition = await db.send(
-      new QueryCommand({
-        TableName: table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `MR#${project.id}#${created.iid}` },
-        ConsistentRead: true,
-      }),
-    );
-    expect((partition.Items ?? []).map((item) => item.sk)).toEqual(['MR']);
+    expect((await partitionItems(`MR#${project.id}#${created.iid}`)).map((item) => item.sk)).toEqual(['MR']);
     const reread = await api<MergeRequestBody>(
       'GET',
       `/projects/${project.id}/merge_requests/${created.iid}`,
@@ -454,6 +444,43 @@ describe('POST /projects/:id/merge_requests', () => {
       },
     );
     expect(reread.body.description).toBe('short');
+  });
+
+  it('concurrent changes between long and short descriptions leave exactly the parts the item names', async () => {
+    const project = await newProject(owner, 'private');
+    const created = await mrIn(project.id, owner.token, { description: 'first' });
+    const descriptions = Array.from({ length: 6 }, (_, index) =>
+      index % 2 === 0 ? randomBytes(300_000).toString('base64') : `short ${index}`,
+    );
+    const answers = await Promise.all(
+      descriptions.map((description) =>
+        api('PUT', `/projects/${project.id}/merge_requests/${created.iid}`, {
+          token: owner.token,
+          json: { description },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(descriptions.map(() => 200));
+    const read = await api<MergeRequestBody>('GET', `/projects/${project.id}/merge_requests/${created.iid}`, {
+      token: owner.token,
+    });
+    expect(descriptions).toContain(read.body.description);
+    const items = await partitionItems(`MR#${project.id}#${created.iid}`);
+    const named = items.find((item) => item.sk === 'MR')?.description_parts as
+      | { generation: string; count: number }
+      | undefined;
+    const expected = named
+      ? Array.from(
+          { length: named.count },
+          (_, index) => `DESCRIPTION#${named.generation}#${String(index).padStart(3, '0')}`,
+        )
+      : [];
+    expect(
+      items
+        .map((item) => String(item.sk))
+        .filter((sk) => sk.startsWith('DESCRIPTION#'))
+        .sort(),
+    ).toEqual(expected);
   });
 });
 

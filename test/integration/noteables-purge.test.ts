@@ -8,43 +8,20 @@
  * before. A group outside the tree keeps its issue, epic and notes.
  */
 import { randomBytes } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EPIC_STATES } from '#domain/epics.ts';
 import { ISSUE_STATES } from '#domain/issues.ts';
 import { MERGE_REQUEST_STATES } from '#domain/merge-requests.ts';
 import { keys, type ListName, lists } from '#store/keys.ts';
 import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
-import { listSize, localDatabase, storedItem } from '../support/db.ts';
+import { listSize, partitionItems, storedItem } from '../support/db.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A body or content that does not compress below an item's size: stored in parts. */
 const longText = () => randomBytes(750_000).toString('base64');
 
-/** Every item of one partition, read consistently. */
-async function partition(pk: string): Promise<Record<string, unknown>[]> {
-  const { db, table } = localDatabase();
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ProjectionExpression: 'pk, sk',
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(result.Items ?? []));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
-
-const sortKeys = async (pk: string) => (await partition(pk)).map((item) => String(item.sk));
+const sortKeys = async (pk: string) => (await partitionItems(pk)).map((item) => String(item.sk));
 
 /** A list counter's value, or undefined when its item does not exist. */
 async function counter(list: ListName): Promise<number | undefined> {

@@ -27,6 +27,27 @@ export async function storedItem(pk: string, sk: string): Promise<Record<string,
   return result.Item;
 }
 
+/** Every item of a partition, read consistently (a parent, its notes, the parts of its long texts). */
+export async function partitionItems(pk: string): Promise<Record<string, unknown>[]> {
+  const { db, table } = localDatabase();
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(result.Items ?? []));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
 /** How many items a list holds: a COUNT Query on the list's `<l1|l2>-id` index. */
 export async function listSize(list: 'l1' | 'l2', name: string): Promise<number> {
   const { db, table } = localDatabase();

@@ -31,6 +31,32 @@ describe('keys', () => {
     expect(keys.listCount(lists.users)).toEqual({ pk: 'LISTCOUNT#USERS', sk: 'COUNT' });
   });
 
+  it('put the parts of a long text in its owner’s partition, by version and index (as stored so far)', () => {
+    expect(keys.notePart(keys.note('ISSUE#42#4', 41), 'a1b2c3d4', 2)).toEqual({
+      pk: 'ISSUE#42#4',
+      sk: 'NOTE#000000000041#PART#002#a1b2c3d4',
+    });
+    expect(keys.snippetContentPart(keys.snippet(500), 'a1b2c3d4e5f6', 0)).toEqual({
+      pk: 'SNIPPET#500',
+      sk: 'CONTENT#a1b2c3d4e5f6#000',
+    });
+    expect(keys.mergeRequestDescriptionPart(keys.mergeRequest(42, 5), 'a1b2c3d4', 11)).toEqual({
+      pk: 'MR#42#5',
+      sk: 'DESCRIPTION#a1b2c3d4#011',
+    });
+  });
+
+  it('name the hold of an open merge request on two branches by their digest, in the project', () => {
+    const key = keys.openMergeRequestBranches(42, 'feature', 'master');
+    expect(key.pk).toBe('PROJECT#42');
+    expect(key.sk).toMatch(/^MROPEN#[0-9a-f]{64}$/);
+    expect(keys.openMergeRequestBranches(42, 'feature', 'master')).toEqual(key);
+    // The pair is encoded whole: no two pairs of names share a key.
+    expect(keys.openMergeRequestBranches(42, 'a#b', 'c').sk).not.toBe(
+      keys.openMergeRequestBranches(42, 'a', 'b#c').sk,
+    );
+  });
+
   it('name lists', () => {
     const named = ['id', 'name', 'path', 'created_at'];
     const dated = ['id', 'created_at'];
