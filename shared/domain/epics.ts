@@ -1,5 +1,6 @@
 /** Group epics: the stored shape, the changes a request makes and the entity GitLab presents. */
 import type { Group } from './groups.ts';
+import { stateAfter } from './issuables.ts';
 import { uniqueLabels } from './issues.ts';
 import { type User, userBasicOrGhost } from './users.ts';
 
@@ -97,23 +98,10 @@ export const EPIC_UPDATE_FIELDS = [
 ] as const;
 
 /** The state an epic moves to on `state_event`, or undefined when it stays. */
-export function epicStateAfter(
+export const epicStateAfter: (
   state: EpicState,
   event: 'close' | 'reopen' | undefined,
-): EpicState | undefined {
-  if (event === 'close' && state === 'opened') return 'closed';
-  if (event === 'reopen' && state === 'closed') return 'opened';
-  return undefined;
-}
-
-/** The fields a move to `next` sets, at `now`, by `actorId`. */
-export const epicStateFields = (next: EpicState, now: string, actorId: number): Partial<Epic> =>
-  next === 'closed'
-    ? { state: 'closed', closed_at: now, closed_by_id: actorId }
-    : { state: 'opened', closed_at: null, closed_by_id: null };
-
-/** The system note recording a state change. */
-export const epicStateNote = (next: EpicState) => (next === 'closed' ? 'closed' : 'reopened');
+) => EpicState | undefined = stateAfter;
 
 export interface EpicFilter {
   state?: 'opened' | 'closed' | 'all';

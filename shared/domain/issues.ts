@@ -1,5 +1,6 @@
 /** Project issues: the stored shape, the changes a request makes and the entity GitLab presents. */
 import { validationFailed } from './errors.ts';
+import { stateAfter } from './issuables.ts';
 import type { Project } from './projects.ts';
 import { type User, userBasicOrGhost } from './users.ts';
 
@@ -99,14 +100,10 @@ export function settableIssueFields<T extends IssueFields>(input: T, setsMetadat
 }
 
 /** The state an issue moves to on `state_event`, or undefined when it stays. */
-export function issueStateAfter(
+export const issueStateAfter: (
   state: IssueState,
   event: 'close' | 'reopen' | undefined,
-): IssueState | undefined {
-  if (event === 'close' && state === 'opened') return 'closed';
-  if (event === 'reopen' && state === 'closed') return 'opened';
-  return undefined;
-}
+) => IssueState | undefined = stateAfter;
 
 /** The fields a PUT changes (only those sent). */
 export function issueChanges(input: IssueFields): Partial<Issue> {

@@ -1,5 +1,6 @@
 /** Project merge requests: the stored shape, the changes a request makes and the entity GitLab presents. */
 import { ApiError, conflict } from './errors.ts';
+import { stateAfter } from './issuables.ts';
 import { atLeastOneOf } from './params.ts';
 import type { Project } from './projects.ts';
 import { type User, userBasicOrGhost } from './users.ts';
@@ -177,14 +178,10 @@ export function updateParamsError(input: {
  * The state a merge request moves to on `state_event`, or undefined when it stays: only open
  * ones close and only closed ones reopen (merged and locked ones stay as they are).
  */
-export function mergeRequestStateAfter(
+export const mergeRequestStateAfter: (
   state: MergeRequestState,
   event: 'close' | 'reopen' | undefined,
-): MergeRequestState | undefined {
-  if (event === 'close' && state === 'opened') return 'closed';
-  if (event === 'reopen' && state === 'closed') return 'opened';
-  return undefined;
-}
+) => 'opened' | 'closed' | undefined = stateAfter;
 
 // Lists --------------------------------------------------------------------------------------------
 

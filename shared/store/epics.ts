@@ -13,23 +13,20 @@ import {
   type EpicState,
   epicMatches,
   epicStateAfter,
-  epicStateFields,
-  epicStateNote,
   epicUserIds,
   filtersEpics,
   type NewEpic,
 } from '#domain/epics.ts';
-import { notFound, recordNotFound } from '#domain/errors.ts';
+import { notFound } from '#domain/errors.ts';
+import { stateFields, stateNote } from '#domain/issuables.ts';
 import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { batchGetItems } from './batch.ts';
 import { nextId } from './ids.ts';
+import { changeSteps, removeIssuable, retryingChange, stateGuard } from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
-import { removeParentPartition } from './noteable-purge.ts';
-import { noteSteps } from './notes.ts';
-import { listSortAttributes } from './table.ts';
 import { check, commit, NEW_ITEM, put, refusedWith, remove, retrying, update } from './transaction.ts';
 import { getUsers } from './users.ts';
 
@@ -207,37 +204,7 @@ export async function listEpics(groupId: number, query: EpicListQuery) {
 
 // Changing ----------------------------------------------------------------------------------------
 
-/** The epic's state changed since it was read: read it again and decide again. */
-class StateChanged extends Error {}
-
-/** The epic is still there, in the state it was read in. */
-const STILL_AS_READ = 'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous';
-
-const stillThere = (stored: Raw | undefined) => (stored ? new StateChanged() : recordNotFound());
-
-async function freshEpic(epic: StoredEpic): Promise<StoredEpic> {
-  const fresh = await readEpicById(epic.group_id, epic.id);
-  if (!fresh) throw recordNotFound();
-  return fresh;
-}
-
-/** SET clauses for the changed fields, with the sort value of the new updated time. */
-function setClauses(epic: StoredEpic, changes: Partial<Epic>, now: string) {
-  const updatedSort = listSortAttributes.updated_at;
-  const fields: Record<string, unknown> = {
-    ...changes,
-    updated_at: now,
-    [updatedSort]: sortAttributes({ id: epic.id, updated_at: now })[updatedSort],
-  };
-  const names: Record<string, string> = { '#state': 'state' };
-  const values: Record<string, unknown> = { ':previous': epic.state };
-  const sets = Object.entries(fields).map(([name, value], index) => {
-    names[`#f${index}`] = name;
-    values[`:f${index}`] = value;
-    return `#f${index} = :f${index}`;
-  });
-  return { sets, names, values };
-}
+const readAgain = (epic: StoredEpic) => readEpicById(epic.group_id, epic.id);
 
 /**
  * Changes an epic: the fields sent and, on `close` or `reopen`, its state with a system note
@@ -251,11 +218,10 @@ export function changeEpic(
   event: 'close' | 'reopen' | undefined,
   actorId: number,
 ): Promise<StoredEpic> {
-  return retrying(
-    { times: IID_ATTEMPTS, retry: (error) => error instanceof StateChanged, backoff: true },
+  return retryingChange(
     epic,
     (current) => writeEpicChange(current, changes, epicStateAfter(current.state, event), actorId),
-    freshEpic,
+    readAgain,
   );
 }
 
@@ -266,64 +232,37 @@ async function writeEpicChange(
   actorId: number,
 ): Promise<StoredEpic> {
   const now = new Date().toISOString();
-  const all = nextState === undefined ? changes : { ...changes, ...epicStateFields(nextState, now, actorId) };
-  const { sets, names, values } = setClauses(epic, all, now);
-  const key = keys.epic(epic.id);
-  if (nextState === undefined) {
-    await commit([
-      refusedWith(
-        update(key, `SET ${sets.join(', ')}`, { condition: STILL_AS_READ, names, values }),
-        stillThere,
-      ),
-    ]);
-    return { ...epic, ...all, updated_at: now };
-  }
-  const moved = lists.groupEpicsInState(epic.group_id, nextState);
-  const note = await noteSteps(
-    key,
-    epicAsParent(epic),
-    { body: epicStateNote(nextState), author_id: actorId, system: true },
+  const all: Partial<Epic> = { ...changes, ...(nextState && stateFields(nextState, now, actorId)) };
+  const { update, moves } = await changeSteps({
+    key: keys.epic(epic.id),
+    id: epic.id,
     now,
-  );
-  // The epic's own write counts the system note (one write per item in a transaction).
-  await commit([
-    refusedWith(
-      update(key, `SET ${sets.join(', ')}, #list = :list ADD notes_count :one`, {
-        condition: STILL_AS_READ,
-        names: { ...names, '#list': moved.attribute },
-        values: { ...values, ':list': moved.partition, ':one': 1 },
-      }),
-      stillThere,
-    ),
-    note.put,
-    listCountChange(lists.groupEpicsInState(epic.group_id, epic.state), -1),
-    listCountChange(moved, 1),
-  ]);
-  return { ...epic, ...all, updated_at: now, notes_count: epic.notes_count + 1 };
+    fields: all,
+    condition: stateGuard.condition,
+    names: stateGuard.names,
+    values: stateGuard.values(epic),
+    move: nextState && {
+      from: lists.groupEpicsInState(epic.group_id, epic.state),
+      to: lists.groupEpicsInState(epic.group_id, nextState),
+      parent: epicAsParent(epic),
+      body: stateNote(nextState),
+      actorId,
+    },
+  });
+  await commit([update, ...moves]);
+  return { ...epic, ...all, updated_at: now, notes_count: epic.notes_count + (nextState ? 1 : 0) };
 }
 
 /**
  * Removes an epic with its iid pointer, counted off its lists in the same transaction, then its
  * notes.
  */
-export async function deleteEpic(epic: StoredEpic): Promise<void> {
-  const key = keys.epic(epic.id);
-  await retrying(
-    { times: IID_ATTEMPTS, retry: (error) => error instanceof StateChanged, backoff: true },
-    epic,
-    (current) =>
-      commit([
-        refusedWith(
-          remove(key, STILL_AS_READ, { ':previous': current.state }, { '#state': 'state' }),
-          stillThere,
-        ),
-        remove(keys.epicIid(current.group_id, current.iid)),
-        listCountChange(lists.groupEpics(current.group_id), -1),
-        listCountChange(lists.groupEpicsInState(current.group_id, current.state), -1),
-      ]),
-    freshEpic,
-  );
-  await removeParentPartition(key.pk);
+export function deleteEpic(epic: StoredEpic): Promise<void> {
+  return removeIssuable(epic, keys.epic(epic.id), stateGuard, readAgain, (current) => [
+    remove(keys.epicIid(current.group_id, current.iid)),
+    listCountChange(lists.groupEpics(current.group_id), -1),
+    listCountChange(lists.groupEpicsInState(current.group_id, current.state), -1),
+  ]);
 }
 
 /** The users an epic shows, by id. */

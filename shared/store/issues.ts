@@ -5,7 +5,8 @@
  * a condition on the value read, so iids are gapless and unique however many are created at once;
  * `open_issues_count` moves in the same transactions as each opening, closing and removal.
  */
-import { notFound, recordNotFound, validationFailed } from '#domain/errors.ts';
+import { notFound, validationFailed } from '#domain/errors.ts';
+import { stateFields, stateNote } from '#domain/issuables.ts';
 import {
   filtersIssues,
   type Issue,
@@ -20,23 +21,12 @@ import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
 import { nextId } from './ids.ts';
+import { changeSteps, removeIssuable, retryingChange, STILL_AS_READ, stateGuard } from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { longText, removeDropped } from './long-text.ts';
-import { removeParentPartition } from './noteable-purge.ts';
-import { noteSteps } from './notes.ts';
-import { listSortAttributes } from './table.ts';
-import {
-  commit,
-  NEW_ITEM,
-  put,
-  refusedReading,
-  refusedWith,
-  remove,
-  retrying,
-  update,
-} from './transaction.ts';
+import { commit, NEW_ITEM, put, refusedWith, retrying, update } from './transaction.ts';
 import { getUsers } from './users.ts';
 
 type Raw = Record<string, unknown>;
@@ -233,44 +223,9 @@ export function listIssues(projectId: number, query: IssueListQuery): Promise<Li
 
 // Changing ----------------------------------------------------------------------------------------
 
-/** The sort attribute of the updated order, the only one a change moves. */
-const UPDATED_SORT = listSortAttributes.updated_at;
-
-/**
- * SET (and REMOVE) clauses for the changed fields, with the sort value of the new updated time; a
- * description is written in its stored form, the other form removed.
- */
-function setClauses(issue: StoredIssue, changes: Partial<Issue>, now: string) {
-  const { description, ...rest } = changes;
-  const stored =
-    description === undefined
-      ? undefined
-      : DESCRIPTION.store(keys.issue(issue.project_id, issue.iid), description);
-  const fields: Record<string, unknown> = {
-    ...rest,
-    ...stored?.fields,
-    updated_at: now,
-    [UPDATED_SORT]: sortAttributes({ id: issue.id, updated_at: now })[UPDATED_SORT],
-  };
-  const names: Record<string, string> = { '#state': 'state', '#updated': 'updated_at' };
-  const values: Record<string, unknown> = { ':previous': issue.state, ':now': now };
-  const sets = Object.entries(fields).map(([name, value], index) => {
-    names[`#f${index}`] = name;
-    values[`:f${index}`] = value;
-    return `#f${index} = :f${index}`;
-  });
-  return { sets, names, values, removing: removeDropped(stored, names) };
-}
-
 /** Whether a change may make the item grow past what it holds. */
 const grows = (changes: Partial<Issue>) =>
   changes.description !== undefined || changes.labels !== undefined || changes.assignee_ids !== undefined;
-
-/** The issue's state changed since it was read: read it again and decide again. */
-class StateChanged extends Error {}
-
-/** The issue is still there, in the state it was read in. */
-const STILL_AS_READ = 'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous';
 
 /**
  * A change is written only over an older updated time, so changes (and the system notes of state
@@ -285,13 +240,7 @@ function changeTime(issue: StoredIssue): string {
   return new Date(Number.isNaN(last) || now > last ? now : last + 1).toISOString();
 }
 
-const stillThere = (stored: Raw | undefined) => (stored ? new StateChanged() : recordNotFound());
-
-async function freshIssue(issue: StoredIssue): Promise<StoredIssue> {
-  const fresh = await readIssue(issue.project_id, issue.iid);
-  if (!fresh) throw recordNotFound();
-  return fresh;
-}
+const readAgain = (issue: StoredIssue) => readIssue(issue.project_id, issue.iid);
 
 /**
  * Changes an issue: the fields sent and, on `close` or `reopen`, its state with a system note
@@ -305,11 +254,10 @@ export function changeIssue(
   event: 'close' | 'reopen' | undefined,
   actorId: number,
 ): Promise<StoredIssue> {
-  return retrying(
-    { times: IID_ATTEMPTS, retry: (error) => error instanceof StateChanged, backoff: true },
+  return retryingChange(
     issue,
     (current) => writeIssueChange(current, changes, issueStateAfter(current.state, event), actorId),
-    freshIssue,
+    readAgain,
   );
 }
 
@@ -320,80 +268,51 @@ async function writeIssueChange(
   actorId: number,
 ): Promise<StoredIssue> {
   const now = changeTime(issue);
-  const stateChange: Partial<Issue> =
-    nextState === undefined
-      ? {}
-      : nextState === 'closed'
-        ? { state: 'closed', closed_at: now, closed_by_id: actorId }
-        : { state: 'opened', closed_at: null, closed_by_id: null };
-  const all = { ...changes, ...stateChange };
+  const all: Partial<Issue> = { ...changes, ...(nextState && stateFields(nextState, now, actorId)) };
   if (grows(changes)) checkFits({ ...issue, ...all, updated_at: now });
-  const { sets, names, values, removing } = setClauses(issue, all, now);
   const key = keys.issue(issue.project_id, issue.iid);
+  // A description is written in its stored form, the other form removed.
+  const { description, ...rest } = all;
+  const stored = description === undefined ? undefined : DESCRIPTION.store(key, description);
+  const names: Record<string, string> = { '#state': 'state', '#updated': 'updated_at' };
+  const { update: write, moves } = await changeSteps({
+    key,
+    id: issue.id,
+    now,
+    fields: { ...rest, ...stored?.fields },
+    condition: CHANGE_CONDITION,
+    names,
+    values: { ':previous': issue.state, ':now': now },
+    removing: removeDropped(stored, names),
+    move: nextState && {
+      from: lists.projectIssuesInState(issue.project_id, issue.state),
+      to: lists.projectIssuesInState(issue.project_id, nextState),
+      parent: issueAsParent(issue),
+      body: stateNote(nextState),
+      actorId,
+    },
+  });
   if (nextState === undefined) {
-    await commit([
-      refusedReading(
-        update(key, `SET ${sets.join(', ')}${removing}`, { condition: CHANGE_CONDITION, names, values }),
-        stillThere,
-      ),
-    ]);
+    await commit([write]);
     return { ...issue, ...all, updated_at: now };
   }
-  const moved = lists.projectIssuesInState(issue.project_id, nextState);
-  const note = await noteSteps(
-    key,
-    issueAsParent(issue),
-    { body: nextState === 'closed' ? 'closed' : 'reopened', author_id: actorId, system: true },
-    now,
-  );
-  // The issue's own write counts the system note (one write per item in a transaction).
-  await commit([
-    refusedReading(
-      update(key, `SET ${sets.join(', ')}, #list = :list${removing} ADD notes_count :one`, {
-        condition: CHANGE_CONDITION,
-        names: { ...names, '#list': moved.attribute },
-        values: { ...values, ':list': moved.partition, ':one': 1 },
-      }),
-      stillThere,
-    ),
-    note.put,
-    listCountChange(lists.projectIssuesInState(issue.project_id, issue.state), -1),
-    listCountChange(moved, 1),
-    update(keys.project(issue.project_id), 'ADD open_issues_count :delta', {
-      values: { ':delta': nextState === 'opened' ? 1 : -1 },
-    }),
-  ]);
+  await commit([write, ...moves, openIssuesCountChange(issue.project_id, nextState === 'opened' ? 1 : -1)]);
   return { ...issue, ...all, updated_at: now, notes_count: issue.notes_count + 1 };
 }
+
+const openIssuesCountChange = (projectId: number, delta: number) =>
+  update(keys.project(projectId), 'ADD open_issues_count :delta', { values: { ':delta': delta } });
 
 /**
  * Removes an issue, counted off its lists and (when open) open_issues_count in the same
  * transaction, then its notes.
  */
-export async function deleteIssue(issue: StoredIssue): Promise<void> {
-  const key = keys.issue(issue.project_id, issue.iid);
-  await retrying(
-    { times: IID_ATTEMPTS, retry: (error) => error instanceof StateChanged, backoff: true },
-    issue,
-    (current) =>
-      commit([
-        refusedReading(
-          remove(key, STILL_AS_READ, { ':previous': current.state }, { '#state': 'state' }),
-          stillThere,
-        ),
-        listCountChange(lists.projectIssues(current.project_id), -1),
-        listCountChange(lists.projectIssuesInState(current.project_id, current.state), -1),
-        ...(current.state === 'opened'
-          ? [
-              update(keys.project(current.project_id), 'ADD open_issues_count :delta', {
-                values: { ':delta': -1 },
-              }),
-            ]
-          : []),
-      ]),
-    freshIssue,
-  );
-  await removeParentPartition(key.pk);
+export function deleteIssue(issue: StoredIssue): Promise<void> {
+  return removeIssuable(issue, keys.issue(issue.project_id, issue.iid), stateGuard, readAgain, (current) => [
+    listCountChange(lists.projectIssues(current.project_id), -1),
+    listCountChange(lists.projectIssuesInState(current.project_id, current.state), -1),
+    ...(current.state === 'opened' ? [openIssuesCountChange(current.project_id, -1)] : []),
+  ]);
 }
 
 /** The users an issue shows, by id. */

@@ -15,13 +15,13 @@
  * before the item that names them (see long-text.ts); a change of description is made on the
  * condition that the item still names the parts read, which then go.
  */
-import { notFound, recordNotFound } from '#domain/errors.ts';
+import { notFound } from '#domain/errors.ts';
+import { stateFields, stateNote } from '#domain/issuables.ts';
 import {
   branchesTaken,
   filtersMergeRequests,
   type MergeRequest,
   type MergeRequestFilter,
-  type MergeRequestState,
   mergeRequestMatches,
   mergeRequestStateAfter,
   mergeRequestUserIds,
@@ -32,13 +32,11 @@ import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { nextId } from './ids.ts';
+import { changeSteps, type Guard, removeIssuable, retryingChange, STILL_AS_READ } from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { longText, removeDropped, type StoredText } from './long-text.ts';
-import { removeParentPartition } from './noteable-purge.ts';
-import { noteSteps } from './notes.ts';
-import { listSortAttributes } from './table.ts';
 import {
   commit,
   NEW_ITEM,
@@ -297,28 +295,17 @@ export async function listMergeRequests(
 
 // Changing ------------------------------------------------------------------------------------------------
 
-/** The merge request's state or target changed since it was read: read it again and decide again. */
-class StateChanged extends Error {}
-
 /** Reopening found another open merge request on the branches: GitLab leaves this one closed. */
 class ReopenRefused extends Error {}
 
 /** The merge request is still there, in the state and with the target it was read with. */
-const STILL_AS_READ =
-  'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous AND #target = :previousTarget';
-const stillAsReadNames = { '#state': 'state', '#target': 'target_branch' };
-const stillAsReadValues = (mr: MergeRequest) => ({
-  ':previous': mr.state,
-  ':previousTarget': mr.target_branch,
-});
+const stillAsRead: Guard<MergeRequest> = {
+  condition: `${STILL_AS_READ} AND #target = :previousTarget`,
+  names: { '#state': 'state', '#target': 'target_branch' },
+  values: (mr) => ({ ':previous': mr.state, ':previousTarget': mr.target_branch }),
+};
 
-const stillThere = (stored: Raw | undefined) => (stored ? new StateChanged() : recordNotFound());
-
-async function freshMergeRequest(mr: StoredMergeRequest): Promise<StoredMergeRequest> {
-  const fresh = await readMergeRequest(mr.project_id, mr.iid);
-  if (!fresh) throw recordNotFound();
-  return fresh;
-}
+const readAgain = (mr: StoredMergeRequest) => readMergeRequest(mr.project_id, mr.iid);
 
 /**
  * Changes a merge request: the fields sent and, on `close` or `reopen`, its state with a system
@@ -338,16 +325,11 @@ export function changeMergeRequest(
   const key = keyOf(mr);
   const stored = changes.description === undefined ? undefined : DESCRIPTION.store(key, changes.description);
   return DESCRIPTION.replace(key, stored, () =>
-    retrying(
-      {
-        times: ATTEMPTS,
-        retry: (error) => error instanceof StateChanged || error instanceof BranchesMoved,
-        backoff: true,
-      },
+    retryingChange(
       mr,
       async (current) => {
         // A new description replaces the one read: its parts go.
-        const write = async (nextState: MergeRequestState | undefined) => ({
+        const write = async (nextState: 'opened' | 'closed' | undefined) => ({
           value: await writeChange(current, changes, stored, nextState, actorId),
           ...(stored ? { replaced: current } : {}),
         });
@@ -358,7 +340,8 @@ export function changeMergeRequest(
           return write(undefined);
         }
       },
-      freshMergeRequest,
+      readAgain,
+      (error) => error instanceof BranchesMoved,
     ),
   );
 }
@@ -367,47 +350,30 @@ async function writeChange(
   mr: StoredMergeRequest,
   changes: Partial<MergeRequest>,
   stored: StoredText | undefined,
-  nextState: MergeRequestState | undefined,
+  nextState: 'opened' | 'closed' | undefined,
   actorId: number,
 ): Promise<StoredMergeRequest> {
   const now = new Date().toISOString();
-  const stateChange: Partial<MergeRequest> =
-    nextState === undefined
-      ? {}
-      : nextState === 'closed'
-        ? { state: 'closed', closed_at: now, closed_by_id: actorId }
-        : { state: 'opened', closed_at: null, closed_by_id: null };
-  const all: Partial<MergeRequest> = { ...changes, ...stateChange };
+  const all: Partial<MergeRequest> = {
+    ...changes,
+    ...(nextState && stateFields(nextState, now, actorId)),
+  };
   // Nothing to change (closing a closed one, say): GitLab saves nothing, so nothing moves.
   if (Object.keys(all).length === 0) return mr;
   const changed: StoredMergeRequest = { ...mr, ...all, updated_at: now };
-  const key = keyOf(mr);
 
   // SET the changed fields (a description in the form its length asks for) and REMOVE the forms
   // of a description no longer used; a new description replaces the one read, or is decided again.
   const { description: _description, ...others } = all;
-  const names: Record<string, string> = { ...stillAsReadNames };
-  const values: Raw = stillAsReadValues(mr);
-  let condition = STILL_AS_READ;
+  const names: Record<string, string> = { ...stillAsRead.names };
+  const values: Raw = stillAsRead.values(mr);
+  let condition = stillAsRead.condition;
   if (stored) {
     const unchanged = DESCRIPTION.unchanged(mr);
     condition += ` AND ${unchanged.condition}`;
     Object.assign(names, unchanged.names);
     Object.assign(values, unchanged.values);
   }
-  const sets = Object.entries({
-    ...others,
-    ...stored?.fields,
-    updated_at: now,
-    [listSortAttributes.updated_at]: sortAttributes({ id: mr.id, updated_at: now })[
-      listSortAttributes.updated_at
-    ],
-  }).map(([name, value], index) => {
-    names[`#f${index}`] = name;
-    values[`:f${index}`] = value;
-    return `#f${index} = :f${index}`;
-  });
-  const removing = removeDropped(stored, names);
 
   // The hold on the branches: released when it stops being open or changes target, taken when it
   // reopens or changes target while open.
@@ -421,33 +387,24 @@ async function writeChange(
       takeBranches(changed, changed.target_branch, wasOpen ? branchesTaken : () => new ReopenRefused()),
     );
 
-  // A state change: the move between the state lists and the system note, which the merge
-  // request's own write counts (one write per item in a transaction).
-  const moves: TransactItem[] = [];
-  if (nextState !== undefined) {
-    const moved = lists.projectMergeRequestsInState(mr.project_id, nextState);
-    names['#list'] = moved.attribute;
-    values[':list'] = moved.partition;
-    values[':one'] = 1;
-    sets.push('#list = :list');
-    const note = await noteSteps(
-      key,
-      mergeRequestAsParent(mr),
-      { body: nextState === 'closed' ? 'closed' : 'reopened', author_id: actorId, system: true },
-      now,
-    );
-    moves.push(
-      note.put,
-      listCountChange(lists.projectMergeRequestsInState(mr.project_id, mr.state), -1),
-      listCountChange(moved, 1),
-    );
-  }
-  const expression = `SET ${sets.join(', ')}${removing}${moves.length ? ' ADD notes_count :one' : ''}`;
-  await commit([
-    refusedReading(update(key, expression, { condition, names, values }), stillThere),
-    ...branches,
-    ...moves,
-  ]);
+  const { update: write, moves } = await changeSteps({
+    key: keyOf(mr),
+    id: mr.id,
+    now,
+    fields: { ...others, ...stored?.fields },
+    condition,
+    names,
+    values,
+    removing: removeDropped(stored, names),
+    move: nextState && {
+      from: lists.projectMergeRequestsInState(mr.project_id, mr.state),
+      to: lists.projectMergeRequestsInState(mr.project_id, nextState),
+      parent: mergeRequestAsParent(mr),
+      body: stateNote(nextState),
+      actorId,
+    },
+  });
+  await commit([write, ...branches, ...moves]);
   return {
     ...(stored ? DESCRIPTION.withStored(changed, stored) : changed),
     notes_count: mr.notes_count + (moves.length ? 1 : 0),
@@ -460,21 +417,12 @@ async function writeChange(
  * Removes a merge request, counted off its lists and releasing its branches (when open) in the
  * same transaction, then its notes and description parts.
  */
-export async function deleteMergeRequest(mr: StoredMergeRequest): Promise<void> {
-  const key = keys.mergeRequest(mr.project_id, mr.iid);
-  await retrying(
-    { times: ATTEMPTS, retry: (error) => error instanceof StateChanged, backoff: true },
-    mr,
-    (current) =>
-      commit([
-        refusedReading(remove(key, STILL_AS_READ, stillAsReadValues(current), stillAsReadNames), stillThere),
-        listCountChange(lists.projectMergeRequests(current.project_id), -1),
-        listCountChange(lists.projectMergeRequestsInState(current.project_id, current.state), -1),
-        ...(current.state === 'opened' ? [releaseBranches(current, current.target_branch)] : []),
-      ]),
-    freshMergeRequest,
-  );
-  await removeParentPartition(key.pk);
+export function deleteMergeRequest(mr: StoredMergeRequest): Promise<void> {
+  return removeIssuable(mr, keyOf(mr), stillAsRead, readAgain, (current) => [
+    listCountChange(lists.projectMergeRequests(current.project_id), -1),
+    listCountChange(lists.projectMergeRequestsInState(current.project_id, current.state), -1),
+    ...(current.state === 'opened' ? [releaseBranches(current, current.target_branch)] : []),
+  ]);
 }
 
 /** The users a merge request shows, by id. */

@@ -520,6 +520,8 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
               ':list': 'EPICS#GROUP#3#closed',
               ':one': 1,
             },
+            // Returned on refusal, to tell a race (decided again) from a removal (404).
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
         {

@@ -7,12 +7,11 @@ import {
   epicEntity,
   epicMatches,
   epicStateAfter,
-  epicStateFields,
-  epicStateNote,
   filtersEpics,
   newEpicFrom,
 } from '#domain/epics.ts';
 import type { Group } from '#domain/groups.ts';
+import { stateFields, stateNote } from '#domain/issuables.ts';
 import {
   mayBackdateEpicNote,
   mayChangeEpicNote,
@@ -117,13 +116,13 @@ describe('state moves', () => {
   });
 
   it('closing records when and by whom; reopening forgets it; each says so in a system note', () => {
-    expect(epicStateFields('closed', NOW, 2)).toEqual({ state: 'closed', closed_at: NOW, closed_by_id: 2 });
-    expect(epicStateFields('opened', NOW, 2)).toEqual({
+    expect(stateFields('closed', NOW, 2)).toEqual({ state: 'closed', closed_at: NOW, closed_by_id: 2 });
+    expect(stateFields('opened', NOW, 2)).toEqual({
       state: 'opened',
       closed_at: null,
       closed_by_id: null,
     });
-    expect([epicStateNote('closed'), epicStateNote('opened')]).toEqual(['closed', 'reopened']);
+    expect([stateNote('closed'), stateNote('opened')]).toEqual(['closed', 'reopened']);
   });
 });
 

@@ -1,0 +1,152 @@
+/**
+ * What issues, merge requests and epics share when they change: a write on the condition that the
+ * item is still as read (else decided again on a fresh read, or 404 when it is gone); a close or
+ * reopen with its system note and the move between the state lists in the same transaction, the
+ * item's own write counting the note; the removal counted off its lists, then its partition. Each
+ * owner adds its own rules (its key, lists, guard and the writes beside these).
+ */
+import { recordNotFound } from '#domain/errors.ts';
+import type { NoteParent } from '#domain/notes.ts';
+import { type ListName, sortAttributes } from './keys.ts';
+import { listCountChange } from './lists.ts';
+import { removeParentPartition } from './noteable-purge.ts';
+import { noteSteps } from './notes.ts';
+import { listSortAttributes } from './table.ts';
+import {
+  commit,
+  refusedReading,
+  remove,
+  retrying,
+  type Step,
+  type TransactItem,
+  update,
+} from './transaction.ts';
+
+type Raw = Record<string, unknown>;
+type Key = { pk: string; sk: string };
+
+/** The item changed since it was read (its state, or what else its guard names): read it again. */
+class StateChanged extends Error {}
+
+/** Attempts at a write racing others; each loses only to a write that won. */
+const ATTEMPTS = 200;
+
+/** The item is still there, in the state it was read in. */
+export const STILL_AS_READ = 'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous';
+
+/** What a write's condition names and compares to the item as read. */
+export interface Guard<T> {
+  condition: string;
+  names: Record<string, string>;
+  values: (item: T) => Raw;
+}
+
+/** The guard of an item read in a state. */
+export const stateGuard: Guard<{ state: string }> = {
+  condition: STILL_AS_READ,
+  names: { '#state': 'state' },
+  values: (item) => ({ ':previous': item.state }),
+};
+
+/** A refused write: the item is gone (404) or changed since it was read (decided again). */
+const asRead = (item: TransactItem): Step =>
+  refusedReading(item, (stored) => (stored ? new StateChanged() : recordNotFound()));
+
+/**
+ * Runs `attempt` again on the item read afresh while it loses a race (to a change of state, or to
+ * what `alsoRetry` accepts); 404 once the item is gone.
+ */
+export function retryingChange<T, R>(
+  item: T,
+  attempt: (current: T) => Promise<R>,
+  read: (item: T) => Promise<T | undefined>,
+  alsoRetry: (error: unknown) => boolean = () => false,
+): Promise<R> {
+  return retrying(
+    { times: ATTEMPTS, retry: (error) => error instanceof StateChanged || alsoRetry(error), backoff: true },
+    item,
+    attempt,
+    async (current) => {
+      const fresh = await read(current);
+      if (!fresh) throw recordNotFound();
+      return fresh;
+    },
+  );
+}
+
+/** A state change: the lists the item moves between and the system note it gets. */
+export interface StateMove {
+  from: ListName;
+  to: ListName;
+  parent: NoteParent;
+  body: string;
+  actorId: number;
+}
+
+/**
+ * The writes of a change: the item's update (SET `fields`, the updated time and its sort value,
+ * then `removing`) on `condition`, refused as `asRead`; on a state move also its list attribute and
+ * the count of the system note, with the note and the two list counts beside it.
+ */
+export async function changeSteps(change: {
+  key: Key;
+  id: number;
+  now: string;
+  fields: Raw;
+  condition: string;
+  names: Record<string, string>;
+  values: Raw;
+  removing?: string;
+  move?: StateMove;
+}): Promise<{ update: Step; moves: TransactItem[] }> {
+  const { key, id, now, condition, move } = change;
+  const names = { ...change.names };
+  const values = { ...change.values };
+  const updatedSort = listSortAttributes.updated_at;
+  const sets = Object.entries({
+    ...change.fields,
+    updated_at: now,
+    [updatedSort]: sortAttributes({ id, updated_at: now })[updatedSort],
+  }).map(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    return `#f${index} = :f${index}`;
+  });
+  const moves: TransactItem[] = [];
+  if (move) {
+    names['#list'] = move.to.attribute;
+    values[':list'] = move.to.partition;
+    values[':one'] = 1;
+    sets.push('#list = :list');
+    const note = await noteSteps(
+      key,
+      move.parent,
+      { body: move.body, author_id: move.actorId, system: true },
+      now,
+    );
+    moves.push(note.put, listCountChange(move.from, -1), listCountChange(move.to, 1));
+  }
+  const expression = `SET ${sets.join(', ')}${change.removing ?? ''}${move ? ' ADD notes_count :one' : ''}`;
+  return { update: asRead(update(key, expression, { condition, names, values })), moves };
+}
+
+/**
+ * Removes an item read as `item` under `guard` with `others` (its list counts and the owner's own
+ * writes) in one transaction, decided again on a fresh read while it races a change; then the
+ * rest of its partition (its notes).
+ */
+export async function removeIssuable<T>(
+  item: T,
+  key: Key,
+  guard: Guard<T>,
+  read: (item: T) => Promise<T | undefined>,
+  others: (current: T) => TransactItem[],
+): Promise<void> {
+  await retryingChange(
+    item,
+    (current) =>
+      commit([asRead(remove(key, guard.condition, guard.values(current), guard.names)), ...others(current)]),
+    read,
+  );
+  await removeParentPartition(key.pk);
+}
