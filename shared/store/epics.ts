@@ -25,8 +25,9 @@ import { batchGetItems } from './batch.ts';
 import { nextId } from './ids.ts';
 import { changeSteps, removeIssuable, retryingChange, stateGuard } from './issuables.ts';
 import { getItem } from './items.ts';
-import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
+import { decodeNoteParent } from './notes.ts';
 import { check, commit, NEW_ITEM, put, refusedWith, remove, retrying, update } from './transaction.ts';
 import { getUsers } from './users.ts';
 
@@ -37,18 +38,7 @@ export interface StoredEpic extends Epic {
   notes_count: number;
 }
 
-export function decodeEpic(item: Raw): StoredEpic {
-  const {
-    kind: _kind,
-    deleting: _deleting,
-    ...epic
-  } = stripStorage<StoredEpic & { kind: string; deleting?: boolean }>(item);
-  return {
-    ...epic,
-    notes_count: Number(epic.notes_count ?? 0),
-    user_notes_count: Number(epic.user_notes_count ?? 0),
-  };
-}
+export const decodeEpic = (item: Raw) => decodeNoteParent<StoredEpic>(item);
 
 function epicItem(epic: StoredEpic): Raw {
   return {

@@ -23,9 +23,10 @@ import type { Project } from '#domain/projects.ts';
 import { nextId } from './ids.ts';
 import { changeSteps, removeIssuable, retryingChange, STILL_AS_READ, stateGuard } from './issuables.ts';
 import { getItem } from './items.ts';
-import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { longText, removeDropped } from './long-text.ts';
+import { decodeNoteParent } from './notes.ts';
 import { commit, NEW_ITEM, put, refusedWith, retrying, update } from './transaction.ts';
 import { getUsers } from './users.ts';
 
@@ -46,18 +47,7 @@ const DESCRIPTION = longText({
   inlineBytes: 100_000,
 });
 
-export function decodeIssue(item: Raw): StoredIssue {
-  const {
-    kind: _kind,
-    deleting: _deleting,
-    ...issue
-  } = stripStorage<StoredIssue & { kind: string; deleting?: boolean }>(DESCRIPTION.decodeInline(item));
-  return {
-    ...issue,
-    notes_count: Number(issue.notes_count ?? 0),
-    user_notes_count: Number(issue.user_notes_count ?? 0),
-  };
-}
+export const decodeIssue = (item: Raw) => decodeNoteParent<StoredIssue>(DESCRIPTION.decodeInline(item));
 
 function issueItem(issue: StoredIssue): Raw {
   const { description, ...fields } = issue;

@@ -34,9 +34,10 @@ import type { User } from '#domain/users.ts';
 import { nextId } from './ids.ts';
 import { changeSteps, type Guard, removeIssuable, retryingChange, STILL_AS_READ } from './issuables.ts';
 import { getItem } from './items.ts';
-import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { longText, removeDropped, type StoredText } from './long-text.ts';
+import { decodeNoteParent } from './notes.ts';
 import {
   commit,
   NEW_ITEM,
@@ -80,18 +81,7 @@ const DESCRIPTION = longText({
 const keyOf = (mr: MergeRequest) => keys.mergeRequest(mr.project_id, mr.iid);
 
 /** A merge request as an item stores it; its description when the item holds it. */
-function decodeItem(item: Raw): StoredMergeRequest {
-  const {
-    kind: _kind,
-    deleting: _deleting,
-    ...fields
-  } = stripStorage<StoredMergeRequest & { kind: string; deleting?: boolean }>(DESCRIPTION.decodeInline(item));
-  return {
-    ...fields,
-    notes_count: Number(fields.notes_count ?? 0),
-    user_notes_count: Number(fields.user_notes_count ?? 0),
-  };
-}
+const decodeItem = (item: Raw) => decodeNoteParent<StoredMergeRequest>(DESCRIPTION.decodeInline(item));
 
 /** The merge request's item read again, its description as the item holds it (undefined when gone). */
 async function readItem(projectId: number, iid: number): Promise<StoredMergeRequest | undefined> {

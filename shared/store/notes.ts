@@ -73,6 +73,20 @@ const decodeNotes = (items: Raw[]): Promise<StoredNote[]> =>
     },
   });
 
+/** A parent's item (issue, merge request, snippet, epic) as read: its notes counted (0 before the first). */
+export function decodeNoteParent<T extends { notes_count: number; user_notes_count: number }>(item: Raw): T {
+  const {
+    kind: _kind,
+    deleting: _deleting,
+    ...parent
+  } = stripStorage<T & { kind: string; deleting?: boolean }>(item);
+  return {
+    ...parent,
+    notes_count: Number(parent.notes_count ?? 0),
+    user_notes_count: Number(parent.user_notes_count ?? 0),
+  } as unknown as T;
+}
+
 function noteItem(parentPk: string, note: StoredNote, body: StoredText): Raw {
   const { body: _text, body_parts: _parts, ...fields } = note;
   return { ...keys.note(parentPk, note.id), ...fields, ...body.fields, kind: 'note', ...localSortOf(note) };

@@ -17,10 +17,11 @@ import type { NewSnippet, Snippet } from '#domain/snippets.ts';
 import type { User } from '#domain/users.ts';
 import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
-import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { longText, removeDropped, type StoredText } from './long-text.ts';
 import { removeParentPartition } from './noteable-purge.ts';
+import { decodeNoteParent } from './notes.ts';
 import {
   check,
   commit,
@@ -70,17 +71,10 @@ const CONTENT = longText({
 const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deleting)';
 
 export function decodeSnippet(item: Raw): StoredSnippet {
-  const {
-    kind: _kind,
-    deleting: _deleting,
-    ...snippet
-  } = stripStorage<StoredSnippet & { kind: string; deleting?: boolean }>(item);
-  return {
-    ...snippet,
-    notes_count: Number(snippet.notes_count ?? 0),
-    user_notes_count: Number(snippet.user_notes_count ?? 0),
-    ...(snippet.content_parts === undefined ? {} : { content_parts: Number(snippet.content_parts) }),
-  };
+  const snippet = decodeNoteParent<StoredSnippet>(item);
+  return snippet.content_parts === undefined
+    ? snippet
+    : { ...snippet, content_parts: Number(snippet.content_parts) };
 }
 
 function snippetItem(snippet: StoredSnippet): Raw {
