@@ -1,6 +1,5 @@
 /** Group epics: the stored shape, the changes a request makes and the entity GitLab presents. */
 import type { Group } from './groups.ts';
-import { stateAfter } from './issuables.ts';
 import { uniqueLabels } from './issues.ts';
 import { type User, userBasicOrGhost } from './users.ts';
 
@@ -96,12 +95,6 @@ export const EPIC_UPDATE_FIELDS = [
   'labels',
   'state_event',
 ] as const;
-
-/** The state an epic moves to on `state_event`, or undefined when it stays. */
-export const epicStateAfter: (
-  state: EpicState,
-  event: 'close' | 'reopen' | undefined,
-) => EpicState | undefined = stateAfter;
 
 export interface EpicFilter {
   state?: 'opened' | 'closed' | 'all';

@@ -1,6 +1,5 @@
 /** Project issues: the stored shape, the changes a request makes and the entity GitLab presents. */
 import { validationFailed } from './errors.ts';
-import { stateAfter } from './issuables.ts';
 import type { Project } from './projects.ts';
 import { type User, userBasicOrGhost } from './users.ts';
 
@@ -98,12 +97,6 @@ export function settableIssueFields<T extends IssueFields>(input: T, setsMetadat
   for (const name of METADATA) delete kept[name];
   return kept;
 }
-
-/** The state an issue moves to on `state_event`, or undefined when it stays. */
-export const issueStateAfter: (
-  state: IssueState,
-  event: 'close' | 'reopen' | undefined,
-) => IssueState | undefined = stateAfter;
 
 /** The fields a PUT changes (only those sent). */
 export function issueChanges(input: IssueFields): Partial<Issue> {

@@ -1,6 +1,5 @@
 /** Project merge requests: the stored shape, the changes a request makes and the entity GitLab presents. */
 import { ApiError, conflict } from './errors.ts';
-import { stateAfter } from './issuables.ts';
 import { atLeastOneOf } from './params.ts';
 import type { Project } from './projects.ts';
 import { type User, userBasicOrGhost } from './users.ts';
@@ -173,15 +172,6 @@ export function updateParamsError(input: {
   if (input.assignee_ids !== undefined) return undefined;
   return atLeastOneOf(input, UPDATE_PARAMS);
 }
-
-/**
- * The state a merge request moves to on `state_event`, or undefined when it stays: only open
- * ones close and only closed ones reopen (merged and locked ones stay as they are).
- */
-export const mergeRequestStateAfter: (
-  state: MergeRequestState,
-  event: 'close' | 'reopen' | undefined,
-) => 'opened' | 'closed' | undefined = stateAfter;
 
 // Lists --------------------------------------------------------------------------------------------
 

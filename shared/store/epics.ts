@@ -12,7 +12,6 @@ import {
   type EpicFilter,
   type EpicState,
   epicMatches,
-  epicStateAfter,
   epicUserIds,
   filtersEpics,
   type NewEpic,
@@ -23,7 +22,7 @@ import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { batchGetItems } from './batch.ts';
 import { nextId } from './ids.ts';
-import { changeSteps, removeIssuable, retryingChange, stateGuard } from './issuables.ts';
+import { changeState, changeSteps, removeIssuable, stateGuard } from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
@@ -208,10 +207,8 @@ export function changeEpic(
   event: 'close' | 'reopen' | undefined,
   actorId: number,
 ): Promise<StoredEpic> {
-  return retryingChange(
-    epic,
-    (current) => writeEpicChange(current, changes, epicStateAfter(current.state, event), actorId),
-    readAgain,
+  return changeState(epic, event, readAgain, (current, next) =>
+    writeEpicChange(current, changes, next, actorId),
   );
 }
 

@@ -6,6 +6,7 @@
  * owner adds its own rules (its key, lists, guard and the writes beside these).
  */
 import { recordNotFound } from '#domain/errors.ts';
+import { stateAfter } from '#domain/issuables.ts';
 import type { NoteParent } from '#domain/notes.ts';
 import { type ListName, sortAttributes } from './keys.ts';
 import { listCountChange } from './lists.ts';
@@ -56,7 +57,7 @@ const asRead = (item: TransactItem): Step =>
  * Runs `attempt` again on the item read afresh while it loses a race (to a change of state, or to
  * what `alsoRetry` accepts); 404 once the item is gone.
  */
-export function retryingChange<T, R>(
+function retryingChange<T, R>(
   item: T,
   attempt: (current: T) => Promise<R>,
   read: (item: T) => Promise<T | undefined>,
@@ -73,6 +74,19 @@ export function retryingChange<T, R>(
     },
   );
 }
+
+/**
+ * Changes an item, its state on `close` or `reopen` (see stateAfter) as `write` makes it, decided
+ * again on the item read afresh while the write loses a race.
+ */
+export const changeState = <T extends { state: string }, R>(
+  item: T,
+  event: 'close' | 'reopen' | undefined,
+  read: (item: T) => Promise<T | undefined>,
+  write: (current: T, next: 'opened' | 'closed' | undefined) => Promise<R>,
+  alsoRetry?: (error: unknown) => boolean,
+): Promise<R> =>
+  retryingChange(item, (current) => write(current, stateAfter(current.state, event)), read, alsoRetry);
 
 /** A state change: the lists the item moves between and the system note it gets. */
 export interface StateMove {

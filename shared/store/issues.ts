@@ -13,7 +13,6 @@ import {
   type IssueFilter,
   type IssueState,
   issueMatches,
-  issueStateAfter,
   issueUserIds,
   type NewIssue,
 } from '#domain/issues.ts';
@@ -21,7 +20,7 @@ import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
 import { nextId } from './ids.ts';
-import { changeSteps, removeIssuable, retryingChange, STILL_AS_READ, stateGuard } from './issuables.ts';
+import { changeState, changeSteps, removeIssuable, STILL_AS_READ, stateGuard } from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
@@ -244,10 +243,8 @@ export function changeIssue(
   event: 'close' | 'reopen' | undefined,
   actorId: number,
 ): Promise<StoredIssue> {
-  return retryingChange(
-    issue,
-    (current) => writeIssueChange(current, changes, issueStateAfter(current.state, event), actorId),
-    readAgain,
+  return changeState(issue, event, readAgain, (current, next) =>
+    writeIssueChange(current, changes, next, actorId),
   );
 }
 

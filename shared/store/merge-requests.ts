@@ -23,7 +23,6 @@ import {
   type MergeRequest,
   type MergeRequestFilter,
   mergeRequestMatches,
-  mergeRequestStateAfter,
   mergeRequestUserIds,
   type NewMergeRequest,
 } from '#domain/merge-requests.ts';
@@ -32,7 +31,7 @@ import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { nextId } from './ids.ts';
-import { changeSteps, type Guard, removeIssuable, retryingChange, STILL_AS_READ } from './issuables.ts';
+import { changeState, changeSteps, type Guard, removeIssuable, STILL_AS_READ } from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
@@ -315,22 +314,23 @@ export function changeMergeRequest(
   const key = keyOf(mr);
   const stored = changes.description === undefined ? undefined : DESCRIPTION.store(key, changes.description);
   return DESCRIPTION.replace(key, stored, () =>
-    retryingChange(
+    changeState(
       mr,
-      async (current) => {
+      event,
+      readAgain,
+      async (current, next) => {
         // A new description replaces the one read: its parts go.
         const write = async (nextState: 'opened' | 'closed' | undefined) => ({
           value: await writeChange(current, changes, stored, nextState, actorId),
           ...(stored ? { replaced: current } : {}),
         });
         try {
-          return await write(mergeRequestStateAfter(current.state, event));
+          return await write(next);
         } catch (error) {
           if (!(error instanceof ReopenRefused)) throw error;
           return write(undefined);
         }
       },
-      readAgain,
       (error) => error instanceof BranchesMoved,
     ),
   );

@@ -1,17 +1,9 @@
 /** Epic rules: new epics, changes, state moves, list filters, the entity, who may act, parameters. */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import {
-  type Epic,
-  epicChanges,
-  epicEntity,
-  epicMatches,
-  epicStateAfter,
-  filtersEpics,
-  newEpicFrom,
-} from '#domain/epics.ts';
+import { type Epic, epicChanges, epicEntity, epicMatches, filtersEpics, newEpicFrom } from '#domain/epics.ts';
 import type { Group } from '#domain/groups.ts';
-import { stateFields, stateNote } from '#domain/issuables.ts';
+import { stateAfter, stateFields, stateNote } from '#domain/issuables.ts';
 import {
   mayBackdateEpicNote,
   mayChangeEpicNote,
@@ -108,11 +100,11 @@ describe('epicChanges', () => {
 
 describe('state moves', () => {
   it('close opens nothing, reopen closes nothing', () => {
-    expect(epicStateAfter('opened', 'close')).toBe('closed');
-    expect(epicStateAfter('closed', 'reopen')).toBe('opened');
-    expect(epicStateAfter('closed', 'close')).toBeUndefined();
-    expect(epicStateAfter('opened', 'reopen')).toBeUndefined();
-    expect(epicStateAfter('opened', undefined)).toBeUndefined();
+    expect(stateAfter('opened', 'close')).toBe('closed');
+    expect(stateAfter('closed', 'reopen')).toBe('opened');
+    expect(stateAfter('closed', 'close')).toBeUndefined();
+    expect(stateAfter('opened', 'reopen')).toBeUndefined();
+    expect(stateAfter('opened', undefined)).toBeUndefined();
   });
 
   it('closing records when and by whom; reopening forgets it; each says so in a system note', () => {

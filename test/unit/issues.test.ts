@@ -1,13 +1,13 @@
 /** Issue rules: state moves, list filters, the fields a request sets and the entity GitLab shows. */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '#domain/errors.ts';
+import { stateAfter } from '#domain/issuables.ts';
 import {
   filtersIssues,
   type Issue,
   issueChanges,
   issueEntity,
   issueMatches,
-  issueStateAfter,
   issueUserIds,
   MAX_ISSUE_ASSIGNEES,
   newIssueFrom,
@@ -51,17 +51,17 @@ const issue = (overrides: Partial<Issue> = {}): Issue => ({
   ...overrides,
 });
 
-describe('issueStateAfter()', () => {
+describe('stateAfter()', () => {
   it('closes an open issue and reopens a closed one', () => {
-    expect(issueStateAfter('opened', 'close')).toBe('closed');
-    expect(issueStateAfter('closed', 'reopen')).toBe('opened');
+    expect(stateAfter('opened', 'close')).toBe('closed');
+    expect(stateAfter('closed', 'reopen')).toBe('opened');
   });
 
   it('leaves the state alone when the event does not apply or is absent', () => {
-    expect(issueStateAfter('closed', 'close')).toBeUndefined();
-    expect(issueStateAfter('opened', 'reopen')).toBeUndefined();
-    expect(issueStateAfter('opened', undefined)).toBeUndefined();
-    expect(issueStateAfter('closed', undefined)).toBeUndefined();
+    expect(stateAfter('closed', 'close')).toBeUndefined();
+    expect(stateAfter('opened', 'reopen')).toBeUndefined();
+    expect(stateAfter('opened', undefined)).toBeUndefined();
+    expect(stateAfter('closed', undefined)).toBeUndefined();
   });
 });
 

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ACCESS } from '#domain/access.ts';
 import { ApiError } from '#domain/errors.ts';
+import { stateAfter } from '#domain/issuables.ts';
 import {
   filtersMergeRequests,
   isWorkInProgress,
@@ -16,7 +17,6 @@ import {
   mergeRequestEntity,
   mergeRequestMatches,
   mergeRequestSimple,
-  mergeRequestStateAfter,
   mergeRequestUserIds,
   newMergeRequestFrom,
   notAFork,
@@ -196,16 +196,16 @@ describe('mergeRequestChanges and updateParamsError', () => {
   });
 });
 
-describe('mergeRequestStateAfter', () => {
+describe('stateAfter', () => {
   it('closes open ones and reopens closed ones; merged and locked stay', () => {
-    expect(mergeRequestStateAfter('opened', 'close')).toBe('closed');
-    expect(mergeRequestStateAfter('closed', 'reopen')).toBe('opened');
-    expect(mergeRequestStateAfter('opened', 'reopen')).toBeUndefined();
-    expect(mergeRequestStateAfter('closed', 'close')).toBeUndefined();
-    expect(mergeRequestStateAfter('merged', 'reopen')).toBeUndefined();
-    expect(mergeRequestStateAfter('merged', 'close')).toBeUndefined();
-    expect(mergeRequestStateAfter('locked', 'close')).toBeUndefined();
-    expect(mergeRequestStateAfter('opened', undefined)).toBeUndefined();
+    expect(stateAfter('opened', 'close')).toBe('closed');
+    expect(stateAfter('closed', 'reopen')).toBe('opened');
+    expect(stateAfter('opened', 'reopen')).toBeUndefined();
+    expect(stateAfter('closed', 'close')).toBeUndefined();
+    expect(stateAfter('merged', 'reopen')).toBeUndefined();
+    expect(stateAfter('merged', 'close')).toBeUndefined();
+    expect(stateAfter('locked', 'close')).toBeUndefined();
+    expect(stateAfter('opened', undefined)).toBeUndefined();
   });
 });
 
