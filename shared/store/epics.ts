@@ -10,7 +10,6 @@
 import {
   type Epic,
   type EpicFilter,
-  type EpicState,
   epicMatches,
   epicUserIds,
   filtersEpics,
@@ -207,37 +206,28 @@ export function changeEpic(
   event: 'close' | 'reopen' | undefined,
   actorId: number,
 ): Promise<StoredEpic> {
-  return changeState(epic, event, readAgain, (current, next) =>
-    writeEpicChange(current, changes, next, actorId),
-  );
-}
-
-async function writeEpicChange(
-  epic: StoredEpic,
-  changes: Partial<Epic>,
-  nextState: EpicState | undefined,
-  actorId: number,
-): Promise<StoredEpic> {
-  const now = new Date().toISOString();
-  const all: Partial<Epic> = { ...changes, ...(nextState && stateFields(nextState, now, actorId)) };
-  const { update, moves } = await changeSteps({
-    key: keys.epic(epic.id),
-    id: epic.id,
-    now,
-    fields: all,
-    condition: stateGuard.condition,
-    names: stateGuard.names,
-    values: stateGuard.values(epic),
-    move: nextState && {
-      from: lists.groupEpicsInState(epic.group_id, epic.state),
-      to: lists.groupEpicsInState(epic.group_id, nextState),
-      parent: epicAsParent(epic),
-      body: stateNote(nextState),
-      actorId,
-    },
+  return changeState(epic, event, readAgain, async (current, nextState) => {
+    const now = new Date().toISOString();
+    const all: Partial<Epic> = { ...changes, ...(nextState && stateFields(nextState, now, actorId)) };
+    const { update, moves } = await changeSteps({
+      key: keys.epic(current.id),
+      id: current.id,
+      now,
+      fields: all,
+      condition: stateGuard.condition,
+      names: stateGuard.names,
+      values: stateGuard.values(current),
+      move: nextState && {
+        from: lists.groupEpicsInState(current.group_id, current.state),
+        to: lists.groupEpicsInState(current.group_id, nextState),
+        parent: epicAsParent(current),
+        body: stateNote(nextState),
+        actorId,
+      },
+    });
+    await commit([update, ...moves]);
+    return { ...current, ...all, updated_at: now, notes_count: current.notes_count + (nextState ? 1 : 0) };
   });
-  await commit([update, ...moves]);
-  return { ...epic, ...all, updated_at: now, notes_count: epic.notes_count + (nextState ? 1 : 0) };
 }
 
 /**

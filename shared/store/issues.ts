@@ -11,7 +11,6 @@ import {
   filtersIssues,
   type Issue,
   type IssueFilter,
-  type IssueState,
   issueMatches,
   issueUserIds,
   type NewIssue,
@@ -243,48 +242,43 @@ export function changeIssue(
   event: 'close' | 'reopen' | undefined,
   actorId: number,
 ): Promise<StoredIssue> {
-  return changeState(issue, event, readAgain, (current, next) =>
-    writeIssueChange(current, changes, next, actorId),
-  );
-}
-
-async function writeIssueChange(
-  issue: StoredIssue,
-  changes: Partial<Issue>,
-  nextState: IssueState | undefined,
-  actorId: number,
-): Promise<StoredIssue> {
-  const now = changeTime(issue);
-  const all: Partial<Issue> = { ...changes, ...(nextState && stateFields(nextState, now, actorId)) };
-  if (grows(changes)) checkFits({ ...issue, ...all, updated_at: now });
-  const key = keys.issue(issue.project_id, issue.iid);
-  // A description is written in its stored form, the other form removed.
-  const { description, ...rest } = all;
-  const stored = description === undefined ? undefined : DESCRIPTION.store(key, description);
-  const names: Record<string, string> = { '#state': 'state', '#updated': 'updated_at' };
-  const { update: write, moves } = await changeSteps({
-    key,
-    id: issue.id,
-    now,
-    fields: { ...rest, ...stored?.fields },
-    condition: CHANGE_CONDITION,
-    names,
-    values: { ':previous': issue.state, ':now': now },
-    removing: removeDropped(stored, names),
-    move: nextState && {
-      from: lists.projectIssuesInState(issue.project_id, issue.state),
-      to: lists.projectIssuesInState(issue.project_id, nextState),
-      parent: issueAsParent(issue),
-      body: stateNote(nextState),
-      actorId,
-    },
+  return changeState(issue, event, readAgain, async (current, nextState) => {
+    const now = changeTime(current);
+    const all: Partial<Issue> = { ...changes, ...(nextState && stateFields(nextState, now, actorId)) };
+    if (grows(changes)) checkFits({ ...current, ...all, updated_at: now });
+    const key = keys.issue(current.project_id, current.iid);
+    // A description is written in its stored form, the other form removed.
+    const { description, ...rest } = all;
+    const stored = description === undefined ? undefined : DESCRIPTION.store(key, description);
+    const names: Record<string, string> = { '#state': 'state', '#updated': 'updated_at' };
+    const { update: write, moves } = await changeSteps({
+      key,
+      id: current.id,
+      now,
+      fields: { ...rest, ...stored?.fields },
+      condition: CHANGE_CONDITION,
+      names,
+      values: { ':previous': current.state, ':now': now },
+      removing: removeDropped(stored, names),
+      move: nextState && {
+        from: lists.projectIssuesInState(current.project_id, current.state),
+        to: lists.projectIssuesInState(current.project_id, nextState),
+        parent: issueAsParent(current),
+        body: stateNote(nextState),
+        actorId,
+      },
+    });
+    if (nextState === undefined) {
+      await commit([write]);
+      return { ...current, ...all, updated_at: now };
+    }
+    await commit([
+      write,
+      ...moves,
+      openIssuesCountChange(current.project_id, nextState === 'opened' ? 1 : -1),
+    ]);
+    return { ...current, ...all, updated_at: now, notes_count: current.notes_count + 1 };
   });
-  if (nextState === undefined) {
-    await commit([write]);
-    return { ...issue, ...all, updated_at: now };
-  }
-  await commit([write, ...moves, openIssuesCountChange(issue.project_id, nextState === 'opened' ? 1 : -1)]);
-  return { ...issue, ...all, updated_at: now, notes_count: issue.notes_count + 1 };
 }
 
 const openIssuesCountChange = (projectId: number, delta: number) =>
