@@ -6,6 +6,7 @@ import type { Visibility } from './access.ts';
 import { invalidParams, validationFailed } from './errors.ts';
 import { canReadSnippet, type InProject, mayAdminSnippet } from './noteable-policy.ts';
 import type { NoteParentFields } from './notes.ts';
+import { atLeastOneOf } from './params.ts';
 import type { Project } from './projects.ts';
 import { type User, userBasicOrGhost } from './users.ts';
 
@@ -97,6 +98,8 @@ export const SNIPPET_UPDATE_PARAMS = [
 
 /** What a PUT changes: the fields sent and, when sent, the new content; 400 when nothing is. */
 export function snippetChanges(input: SnippetFields): { changes: Partial<Snippet>; content?: string } {
+  const missing = atLeastOneOf(input, SNIPPET_UPDATE_PARAMS);
+  if (missing) throw invalidParams(missing);
   const changes: Partial<Snippet> = {};
   if (input.title !== undefined) changes.title = input.title;
   if (input.file_name !== undefined) changes.file_name = input.file_name;
@@ -106,10 +109,6 @@ export function snippetChanges(input: SnippetFields): { changes: Partial<Snippet
     (input.visibility_level === undefined ? undefined : visibilityOfLevel[input.visibility_level]);
   if (visibility !== undefined) changes.visibility = visibility;
   const content = input.code === undefined ? undefined : checkedSnippetContent(input.code);
-  if (Object.keys(changes).length === 0 && content === undefined)
-    throw invalidParams(
-      `${SNIPPET_UPDATE_PARAMS.join(', ')} are missing, at least one parameter must be provided`,
-    );
   return content === undefined ? { changes } : { changes, content };
 }
 

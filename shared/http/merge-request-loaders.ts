@@ -9,13 +9,12 @@
 import { forbidden, recordNotFound } from '#domain/errors.ts';
 import { mergeRequestUserIds } from '#domain/merge-requests.ts';
 import { canReadMergeRequest, type InProject } from '#domain/noteable-policy.ts';
-import type { Note } from '#domain/notes.ts';
 import type { User } from '#domain/users.ts';
 import { keys } from '#store/keys.ts';
 import { readMergeRequest, type StoredMergeRequest } from '#store/merge-requests.ts';
 import { getUsers } from '#store/users.ts';
 import { inProject } from './load.ts';
-import { allowing, type NotesListParams, noteOf, notesPageOf } from './note-reads.ts';
+import { allowing, projectNoteLoaders } from './note-reads.ts';
 
 type MergeRequestRule<X = object> = (
   context: InProject & { mergeRequest: StoredMergeRequest } & X,
@@ -71,31 +70,13 @@ export const mergeRequestFound = <P extends Params>(allow: MergeRequestRule) =>
     },
   });
 
-/** The merge request of a notes list, and the asked page of its notes with their authors. */
-export const mergeRequestNotesPage = <P extends Params & NotesListParams>() =>
-  inProject({
-    read: (projectId, params: P) =>
-      Promise.all([
-        readMergeRequest(projectId, params.merge_request_iid),
-        notesPageOf(keys.mergeRequest(projectId, params.merge_request_iid).pk, params),
-      ]),
-    decide: ({ found: [mr, page], ...context }) => ({ mergeRequest: found(context, mr), ...page }),
-  });
-
-/** One note of a merge request with its author; `allow` decides acting on it (edit, delete). */
-export const mergeRequestNote = <P extends Params & { note_id: number }>(
-  allow?: MergeRequestRule<{ note: Note }>,
-) =>
-  inProject({
-    read: (projectId, params: P) =>
-      Promise.all([
-        readMergeRequest(projectId, params.merge_request_iid),
-        noteOf(keys.mergeRequest(projectId, params.merge_request_iid).pk, params.note_id),
-      ]),
-    decide: ({ found: [mr, { note, users }], ...context }) => {
-      const mergeRequest = found(context, mr);
-      if (!note) throw recordNotFound();
-      if (allow) allowing(allow({ ...context, mergeRequest, note }));
-      return { mergeRequest, note, users };
-    },
-  });
+/**
+ * The note routes' loaders of a merge request: found by the finder, so 404 `Not found` unless the
+ * caller may read it.
+ */
+export const mergeRequestNotes = projectNoteLoaders({
+  name: 'mergeRequest',
+  read: (projectId, params: Params) => readMergeRequest(projectId, params.merge_request_iid),
+  partition: (projectId, params) => keys.mergeRequest(projectId, params.merge_request_iid).pk,
+  visible: found,
+});

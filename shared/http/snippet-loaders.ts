@@ -8,13 +8,12 @@
  */
 import { type ApiError, notFound, recordNotFound } from '#domain/errors.ts';
 import { canReadSnippet, type InProject } from '#domain/noteable-policy.ts';
-import type { Note } from '#domain/notes.ts';
 import type { User } from '#domain/users.ts';
 import { keys } from '#store/keys.ts';
 import { readSnippet, readSnippetContent, type StoredSnippet } from '#store/snippets.ts';
 import { getUsers } from '#store/users.ts';
 import { inProject } from './load.ts';
-import { allowing, type NotesListParams, noteOf, notesPageOf } from './note-reads.ts';
+import { allowing, projectNoteLoaders } from './note-reads.ts';
 
 type SnippetRule<X = object> = (context: InProject & { snippet: StoredSnippet } & X) => boolean;
 
@@ -74,42 +73,10 @@ export const snippetContent = <P extends SnippetParams>() =>
     }),
   });
 
-/** The snippet of a notes list, and the asked page of its notes with their authors. */
-export const snippetNotesPage = <P extends SnippetParams & NotesListParams>() =>
-  inProject({
-    read: (_projectId, params: P) =>
-      Promise.all([readSnippet(params.snippet_id), notesPageOf(keys.snippet(params.snippet_id).pk, params)]),
-    decide: ({ found: [parent, page], ...context }) => ({
-      snippet: visibleSnippet(context, parent, recordNotFound),
-      ...page,
-    }),
-  });
-
-/** The snippet a note is created on (any reader who may create notes there). */
-export const snippetForNote = <P extends SnippetParams>(allow: SnippetRule) =>
-  inProject({
-    read: (_projectId, params: P) => readSnippet(params.snippet_id),
-    decide: ({ found, ...context }) => {
-      const shown = visibleSnippet(context, found, recordNotFound);
-      allowing(allow({ ...context, snippet: shown }));
-      return { snippet: shown };
-    },
-  });
-
-/** One note of a snippet with its author; `allow` decides acting on it (edit, delete). */
-export const snippetNote = <P extends SnippetParams & { note_id: number }>(
-  allow?: SnippetRule<{ note: Note }>,
-) =>
-  inProject({
-    read: (_projectId, params: P) =>
-      Promise.all([
-        readSnippet(params.snippet_id),
-        noteOf(keys.snippet(params.snippet_id).pk, params.note_id),
-      ]),
-    decide: ({ found: [parent, { note, users }], ...context }) => {
-      const shown = visibleSnippet(context, parent, recordNotFound);
-      if (!note) throw recordNotFound();
-      if (allow) allowing(allow({ ...context, snippet: shown, note }));
-      return { snippet: shown, note, users };
-    },
-  });
+/** The note routes' loaders of a snippet: found with `find`, so 404 `Not found` when not seen. */
+export const snippetNotes = projectNoteLoaders({
+  name: 'snippet',
+  read: (_projectId, params: SnippetParams) => readSnippet(params.snippet_id),
+  partition: (_projectId, params) => keys.snippet(params.snippet_id).pk,
+  visible: (context, snippet: StoredSnippet | undefined) => visibleSnippet(context, snippet, recordNotFound),
+});

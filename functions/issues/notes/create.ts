@@ -1,7 +1,7 @@
 import { mayBackdate, mayCreateIssueNote } from '#domain/noteable-policy.ts';
 import { noteEntity } from '#domain/notes.ts';
 import { noteSchemas } from '#domain/schemas/notes.ts';
-import { issueForNote } from '#http/issue-loaders.ts';
+import { issueNotes } from '#http/issue-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { issueAsParent } from '#store/issues.ts';
@@ -11,7 +11,7 @@ import { createNoteBy } from '#store/notes.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: noteSchemas.create('issue_iid'),
-  load: issueForNote(mayCreateIssueNote),
+  load: issueNotes.forNote(mayCreateIssueNote),
   run: async ({ params: input, caller, request, project, access, issue }) => {
     const createdAt = mayBackdate({ project, caller, access }) ? input.created_at : undefined;
     const { note, users } = await createNoteBy(caller.id, issueAsParent(issue), input.body, createdAt);

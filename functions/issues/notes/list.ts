@@ -1,6 +1,6 @@
 import { noteEntity } from '#domain/notes.ts';
 import { noteSchemas } from '#domain/schemas/notes.ts';
-import { issueNotesPage } from '#http/issue-loaders.ts';
+import { issueNotes } from '#http/issue-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 
@@ -8,7 +8,7 @@ export const handler = defineRoute({
   auth: 'user',
   paginated: true,
   params: noteSchemas.list('issue_iid'),
-  load: issueNotesPage(),
+  load: issueNotes.page(),
   run: async ({ page, request, issue, notes, users }) =>
     reply.page(
       notes.map((note) => noteEntity(note, users, request.baseUrl)),

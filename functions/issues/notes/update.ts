@@ -1,7 +1,7 @@
 import { mayChangeProjectNote } from '#domain/noteable-policy.ts';
 import { noteEntity } from '#domain/notes.ts';
 import { noteSchemas } from '#domain/schemas/notes.ts';
-import { issueNote } from '#http/issue-loaders.ts';
+import { issueNotes } from '#http/issue-loaders.ts';
 import { defineRoute } from '#http/route.ts';
 import { editNote } from '#store/notes.ts';
 
@@ -9,7 +9,7 @@ import { editNote } from '#store/notes.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: noteSchemas.update('issue_iid'),
-  load: issueNote(mayChangeProjectNote),
+  load: issueNotes.note(mayChangeProjectNote),
   run: async ({ params: input, request, note, users }) =>
     noteEntity(await editNote(note, input.body), users, request.baseUrl),
 });

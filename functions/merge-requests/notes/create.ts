@@ -1,7 +1,7 @@
 import { mayBackdate, mayCreateMergeRequestNote } from '#domain/noteable-policy.ts';
 import { noteEntity } from '#domain/notes.ts';
 import { noteSchemas } from '#domain/schemas/notes.ts';
-import { mergeRequestFound } from '#http/merge-request-loaders.ts';
+import { mergeRequestNotes } from '#http/merge-request-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { mergeRequestAsParent } from '#store/merge-requests.ts';
@@ -15,7 +15,7 @@ import { createNoteBy } from '#store/notes.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: noteSchemas.create('merge_request_iid'),
-  load: mergeRequestFound(mayCreateMergeRequestNote),
+  load: mergeRequestNotes.forNote(mayCreateMergeRequestNote),
   run: async ({ params: input, caller, request, project, access, mergeRequest }) => {
     const createdAt = mayBackdate({ project, caller, access }) ? input.created_at : undefined;
     const { note, users } = await createNoteBy(

@@ -1,6 +1,6 @@
 import { mayChangeProjectNote } from '#domain/noteable-policy.ts';
 import { noteSchemas } from '#domain/schemas/notes.ts';
-import { mergeRequestNote } from '#http/merge-request-loaders.ts';
+import { mergeRequestNotes } from '#http/merge-request-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { deleteNote } from '#store/notes.ts';
@@ -9,7 +9,7 @@ import { deleteNote } from '#store/notes.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: noteSchemas.one('merge_request_iid'),
-  load: mergeRequestNote(mayChangeProjectNote),
+  load: mergeRequestNotes.note(mayChangeProjectNote),
   run: async ({ note }) => {
     await deleteNote(note);
     return reply.noContent();

@@ -1,6 +1,6 @@
 import { noteEntity } from '#domain/notes.ts';
 import { noteSchemas } from '#domain/schemas/notes.ts';
-import { mergeRequestNotesPage } from '#http/merge-request-loaders.ts';
+import { mergeRequestNotes } from '#http/merge-request-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 
@@ -8,7 +8,7 @@ export const handler = defineRoute({
   auth: 'user',
   paginated: true,
   params: noteSchemas.list('merge_request_iid'),
-  load: mergeRequestNotesPage(),
+  load: mergeRequestNotes.page(),
   run: async ({ page, request, mergeRequest, notes, users }) =>
     reply.page(
       notes.map((note) => noteEntity(note, users, request.baseUrl)),

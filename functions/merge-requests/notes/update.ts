@@ -1,7 +1,7 @@
 import { mayChangeProjectNote } from '#domain/noteable-policy.ts';
 import { noteEntity } from '#domain/notes.ts';
 import { noteSchemas } from '#domain/schemas/notes.ts';
-import { mergeRequestNote } from '#http/merge-request-loaders.ts';
+import { mergeRequestNotes } from '#http/merge-request-loaders.ts';
 import { defineRoute } from '#http/route.ts';
 import { editNote } from '#store/notes.ts';
 
@@ -9,7 +9,7 @@ import { editNote } from '#store/notes.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: noteSchemas.update('merge_request_iid'),
-  load: mergeRequestNote(mayChangeProjectNote),
+  load: mergeRequestNotes.note(mayChangeProjectNote),
   run: async ({ params: input, request, note, users }) =>
     noteEntity(await editNote(note, input.body), users, request.baseUrl),
 });

@@ -4,7 +4,7 @@ import { noteSchemas } from '#domain/schemas/notes.ts';
 import { snippetNoteFields } from '#domain/snippets.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { snippetForNote } from '#http/snippet-loaders.ts';
+import { snippetNotes } from '#http/snippet-loaders.ts';
 import { createNoteBy } from '#store/notes.ts';
 import { snippetAsParent } from '#store/snippets.ts';
 
@@ -15,7 +15,7 @@ import { snippetAsParent } from '#store/snippets.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: noteSchemas.create('snippet_id'),
-  load: snippetForNote(mayCreateNote),
+  load: snippetNotes.forNote(mayCreateNote),
   run: async ({ params: input, caller, request, project, access, snippet }) => {
     const createdAt = mayBackdate({ project, caller, access }) ? input.created_at : undefined;
     const { note, users } = await createNoteBy(caller.id, snippetAsParent(snippet), input.body, createdAt);

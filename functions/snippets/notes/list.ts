@@ -2,13 +2,13 @@ import { noteEntity } from '#domain/notes.ts';
 import { noteSchemas } from '#domain/schemas/notes.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { snippetNotesPage } from '#http/snippet-loaders.ts';
+import { snippetNotes } from '#http/snippet-loaders.ts';
 
 export const handler = defineRoute({
   auth: 'user',
   paginated: true,
   params: noteSchemas.list('snippet_id'),
-  load: snippetNotesPage(),
+  load: snippetNotes.page(),
   run: async ({ page, request, snippet, notes, users }) =>
     reply.page(
       notes.map((note) => noteEntity(note, users, request.baseUrl)),

@@ -2,14 +2,14 @@ import { mayChangeProjectNote } from '#domain/noteable-policy.ts';
 import { noteEntity } from '#domain/notes.ts';
 import { noteSchemas } from '#domain/schemas/notes.ts';
 import { defineRoute } from '#http/route.ts';
-import { snippetNote } from '#http/snippet-loaders.ts';
+import { snippetNotes } from '#http/snippet-loaders.ts';
 import { editNote } from '#store/notes.ts';
 
 /** The author, maintainers and admins edit a note; system notes are nobody's to edit. */
 export const handler = defineRoute({
   auth: 'user',
   params: noteSchemas.update('snippet_id'),
-  load: snippetNote(mayChangeProjectNote),
+  load: snippetNotes.note(mayChangeProjectNote),
   run: async ({ params: input, request, note, users }) =>
     noteEntity(await editNote(note, input.body), users, request.baseUrl),
 });
