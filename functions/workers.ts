@@ -12,6 +12,12 @@ export interface WorkerDefinition {
   /** Worker timeout in seconds. */
   timeout: number;
   access: Access;
+  /**
+   * The worker paces its own retries: it defers a message (`deferMessage`, ChangeMessageVisibility)
+   * and moves it to the dead-letter queue itself (`deadLetter`). It gets QUEUE_URL_ and
+   * QUEUE_DLQ_URL_ of its queue and may send to that dead-letter queue.
+   */
+  ownsRetries?: boolean;
 }
 
 export const workers: readonly WorkerDefinition[] = [
@@ -41,5 +47,16 @@ export const workers: readonly WorkerDefinition[] = [
     maxReceiveCount: 5,
     timeout: 300,
     access: { table: 'write', bucket: 'write' },
+  },
+  {
+    queue: 'hook-delivery',
+    entry: 'functions/workers/hook-delivery.ts',
+    batchSize: 10,
+    visibilityTimeout: 60,
+    // The worker counts attempts itself and dead-letters after the last; the redrive is a safety net.
+    maxReceiveCount: 30,
+    timeout: 30,
+    access: { table: 'write', bucket: 'read' },
+    ownsRetries: true,
   },
 ];

@@ -10,40 +10,55 @@ import {
   tableActions,
 } from './api-function.ts';
 
-/** What one role allows: a declared `access`, plus, for a worker, consuming its own queue. */
+/**
+ * What one role allows: a declared `access`, plus, for a worker, consuming its own queue (and, when
+ * it dead-letters itself, sending to that queue's DLQ), or, for a stream consumer, reading the
+ * table's stream and sending to its failure queue.
+ */
 export interface Grant {
   access: Access;
   /** Worker-table queue name the function consumes (the event source adds that grant). */
   consumes?: string;
+  /** The worker moves messages of the queue it consumes to its dead-letter queue itself. */
+  deadLetters?: boolean;
+  /** Stream-consumer name: the function reads the table's stream (the event source adds that grant). */
+  stream?: string;
 }
 
 /** The same string for two grants exactly when they allow the same things. */
-export function grantKey({ access, consumes }: Grant): string {
+export function grantKey({ access, consumes, deadLetters, stream }: Grant): string {
   return JSON.stringify({
     table: access.table ?? null,
     bucket: access.bucket ?? null,
     queues: [...new Set(access.queues ?? [])].sort(),
     consumes: consumes ?? null,
+    // Only when set, so that the keys of other grants stay as they were.
+    ...(consumes && deadLetters ? { deadLetters: true } : {}),
+    ...(stream ? { stream } : {}),
   });
 }
 
 /** Construct id of a grant's role: `TableWriteSendSearchIndex`, `TableReadBucketRead`, `NoAccess`. */
-export function roleIdFor({ access, consumes }: Grant): string {
+export function roleIdFor({ access, consumes, deadLetters, stream }: Grant): string {
   const parts = [
     access.table ? `table-${access.table}` : '',
     access.bucket ? `bucket-${access.bucket}` : '',
     ...[...new Set(access.queues ?? [])].sort().map((queue) => `send-${queue}`),
     consumes ? `consume-${consumes}` : '',
+    consumes && deadLetters ? 'dead-letters' : '',
+    stream ? `stream-${stream}` : '',
   ].filter((part) => part !== '');
   return parts.length === 0 ? 'NoAccess' : constructIdFor(parts.join('-'));
 }
 
-function describe({ access, consumes }: Grant): string {
+function describe({ access, consumes, deadLetters, stream }: Grant): string {
   const parts = [
     access.table ? `table ${access.table}` : '',
     access.bucket ? `bucket ${access.bucket}` : '',
     ...[...new Set(access.queues ?? [])].sort().map((queue) => `send to ${queue}`),
     consumes ? `consume ${consumes}` : '',
+    consumes && deadLetters ? `send to the dead-letter queue of ${consumes}` : '',
+    stream ? `read the table's stream as ${stream}` : '',
   ].filter((part) => part !== '');
   return `Lambda functions that may: ${parts.length === 0 ? 'nothing beyond logging' : parts.join(', ')}`;
 }
@@ -100,6 +115,13 @@ export class AccessRoles extends Construct {
     for (const queue of queues) {
       role.addToPrincipalPolicy(
         new PolicyStatement({ actions: [...queueSendActions], resources: [queue.queueArn] }),
+      );
+    }
+    if (grant.consumes && grant.deadLetters) {
+      const deadLetterQueue = this.targets.deadLetterQueues?.get(grant.consumes);
+      if (!deadLetterQueue) throw new Error(`${entry}: queue ${grant.consumes} has no dead-letter queue`);
+      role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: [...queueSendActions], resources: [deadLetterQueue.queueArn] }),
       );
     }
     this.byKey.set(key, role);

@@ -3,14 +3,21 @@ import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import {
+  Architecture,
+  FilterCriteria,
+  LoggingFormat,
+  Runtime,
+  StartingPosition,
+} from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { Access } from '../functions/routes.ts';
+import type { StreamConsumerDefinition } from '../functions/stream-consumers.ts';
 import { envNames, queueUrlVariable } from '../shared/config/env.ts';
 
 /** The repository root: route and worker entries are relative to it, and it holds the lock file. */
@@ -60,6 +67,8 @@ export interface AccessTargets {
   table: ITable;
   bucket: IBucket;
   queues: ReadonlyMap<string, IQueue>;
+  /** Each worker queue's dead-letter queue, by the worker queue's name. */
+  deadLetterQueues?: ReadonlyMap<string, IQueue>;
 }
 
 /** Lambda bundles are ESM; CommonJS dependencies inside them still call `require`. */
@@ -135,6 +144,33 @@ export class ApiFunction extends NodejsFunction {
   consumeQueue(queue: IQueue, options: { batchSize: number }): this {
     this.addEventSource(
       new SqsEventSource(queue, { batchSize: options.batchSize, reportBatchItemFailures: true }),
+    );
+    return this;
+  }
+
+  /**
+   * Consumes the table's stream as `consumer` declares: its filters, batches, partial batch
+   * responses, bisection, bounded retries and record age; what it gives up on is reported to
+   * `failureQueue` (shard, sequence numbers: the records stay readable in the stream for 24 hours).
+   * The event source mapping grants reading the stream and sending to that queue.
+   */
+  consumeStream(table: ITable, consumer: StreamConsumerDefinition, failureQueue: IQueue): this {
+    this.addEventSource(
+      new DynamoEventSource(table, {
+        // LATEST, not TRIM_HORIZON: a mapping created on a stream that already holds records (a
+        // consumer added or re-created by a later deploy) would replay up to a day of writes as
+        // events, already delivered or long stale. The price: writes committed while the mapping is
+        // being created raise no event.
+        startingPosition: StartingPosition.LATEST,
+        batchSize: consumer.batchSize,
+        maxBatchingWindow: Duration.seconds(consumer.maxBatchingWindowSeconds),
+        reportBatchItemFailures: true,
+        bisectBatchOnError: consumer.bisectOnError,
+        retryAttempts: consumer.retryAttempts,
+        maxRecordAge: Duration.seconds(consumer.maxRecordAgeSeconds),
+        onFailure: new SqsDlq(failureQueue),
+        filters: consumer.filters.map((pattern) => FilterCriteria.filter({ ...pattern })),
+      }),
     );
     return this;
   }

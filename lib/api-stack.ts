@@ -1,13 +1,18 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnRoute, HttpApi, HttpMethod, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type RouteDefinition, routes as routeTable } from '../functions/routes.ts';
+import {
+  type StreamConsumerDefinition,
+  streamConsumers as streamConsumerTable,
+} from '../functions/stream-consumers.ts';
 import { type WorkerDefinition, workers as workerTable } from '../functions/workers.ts';
-import { indexes, keyAttributes, localIndexes } from '../shared/store/table.ts';
+import { queueDlqUrlVariable, queueUrlVariable } from '../shared/config/env.ts';
+import { indexes, keyAttributes, localIndexes, streamViewType, ttlAttribute } from '../shared/store/table.ts';
 import { AccessRoles, grantKey } from './access-roles.ts';
 import { type AccessTargets, ApiFunction, constructIdFor } from './api-function.ts';
 import { areaOf, RouteFunctions } from './route-functions.ts';
@@ -17,6 +22,8 @@ export interface ApiStackProps extends StackProps {
   routes?: readonly RouteDefinition[];
   /** @default functions/workers.ts */
   workers?: readonly WorkerDefinition[];
+  /** @default functions/stream-consumers.ts */
+  streamConsumers?: readonly StreamConsumerDefinition[];
 }
 
 export interface WorkerQueue {
@@ -24,6 +31,16 @@ export interface WorkerQueue {
   deadLetterQueue: Queue;
   consumer: ApiFunction;
 }
+
+export interface StreamConsumer {
+  consumer: ApiFunction;
+  /** Where the event source reports the batches it gave up on. */
+  failureQueue: Queue;
+}
+
+const streamViewTypes: Record<typeof streamViewType, StreamViewType> = {
+  NEW_AND_OLD_IMAGES: StreamViewType.NEW_AND_OLD_IMAGES,
+};
 
 const methods: Record<RouteDefinition['method'], HttpMethod> = {
   GET: HttpMethod.GET,
@@ -57,6 +74,8 @@ export class ApiStack extends Stack {
   readonly workerLogGroup: LogGroup;
   /** By worker-table queue name. */
   readonly workerQueues: ReadonlyMap<string, WorkerQueue>;
+  /** By stream-consumer name. */
+  readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
   /** Route functions by handler entry (relative to the project root). */
   readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
   /** The nested stacks of route functions, by area (`''` for files directly in `functions/`). */
@@ -66,6 +85,7 @@ export class ApiStack extends Stack {
     super(scope, id, props);
     const routes = props.routes ?? routeTable;
     const workers = props.workers ?? workerTable;
+    const streamConsumers = props.streamConsumers ?? streamConsumerTable;
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: keyAttributes.partition, type: AttributeType.STRING },
@@ -73,6 +93,8 @@ export class ApiStack extends Stack {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy: RemovalPolicy.RETAIN,
+      stream: streamViewTypes[streamViewType],
+      timeToLiveAttribute: ttlAttribute,
     });
     for (const index of indexes) {
       this.table.addGlobalSecondaryIndex({
@@ -123,6 +145,7 @@ export class ApiStack extends Stack {
       table: this.table,
       bucket: this.bucket,
       queues: new Map([...queues].map(([name, { queue }]) => [name, queue])),
+      deadLetterQueues: new Map([...queues].map(([name, { deadLetterQueue }]) => [name, deadLetterQueue])),
     };
     this.roles = new AccessRoles(this, 'AccessRoles', targets);
     this.apiLogGroup = new LogGroup(this, 'ApiLogGroup', { retention: RetentionDays.ONE_MONTH });
@@ -135,10 +158,19 @@ export class ApiStack extends Stack {
         entry: worker.entry,
         access: worker.access,
         targets,
-        role: this.roles.roleFor(worker.entry, { access: worker.access, consumes: worker.queue }),
+        role: this.roles.roleFor(worker.entry, {
+          access: worker.access,
+          consumes: worker.queue,
+          deadLetters: worker.ownsRetries,
+        }),
         logGroup: this.workerLogGroup,
         timeout: Duration.seconds(worker.timeout),
       });
+      if (worker.ownsRetries) {
+        // deferMessage needs its own queue's URL, deadLetter its dead-letter queue's.
+        consumer.addEnvironment(queueUrlVariable(worker.queue), queue.queueUrl);
+        consumer.addEnvironment(queueDlqUrlVariable(worker.queue), deadLetterQueue.queueUrl);
+      }
       consumer.consumeQueue(queue, { batchSize: worker.batchSize });
       workerQueues.set(worker.queue, { queue, deadLetterQueue, consumer });
     }
@@ -200,6 +232,30 @@ export class ApiStack extends Stack {
         [...nested.targets].map(([entry, { fn }]) => [entry, fn]),
       ),
     );
+
+    // The stream consumers, after everything they may name: the table's stream drives each one.
+    const consumers = new Map<string, StreamConsumer>();
+    for (const definition of streamConsumers) {
+      if (consumers.has(definition.name)) {
+        throw new Error(`stream consumer ${definition.name} is declared twice`);
+      }
+      const failureQueue = new Queue(this, `${constructIdFor(definition.name)}StreamFailureQueue`, {
+        retentionPeriod: Duration.days(14),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      const consumer = new ApiFunction(this, constructIdFor(definition.entry), {
+        entry: definition.entry,
+        access: definition.access,
+        targets,
+        role: this.roles.roleFor(definition.entry, { access: definition.access, stream: definition.name }),
+        logGroup: this.workerLogGroup,
+        timeout: Duration.seconds(definition.timeout),
+      });
+      consumer.consumeStream(this.table, definition, failureQueue);
+      consumers.set(definition.name, { consumer, failureQueue });
+    }
+    this.streamConsumers = consumers;
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

@@ -8,9 +8,17 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DescribeTimeToLiveCommand,
+  DynamoDBClient,
+  type TableDescription,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { createTableInput, indexes, localIndexes } from '#store/table.ts';
+import { createTableInput, indexes, localIndexes, streamViewType, ttlAttribute } from '#store/table.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -138,7 +146,10 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, output: () 
   }
 }
 
-/** Creates the table from the shared table definition unless it is there already. */
+/**
+ * Creates the table from the shared table definition unless it is there already; either way its
+ * stream (a table kept from before streams gets one) and its TTL attribute are on.
+ */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = new DynamoDBClient({
     endpoint,
@@ -146,27 +157,73 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   try {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    const present = new Set(
-      [...(Table?.GlobalSecondaryIndexes ?? []), ...(Table?.LocalSecondaryIndexes ?? [])].map(
-        (index) => index.IndexName,
-      ),
-    );
-    const missing = [...indexes, ...localIndexes]
-      .map((index) => index.name)
-      .filter((name) => !present.has(name));
-    if (missing.length) {
-      // Data kept in .data/ by an older table definition: its items lack the newer attributes too.
-      throw new Error(
-        `The table in .data/ predates the index${missing.length > 1 ? 'es' : ''} ${missing.join(', ')}; start with \`npm start -- --fresh\` to begin with an empty one.`,
-      );
+    let table: TableDescription | undefined;
+    try {
+      table = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+    } catch (error) {
+      if (!(error instanceof Error && error.name === 'ResourceNotFoundException')) throw error;
+      await client.send(new CreateTableCommand(createTableInput(tableName)));
     }
-  } catch (error) {
-    if (!(error instanceof Error && error.name === 'ResourceNotFoundException')) throw error;
-    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    if (table) await upgradeTable(client, tableName, table);
+    await ensureTimeToLive(client, tableName);
   } finally {
     client.destroy();
   }
+}
+
+/** A table kept in .data/: refused when it lacks an index, given the stream when it has none. */
+async function upgradeTable(client: DynamoDBClient, tableName: string, table: TableDescription) {
+  const present = new Set(
+    [...(table.GlobalSecondaryIndexes ?? []), ...(table.LocalSecondaryIndexes ?? [])].map(
+      (index) => index.IndexName,
+    ),
+  );
+  const missing = [...indexes, ...localIndexes]
+    .map((index) => index.name)
+    .filter((name) => !present.has(name));
+  if (missing.length) {
+    // Data kept in .data/ by an older table definition: its items lack the newer attributes too.
+    throw new Error(
+      `The table in .data/ predates the index${missing.length > 1 ? 'es' : ''} ${missing.join(', ')}; start with \`npm start -- --fresh\` to begin with an empty one.`,
+    );
+  }
+  const stream = table.StreamSpecification;
+  if (stream?.StreamEnabled && stream.StreamViewType === streamViewType) return;
+  if (stream?.StreamEnabled) {
+    // A stream's view cannot change: this one is replaced by a new stream.
+    await client.send(
+      new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }),
+    );
+  }
+  await client.send(
+    new UpdateTableCommand({
+      TableName: tableName,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: streamViewType },
+    }),
+  );
+}
+
+/** DynamoDB Local accepts TTL but may never delete an expired item: readers skip them anyway. */
+async function ensureTimeToLive(client: DynamoDBClient, tableName: string) {
+  const { TimeToLiveDescription: ttl } = await client.send(
+    new DescribeTimeToLiveCommand({ TableName: tableName }),
+  );
+  const on = ttl?.TimeToLiveStatus === 'ENABLED' || ttl?.TimeToLiveStatus === 'ENABLING';
+  if (on && ttl?.AttributeName === ttlAttribute) return;
+  if (on) {
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { Enabled: false, AttributeName: ttl?.AttributeName },
+      }),
+    );
+  }
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { Enabled: true, AttributeName: ttlAttribute },
+    }),
+  );
 }
 
 export interface S3Local {

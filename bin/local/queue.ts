@@ -2,7 +2,9 @@
  * The in-process stand-in for SQS + event source mappings: builds real `SQSEvent`s, invokes the
  * worker handlers from the worker table, retries what they report in `batchItemFailures` (or
  * everything, when they throw) with backoff, and moves a message to a dead-letter list after the
- * queue's maxReceiveCount.
+ * queue's maxReceiveCount. A worker may also defer the message it handles (it comes back after
+ * that delay instead of the backoff, when reported failed) or move it to the dead-letter list
+ * itself: the local side of `deferMessage` and `deadLetter` (shared/queue/publish.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -20,6 +22,8 @@ interface Message {
   receiveCount: number;
   sentAt: number;
   visibleAt: number;
+  /** Set by `defer` while the message is in flight: when it becomes visible again if it fails. */
+  deferredUntil?: number;
 }
 
 interface QueueState {
@@ -35,6 +39,8 @@ export class LocalQueues {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private idleWaiters: (() => void)[] = [];
+  /** Messages being handled, by the receipt handle their record carries. */
+  private readonly inFlight = new Map<string, { queue: string; message: Message }>();
 
   register(worker: WorkerDefinition, handler: WorkerHandler): void {
     this.queues.set(worker.queue, { worker, handler, ready: [], inFlight: 0, deadLetters: [] });
@@ -47,6 +53,31 @@ export class LocalQueues {
     const now = Date.now();
     state.ready.push({ id: randomUUID(), body, receiveCount: 0, sentAt: now, visibleAt: now });
     this.schedule(0);
+  };
+
+  /** ChangeMessageVisibility of a message being handled: visible again `seconds` from now if it fails. */
+  defer = (queue: string, receiptHandle: string, seconds: number): void => {
+    const held = this.inFlight.get(receiptHandle);
+    if (!held || held.queue !== queue)
+      throw new Error(`no message in flight on ${queue} with that receipt handle`);
+    held.message.deferredUntil = Date.now() + seconds * 1000;
+  };
+
+  /** SendMessage to the queue's dead-letter queue, as a worker that counts its own attempts does. */
+  deadLetter = (queue: string, record: { messageId: string; body: string }): void => {
+    const state = this.queues.get(queue);
+    if (!state) throw new Error(`unknown queue ${queue}`);
+    const now = Date.now();
+    state.deadLetters.push({
+      id: record.messageId,
+      body: record.body,
+      receiveCount: 0,
+      sentAt: now,
+      visibleAt: now,
+    });
+    process.stderr.write(
+      `${JSON.stringify({ level: 'warn', message: 'moved to dead-letter queue by its worker', queue, messageId: record.messageId })}\n`,
+    );
   };
 
   start(): void {
@@ -104,10 +135,14 @@ export class LocalQueues {
 
   private async deliver(state: QueueState, batch: Message[]): Promise<void> {
     state.inFlight += batch.length;
-    for (const message of batch) message.receiveCount++;
+    for (const message of batch) {
+      message.receiveCount++;
+      message.deferredUntil = undefined;
+      this.inFlight.set(receiptHandleOf(message), { queue: state.worker.queue, message });
+    }
     const records: SQSRecord[] = batch.map((message) => ({
       messageId: message.id,
-      receiptHandle: `${message.id}#${message.receiveCount}`,
+      receiptHandle: receiptHandleOf(message),
       body: message.body,
       attributes: {
         ApproximateReceiveCount: String(message.receiveCount),
@@ -132,6 +167,7 @@ export class LocalQueues {
       failed = new Set(batch.map((message) => message.id));
     }
     for (const message of batch) {
+      this.inFlight.delete(receiptHandleOf(message));
       if (!failed.has(message.id)) continue;
       if (message.receiveCount >= state.worker.maxReceiveCount) {
         state.deadLetters.push(message);
@@ -139,8 +175,11 @@ export class LocalQueues {
           `${JSON.stringify({ level: 'warn', message: 'moved to dead-letter queue', queue: state.worker.queue, messageId: message.id })}\n`,
         );
       } else {
-        // Backoff in place of the visibility timeout: quick locally, growing with each failure.
-        message.visibleAt = Date.now() + Math.min(10_000, 100 * 2 ** message.receiveCount);
+        // The worker's own delay, else a backoff in place of the visibility timeout: quick
+        // locally, growing with each failure.
+        message.visibleAt =
+          message.deferredUntil ?? Date.now() + Math.min(10_000, 100 * 2 ** message.receiveCount);
+        message.deferredUntil = undefined;
         state.ready.push(message);
       }
     }
@@ -155,3 +194,5 @@ export class LocalQueues {
     for (const wake of waiters) wake();
   }
 }
+
+const receiptHandleOf = (message: Message) => `${message.id}#${message.receiveCount}`;

@@ -1,6 +1,7 @@
 /**
- * The whole local runtime: engines, table and bucket, the queue dispatcher, every handler of the
- * route and worker tables behind the local gateway, and the first admin's token. `npm start`,
+ * The whole local runtime: engines, table and bucket, the queue dispatcher, the table's stream
+ * feeding the stream consumers, every handler of the route and worker tables behind the local
+ * gateway, and the first admin's token. `npm start`,
  * the integration tests and the end-to-end tests all start it through here.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,13 +9,15 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { envNames } from '#config/env.ts';
-import { registerLocalDispatch } from '#queue/publish.ts';
+import { registerLocalDispatch, registerLocalQueueControl } from '#queue/publish.ts';
 import { ensureRootToken, isLiveAdminToken } from '#store/bootstrap.ts';
 import { routes } from '../../functions/routes.ts';
+import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
 import { ensureTable, startDynamoDbLocal, startS3rver } from './engines.ts';
 import { createGatewayServer, type RouteHandler, RouteMatcher } from './gateway.ts';
 import { LocalQueues } from './queue.ts';
+import { LocalStreams, type StreamHandler } from './streams.ts';
 
 export const projectRoot = resolve(import.meta.dirname, '../..');
 
@@ -27,6 +30,11 @@ export interface LocalRuntimeOptions {
   /** Keep DynamoDB in memory (tests). */
   inMemory?: boolean;
   rootToken?: string;
+  /**
+   * Whether webhooks may reach loopback and private addresses (a receiver on this machine).
+   * Default true, unless the environment says ALLOW_LOCAL_REQUESTS=false.
+   */
+  allowLocalRequests?: boolean;
 }
 
 export interface LocalRuntime {
@@ -35,6 +43,8 @@ export interface LocalRuntime {
   port: number;
   rootToken: string;
   queues: LocalQueues;
+  /** The table's stream feeding the stream consumers; `drain()` waits until they have seen every change. */
+  streams: LocalStreams;
   stop(): Promise<void>;
 }
 
@@ -64,7 +74,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       [envNames.dynamodbEndpoint]: dynamodb.endpoint,
       [envNames.s3Endpoint]: s3.endpoint,
       [envNames.queueMode]: 'local',
-      [envNames.allowLocalRequests]: 'true',
+      [envNames.allowLocalRequests]: String(
+        options.allowLocalRequests ?? process.env[envNames.allowLocalRequests] !== 'false',
+      ),
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
     });
     await ensureTable(dynamodb.endpoint, TABLE_NAME);
@@ -75,11 +87,29 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       queues.register(worker, module.handler);
     }
     registerLocalDispatch(queues.send);
+    registerLocalQueueControl({ defer: queues.defer, deadLetter: queues.deadLetter });
     queues.start();
     stoppers.push(async () => {
       queues.stop();
       registerLocalDispatch(undefined);
+      registerLocalQueueControl(undefined);
     });
+
+    // After the queues: stream consumers publish. Stopped before them (stoppers run in reverse).
+    const streams = new LocalStreams({
+      endpoint: dynamodb.endpoint,
+      tableName: TABLE_NAME,
+      consumers: await Promise.all(
+        streamConsumers.map(async (definition) => {
+          const module = await import(pathToFileURL(join(projectRoot, definition.entry)).href);
+          return { definition, handler: module.handler as StreamHandler };
+        }),
+      ),
+      // Persisted data: resume after the last change handled instead of replaying the stream.
+      checkpointFile: options.inMemory ? undefined : join(dataDir, 'stream-checkpoints.json'),
+    });
+    await streams.start();
+    stoppers.push(() => streams.stop());
 
     const handlers = await Promise.all(
       routes.map(async (definition) => {
@@ -95,7 +125,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await listen(createGatewayServer(matcher), '::1', port, stoppers).catch(() => undefined);
 
     const url = `http://127.0.0.1:${port}`;
-    return { url, apiUrl: `${url}/api/v4`, port, rootToken, queues, stop };
+    // Links in webhook payloads and entities point here unless configured otherwise.
+    if (!process.env[envNames.externalUrl]) {
+      process.env[envNames.externalUrl] = url;
+      stoppers.push(async () => {
+        if (process.env[envNames.externalUrl] === url) delete process.env[envNames.externalUrl];
+      });
+    }
+    return { url, apiUrl: `${url}/api/v4`, port, rootToken, queues, streams, stop };
   } catch (error) {
     await stop();
     throw error;

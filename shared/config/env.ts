@@ -11,10 +11,16 @@ export const envNames = {
   queueMode: 'QUEUE_MODE',
   /** Prefix of one variable per queue: QUEUE_URL_<QUEUE NAME IN UPPER SNAKE CASE>. */
   queueUrlPrefix: 'QUEUE_URL_',
+  /** Prefix of one variable per queue whose worker dead-letters itself: QUEUE_DLQ_URL_<QUEUE NAME>. */
+  queueDlqUrlPrefix: 'QUEUE_DLQ_URL_',
   externalUrl: 'EXTERNAL_URL',
   allowLocalRequests: 'ALLOW_LOCAL_REQUESTS',
   idBlockSize: 'ID_BLOCK_SIZE',
   logLevel: 'LOG_LEVEL',
+  /** Comma-separated host names (`*.example.com` allowed), IPs and CIDRs webhooks may reach even when local. */
+  hookAllowlist: 'HOOK_ALLOWLIST',
+  /** Version announced to webhook receivers in `User-Agent: GitLab/<version>`. */
+  gitlabVersion: 'GITLAB_VERSION',
 } as const;
 
 function read(name: string): string | undefined {
@@ -41,6 +47,9 @@ export const config = {
   queueUrl(queue: string): string | undefined {
     return read(queueUrlVariable(queue));
   },
+  queueDlqUrl(queue: string): string | undefined {
+    return read(queueDlqUrlVariable(queue));
+  },
   get externalUrl(): string | undefined {
     return read(envNames.externalUrl);
   },
@@ -55,8 +64,21 @@ export const config = {
     const level = read(envNames.logLevel);
     return level === 'debug' || level === 'warn' || level === 'error' || level === 'silent' ? level : 'info';
   },
+  get hookAllowlist(): string[] {
+    return (read(envNames.hookAllowlist) ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+  },
+  get gitlabVersion(): string {
+    return read(envNames.gitlabVersion) ?? '17.11.0';
+  },
 };
 
 export function queueUrlVariable(queue: string): string {
   return `${envNames.queueUrlPrefix}${queue.replace(/[^a-zA-Z0-9]+/g, '_').toUpperCase()}`;
+}
+
+export function queueDlqUrlVariable(queue: string): string {
+  return `${envNames.queueDlqUrlPrefix}${queue.replace(/[^a-zA-Z0-9]+/g, '_').toUpperCase()}`;
 }

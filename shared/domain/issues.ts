@@ -23,6 +23,8 @@ export interface Issue {
   discussion_locked: boolean | null;
   created_at: string;
   updated_at: string;
+  /** Who changed it last (absent until a first change); the actor of its webhook events. */
+  updated_by_id?: number;
   /** Counted by ADD in the same transaction as each note (see store/notes.ts). */
   user_notes_count: number;
 }

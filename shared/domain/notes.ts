@@ -21,6 +21,8 @@ export interface Note {
   project_id: number | null;
   created_at: string;
   updated_at: string;
+  /** Who changed it last (absent until a first change); the actor of its webhook events. */
+  updated_by_id?: number;
 }
 
 /** GitLab's Note validates its body to this length. */

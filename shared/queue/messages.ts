@@ -5,6 +5,7 @@ export const queueMessages = {
   'user-cleanup': v.object({ userId: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   'search-index': v.object({ projectId: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   'group-delete': v.object({ groupId: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  'hook-delivery': v.object({ deliveryId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) }),
 } as const;
 
 export type QueueName = keyof typeof queueMessages;

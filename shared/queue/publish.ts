@@ -1,4 +1,5 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { config } from '#config/env.ts';
 import { MAX_MESSAGE_BYTES, type QueueMessage, type QueueName, queueMessages } from './messages.ts';
@@ -14,7 +15,28 @@ export function registerLocalDispatch(dispatch: LocalDispatch | undefined): void
   (globalThis as Record<symbol, unknown>)[LOCAL_DISPATCH] = dispatch;
 }
 
+/** What a worker may do to the message it is handling, in the local dispatcher (see deferMessage). */
+export interface LocalQueueControl {
+  defer(queue: string, receiptHandle: string, seconds: number): void;
+  deadLetter(queue: string, record: { messageId: string; body: string }): void;
+}
+const LOCAL_CONTROL = Symbol.for('gitlab-api.local-queue-control');
+
+export function registerLocalQueueControl(control: LocalQueueControl | undefined): void {
+  (globalThis as Record<symbol, unknown>)[LOCAL_CONTROL] = control;
+}
+
+function localControl(): LocalQueueControl {
+  const control = (globalThis as Record<symbol, unknown>)[LOCAL_CONTROL] as LocalQueueControl | undefined;
+  if (!control) throw new Error('QUEUE_MODE=local but no local dispatcher is running');
+  return control;
+}
+
 let sqs: SQSClient | undefined;
+const sqsClient = () => {
+  sqs ??= new SQSClient({});
+  return sqs;
+};
 
 export async function publish<Q extends QueueName>(queue: Q, message: QueueMessage<Q>): Promise<void> {
   const body = JSON.stringify(v.parse(queueMessages[queue], message));
@@ -27,6 +49,47 @@ export async function publish<Q extends QueueName>(queue: Q, message: QueueMessa
   }
   const queueUrl = config.queueUrl(queue);
   if (!queueUrl) throw new Error(`no queue URL configured for ${queue}`);
-  sqs ??= new SQSClient({});
-  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+  await sqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+}
+
+/** SQS's longest visibility timeout: 12 hours. */
+export const MAX_DEFER_SECONDS = 43_200;
+
+/**
+ * Keeps `record` out of sight for `seconds` (0 to 12 hours): its next receive comes then instead
+ * of after the queue's visibility timeout. The worker must also report the record in
+ * `batchItemFailures` (else the message is deleted as done). Only for a worker with `ownsRetries`
+ * (its queue's URL is in its environment).
+ */
+export async function deferMessage(queue: QueueName, record: SQSRecord, seconds: number): Promise<void> {
+  const delay = Math.min(MAX_DEFER_SECONDS, Math.max(0, Math.ceil(seconds)));
+  if (!Number.isFinite(delay)) throw new Error(`cannot defer a message by ${seconds} seconds`);
+  if (config.queueMode === 'local') {
+    localControl().defer(queue, record.receiptHandle, delay);
+    return;
+  }
+  const queueUrl = config.queueUrl(queue);
+  if (!queueUrl) throw new Error(`no queue URL configured for ${queue}`);
+  await sqsClient().send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: queueUrl,
+      ReceiptHandle: record.receiptHandle,
+      VisibilityTimeout: delay,
+    }),
+  );
+}
+
+/**
+ * Moves `record` to its queue's dead-letter queue now (its body, sent there), for a worker that
+ * counts its own attempts. The worker then reports the record as done, which deletes the original.
+ * Only for a worker with `ownsRetries` (its dead-letter queue's URL is in its environment).
+ */
+export async function deadLetter(queue: QueueName, record: SQSRecord): Promise<void> {
+  if (config.queueMode === 'local') {
+    localControl().deadLetter(queue, { messageId: record.messageId, body: record.body });
+    return;
+  }
+  const queueUrl = config.queueDlqUrl(queue);
+  if (!queueUrl) throw new Error(`no dead-letter queue URL configured for ${queue}`);
+  await sqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: record.body }));
 }

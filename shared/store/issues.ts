@@ -244,7 +244,12 @@ export function changeIssue(
 ): Promise<StoredIssue> {
   return changeState(issue, event, readAgain, async (current, nextState) => {
     const now = changeTime(current);
-    const all: Partial<Issue> = { ...changes, ...(nextState && stateFields(nextState, now, actorId)) };
+    // Who changed it last: the actor of the change's webhook event (see store/hook-changes.ts).
+    const all: Partial<Issue> = {
+      ...changes,
+      ...(nextState && stateFields(nextState, now, actorId)),
+      updated_by_id: actorId,
+    };
     if (grows(changes)) checkFits({ ...current, ...all, updated_at: now });
     const key = keys.issue(current.project_id, current.iid);
     // A description is written in its stored form, the other form removed.

@@ -22,6 +22,9 @@ export const keyFits = (key: Key) =>
 /** Notes sort first by id in their parent's partition. */
 export const NOTE_PREFIX = 'NOTE#';
 
+/** A project's hooks sort by id in its partition. */
+export const HOOK_PREFIX = 'HOOK#';
+
 /** The index of a part of a long text, in sort order (see store/long-text.ts). */
 const partIndex = (index: number) => String(index).padStart(3, '0');
 
@@ -92,11 +95,22 @@ export const keys = {
     pk: note.pk,
     sk: `${note.sk}#PART#${partIndex(index)}#${version}`,
   }),
+  /** One event's delivery to one hook (its payload, state and attempts; see store/hook-deliveries.ts). */
+  hookDelivery: (deliveryId: string): Key => ({ pk: `DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
+  /** One attempt of a delivery to a hook, in the hook's log partition, newest last. */
+  hookLog: (hookId: number, logId: number): Key => ({ pk: `HOOKLOG#${hookId}`, sk: `LOG#${padId(logId)}` }),
   /** Project names are unique within a namespace, like paths. */
   projectName: (namespaceId: number, name: string): Key => ({
     pk: `PROJECTNAME#${namespaceId}#${name.toLowerCase()}`,
     sk: 'PROJECTNAME',
   }),
+  /** A project hook, in its project's partition, in id order (see store/hooks.ts). */
+  hook: (projectId: number, hookId: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `${HOOK_PREFIX}${padId(hookId)}`,
+  }),
+  /** A project's push rule (at most one), in its project's partition. */
+  pushRule: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'PUSHRULE' }),
 };
 
 /**
@@ -161,6 +175,11 @@ export const lists = {
   groupEpics: (groupId: number) => listOf('l1', timed)(`EPICS#GROUP#${groupId}`),
   groupEpicsInState: (groupId: number, state: string) =>
     listOf('l2', timed)(`EPICS#GROUP#${groupId}#${state}`),
+  /** A hook's delivery attempts of one kind of outcome (successful, client_failure, server_failure). */
+  hookLogsOfOutcome: (hookId: number, outcome: string) => listOf('l1', dated)(`HOOKLOGS#${hookId}#${outcome}`),
+  /** A hook's delivery attempts that got one response status. */
+  hookLogsWithStatus: (hookId: number, status: string) =>
+    listOf('l2', dated)(`HOOKLOGS#${hookId}#STATUS#${status}`),
 };
 
 /** The list attributes of an item that belongs to the given lists (at most one per attribute). */

@@ -99,6 +99,11 @@ const decodeAll = (items: StoredMergeRequest[]): Promise<StoredMergeRequest[]> =
     decode: (mr, text) => ({ ...mr, description: text }),
   });
 
+/** Merge requests from raw items (a stream's images, say), long descriptions put together. */
+export const decodeMergeRequestItems = (items: Raw[]) => decodeAll(items.map(decodeItem));
+/** A merge request from a raw item, its description only when the item holds it (else null). */
+export const decodeMergeRequestItemInline = decodeItem;
+
 function mergeRequestItem(mr: StoredMergeRequest, description: StoredText): Raw {
   const { description: _text, description_parts: _parts, ...fields } = mr;
   return {
@@ -350,6 +355,8 @@ async function writeChange(
   };
   // Nothing to change (closing a closed one, say): GitLab saves nothing, so nothing moves.
   if (Object.keys(all).length === 0) return mr;
+  // Who changed it last: the actor of the change's webhook event (see store/hook-changes.ts).
+  all.updated_by_id = actorId;
   const changed: StoredMergeRequest = { ...mr, ...all, updated_at: now };
 
   // SET the changed fields (a description in the form its length asks for) and REMOVE the forms

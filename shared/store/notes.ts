@@ -73,6 +73,9 @@ const decodeNotes = (items: Raw[]): Promise<StoredNote[]> =>
     },
   });
 
+/** Notes from raw items (a stream's images, say), long bodies put together. */
+export const decodeNoteItems = decodeNotes;
+
 /** A parent's item (issue, merge request, snippet, epic) as read: its notes counted (0 before the first). */
 export function decodeNoteParent<T extends { notes_count: number; user_notes_count: number }>(item: Raw): T {
   const {
@@ -274,10 +277,11 @@ function writeGuarded<R>(
 
 const noteKeyOf = (note: Note) => keys.note(parentKeyOf(parentOf(note)).pk, note.id);
 
-/** Changes a note's body; its updated time (and place in the updated order) moves with it. */
-export async function editNote(note: StoredNote, body: string): Promise<StoredNote> {
+/** Changes a note's body; its updated time (and place in the updated order) moves with it, and its editor. */
+export async function editNote(note: StoredNote, body: string, editorId: number): Promise<StoredNote> {
   const parentPk = parentKeyOf(parentOf(note)).pk;
-  const edited: StoredNote = { ...note, updated_at: new Date().toISOString() };
+  // The editor is the actor of the edit's webhook event (see store/hook-changes.ts).
+  const edited: StoredNote = { ...note, updated_at: new Date().toISOString(), updated_by_id: editorId };
   const stored = NOTE_BODY.store(noteKeyOf(note), checkedNoteBody(body, 'update'));
   await writeGuarded(note, stored, async (guard) => {
     const item = put(

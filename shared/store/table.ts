@@ -71,6 +71,18 @@ export const attributeDefinitions = [
   treeIndex.sortKey,
 ].map((name) => ({ AttributeName: name, AttributeType: 'S' as const }));
 
+/**
+ * The table's change stream: every committed write, with the item before and after it. Webhook
+ * events are derived from it (the stream consumers of functions/stream-consumers.ts).
+ */
+export const streamViewType = 'NEW_AND_OLD_IMAGES' as const;
+
+/**
+ * The TTL attribute: epoch seconds after which DynamoDB may delete the item (within days, not at
+ * that second; DynamoDB Local may never do it). Readers must treat an expired item as absent.
+ */
+export const ttlAttribute = 'expires';
+
 /** CreateTable input for DynamoDB Local (the stack builds the same from the same constants). */
 export function createTableInput(tableName: string) {
   return {
@@ -97,5 +109,6 @@ export function createTableInput(tableName: string) {
       ],
       Projection: { ProjectionType: 'ALL' as const },
     })),
+    StreamSpecification: { StreamEnabled: true, StreamViewType: streamViewType },
   };
 }

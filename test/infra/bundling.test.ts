@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
+import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
 import { buildApp } from './support.ts';
 
@@ -58,9 +59,13 @@ afterAll(() => {
 });
 
 describe('real bundling', () => {
-  it('bundles every route and worker entry with the local esbuild', () => {
+  it('bundles every route, worker and stream-consumer entry with the local esbuild', () => {
     const entries = [
-      ...new Set([...routes.map((route) => route.entry), ...workers.map((worker) => worker.entry)]),
+      ...new Set([
+        ...routes.map((route) => route.entry),
+        ...workers.map((worker) => worker.entry),
+        ...streamConsumers.map((consumer) => consumer.entry),
+      ]),
     ];
     expect(bundles.map((bundle) => bundle.entry).sort()).toEqual(entries.sort());
     expect(bundleSeconds).toBeLessThan(120);

@@ -3,6 +3,8 @@ import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
 import type { Access, RouteDefinition } from '../../functions/routes.ts';
 import { routes } from '../../functions/routes.ts';
+import type { StreamConsumerDefinition } from '../../functions/stream-consumers.ts';
+import { streamConsumers } from '../../functions/stream-consumers.ts';
 import type { WorkerDefinition } from '../../functions/workers.ts';
 import { workers } from '../../functions/workers.ts';
 import { grantKey } from '../../lib/access-roles.ts';
@@ -35,6 +37,8 @@ const QUEUE_CONSUME = [
   'sqs:DeleteMessage',
   'sqs:GetQueueAttributes',
 ];
+/** Reading the table's stream, as the stream event source grants it (ListStreams takes no resource). */
+const STREAM_READ = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
 const TABLE_WRITE_ONLY = TABLE_WRITE.filter((action) => !TABLE_READ.includes(action));
 const BASIC_EXECUTION_ROLE = {
   'Fn::Join': [
@@ -87,8 +91,19 @@ function grantsOf(synth: Synthesized, fn: ApiFunction): string[] {
   return [...grants].sort();
 }
 
-/** What `access` (plus consuming `consumes`, for a worker) allows, as (action, resource) pairs. */
-function expectedGrants(stack: ApiStack, access: Access, consumes?: string): string[] {
+/** What a function may do beyond its declared access. */
+interface Beyond {
+  /** The worker queue it consumes. */
+  consumes?: string;
+  /** It sends to the dead-letter queue of the queue it consumes. */
+  deadLetters?: boolean;
+  /** The stream consumer it is: reads the stream, reports failures to its failure queue. */
+  stream?: string;
+}
+
+/** What `access` (plus what a worker or stream consumer also does) allows, as (action, resource) pairs. */
+function expectedGrants(stack: ApiStack, access: Access, beyond: Beyond = {}): string[] {
+  const { consumes, deadLetters, stream } = beyond;
   const tableArn = getAtt(logicalId(stack.table));
   const bucketArn = getAtt(logicalId(stack.bucket));
   const resources = {
@@ -105,24 +120,42 @@ function expectedGrants(stack: ApiStack, access: Access, consumes?: string): str
   if (access.bucket) allow(access.bucket === 'write' ? BUCKET_WRITE : BUCKET_READ, resources.objects);
   for (const queue of access.queues ?? []) allow(QUEUE_SEND, resources.queue(queue));
   if (consumes) allow(QUEUE_CONSUME, resources.queue(consumes));
+  if (consumes && deadLetters) {
+    allow(QUEUE_SEND, [getAtt(logicalId(stack.workerQueues.get(consumes)!.deadLetterQueue))]);
+  }
+  if (stream) {
+    allow(['dynamodb:ListStreams'], ['*']);
+    allow(STREAM_READ, [getAtt(logicalId(stack.table), 'StreamArn')]);
+    allow(QUEUE_SEND, [getAtt(logicalId(stack.streamConsumers.get(stream)!.failureQueue))]);
+  }
   return [...grants].sort();
 }
 
-function checkStack(routeTable: readonly RouteDefinition[], workerTable: readonly WorkerDefinition[]) {
-  const synth = synthesize({ routes: routeTable, workers: workerTable });
+function checkStack(
+  routeTable: readonly RouteDefinition[],
+  workerTable: readonly WorkerDefinition[],
+  consumerTable: readonly StreamConsumerDefinition[],
+) {
+  const synth = synthesize({ routes: routeTable, workers: workerTable, streamConsumers: consumerTable });
   const { stack } = synth;
   const cases = [
     ...routeTable.map((route) => ({
       name: `${route.method} ${route.path} (${route.entry})`,
       fn: stack.routeFunctions.get(route.entry)!,
       access: route.access,
-      consumes: undefined as string | undefined,
+      beyond: {} as Beyond,
     })),
     ...workerTable.map((worker) => ({
       name: `worker ${worker.queue} (${worker.entry})`,
       fn: stack.workerQueues.get(worker.queue)!.consumer,
       access: worker.access,
-      consumes: worker.queue,
+      beyond: { consumes: worker.queue, deadLetters: worker.ownsRetries } as Beyond,
+    })),
+    ...consumerTable.map((consumer) => ({
+      name: `stream consumer ${consumer.name} (${consumer.entry})`,
+      fn: stack.streamConsumers.get(consumer.name)!.consumer,
+      access: consumer.access,
+      beyond: { stream: consumer.name } as Beyond,
     })),
   ];
   return { synth, stack, cases };
@@ -132,32 +165,42 @@ function describeGrants(
   label: string,
   routeTable: readonly RouteDefinition[],
   workerTable: readonly WorkerDefinition[],
+  consumerTable: readonly StreamConsumerDefinition[],
 ) {
   describe(label, () => {
-    const { synth, stack, cases } = checkStack(routeTable, workerTable);
+    const { synth, stack, cases } = checkStack(routeTable, workerTable, consumerTable);
 
     it.each(cases.map((c) => [c.name, c] as const))(
       '%s is granted exactly its declared access',
       (_name, c) => {
         const grants = grantsOf(synth, c.fn);
-        expect(grants).toEqual(expectedGrants(stack, c.access, c.consumes));
+        expect(grants).toEqual(expectedGrants(stack, c.access, c.beyond));
 
         const actions = grants.map((grant) => grant.split(' on ')[0]!);
         expect(actions).not.toContain('dynamodb:Scan');
         if (c.access.table !== 'write') {
           expect(actions.filter((action) => TABLE_WRITE_ONLY.includes(action))).toEqual([]);
         }
-        if (!c.access.table) expect(actions.filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
+        if (!c.access.table && !c.beyond.stream) {
+          expect(actions.filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
+        }
         if (!c.access.bucket) expect(actions.filter((action) => action.startsWith('s3:'))).toEqual([]);
         if (c.access.bucket !== 'write') {
           expect(actions.filter((action) => action.startsWith('s3:') && action !== 's3:GetObject')).toEqual(
             [],
           );
         }
+        const { consumes, deadLetters, stream } = c.beyond;
         const queueArns = new Set(
-          [...(c.access.queues ?? []), ...(c.consumes ? [c.consumes] : [])].map((queue) =>
-            JSON.stringify(getAtt(logicalId(stack.workerQueues.get(queue)!.queue))),
-          ),
+          [
+            ...[...(c.access.queues ?? []), ...(consumes ? [consumes] : [])].map((queue) =>
+              logicalId(stack.workerQueues.get(queue)!.queue),
+            ),
+            ...(consumes && deadLetters
+              ? [logicalId(stack.workerQueues.get(consumes)!.deadLetterQueue)]
+              : []),
+            ...(stream ? [logicalId(stack.streamConsumers.get(stream)!.failureQueue)] : []),
+          ].map((id) => JSON.stringify(getAtt(id))),
         );
         const sqsResources = grants
           .filter((grant) => grant.startsWith('sqs:'))
@@ -181,7 +224,7 @@ function describeGrants(
 
     it('has one role per distinct declared access, shared by exactly the functions declaring it', () => {
       const roleOf = (c: (typeof cases)[number]) => logicalId(c.fn.role!.node.defaultChild as CfnRole);
-      const keyOf = (c: (typeof cases)[number]) => grantKey({ access: c.access, consumes: c.consumes });
+      const keyOf = (c: (typeof cases)[number]) => grantKey({ access: c.access, ...c.beyond });
       for (const a of cases) {
         for (const b of cases)
           expect(roleOf(a) === roleOf(b), `${a.name} / ${b.name}`).toBe(keyOf(a) === keyOf(b));
@@ -207,7 +250,7 @@ function describeGrants(
   });
 }
 
-describeGrants('the deployed route and worker tables', routes, workers);
+describeGrants('the deployed route, worker and stream-consumer tables', routes, workers, streamConsumers);
 
 // The real tables declare no bucket access yet; this one exercises every kind of grant.
 const sample = (entry: string, access: Access): RouteDefinition => ({
@@ -237,5 +280,22 @@ describeGrants(
       access: { queues: ['second'] },
     },
     { ...workers[0]!, queue: 'second', entry: 'functions/users/delete.ts', access: { bucket: 'read' } },
+    // Same access as the one above, but it dead-letters itself: a role of its own.
+    {
+      ...workers[0]!,
+      queue: 'third',
+      entry: 'functions/users/get-current.ts',
+      access: { bucket: 'read' },
+      ownsRetries: true,
+    },
+  ],
+  [
+    // Same declared access as a route above: still a role of its own (it reads the stream).
+    {
+      ...streamConsumers[0]!,
+      name: 'changes',
+      entry: 'functions/users/list-projects.ts',
+      access: { queues: ['second'] },
+    },
   ],
 );

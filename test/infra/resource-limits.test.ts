@@ -69,7 +69,9 @@ describe('CloudFormation resource limit', () => {
 
   it('costs one resource per route in the root (its route) and at most three in its nested stack', () => {
     expect(root.byType['AWS::ApiGatewayV2::Route']).toBe(routes.length);
-    expect(root.byType['AWS::Lambda::Function'] ?? 0).toBe(stack.workerQueues.size);
+    expect(root.byType['AWS::Lambda::Function'] ?? 0).toBe(
+      stack.workerQueues.size + stack.streamConsumers.size,
+    );
     expect(root.byType['AWS::Lambda::Permission'] ?? 0).toBe(0);
     expect(root.byType['AWS::ApiGatewayV2::Integration'] ?? 0).toBe(0);
     for (const count of nested) {

@@ -3,11 +3,12 @@ import path from 'node:path';
 import { Stack, Token } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { type RouteDefinition, routes } from '../../functions/routes.ts';
+import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
 import { constructIdFor, projectRoot } from '../../lib/api-function.ts';
 import { areaOf, maxRoutesPerNestedStack } from '../../lib/route-functions.ts';
-import { envNames, queueUrlVariable } from '../../shared/config/env.ts';
-import { createTableInput } from '../../shared/store/table.ts';
+import { envNames, queueDlqUrlVariable, queueUrlVariable } from '../../shared/config/env.ts';
+import { createTableInput, ttlAttribute } from '../../shared/store/table.ts';
 import { buildApp, getAtt, type Json, logicalId, ref, synthesize } from './support.ts';
 
 const synth = synthesize();
@@ -33,6 +34,12 @@ const allFunctions = [
     fn: consumer,
     worker: true,
   })),
+  // Stream consumers are workers too: root stack, the workers' log group.
+  ...[...stack.streamConsumers.values()].map(({ consumer }) => ({
+    entry: consumer.entryPath,
+    fn: consumer,
+    worker: true,
+  })),
 ];
 
 describe('handler files and tables', () => {
@@ -41,7 +48,11 @@ describe('handler files and tables', () => {
     .map((file) => `functions/${file.split(path.sep).join('/')}`)
     .filter((file) => /^export const handler\b/m.test(readFileSync(path.join(projectRoot, file), 'utf8')))
     .sort();
-  const tableEntries = [...routeEntries, ...workers.map((worker) => worker.entry)];
+  const tableEntries = [
+    ...routeEntries,
+    ...workers.map((worker) => worker.entry),
+    ...streamConsumers.map((consumer) => consumer.entry),
+  ];
 
   it('finds handler files to check', () => {
     expect(handlerFiles.length).toBeGreaterThanOrEqual(routeEntries.length);
@@ -58,10 +69,13 @@ describe('handler files and tables', () => {
     expect([...new Set(tableEntries)].sort()).toEqual(handlerFiles);
   });
 
-  it('deploys exactly one function per route entry and per worker, and nothing else', () => {
-    expect(synth.resources('AWS::Lambda::Function')).toHaveLength(routeEntries.length + workers.length);
+  it('deploys exactly one function per route entry, per worker and per stream consumer, and nothing else', () => {
+    expect(synth.resources('AWS::Lambda::Function')).toHaveLength(
+      routeEntries.length + workers.length + streamConsumers.length,
+    );
     expect([...stack.routeFunctions.keys()].sort()).toEqual([...routeEntries].sort());
     expect([...stack.workerQueues.keys()].sort()).toEqual(workers.map((worker) => worker.queue).sort());
+    expect([...stack.streamConsumers.keys()].sort()).toEqual(streamConsumers.map((c) => c.name).sort());
   });
 
   it('names each function after its entry path', () => {
@@ -226,12 +240,14 @@ describe('functions', () => {
 
   it.each(
     allFunctions.map(({ entry, fn }) => {
+      const worker = workers.find((w) => w.entry === entry);
       const access =
         routes.find((route) => route.entry === entry)?.access ??
-        workers.find((worker) => worker.entry === entry)!.access;
-      return [entry, fn, access] as const;
+        worker?.access ??
+        streamConsumers.find((consumer) => consumer.entry === entry)!.access;
+      return [entry, fn, access, worker] as const;
     }),
-  )('%s gets environment variables only for what it binds', (_entry, fn, access) => {
+  )('%s gets environment variables only for what it binds', (_entry, fn, access, worker) => {
     const expected: Record<string, unknown> = {
       NODE_OPTIONS: '--enable-source-maps',
       [envNames.idBlockSize]: '10',
@@ -240,6 +256,12 @@ describe('functions', () => {
     if (access.bucket) expected[envNames.bucketName] = ref(bucketId);
     for (const queue of access.queues ?? []) {
       expected[queueUrlVariable(queue)] = ref(logicalId(stack.workerQueues.get(queue)!.queue));
+    }
+    if (worker?.ownsRetries) {
+      // deferMessage and deadLetter: its own queue and that queue's DLQ.
+      const { queue, deadLetterQueue } = stack.workerQueues.get(worker.queue)!;
+      expected[queueUrlVariable(worker.queue)] = ref(logicalId(queue));
+      expected[queueDlqUrlVariable(worker.queue)] = ref(logicalId(deadLetterQueue));
     }
     const variables = synth.resourceOf(fn).Properties.Environment.Variables;
     expect(synth.inRoot(Stack.of(fn), variables)).toEqual(expected);
@@ -269,6 +291,17 @@ describe('table', () => {
     );
     expect(definition.LocalSecondaryIndexes.length).toBeGreaterThan(0);
     expect(byName(table.Properties.LocalSecondaryIndexes)).toEqual(byName(definition.LocalSecondaryIndexes));
+  });
+
+  it('streams every change with both images, as the local table does, and expires items by `expires`', () => {
+    const [, table] = only('AWS::DynamoDB::Table');
+    const { StreamSpecification } = createTableInput('unused');
+    expect(StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect(table.Properties.StreamSpecification).toEqual({
+      StreamViewType: StreamSpecification.StreamViewType,
+    });
+    expect(ttlAttribute).toBe('expires');
+    expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expires', Enabled: true });
   });
 });
 
@@ -355,6 +388,73 @@ describe.each(workers.map((worker) => [worker.queue, worker] as const))('worker 
   });
 });
 
+describe.each(streamConsumers.map((consumer) => [consumer.name, consumer] as const))(
+  'stream consumer %s',
+  (_name, definition) => {
+    const { consumer, failureQueue } = stack.streamConsumers.get(definition.name)!;
+    const failureQueueId = logicalId(failureQueue);
+
+    it('runs in the root stack with its timeout', () => {
+      expect(synth.templateOf(consumer)).toBe(template);
+      expect(consumer.entryPath).toBe(definition.entry);
+      expect(rootResources('AWS::Lambda::Function')[logicalId(consumer)]!.Properties).toMatchObject({
+        Description: definition.entry,
+        Timeout: definition.timeout,
+      });
+    });
+
+    it('is fed by the table’s stream: filtered, partial batch responses, bisected, bounded, LATEST', () => {
+      const mappings = synth
+        .resources('AWS::Lambda::EventSourceMapping')
+        .filter(
+          ({ resource }) =>
+            JSON.stringify(resource.Properties.FunctionName) === JSON.stringify(ref(logicalId(consumer))),
+        );
+      expect(mappings).toHaveLength(1);
+      expect(mappings[0]!.stack).toBe(stack);
+      expect(mappings[0]!.resource.Properties).toEqual({
+        EventSourceArn: getAtt(tableId, 'StreamArn'),
+        FunctionName: ref(logicalId(consumer)),
+        StartingPosition: 'LATEST',
+        BatchSize: definition.batchSize,
+        MaximumBatchingWindowInSeconds: definition.maxBatchingWindowSeconds,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BisectBatchOnFunctionError: definition.bisectOnError,
+        MaximumRetryAttempts: definition.retryAttempts,
+        MaximumRecordAgeInSeconds: definition.maxRecordAgeSeconds,
+        DestinationConfig: { OnFailure: { Destination: getAtt(failureQueueId) } },
+        FilterCriteria: {
+          Filters: definition.filters.map((pattern) => ({ Pattern: JSON.stringify(pattern) })),
+        },
+      });
+    });
+
+    it('reports what it gives up on to its own encrypted, TLS-only failure queue', () => {
+      const queue = rootResources('AWS::SQS::Queue')[failureQueueId]!;
+      expect(queue.Properties).toEqual({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+      const policy = Object.values(rootResources('AWS::SQS::QueuePolicy')).find(
+        (p) => JSON.stringify(p.Properties.Queues) === JSON.stringify([ref(failureQueueId)]),
+      );
+      expect(policy?.Properties.PolicyDocument.Statement).toContainEqual({
+        Effect: 'Deny',
+        Action: 'sqs:*',
+        Principal: { AWS: '*' },
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        Resource: getAtt(failureQueueId),
+      });
+    });
+  },
+);
+
+describe('hook-events filters', () => {
+  it('pass INSERT and MODIFY of notes, issues and merge requests only', () => {
+    expect(streamConsumers.find((consumer) => consumer.name === 'hook-events')?.filters).toEqual([
+      { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { sk: { S: [{ prefix: 'NOTE#' }] } } } },
+      { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { sk: { S: ['ISSUE', 'MR'] } } } },
+    ]);
+  });
+});
+
 describe('stack', () => {
   it('is environment-agnostic', () => {
     expect(Token.isUnresolved(stack.account)).toBe(true);
@@ -388,6 +488,19 @@ describe('stack', () => {
       buildApp({ props: { routes: [{ ...route, path: '$default', method: 'GET' }], workers: [] } }),
     ).toThrow(/\$default/);
     expect(() => buildApp({ props: { routes: [], workers: [worker, worker] } })).toThrow(/declared twice/);
+    const consumer = { ...streamConsumers[0]!, access: {} };
+    expect(() =>
+      buildApp({ props: { routes: [route], workers: [], streamConsumers: [consumer, consumer] } }),
+    ).toThrow(/stream consumer hook-events is declared twice/);
+    expect(() =>
+      buildApp({
+        props: {
+          routes: [route],
+          workers: [],
+          streamConsumers: [{ ...consumer, access: { queues: ['nope'] } }],
+        },
+      }),
+    ).toThrow(/unknown queue nope/);
     expect(() =>
       buildApp({
         props: { routes: [route, { ...route, method: 'POST', access: { table: 'write' } }], workers: [] },

@@ -10,6 +10,6 @@ export const handler = defineRoute({
   auth: 'user',
   params: noteSchemas.update('epic_id'),
   load: epicNote(mayChangeEpicNote),
-  run: async ({ params: input, request, note, users }) =>
-    noteEntity(await editNote(note, input.body), users, request.baseUrl),
+  run: async ({ params: input, caller, request, note, users }) =>
+    noteEntity(await editNote(note, input.body, caller.id), users, request.baseUrl),
 });

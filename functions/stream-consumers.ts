@@ -1,0 +1,63 @@
+/**
+ * THE stream-consumer table: one function per entry, fed by the table's DynamoDB stream (on AWS an
+ * event source mapping; locally bin/local/streams.ts). Plain data, read by the stack and the local
+ * runtime alike.
+ */
+import type { Access } from './routes.ts';
+
+/**
+ * One value a filter field accepts: the value itself, or `{ prefix }` for a string that begins
+ * with it (Lambda's event-filtering grammar, limited to what the local poller implements).
+ */
+export type StreamFilterValue = string | number | boolean | null | { readonly prefix: string };
+
+/**
+ * A Lambda event-filter pattern over a stream record in its JSON shape (`eventName`,
+ * `dynamodb.Keys.sk.S`, …): every named field must hold one of the listed values; nested objects
+ * match nested fields. A record passes when any of a consumer's patterns matches.
+ */
+export interface StreamFilterPattern {
+  readonly [field: string]: StreamFilterPattern | readonly StreamFilterValue[];
+}
+
+export interface StreamConsumerDefinition {
+  /** Names the function, its failure queue and its logs. */
+  name: string;
+  entry: string;
+  /** Records per invocation, at most. */
+  batchSize: number;
+  /** How long the event source may wait to fill a batch (0: invoke with what is there). */
+  maxBatchingWindowSeconds: number;
+  /** Retries of a failed batch (from its first failed record) before it goes to the failure queue. */
+  retryAttempts: number;
+  /** Records older than this are not retried but sent to the failure queue. */
+  maxRecordAgeSeconds: number;
+  /** Split a batch in two when the function throws, to isolate the record that breaks it. */
+  bisectOnError: boolean;
+  /** The records the function sees (any pattern matching); all others never invoke it. */
+  filters: readonly StreamFilterPattern[];
+  /** Function timeout in seconds. */
+  timeout: number;
+  access: Access;
+}
+
+const insertOrModify = ['INSERT', 'MODIFY'] as const;
+
+export const streamConsumers: readonly StreamConsumerDefinition[] = [
+  {
+    name: 'hook-events',
+    entry: 'functions/workers/hook-events.ts',
+    batchSize: 100,
+    maxBatchingWindowSeconds: 0,
+    retryAttempts: 10,
+    maxRecordAgeSeconds: 86_400,
+    bisectOnError: true,
+    // Notes (their long-body parts too: the consumer skips `#PART#` keys), issues, merge requests.
+    filters: [
+      { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: [{ prefix: 'NOTE#' }] } } } },
+      { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: ['ISSUE', 'MR'] } } } },
+    ],
+    timeout: 60,
+    access: { table: 'write', queues: ['hook-delivery'] },
+  },
+];

@@ -1,0 +1,109 @@
+/**
+ * From a committed change to deliveries: what happened (store/hook-changes.ts), which of the
+ * project's hooks subscribe to it, GitLab's payload, one delivery per hook (written once: a replay
+ * of the same stream record finds them) and one queue message per delivery still pending.
+ */
+import { createHash } from 'node:crypto';
+import { putBlob } from '#blob/s3.ts';
+import { config } from '#config/env.ts';
+import {
+  ghostHookUser,
+  issueHookTrigger,
+  issuePayload,
+  mergeRequestHookTrigger,
+  mergeRequestPayload,
+  type NoteHookParent,
+  noteHookTrigger,
+  notePayload,
+  payloadJson,
+} from '#domain/hook-payloads.ts';
+import { type HookTrigger, subscribes } from '#domain/hooks.ts';
+import { publish } from '#queue/publish.ts';
+import {
+  type HookChange,
+  type HookChangeContext,
+  hookChangeOf,
+  type ItemChange,
+  readHookChangeContext,
+} from '#store/hook-changes.ts';
+import { recordDeliveries, storedPayload } from '#store/hook-deliveries.ts';
+import { readProjectHooks } from '#store/hooks.ts';
+
+/** A UUID-shaped name made from `seed` (so the same event and hook always name the same delivery). */
+export function uuidFrom(seed: string): string {
+  const hex = createHash('sha256').update(seed).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The parent a note's payload shows, as read beside the change. */
+function noteParentOf(context: HookChangeContext): NoteHookParent | undefined {
+  if (context.issue) return { kind: 'issue', issue: context.issue };
+  if (context.mergeRequest) return { kind: 'merge_request', mr: context.mergeRequest };
+  if (context.snippet) return { kind: 'snippet', snippet: context.snippet };
+  return undefined;
+}
+
+/** The hooks' trigger of a change and its payload (confidential issues and notes on them go to their own hooks). */
+function eventOf(
+  change: HookChange,
+  context: HookChangeContext,
+): { trigger: HookTrigger; payload: unknown } | undefined {
+  const baseUrl = config.externalUrl ?? 'http://localhost';
+  const { project, users } = context;
+  const user = users.get(change.actorId) ?? ghostHookUser(change.actorId);
+  switch (change.kind) {
+    case 'issue':
+      return {
+        trigger: issueHookTrigger(change.issue),
+        payload: issuePayload({ ...change, project, user, users, baseUrl }),
+      };
+    case 'merge_request':
+      return {
+        trigger: mergeRequestHookTrigger(),
+        payload: mergeRequestPayload({ ...change, mr: change.mergeRequest, project, user, users, baseUrl }),
+      };
+    case 'note': {
+      const parent = noteParentOf(context);
+      if (!parent) return undefined;
+      return {
+        trigger: noteHookTrigger(parent),
+        payload: notePayload({ action: change.action, note: change.note, parent, project, user, baseUrl }),
+      };
+    }
+  }
+}
+
+/** Turns one stream record into its deliveries; the count of queue messages sent. */
+export async function fanOut(record: ItemChange, eventId: string): Promise<number> {
+  const change = await hookChangeOf(record);
+  if (!change) return 0;
+  const hooks = await readProjectHooks(change.projectId);
+  if (hooks.length === 0) return 0;
+  const context = await readHookChangeContext(change);
+  if (!context) return 0;
+  const event = eventOf(change, context);
+  if (!event) return 0;
+  const { trigger } = event;
+  const subscribed = hooks.filter((hook) => subscribes(hook, trigger));
+  if (subscribed.length === 0) return 0;
+  const json = payloadJson(event.payload);
+  const eventUuid = uuidFrom(`event|${eventId}`);
+  let stored = storedPayload(json);
+  if (!stored) {
+    const key = `hook-payloads/${eventUuid}.json`;
+    await putBlob(key, Buffer.from(json), 'application/json');
+    stored = { payload_blob: key };
+  }
+  const pending = await recordDeliveries(
+    subscribed.map((hook) => ({
+      id: uuidFrom(`delivery|${eventId}|${hook.id}`),
+      hook_id: hook.id,
+      project_id: change.projectId,
+      trigger,
+      event_uuid: eventUuid,
+    })),
+    stored,
+  );
+  await Promise.all(pending.map((deliveryId) => publish('hook-delivery', { deliveryId })));
+  return pending.length;
+}

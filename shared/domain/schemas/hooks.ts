@@ -1,0 +1,53 @@
+/**
+ * Parameters of the project hook routes. The url is checked when saved (422 `Invalid url given`,
+ * see #domain/hooks.ts), so its parameter takes more than GitLab's 2000 characters; the signing
+ * token's pattern fixes its length.
+ */
+import * as v from 'valibot';
+import {
+  BRANCH_FILTER_MAX_LENGTH,
+  HOOK_DESCRIPTION_MAX_LENGTH,
+  HOOK_NAME_MAX_LENGTH,
+  HOOK_TOKEN_MAX_LENGTH,
+  HOOK_URL_PARAM_MAX_LENGTH,
+  isSigningToken,
+} from '../hooks.ts';
+import { bool, id, idOrPath, issueCode, optional, params, reference, required, str } from '../params.ts';
+
+const hook = { id: required(idOrPath()), hook_id: required(id()) };
+
+/** Every switch of spec §2.8 and GitLab's later ones; PUT's `wiki_events` is taken by both. */
+const properties = {
+  url: required(str(HOOK_URL_PARAM_MAX_LENGTH)),
+  push_events: optional(bool()),
+  issues_events: optional(bool()),
+  confidential_issues_events: optional(bool()),
+  merge_requests_events: optional(bool()),
+  tag_push_events: optional(bool()),
+  note_events: optional(bool()),
+  confidential_note_events: optional(bool()),
+  job_events: optional(bool()),
+  pipeline_events: optional(bool()),
+  wiki_page_events: optional(bool()),
+  wiki_events: optional(bool()),
+  repository_update_events: optional(bool()),
+  enable_ssl_verification: optional(bool()),
+  token: optional(str(HOOK_TOKEN_MAX_LENGTH)),
+  /** `whsec_` + base64 of 32 bytes, or empty (PUT: removes it); anything else is invalid. */
+  signing_token: optional(
+    v.pipe(
+      reference(),
+      v.check((value) => value === '' || isSigningToken(value), issueCode.invalid),
+    ),
+  ),
+  push_events_branch_filter: optional(str(BRANCH_FILTER_MAX_LENGTH)),
+  name: optional(str(HOOK_NAME_MAX_LENGTH)),
+  description: optional(str(HOOK_DESCRIPTION_MAX_LENGTH)),
+};
+
+export const hookSchemas = {
+  list: params({ id: required(idOrPath()) }),
+  one: params(hook),
+  create: params({ id: required(idOrPath()), ...properties }),
+  update: params({ ...hook, ...properties }),
+};

@@ -1,0 +1,110 @@
+/**
+ * The wrapper every DynamoDB stream consumer uses (functions/stream-consumers.ts): each record
+ * becomes a `StreamChange` with its images unmarshalled as the store reads items, and records are
+ * handled one by one in stream order. At the first failure the rest of the batch is left alone and
+ * that record and every later one are reported in `batchItemFailures`: the event source then
+ * retries from that record, so a shard's changes are never handled out of order.
+ */
+import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import middy from '@middy/core';
+import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { log } from '#http/log.ts';
+
+type Image = Record<string, unknown>;
+
+/** One committed change of one item. */
+export interface StreamChange {
+  eventId: string;
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
+  sequenceNumber: string;
+  keys: { pk: string; sk: string };
+  /** The item after the change (absent for REMOVE), as the store reads it: numbers, Sets, Uint8Array. */
+  newImage?: Image;
+  /** The item before the change (absent for INSERT). */
+  oldImage?: Image;
+  /** When the change was written, in epoch seconds (the record's ApproximateCreationDateTime). */
+  approximateCreationTime?: number;
+}
+
+export function defineStreamWorker(name: string, handle: (change: StreamChange) => Promise<void>) {
+  const base = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    const records = event.Records ?? [];
+    for (const [index, record] of records.entries()) {
+      const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
+      try {
+        const change = streamChange(record);
+        await handle(change);
+        log('info', 'stream record done', { consumer: name, eventId: change.eventId, sequenceNumber });
+      } catch (error) {
+        const rest = records.slice(index);
+        log('warn', 'stream record failed', {
+          consumer: name,
+          eventId: record.eventID,
+          sequenceNumber,
+          left: rest.length,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return {
+          batchItemFailures: rest.map((failed) => ({
+            itemIdentifier: failed.dynamodb?.SequenceNumber ?? '',
+          })),
+        };
+      }
+    }
+    return { batchItemFailures: [] };
+  };
+  return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>(base);
+}
+
+/** The change a stream record describes; throws on a record that lacks what every change has. */
+export function streamChange(record: DynamoDBRecord): StreamChange {
+  const { eventName, eventID, dynamodb } = record;
+  if (eventName !== 'INSERT' && eventName !== 'MODIFY' && eventName !== 'REMOVE') {
+    throw new Error(`unknown stream event ${String(eventName)}`);
+  }
+  const sequenceNumber = dynamodb?.SequenceNumber;
+  if (!eventID || !sequenceNumber) throw new Error('stream record without event id or sequence number');
+  const keys = dynamodb.Keys ? image(dynamodb.Keys) : {};
+  if (typeof keys.pk !== 'string' || typeof keys.sk !== 'string') {
+    throw new Error('stream record without string pk and sk');
+  }
+  return {
+    eventId: eventID,
+    eventName,
+    sequenceNumber,
+    keys: { pk: keys.pk, sk: keys.sk },
+    ...(dynamodb.NewImage ? { newImage: image(dynamodb.NewImage) } : {}),
+    ...(dynamodb.OldImage ? { oldImage: image(dynamodb.OldImage) } : {}),
+    ...(dynamodb.ApproximateCreationDateTime !== undefined
+      ? { approximateCreationTime: dynamodb.ApproximateCreationDateTime }
+      : {}),
+  };
+}
+
+/**
+ * An image in the event's JSON (binary as base64) as the DocumentClient would read the item:
+ * binary as Uint8Array, sets as Sets, numbers as numbers.
+ */
+function image(attributes: Record<string, AttributeValue>): Image {
+  return unmarshall(
+    Object.fromEntries(Object.entries(attributes).map(([key, value]) => [key, sdkValue(value)])),
+  );
+}
+
+function sdkValue(value: AttributeValue): SdkAttributeValue {
+  if (value.B !== undefined) return { B: fromBase64(value.B) };
+  if (value.BS !== undefined) return { BS: value.BS.map(fromBase64) };
+  if (value.M !== undefined) {
+    return { M: Object.fromEntries(Object.entries(value.M).map(([key, entry]) => [key, sdkValue(entry)])) };
+  }
+  if (value.L !== undefined) return { L: value.L.map(sdkValue) };
+  return value as SdkAttributeValue;
+}
+
+/** Lambda's JSON carries binary as base64; a caller that built the event by hand may pass bytes. */
+function fromBase64(value: string | Uint8Array): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  const bytes = Buffer.from(value, 'base64');
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}

@@ -1,0 +1,286 @@
+/**
+ * Deliveries and their log. A delivery (one event for one hook) is written once by the fan-out,
+ * keyed by an id made from the event and the hook, so a replayed stream record finds it instead of
+ * making another; its worker claims it under a lease before each attempt, so a duplicated queue
+ * message never sends twice at once, and a delivery once settled is never sent again by the queue.
+ *
+ * Each attempt is a log item in the hook's partition (GitLab's WebHookLog): newest first through
+ * the partition's created-time local index, or by outcome (l1) or response status (l2); every log
+ * item expires by TTL after HOOK_LOG_DAYS.
+ */
+
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type Delivery,
+  type DeliveryStatus,
+  HOOK_LOG_DAYS,
+  type HookLog,
+  outcomeOf,
+} from '#domain/hook-deliveries.ts';
+import { offsetOf, type PageRequest } from '#domain/pagination.ts';
+import { batchGetItems } from './batch.ts';
+import { documentClient, tableName } from './client.ts';
+import { nextId } from './ids.ts';
+import { getItem } from './items.ts';
+import { inLists, keys, lists, localSortOf, sortAttributes } from './keys.ts';
+import { mergeSorted, readListHead } from './lists.ts';
+import { localIndexName } from './table.ts';
+import { NEW_ITEM, put, writeAlone } from './transaction.ts';
+
+type Raw = Record<string, unknown>;
+
+/** Payloads up to this size stay in the delivery as they are; longer ones are gzipped. */
+const PLAIN_PAYLOAD_BYTES = 32_000;
+/** A gzipped payload up to this size stays in the item (an item holds 400 KB in all). */
+const GZIPPED_PAYLOAD_BYTES = 350_000;
+/** A log item repeats the request body up to this size; a longer one is read from its delivery. */
+const LOGGED_BODY_BYTES = 32_000;
+
+const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const expiresAfterDays = (now: Date, days: number) => epochSeconds(now) + days * 86_400;
+
+/** How a payload is kept in its delivery's item, or undefined when even gzipped it is too long (kept in S3 then). */
+export function storedPayload(payload: string): Raw | undefined {
+  if (Buffer.byteLength(payload) <= PLAIN_PAYLOAD_BYTES) return { payload };
+  const gzipped = gzipSync(payload);
+  return gzipped.length <= GZIPPED_PAYLOAD_BYTES ? { payload_gz: gzipped } : undefined;
+}
+
+export type NewDelivery = Omit<Delivery, 'payload' | 'status' | 'attempts' | 'created_at'>;
+
+/** A delivery as read: its payload, or the key of the object holding it. */
+export type StoredDelivery = Delivery & { payload_blob?: string };
+
+function decodeDelivery(item: Raw): StoredDelivery {
+  const payload =
+    typeof item.payload === 'string'
+      ? item.payload
+      : item.payload_gz instanceof Uint8Array
+        ? gunzipSync(item.payload_gz).toString('utf8')
+        : '';
+  return {
+    id: String(item.id),
+    hook_id: Number(item.hook_id),
+    project_id: Number(item.project_id),
+    trigger: String(item.trigger),
+    event_uuid: String(item.event_uuid),
+    payload,
+    ...(typeof item.payload_blob === 'string' ? { payload_blob: item.payload_blob } : {}),
+    status: item.status as DeliveryStatus,
+    attempts: Number(item.attempts ?? 0),
+    created_at: String(item.created_at),
+  };
+}
+
+/**
+ * Writes the deliveries of one event (each only if new) and answers the ids whose message is to
+ * be sent: the new ones and those still pending from an earlier run of the same event, whose
+ * message may never have been sent (a duplicate message is harmless: see claimDelivery).
+ */
+export async function recordDeliveries(
+  deliveries: NewDelivery[],
+  payload: Raw,
+  now = new Date(),
+): Promise<string[]> {
+  const created_at = now.toISOString();
+  const pending = await Promise.all(
+    deliveries.map(async (delivery) => {
+      const item = {
+        ...keys.hookDelivery(delivery.id),
+        ...delivery,
+        ...payload,
+        status: 'pending',
+        attempts: 0,
+        created_at,
+        kind: 'hook_delivery',
+        expires: expiresAfterDays(now, HOOK_LOG_DAYS + 1),
+      };
+      if (await writeAlone(put(item, NEW_ITEM))) return delivery.id;
+      const stored = await getItem(keys.hookDelivery(delivery.id));
+      return stored?.status === 'pending' ? delivery.id : undefined;
+    }),
+  );
+  return pending.filter((id) => id !== undefined);
+}
+
+export async function readDelivery(id: string): Promise<StoredDelivery | undefined> {
+  const item = await getItem(keys.hookDelivery(id));
+  return item ? decodeDelivery(item) : undefined;
+}
+
+/**
+ * Takes a pending delivery for one attempt: its attempt number, or undefined when it is settled or
+ * another worker holds it (a duplicate message) — the lease lapses if that worker dies.
+ */
+export async function claimDelivery(
+  id: string,
+  leaseSeconds: number,
+  now = new Date(),
+): Promise<number | undefined> {
+  try {
+    const result = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.hookDelivery(id),
+        UpdateExpression: 'SET attempts = if_not_exists(attempts, :zero) + :one, lease_until = :until',
+        ConditionExpression:
+          'attribute_exists(pk) AND #status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':zero': 0,
+          ':one': 1,
+          ':until': now.getTime() + leaseSeconds * 1000,
+          ':now': now.getTime(),
+          ':pending': 'pending',
+        },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(result.Attributes?.attempts);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+/** Ends an attempt: the delivery settles (`delivered`, `failed`, `held`) or waits for the next one. */
+export async function endAttempt(id: string, status: DeliveryStatus): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.hookDelivery(id),
+      UpdateExpression: 'SET #status = :status REMOVE lease_until',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':status': status },
+    }),
+  );
+}
+
+// The log -----------------------------------------------------------------------------------------
+
+export type NewHookLog = Omit<HookLog, 'id' | 'created_at'>;
+
+function logItem(log: HookLog, now: Date): Raw {
+  const { request_data, ...fields } = log;
+  const body = JSON.stringify(request_data ?? null);
+  const keepsBody = log.delivery_id === null || Buffer.byteLength(body) <= LOGGED_BODY_BYTES;
+  return {
+    ...keys.hookLog(log.hook_id, log.id),
+    ...fields,
+    ...(keepsBody ? { request_body: body } : {}),
+    kind: 'hook_log',
+    ...inLists(
+      lists.hookLogsOfOutcome(log.hook_id, outcomeOf(log.response_status)),
+      lists.hookLogsWithStatus(log.hook_id, log.response_status),
+    ),
+    ...sortAttributes({ id: log.id, created_at: log.created_at }),
+    ...localSortOf({ id: log.id, created_at: log.created_at, updated_at: log.created_at }),
+    expires: expiresAfterDays(now, HOOK_LOG_DAYS),
+  };
+}
+
+/** Records an attempt in its hook's log. */
+export async function appendHookLog(entry: NewHookLog, now = new Date()): Promise<HookLog> {
+  const log: HookLog = { ...entry, id: await nextId('hook_log'), created_at: now.toISOString() };
+  await writeAlone(put(logItem(log, now), NEW_ITEM));
+  return log;
+}
+
+/** Log items with their request bodies (those kept only in their delivery read in one batch). */
+async function decodeLogs(items: Raw[]): Promise<HookLog[]> {
+  const live = items.filter(
+    (item) => Number(item.expires ?? Number.POSITIVE_INFINITY) > epochSeconds(new Date()),
+  );
+  const wanted = [
+    ...new Set(
+      live.filter((item) => item.request_body === undefined).map((item) => String(item.delivery_id)),
+    ),
+  ];
+  const deliveries = new Map(
+    (wanted.length ? await batchGetItems(wanted.map((id) => keys.hookDelivery(id))) : []).map((item) => [
+      String(item.id),
+      decodeDelivery(item),
+    ]),
+  );
+  return live.map((item) => {
+    const body =
+      typeof item.request_body === 'string'
+        ? item.request_body
+        : (deliveries.get(String(item.delivery_id))?.payload ?? 'null');
+    return {
+      id: Number(item.id),
+      hook_id: Number(item.hook_id),
+      delivery_id:
+        item.delivery_id === null || item.delivery_id === undefined ? null : String(item.delivery_id),
+      url: String(item.url),
+      trigger: String(item.trigger),
+      request_headers: (item.request_headers ?? {}) as Record<string, string>,
+      request_data: parseJson(body),
+      response_headers: (item.response_headers ?? {}) as Record<string, string>,
+      response_body: String(item.response_body ?? ''),
+      execution_duration: Number(item.execution_duration ?? 0),
+      response_status: String(item.response_status),
+      internal_error_message:
+        typeof item.internal_error_message === 'string' ? item.internal_error_message : null,
+      created_at: String(item.created_at),
+    };
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** One attempt by id, or undefined. */
+export async function readHookLog(hookId: number, logId: number): Promise<HookLog | undefined> {
+  const item = await getItem(keys.hookLog(hookId, logId));
+  if (!item || item.kind !== 'hook_log') return undefined;
+  const [log] = await decodeLogs([item]);
+  return log;
+}
+
+/**
+ * A page of a hook's attempts, newest first: all of them (the partition's created-time index), or
+ * those of the outcomes and statuses asked for (each list read to the end of the page, merged).
+ * No total: GitLab's own count of a busy log is skipped the same way.
+ */
+export async function listHookLogs(
+  hookId: number,
+  statuses: readonly string[],
+  page: PageRequest,
+): Promise<HookLog[]> {
+  const offset = offsetOf(page);
+  const wanted = offset + page.perPage;
+  if (statuses.length === 0) {
+    const items: Raw[] = [];
+    let startKey: Raw | undefined;
+    do {
+      const result: QueryCommandOutput = await documentClient().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: localIndexName('created_at'),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.hookLog(hookId, 0).pk },
+          ScanIndexForward: false,
+          Limit: wanted - items.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...((result.Items ?? []) as Raw[]));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey && items.length < wanted);
+    return decodeLogs(items.slice(offset, wanted));
+  }
+  const refs = statuses.map((status) =>
+    /^\d+$/.test(status) ? lists.hookLogsWithStatus(hookId, status) : lists.hookLogsOfOutcome(hookId, status),
+  );
+  const heads = await Promise.all(refs.map((ref) => readListHead(ref, 'created_at', 'desc', wanted)));
+  const merged = mergeSorted(heads, 'created_at', 'desc');
+  return decodeLogs(merged.slice(offset, wanted));
+}

@@ -1,0 +1,159 @@
+/**
+ * The local event source mapping's pure parts: Lambda's filter grammar as far as the consumer
+ * table uses it (nested fields, lists of values, `prefix`), and the record Lambda would hand over.
+ */
+import type { DynamoDBRecord } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { checkFilter, lambdaRecord, matchesFilters } from '../../bin/local/streams.ts';
+import { type StreamFilterPattern, streamConsumers } from '../../functions/stream-consumers.ts';
+
+const record = (eventName: string, sk: string, extra: Record<string, unknown> = {}) => ({
+  eventName,
+  eventSource: 'aws:dynamodb',
+  dynamodb: { Keys: { pk: { S: 'ISSUE#1#2' }, sk: { S: sk } }, ...extra },
+});
+
+describe('matchesFilters', () => {
+  it('passes a record when any pattern matches, and every record when there is none', () => {
+    const patterns: StreamFilterPattern[] = [{ eventName: ['INSERT'] }, { eventName: ['REMOVE'] }];
+    expect(matchesFilters(record('INSERT', 'X'), patterns)).toBe(true);
+    expect(matchesFilters(record('REMOVE', 'X'), patterns)).toBe(true);
+    expect(matchesFilters(record('MODIFY', 'X'), patterns)).toBe(false);
+    expect(matchesFilters(record('MODIFY', 'X'), [])).toBe(true);
+  });
+
+  it('requires every field of a pattern, nested ones included', () => {
+    const pattern: StreamFilterPattern = {
+      eventName: ['MODIFY'],
+      dynamodb: { Keys: { sk: { S: ['ISSUE'] } } },
+    };
+    expect(matchesFilters(record('MODIFY', 'ISSUE'), [pattern])).toBe(true);
+    expect(matchesFilters(record('INSERT', 'ISSUE'), [pattern])).toBe(false);
+    expect(matchesFilters(record('MODIFY', 'MR'), [pattern])).toBe(false);
+    // A missing field, or one that is not an object where the pattern nests, never matches.
+    expect(matchesFilters({ eventName: 'MODIFY' }, [pattern])).toBe(false);
+    expect(matchesFilters({ eventName: 'MODIFY', dynamodb: 'ISSUE' }, [pattern])).toBe(false);
+    expect(matchesFilters({ eventName: 'MODIFY', dynamodb: { Keys: { sk: 'ISSUE' } } }, [pattern])).toBe(
+      false,
+    );
+  });
+
+  it('compares values exactly: type, case and whole string', () => {
+    expect(matchesFilters({ n: 5 }, [{ n: [5] }])).toBe(true);
+    expect(matchesFilters({ n: '5' }, [{ n: [5] }])).toBe(false);
+    expect(matchesFilters({ s: 'issue' }, [{ s: ['ISSUE'] }])).toBe(false);
+    expect(matchesFilters({ s: 'ISSUES' }, [{ s: ['ISSUE'] }])).toBe(false);
+    expect(matchesFilters({ b: false }, [{ b: [false] }])).toBe(true);
+    expect(matchesFilters({ v: null }, [{ v: [null] }])).toBe(true);
+    expect(matchesFilters({}, [{ v: [null] }])).toBe(false);
+  });
+
+  it('matches a prefix on strings only', () => {
+    const pattern: StreamFilterPattern = { sk: [{ prefix: 'NOTE#' }] };
+    expect(matchesFilters({ sk: 'NOTE#0000000001' }, [pattern])).toBe(true);
+    expect(matchesFilters({ sk: 'NOTE#' }, [pattern])).toBe(true);
+    expect(matchesFilters({ sk: 'note#1' }, [pattern])).toBe(false);
+    expect(matchesFilters({ sk: 'XNOTE#1' }, [pattern])).toBe(false);
+    expect(matchesFilters({ sk: 7 }, [pattern])).toBe(false);
+  });
+
+  it('accepts a list in the record when any element matches, and mixes values and prefixes', () => {
+    const pattern: StreamFilterPattern = { tags: ['a', { prefix: 'b' }] };
+    expect(matchesFilters({ tags: ['x', 'a'] }, [pattern])).toBe(true);
+    expect(matchesFilters({ tags: ['x', 'bee'] }, [pattern])).toBe(true);
+    expect(matchesFilters({ tags: ['x', 'y'] }, [pattern])).toBe(false);
+    expect(matchesFilters({ tags: 'bee' }, [pattern])).toBe(true);
+  });
+
+  it('applies the hook-events filters: INSERT and MODIFY of notes, issues and merge requests', () => {
+    const { filters } = streamConsumers.find((consumer) => consumer.name === 'hook-events')!;
+    const passes = (eventName: string, sk: string) => matchesFilters(record(eventName, sk), filters);
+    for (const eventName of ['INSERT', 'MODIFY']) {
+      expect(passes(eventName, 'NOTE#00000000000000000042')).toBe(true);
+      expect(passes(eventName, 'ISSUE')).toBe(true);
+      expect(passes(eventName, 'MR')).toBe(true);
+      // Long-body parts pass the filter too; the consumer skips them.
+      expect(passes(eventName, 'NOTE#00000000000000000042#PART#1#0')).toBe(true);
+    }
+    for (const sk of ['NOTE#1', 'ISSUE', 'MR']) expect(passes('REMOVE', sk)).toBe(false);
+    for (const sk of ['PROJECT', 'DESCRIPTION#1#0', 'ISSUES', 'MRX', 'HOOK#1', 'EPIC', 'SNIPPET', 'NOTES']) {
+      expect(passes('INSERT', sk)).toBe(false);
+    }
+  });
+});
+
+describe('checkFilter', () => {
+  it('accepts the consumer table’s patterns', () => {
+    for (const consumer of streamConsumers) for (const pattern of consumer.filters) checkFilter(pattern);
+    expect(streamConsumers.length).toBeGreaterThan(0);
+  });
+
+  it('refuses what the local matcher cannot evaluate, rather than guessing', () => {
+    const refused = (pattern: unknown) => () => checkFilter(pattern as StreamFilterPattern);
+    expect(refused({ sk: [{ suffix: '#PART' }] })).toThrow(/unsupported operator/);
+    expect(refused({ sk: [{ 'anything-but': ['x'] }] })).toThrow(/unsupported operator/);
+    expect(refused({ sk: [{ prefix: 'a', suffix: 'b' }] })).toThrow(/unsupported operator/);
+    expect(refused({ n: [{ numeric: ['>', 1] }] })).toThrow(/unsupported operator/);
+    expect(refused({ dynamodb: { Keys: { sk: [] } } })).toThrow(/dynamodb\.Keys\.sk lists no values/);
+    expect(refused({})).toThrow(/empty filter pattern/);
+  });
+});
+
+describe('lambdaRecord', () => {
+  it('is the JSON Lambda hands over: binary as base64, time in epoch seconds, the stream ARN', () => {
+    const arn = 'arn:aws:dynamodb:ddblocal:000000000000:table/t/stream/2026-01-01T00:00:00.000';
+    const converted = lambdaRecord(
+      {
+        eventID: 'e1',
+        eventName: 'MODIFY',
+        eventVersion: '1.1',
+        eventSource: 'aws:dynamodb',
+        awsRegion: 'ddblocal',
+        dynamodb: {
+          ApproximateCreationDateTime: new Date('2026-01-02T03:04:05.678Z'),
+          Keys: { pk: { S: 'NOTE-PARENT' }, sk: { S: 'NOTE#1' } },
+          NewImage: {
+            pk: { S: 'NOTE-PARENT' },
+            sk: { S: 'NOTE#1' },
+            body: { B: new Uint8Array([1, 2, 255]) },
+            parts: { L: [{ B: new Uint8Array([0]) }, { N: '3' }] },
+            nested: { M: { bytes: { BS: [new Uint8Array([104, 105])] }, ok: { BOOL: true } } },
+            tags: { SS: ['a', 'b'] },
+          },
+          OldImage: { pk: { S: 'NOTE-PARENT' }, sk: { S: 'NOTE#1' }, gone: { NULL: true } },
+          SequenceNumber: '000000000000000000007',
+          SizeBytes: 42,
+          StreamViewType: 'NEW_AND_OLD_IMAGES',
+        },
+      },
+      arn,
+      'us-east-1',
+    );
+    expect(converted).toEqual({
+      eventID: 'e1',
+      eventName: 'MODIFY',
+      eventVersion: '1.1',
+      eventSource: 'aws:dynamodb',
+      awsRegion: 'us-east-1',
+      dynamodb: {
+        ApproximateCreationDateTime: Date.parse('2026-01-02T03:04:05Z') / 1000,
+        Keys: { pk: { S: 'NOTE-PARENT' }, sk: { S: 'NOTE#1' } },
+        NewImage: {
+          pk: { S: 'NOTE-PARENT' },
+          sk: { S: 'NOTE#1' },
+          body: { B: 'AQL/' },
+          parts: { L: [{ B: 'AA==' }, { N: '3' }] },
+          nested: { M: { bytes: { BS: ['aGk='] }, ok: { BOOL: true } } },
+          tags: { SS: ['a', 'b'] },
+        },
+        OldImage: { pk: { S: 'NOTE-PARENT' }, sk: { S: 'NOTE#1' }, gone: { NULL: true } },
+        SequenceNumber: '000000000000000000007',
+        SizeBytes: 42,
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      },
+      eventSourceARN: arn,
+    } satisfies DynamoDBRecord);
+    // What goes to a handler survives JSON, as Lambda's own event does.
+    expect(JSON.parse(JSON.stringify(converted))).toEqual(converted);
+  });
+});
