@@ -34,6 +34,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** `answer` decides each response (the nth request to its path, from 1); 200 `{}` by default. */
 export async function startReceiver(
   answer: (request: ReceivedRequest, nth: number) => ScriptedAnswer = () => ({ status: 200 }),
+  /** `::` listens on IPv6 and IPv4 loopback alike. */
+  host = '127.0.0.1',
 ): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const counts = new Map<string, number>();
@@ -65,7 +67,7 @@ export async function startReceiver(
       response.end(scripted.body ?? '{}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   const at = (path: string) => requests.filter((request) => request.path === path);
   return {
