@@ -79,7 +79,9 @@ describe('delivery guarantees', () => {
     expect(failuresLeft).toBe(0);
     expect(receiver.at('/send-fails/one')).toHaveLength(1);
     expect(receiver.at('/send-fails/two')).toHaveLength(1);
-    expect(receiver.at('/send-fails/one')[0]?.json).toMatchObject({ object_attributes: { title: 'Survives' } });
+    expect(receiver.at('/send-fails/one')[0]?.json).toMatchObject({
+      object_attributes: { title: 'Survives' },
+    });
   });
 
   it('never contacts loopback or metadata addresses when local requests are disallowed', async () => {
