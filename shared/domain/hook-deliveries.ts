@@ -30,12 +30,12 @@ export function retryDelaySeconds(attempt: number): number {
   return Math.min(8 * 3600, 5 ** Math.max(0, attempt - 1));
 }
 
-/** SQS holds a message invisible for at most 12 hours; a longer Retry-After waits that long. */
-export const MAX_DEFER_SECONDS = 12 * 3600;
-
-/** The wait before the next attempt: the schedule's, or the receiver's Retry-After when longer. */
+/**
+ * The wait before the next attempt: the schedule's, or the receiver's Retry-After when longer
+ * (the queue holds a message back 12 hours at most: a longer one waits that long).
+ */
 export const nextAttemptDelay = (attempt: number, retryAfterSeconds?: number) =>
-  Math.min(MAX_DEFER_SECONDS, Math.max(retryDelaySeconds(attempt), Math.ceil(retryAfterSeconds ?? 0)));
+  Math.max(retryDelaySeconds(attempt), Math.ceil(retryAfterSeconds ?? 0));
 
 /** What an attempt's outcome means for the delivery. */
 export type AttemptVerdict = 'delivered' | 'retry' | 'final';
