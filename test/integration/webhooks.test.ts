@@ -4,6 +4,7 @@
  * per event, none for unsubscribed hooks or system notes; retries with one Idempotency-Key, the
  * hook's events and their resend; a burst of notes loses nothing.
  */
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, unique } from '../support/api.ts';
 import { type ReceivedRequest, type Receiver, startReceiver } from '../support/receiver.ts';
@@ -21,12 +22,15 @@ interface NotePayload {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let receiver: Receiver;
+/** Paths whose receiver is down (answers 500) until the test brings it back. */
+const down = new Set<string>();
 beforeAll(async () => {
-  receiver = await startReceiver((request, nth) =>
-    request.path.startsWith('/flaky') && nth <= 2
+  receiver = await startReceiver((request, nth) => {
+    if (down.has(request.path)) return { status: 500, body: 'receiver down' };
+    return request.path.startsWith('/flaky') && nth <= 2
       ? { status: 500, body: '{"error":"busy"}' }
-      : { status: 200 },
-  );
+      : { status: 200 };
+  });
 });
 afterAll(() => receiver.close());
 
@@ -238,5 +242,92 @@ describe('webhook deliveries', () => {
         .map((request) => (request.json as NotePayload).object_attributes.note);
       expect(new Set(bodies).size).toBe(100);
     }
+  });
+
+  it('tests a hook with a sample of each trigger: 201 on 2xx, 422 with the answer otherwise', async () => {
+    const projectId = await newProject();
+    const path = `/${unique('test')}`;
+    const hookId = await addHook(projectId, path, {});
+    const events: Record<string, string> = {
+      push_events: 'Push Hook|push',
+      tag_push_events: 'Tag Push Hook|tag_push',
+      note_events: 'Note Hook|note',
+      issues_events: 'Issue Hook|issue',
+      confidential_issues_events: 'Confidential Issue Hook|issue',
+      merge_requests_events: 'Merge Request Hook|merge_request',
+      job_events: 'Job Hook|build',
+      pipeline_events: 'Pipeline Hook|pipeline',
+      wiki_page_events: 'Wiki Page Hook|wiki_page',
+    };
+    for (const trigger of Object.keys(events)) {
+      const tested = await api('POST', `/projects/${projectId}/hooks/${hookId}/test/${trigger}`);
+      expect(tested, trigger).toMatchObject({ status: 201, body: { message: '201 Created' } });
+    }
+    const got = receiver.at(path);
+    expect(
+      got.map(
+        (request) =>
+          `${request.headers['x-gitlab-event']}|${(request.json as { object_kind: string }).object_kind}`,
+      ),
+    ).toEqual(Object.values(events));
+    const unknown = await api('POST', `/projects/${projectId}/hooks/${hookId}/test/deployment_events`);
+    expect(unknown).toMatchObject({ status: 400, body: { error: 'trigger does not have a valid value' } });
+    down.add(path);
+    const failing = await api('POST', `/projects/${projectId}/hooks/${hookId}/test/push_events`);
+    expect(failing).toMatchObject({ status: 422, body: { message: 'receiver down' } });
+    down.delete(path);
+    const missing = await api('POST', `/projects/${projectId}/hooks/999999/test/push_events`);
+    expect(missing).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+  });
+
+  it('disables a failing hook for a while after 4 failures; a successful test enables it again', async () => {
+    const projectId = await newProject();
+    const path = `/${unique('down')}`;
+    down.add(path);
+    const hookId = await addHook(projectId, path, { issues_events: true });
+    for (let index = 0; index < 4; index++)
+      await created(`/projects/${projectId}/issues`, { title: `Lost ${index}` });
+    await receiver.waitFor(4, { path, timeoutMs: 30_000 });
+    const deadline = Date.now() + 20_000;
+    let hook = await api<{ alert_status: string; disabled_until: string | null }>(
+      'GET',
+      `/projects/${projectId}/hooks/${hookId}`,
+    );
+    while (hook.body.alert_status !== 'temporarily_disabled' && Date.now() < deadline) {
+      await sleep(100);
+      hook = await api('GET', `/projects/${projectId}/hooks/${hookId}`);
+    }
+    expect(hook.body.alert_status).toBe('temporarily_disabled');
+    expect(Date.parse(String(hook.body.disabled_until))).toBeGreaterThan(Date.now());
+    // While disabled, nothing more is tried.
+    const tried = receiver.at(path).length;
+    await sleep(2000);
+    expect(receiver.at(path)).toHaveLength(tried);
+
+    down.delete(path);
+    const tested = await api('POST', `/projects/${projectId}/hooks/${hookId}/test/issues_events`);
+    expect(tested.status).toBe(201);
+    const enabled = await api('GET', `/projects/${projectId}/hooks/${hookId}`);
+    expect(enabled.body).toMatchObject({ alert_status: 'executable', disabled_until: null });
+  });
+
+  it('signs deliveries with a signing token as Standard Webhooks', async () => {
+    const projectId = await newProject();
+    const path = `/${unique('signed')}`;
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    await addHook(projectId, path, { issues_events: true, signing_token: secret });
+    await created(`/projects/${projectId}/issues`, { title: 'Signed' });
+    const [delivery] = await receiver.waitFor(1, { path });
+    const headers = (delivery as ReceivedRequest).headers as Record<string, string>;
+    expect(headers['webhook-id']).toBe(headers['idempotency-key']);
+    expect(headers['webhook-signature']).toMatch(/^v1,/);
+    const verified = new Webhook(secret).verify((delivery as ReceivedRequest).body, headers);
+    expect(verified).toMatchObject({ object_kind: 'issue', object_attributes: { title: 'Signed' } });
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 8).toString('base64')}`).verify(
+        (delivery as ReceivedRequest).body,
+        headers,
+      ),
+    ).toThrow();
   });
 });
