@@ -1,10 +1,9 @@
 import { checkHookUrl } from '#delivery/address-guard.ts';
-import { forbidden, recordNotFound } from '#domain/errors.ts';
-import { hookChangesFrom, hookEntity, mayAdminHooks } from '#domain/hooks.ts';
+import { hookChangesFrom, hookEntity } from '#domain/hooks.ts';
 import { hookSchemas } from '#domain/schemas/hooks.ts';
-import { inProject } from '#http/load.ts';
+import { projectHook } from '#http/hook-loaders.ts';
 import { defineRoute } from '#http/route.ts';
-import { readHook, updateHook } from '#store/hooks.ts';
+import { updateHook } from '#store/hooks.ts';
 
 /**
  * Changes a hook: the url again (checked as on creation) and only the other fields sent, the wiki
@@ -13,15 +12,7 @@ import { readHook, updateHook } from '#store/hooks.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: hookSchemas.update,
-  load: inProject({
-    read: (projectId, params: { id: string | number; hook_id: number }) =>
-      readHook(projectId, params.hook_id),
-    decide: ({ found, ...context }) => {
-      if (!mayAdminHooks(context)) throw forbidden();
-      if (!found) throw recordNotFound();
-      return { hook: found };
-    },
-  }),
+  load: projectHook(),
   run: async ({ params: input, hook }) => {
     const changes = hookChangesFrom(input, hook, await checkHookUrl(input.url));
     return hookEntity(await updateHook(hook, changes));
