@@ -10,7 +10,7 @@ export const maxHookUrlLength = 2000;
 export interface HookTarget {
   /** The url without userinfo, canonicalised by the WHATWG parser (e.g. `0x7f000001` → `127.0.0.1`). */
   url: URL;
-  /** Host without IPv6 brackets: what undici hands to `net.connect`. */
+  /** Host without IPv6 brackets: what the connection is made to. */
   host: string;
   /** 4 or 6 when the host is an IP literal (no lookup happens), 0 for a name. */
   literalFamily: 0 | 4 | 6;

@@ -1,11 +1,13 @@
 /**
  * One webhook POST. The host is resolved and checked once (address-guard); the connection is then pinned
- * to the checked addresses, so no second lookup can hand it a different one. undici does the HTTP: its
- * connector takes a custom `lookup` and TLS options, it never follows redirects unless asked, and a
- * one-shot Agent per delivery keeps the pinned lookup from leaking into any other connection.
+ * to the checked addresses, so no second lookup can hand it a different one. Node's own http/https client
+ * does the HTTP (a library would add half a megabyte to every function that delivers): it takes a custom
+ * `lookup` per request, never follows redirects, and with `agent: false` keeps no connection alive for a
+ * host that may resolve elsewhere next time.
  */
 import type { LookupAddress } from 'node:dns';
-import { Agent, buildConnector, request } from 'undici';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { type AddressPolicy, addressPolicy, messageOf, resolveDestination } from './address-guard.ts';
 import { type HookTarget, parseHookUrl } from './hook-url.ts';
 import { lowercasedHeaders, readCappedText, retryAfterFor } from './response.ts';
@@ -56,7 +58,7 @@ export async function sendDelivery(delivery: OutgoingDelivery): Promise<Delivery
   }
 
   try {
-    const answer = await post(parsed.target, destination.addresses, delivery, timeoutMs, deadline);
+    const answer = await post(parsed.target, destination.addresses, delivery, deadline);
     return { kind: 'response', ...answer, durationMs: durationMs() };
   } catch (error) {
     return {
@@ -67,66 +69,55 @@ export async function sendDelivery(delivery: OutgoingDelivery): Promise<Delivery
   }
 }
 
-async function post(
+function post(
   target: HookTarget,
   addresses: LookupAddress[],
   delivery: OutgoingDelivery,
-  timeoutMs: number,
   deadline: AbortSignal,
 ): Promise<{ status: number; headers: Record<string, string>; body: string; retryAfterSeconds?: number }> {
-  const agent = new Agent({
-    connect: pinnedConnector(target.host, addresses, {
-      // SNI and certificate verification use the url's host name (undici sets `servername` from it).
-      rejectUnauthorized: delivery.verifyTls,
-      timeout: timeoutMs,
-    }),
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+  const url = new URL(target.url);
+  const secure = url.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(
+      {
+        protocol: url.protocol,
+        host: target.host,
+        port: url.port || (secure ? 443 : 80),
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: {
+          ...withAuthorization(delivery.headers, target.authorization),
+          'Content-Length': String(Buffer.byteLength(delivery.body)),
+        },
+        agent: false,
+        // Node does no lookup for an IP literal; a name is only ever resolved to the checked addresses.
+        lookup: pinnedLookup(target.host, addresses),
+        // SNI and certificate verification use the url's host name.
+        ...(secure ? { servername: isIpLiteral(target.host) ? undefined : target.host } : {}),
+        rejectUnauthorized: delivery.verifyTls,
+        signal: deadline,
+      },
+      (response: IncomingMessage) => {
+        const headers = lowercasedHeaders(response.headers);
+        const status = response.statusCode ?? 0;
+        readCappedText(response).then((body) => {
+          const retryAfterSeconds = retryAfterFor(status, headers);
+          resolve({
+            status,
+            headers,
+            body,
+            ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+          });
+        }, reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(delivery.body);
   });
-  try {
-    const response = await request(target.url, {
-      dispatcher: agent,
-      method: 'POST',
-      headers: withAuthorization(delivery.headers, target.authorization),
-      body: delivery.body,
-      signal: deadline,
-    });
-    const headers = lowercasedHeaders(response.headers);
-    const body = await readCappedText(response.body);
-    const retryAfterSeconds = retryAfterFor(response.statusCode, headers);
-    return {
-      status: response.statusCode,
-      headers,
-      body,
-      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-    };
-  } finally {
-    // One connection per delivery: nothing is kept alive for a host that may resolve elsewhere next time.
-    await agent.destroy().catch(() => undefined);
-  }
 }
 
-/**
- * A connector that dials only what the guard checked: an IP literal is connected to as-is (Node does no
- * lookup for it), a name only through a lookup that answers with the checked addresses.
- */
-function pinnedConnector(
-  host: string,
-  addresses: LookupAddress[],
-  options: { rejectUnauthorized: boolean; timeout: number },
-): buildConnector.connector {
-  const connect = buildConnector({ ...options, lookup: pinnedLookup(host, addresses) });
-  return (connectOptions, callback) => {
-    if (connectOptions.hostname !== host) {
-      callback(
-        new Error(`Refusing to connect to ${connectOptions.hostname}: only ${host} was checked`),
-        null,
-      );
-      return;
-    }
-    connect(connectOptions, callback);
-  };
-}
+const isIpLiteral = (host: string) => /^[\d.]+$/.test(host) || host.includes(':');
 
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -157,10 +148,8 @@ function withAuthorization(
   return result;
 }
 
-const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
 function isTimeout(error: unknown, deadline: AbortSignal): boolean {
-  return deadline.aborted || timeoutCodes.has(codeOf(error) ?? '');
+  return deadline.aborted || codeOf(error) === 'ABORT_ERR';
 }
 
 function describe(error: unknown): string {
