@@ -474,11 +474,22 @@ export class LocalStreams {
 
   private async invoke(consumer: ConsumerState, batch: DynamoDBRecord[]): Promise<Outcome> {
     const { definition } = consumer;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const result = await consumer.handler(
-        { Records: structuredClone(batch) },
-        lambdaContext(`stream-${definition.name}`, definition.timeout),
-      );
+      // Past its timeout an invocation counts as failed, as on Lambda (here it cannot be stopped).
+      const timedOut = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`timed out after ${definition.timeout} s`)),
+          definition.timeout * 1000,
+        );
+      });
+      const result = await Promise.race([
+        consumer.handler(
+          { Records: structuredClone(batch) },
+          lambdaContext(`stream-${definition.name}`, definition.timeout),
+        ),
+        timedOut,
+      ]);
       const failures = result?.batchItemFailures ?? [];
       if (failures.length === 0) return { kind: 'done' };
       const positions = failures.map((failure) =>
@@ -493,6 +504,8 @@ export class LocalStreams {
         error: messageOf(error),
       });
       return { kind: 'threw' };
+    } finally {
+      clearTimeout(timer);
     }
   }
 

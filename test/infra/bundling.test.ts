@@ -68,7 +68,8 @@ describe('real bundling', () => {
       ]),
     ];
     expect(bundles.map((bundle) => bundle.entry).sort()).toEqual(entries.sort());
-    expect(bundleSeconds).toBeLessThan(120);
+    // About a second per function on the 2-core CI machines, with room for a busy one.
+    expect(bundleSeconds).toBeLessThan(240);
   });
 
   it('produces one minified ESM file and its source map per function, no node_modules', () => {
@@ -89,7 +90,12 @@ describe('real bundling', () => {
   it('bundles the AWS SDK and every other dependency: only node: built-ins are imported', () => {
     for (const { entry, dir } of bundles) {
       const code = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
-      const specifiers = [...code.matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((match) => match[1]!);
+      // Import and re-export statements (at a statement boundary, so that a string such as
+      // `"… from "+url` in a bundled library is not taken for one) and dynamic imports.
+      const specifiers = [
+        ...code.matchAll(/(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["']([^"']+)["']/g),
+        ...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
+      ].map((match) => match[1]!);
       expect(specifiers.length, entry).toBeGreaterThan(0);
       expect(
         specifiers.filter((specifier) => !specifier.startsWith('node:')),

@@ -2,9 +2,19 @@
  * The local event source mapping's pure parts: Lambda's filter grammar as far as the consumer
  * table uses it (nested fields, lists of values, `prefix`), and the record Lambda would hand over.
  */
-import type { DynamoDBRecord } from 'aws-lambda';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  type _Record,
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { checkFilter, lambdaRecord, matchesFilters } from '../../bin/local/streams.ts';
+import { checkFilter, LocalStreams, lambdaRecord, matchesFilters } from '../../bin/local/streams.ts';
 import { type StreamFilterPattern, streamConsumers } from '../../functions/stream-consumers.ts';
 
 const record = (eventName: string, sk: string, extra: Record<string, unknown> = {}) => ({
@@ -155,5 +165,118 @@ describe('lambdaRecord', () => {
     } satisfies DynamoDBRecord);
     // What goes to a handler survives JSON, as Lambda's own event does.
     expect(JSON.parse(JSON.stringify(converted))).toEqual(converted);
+  });
+});
+
+describe('LocalStreams over shards that split and appear', () => {
+  const ARN = 'arn:aws:dynamodb:ddblocal:000000000000:table/t/stream/1';
+  const change = (sequence: number, name: string): _Record => ({
+    eventID: `e${sequence}`,
+    eventName: 'INSERT',
+    eventVersion: '1.1',
+    eventSource: 'aws:dynamodb',
+    dynamodb: {
+      ApproximateCreationDateTime: new Date(),
+      Keys: { pk: { S: 'P' }, sk: { S: name } },
+      NewImage: { pk: { S: 'P' }, sk: { S: name } },
+      SequenceNumber: String(sequence).padStart(21, '0'),
+      SizeBytes: 10,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+  });
+
+  it('reads a child shard only after its parent, follows shards found later, renews an expired iterator', async () => {
+    const tables = mockClient(DynamoDBClient);
+    const streamsApi = mockClient(DynamoDBStreamsClient);
+    tables.on(DescribeTableCommand).resolves({
+      Table: { LatestStreamArn: ARN, StreamSpecification: { StreamEnabled: true } },
+    });
+    const shards: Shard[] = [
+      { ShardId: 'child', ParentShardId: 'parent' },
+      { ShardId: 'parent', SequenceNumberRange: { EndingSequenceNumber: '2' } },
+    ];
+    streamsApi.on(DescribeStreamCommand).callsFake(() => ({ StreamDescription: { Shards: [...shards] } }));
+    const iteratorRequests: string[] = [];
+    streamsApi.on(GetShardIteratorCommand).callsFake((input) => {
+      iteratorRequests.push(
+        `${input.ShardId} ${input.ShardIteratorType} ${input.SequenceNumber ?? ''}`.trim(),
+      );
+      return {
+        ShardIterator: `${input.ShardId}-${input.ShardIteratorType === 'TRIM_HORIZON' ? 0 : 'after'}`,
+      };
+    });
+    let expired = false;
+    // Each shard's reads: records, then the next iterator (none: the shard is closed and done).
+    const reads: Record<string, { Records: _Record[]; NextShardIterator?: string }> = {
+      'parent-0': { Records: [change(1, 'p1'), change(2, 'p2')], NextShardIterator: 'parent-1' },
+      'parent-1': { Records: [] },
+      'child-0': { Records: [change(3, 'c1')], NextShardIterator: 'child-1' },
+      'child-1': { Records: [], NextShardIterator: 'child-1' },
+      'child-after': { Records: [], NextShardIterator: 'child-after' },
+      'late-0': { Records: [change(9, 'l1')], NextShardIterator: 'late-1' },
+      'late-1': { Records: [], NextShardIterator: 'late-1' },
+    };
+    const readLog: string[] = [];
+    streamsApi.on(GetRecordsCommand).callsFake((input) => {
+      const iterator = input.ShardIterator as string;
+      readLog.push(iterator);
+      if (iterator === 'child-1' && !expired) {
+        expired = true;
+        throw Object.assign(new Error('Iterator expired'), { name: 'ExpiredIteratorException' });
+      }
+      const read = reads[iterator];
+      if (!read) throw new Error(`unexpected iterator ${iterator}`);
+      return read;
+    });
+
+    const handled: string[] = [];
+    const streams = new LocalStreams({
+      endpoint: 'http://127.0.0.1:1',
+      tableName: 't',
+      consumers: [
+        {
+          definition: {
+            name: 'all',
+            entry: 'functions/workers/hook-events.ts',
+            batchSize: 100,
+            maxBatchingWindowSeconds: 0,
+            retryAttempts: 0,
+            maxRecordAgeSeconds: 60,
+            bisectOnError: false,
+            filters: [],
+            timeout: 10,
+            access: {},
+          },
+          handler: async (event: DynamoDBStreamEvent) => {
+            for (const record of event.Records) handled.push(record.dynamodb?.Keys?.sk?.S ?? '?');
+            return { batchItemFailures: [] };
+          },
+        },
+      ],
+      idleMs: 5,
+      shardRefreshMs: 60_000,
+    });
+    try {
+      await streams.start();
+      await streams.drain(5_000);
+      expect(handled).toEqual(['p1', 'p2', 'c1']);
+      // The child's first read comes after the parent's last.
+      expect(readLog.indexOf('child-0')).toBeGreaterThan(readLog.indexOf('parent-1'));
+      // The expired iterator was renewed after the last record handled.
+      expect(iteratorRequests).toEqual([
+        'parent TRIM_HORIZON',
+        'child TRIM_HORIZON',
+        `child AFTER_SEQUENCE_NUMBER ${'3'.padStart(21, '0')}`,
+      ]);
+
+      // A shard that appears later is found by the next listing (drain asks for one).
+      shards.push({ ShardId: 'late' });
+      await streams.drain(5_000);
+      expect(handled).toEqual(['p1', 'p2', 'c1', 'l1']);
+    } finally {
+      await streams.stop();
+      tables.restore();
+      streamsApi.restore();
+    }
   });
 });
