@@ -58,6 +58,7 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
       { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: ['ISSUE', 'MR'] } } } },
     ],
     timeout: 60,
-    access: { table: 'write', queues: ['hook-delivery'] },
+    // A payload too long for its delivery item is written to the bucket (shared/delivery/fan-out.ts).
+    access: { table: 'write', bucket: 'write', queues: ['hook-delivery'] },
   },
 ];

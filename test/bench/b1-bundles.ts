@@ -7,6 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as esbuild from 'esbuild';
 import { type Access, routes } from '../../functions/routes.ts';
+import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
 import { type BudgetResult, benchDir, kB, projectRoot, table } from './common.ts';
 
@@ -85,13 +86,27 @@ export function bundleTargets(): BundleTarget[] {
     });
   }
   for (const worker of workers) {
+    // A worker that counts its own retries defers and dead-letters its messages: it calls SQS.
+    const access: Access = worker.ownsRetries
+      ? { ...worker.access, queues: [...(worker.access.queues ?? []), worker.queue] }
+      : worker.access;
     byEntry.set(worker.entry, {
       name: nameOf(worker.entry),
       entry: worker.entry,
       kind: 'worker',
       serves: [`queue ${worker.queue}`],
-      access: worker.access,
-      reference: referenceName(worker.access),
+      access,
+      reference: referenceName(access),
+    });
+  }
+  for (const consumer of streamConsumers) {
+    byEntry.set(consumer.entry, {
+      name: nameOf(consumer.entry),
+      entry: consumer.entry,
+      kind: 'worker',
+      serves: [`stream ${consumer.name}`],
+      access: consumer.access,
+      reference: referenceName(consumer.access),
     });
   }
   const functions = [...byEntry.values()];
