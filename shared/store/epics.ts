@@ -26,7 +26,17 @@ import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { decodeNoteParent } from './notes.ts';
-import { check, commit, NEW_ITEM, put, refusedWith, remove, retrying, update } from './transaction.ts';
+import {
+  check,
+  commit,
+  LIVE_ITEM,
+  NEW_ITEM,
+  put,
+  refusedWith,
+  remove,
+  retrying,
+  update,
+} from './transaction.ts';
 import { getUsers } from './users.ts';
 
 type Raw = Record<string, unknown>;
@@ -148,10 +158,7 @@ export async function createEpic(fields: NewEpic, lastIid?: number): Promise<Sto
       };
       await commit([
         takeIid(groupId, last),
-        refusedWith(
-          check(keys.group(groupId), 'attribute_exists(pk) AND attribute_not_exists(deleting)'),
-          notFound('Group'),
-        ),
+        refusedWith(check(keys.group(groupId), LIVE_ITEM), notFound('Group')),
         put(epicItem(epic), NEW_ITEM),
         put(iidItem(epic), NEW_ITEM),
         listCountChange(lists.groupEpics(groupId), 1),

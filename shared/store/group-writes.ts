@@ -28,6 +28,7 @@ import {
   commit,
   commitUnlessDone,
   EXISTING_ITEM,
+  LIVE_ITEM,
   lockLost,
   NEW_ITEM,
   put,
@@ -331,7 +332,7 @@ export async function markGroupDeleted(group: Group): Promise<void> {
         keys.group(group.id),
         `SET deleting = :true REMOVE ${listPartitionAttributes.join(', ')}, #tree, #path`,
         {
-          condition: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+          condition: LIVE_ITEM,
           names: { '#tree': treeIndex.partitionKey, '#path': treeIndex.sortKey },
           values: { ':true': true },
         },

@@ -22,7 +22,7 @@ import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
-import { getItem } from './items.ts';
+import { getItem, readLocalIndexHead } from './items.ts';
 import { inLists, keys, lists, localSortOf, sortAttributes } from './keys.ts';
 import { mergeSorted, readListHead } from './lists.ts';
 import { localIndexName } from './table.ts';
@@ -258,24 +258,8 @@ export async function listHookLogs(
   const offset = offsetOf(page);
   const wanted = offset + page.perPage;
   if (statuses.length === 0) {
-    const items: Raw[] = [];
-    let startKey: Raw | undefined;
-    do {
-      const result: QueryCommandOutput = await documentClient().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: localIndexName('created_at'),
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.hookLog(hookId, 0).pk },
-          ScanIndexForward: false,
-          Limit: wanted - items.length,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...((result.Items ?? []) as Raw[]));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey && items.length < wanted);
-    return decodeLogs(items.slice(offset, wanted));
+    const items = await readLocalIndexHead(keys.hookLog(hookId, 0).pk, 'created_at', 'desc', wanted);
+    return decodeLogs(items.slice(offset));
   }
   const refs = statuses.map((status) =>
     /^\d+$/.test(status) ? lists.hookLogsWithStatus(hookId, status) : lists.hookLogsOfOutcome(hookId, status),

@@ -24,6 +24,7 @@ import {
   check,
   commit,
   EXISTING_ITEM,
+  LIVE_ITEM,
   NEW_ITEM,
   put,
   refusedWith,
@@ -32,9 +33,6 @@ import {
 } from './transaction.ts';
 
 type Raw = Record<string, unknown>;
-
-/** The project is there and not being deleted. */
-const LIVE_PROJECT = 'attribute_exists(pk) AND attribute_not_exists(deleting)';
 
 const hookItem = (hook: Hook): Raw => ({
   ...keys.hook(hook.project_id, hook.id),
@@ -69,7 +67,7 @@ export async function createHook(fields: NewHook): Promise<Hook> {
     uuid: randomUUID(),
   };
   await commit([
-    refusedWith(check(keys.project(hook.project_id), LIVE_PROJECT), notFound('Project')),
+    refusedWith(check(keys.project(hook.project_id), LIVE_ITEM), notFound('Project')),
     put(hookItem(hook), NEW_ITEM),
   ]);
   return hook;

@@ -176,7 +176,8 @@ export const lists = {
   groupEpicsInState: (groupId: number, state: string) =>
     listOf('l2', timed)(`EPICS#GROUP#${groupId}#${state}`),
   /** A hook's delivery attempts of one kind of outcome (successful, client_failure, server_failure). */
-  hookLogsOfOutcome: (hookId: number, outcome: string) => listOf('l1', dated)(`HOOKLOGS#${hookId}#${outcome}`),
+  hookLogsOfOutcome: (hookId: number, outcome: string) =>
+    listOf('l1', dated)(`HOOKLOGS#${hookId}#${outcome}`),
   /** A hook's delivery attempts that got one response status. */
   hookLogsWithStatus: (hookId: number, status: string) =>
     listOf('l2', dated)(`HOOKLOGS#${hookId}#STATUS#${status}`),

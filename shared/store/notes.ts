@@ -18,13 +18,14 @@ import type { User } from '#domain/users.ts';
 import type { Key } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
-import { getItem } from './items.ts';
+import { getItem, readLocalIndexHead } from './items.ts';
 import { keys, localSortOf, sortAttributes, stripStorage } from './keys.ts';
 import { longText, type StoredText, type TextGuard, writeParts } from './long-text.ts';
 import { type LocalOrder, listSortAttributes, localIndexName } from './table.ts';
 import {
   commit,
   EXISTING_ITEM,
+  LIVE_ITEM,
   lockLost,
   NEW_ITEM,
   put,
@@ -109,26 +110,8 @@ export interface NotesQuery {
  */
 export async function readNotesPage(parentPk: string, query: NotesQuery): Promise<StoredNote[]> {
   const offset = offsetOf(query.page);
-  const wanted = offset + query.page.perPage;
-  const items: Raw[] = [];
-  let startKey: Raw | undefined;
-  do {
-    const result: QueryCommandOutput = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: localIndexName(query.order),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': parentPk },
-        ScanIndexForward: query.sort === 'asc',
-        ConsistentRead: true,
-        Limit: wanted - items.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((result.Items ?? []) as Raw[]));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey && items.length < wanted);
-  return decodeNotes(items.slice(offset, wanted));
+  const items = await readLocalIndexHead(parentPk, query.order, query.sort, offset + query.page.perPage);
+  return decodeNotes(items.slice(offset));
 }
 
 /** A parent's note by id: 404 `Not found` when there is none. */
@@ -158,7 +141,7 @@ function countOnParent(parentKey: Key, parentId: number, delta: number, system: 
   }
   return refusedWith(
     update(parentKey, expression, {
-      condition: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+      condition: LIVE_ITEM,
       values,
       ...(now ? { names } : {}),
     }),

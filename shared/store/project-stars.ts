@@ -4,7 +4,16 @@ import type { Project } from '#domain/projects.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { readWholeList } from './lists.ts';
 import { getProject } from './project-items.ts';
-import { commit, EXISTING_ITEM, NEW_ITEM, put, refusedWith, remove, update } from './transaction.ts';
+import {
+  commit,
+  EXISTING_ITEM,
+  LIVE_ITEM,
+  NEW_ITEM,
+  put,
+  refusedWith,
+  remove,
+  update,
+} from './transaction.ts';
 
 /** The star item was already there (starring) or already gone (unstarring). */
 const nothingToChange = conflict('nothing to change');
@@ -35,7 +44,7 @@ export async function setStar(
       )
     : remove(key, EXISTING_ITEM);
   const counter = update(keys.project(project.id), 'ADD star_count :delta', {
-    condition: starred ? 'attribute_exists(pk) AND attribute_not_exists(deleting)' : EXISTING_ITEM,
+    condition: starred ? LIVE_ITEM : EXISTING_ITEM,
     values: { ':delta': starred ? 1 : -1 },
   });
   try {

@@ -14,6 +14,7 @@ import {
   check,
   commit,
   EXISTING_ITEM,
+  LIVE_ITEM,
   NEW_ITEM,
   put,
   refusedWith,
@@ -22,8 +23,6 @@ import {
 } from './transaction.ts';
 
 type Raw = Record<string, unknown>;
-
-const LIVE_PROJECT = 'attribute_exists(pk) AND attribute_not_exists(deleting)';
 
 /** GitLab's answer to a second POST. */
 const ruleExists = () => new ApiError(422, { error: 'Project push rule exists' });
@@ -51,7 +50,7 @@ export async function createPushRule(projectId: number, fields: PushRuleFields):
     ...fields,
   };
   await commit([
-    refusedWith(check(keys.project(projectId), LIVE_PROJECT), notFound('Project')),
+    refusedWith(check(keys.project(projectId), LIVE_ITEM), notFound('Project')),
     refusedWith(put({ ...keys.pushRule(projectId), kind: 'push_rule', ...rule }, NEW_ITEM), ruleExists()),
   ]);
   return rule;

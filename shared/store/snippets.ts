@@ -25,6 +25,7 @@ import { decodeNoteParent } from './notes.ts';
 import {
   check,
   commit,
+  LIVE_ITEM,
   lockLost,
   NEW_ITEM,
   put,
@@ -66,9 +67,6 @@ const CONTENT = longText({
     key: keys.snippetContentPart,
   },
 });
-
-/** Alive: there, and not being removed with its project. */
-const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deleting)';
 
 export function decodeSnippet(item: Raw): StoredSnippet {
   const snippet = decodeNoteParent<StoredSnippet>(item);
@@ -179,7 +177,7 @@ async function writeNewSnippet(fields: NewSnippet, content: string): Promise<Sto
   } as StoredSnippet;
   return CONTENT.replace(key, stored, async () => {
     await commit([
-      refusedWith(check(keys.project(fields.project_id), LIVE), notFound('Project')),
+      refusedWith(check(keys.project(fields.project_id), LIVE_ITEM), notFound('Project')),
       put(snippetItem(snippet), NEW_ITEM),
       listCountChange(lists.projectSnippets(fields.project_id), 1),
     ]);
@@ -242,7 +240,7 @@ async function writeSnippetChange(
   });
   // The other way of keeping content goes.
   const removing = removeDropped(stored, names);
-  let condition = LIVE;
+  let condition = LIVE_ITEM;
   if (stored) {
     const unchanged = CONTENT.unchanged(current);
     condition += ` AND ${unchanged.condition}`;
@@ -270,7 +268,7 @@ async function writeSnippetChange(
 export async function deleteSnippet(snippet: Snippet): Promise<void> {
   const key = keys.snippet(snippet.id);
   await commit([
-    refusedWith(remove(key, LIVE), notFound('Snippet')),
+    refusedWith(remove(key, LIVE_ITEM), notFound('Snippet')),
     listCountChange(lists.projectSnippets(snippet.project_id), -1),
   ]);
   await removeParentPartition(key.pk);

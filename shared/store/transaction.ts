@@ -24,6 +24,8 @@ type Names = Record<string, string>;
 export const NEW_ITEM = 'attribute_not_exists(pk)';
 /** The item must exist (a change or removal of something already there). */
 export const EXISTING_ITEM = 'attribute_exists(pk)';
+/** The item must exist and not be marked for deletion (a parent a new child joins). */
+export const LIVE_ITEM = 'attribute_exists(pk) AND attribute_not_exists(deleting)';
 
 const withCondition = (condition?: string, values?: Values, names?: Names) => ({
   ...(condition ? { ConditionExpression: condition } : {}),
