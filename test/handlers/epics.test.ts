@@ -772,7 +772,10 @@ describe('PUT /groups/:id/epics/:epic_id/notes/:note_id', () => {
       {
         PutCommand: {
           TableName: TABLE,
-          Item: noteItem(EPIC_ID, { ...bobsNote, body: 'Looks great', updated_at: NOW }),
+          Item: {
+            ...noteItem(EPIC_ID, { ...bobsNote, body: 'Looks great', updated_at: NOW }),
+            updated_by_id: 7,
+          },
           ...noteAsRead,
         },
       },

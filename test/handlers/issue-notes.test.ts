@@ -549,7 +549,7 @@ describe('PUT /projects/:id/issues/:issue_iid/notes/:note_id', () => {
       {
         PutCommand: {
           TableName: TABLE,
-          Item: noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }),
+          Item: { ...noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }), updated_by_id: 2 },
           ...noteAsRead,
         },
       },
@@ -633,7 +633,7 @@ describe('edits and removals of a note whose body is in parts', () => {
       {
         PutCommand: {
           TableName: TABLE,
-          Item: noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }),
+          Item: { ...noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }), updated_by_id: 2 },
           ...namesParts('a1b2c3d4'),
         },
       },
@@ -656,7 +656,7 @@ describe('edits and removals of a note whose body is in parts', () => {
     const put = (condition: object) => ({
       PutCommand: {
         TableName: TABLE,
-        Item: noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }),
+        Item: { ...noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }), updated_by_id: 2 },
         ...condition,
       },
     });

@@ -500,7 +500,7 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
             TableName: TABLE,
             Key: issueKey(42, ISSUE_IID),
             UpdateExpression:
-              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #list = :list ADD notes_count :one',
+              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #list = :list ADD notes_count :one',
             ConditionExpression:
               'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous AND #updated < :now',
             ExpressionAttributeNames: {
@@ -510,8 +510,9 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
               '#f1': 'state',
               '#f2': 'closed_at',
               '#f3': 'closed_by_id',
-              '#f4': 'updated_at',
-              '#f5': 'supdated',
+              '#f4': 'updated_by_id',
+              '#f5': 'updated_at',
+              '#f6': 'supdated',
               '#list': 'l2',
             },
             ExpressionAttributeValues: {
@@ -521,8 +522,9 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
               ':f1': 'closed',
               ':f2': NOW,
               ':f3': 2,
-              ':f4': NOW,
-              ':f5': `${NOW}${SEP}${pad(ISSUE_ID)}`,
+              ':f4': 2,
+              ':f5': NOW,
+              ':f6': `${NOW}${SEP}${pad(ISSUE_ID)}`,
               ':list': 'ISSUES#PROJECT#42#closed',
               ':one': 1,
             },
@@ -591,22 +593,24 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
         Update: {
           TableName: TABLE,
           Key: issueKey(42, ISSUE_IID),
-          UpdateExpression: 'SET #f0 = :f0, #f1 = :f1, #f2 = :f2',
+          UpdateExpression: 'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3',
           ConditionExpression:
             'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous AND #updated < :now',
           ExpressionAttributeNames: {
             '#state': 'state',
             '#updated': 'updated_at',
             '#f0': 'labels',
-            '#f1': 'updated_at',
-            '#f2': 'supdated',
+            '#f1': 'updated_by_id',
+            '#f2': 'updated_at',
+            '#f3': 'supdated',
           },
           ExpressionAttributeValues: {
             ':previous': 'closed',
             ':now': NOW,
             ':f0': ['fixed'],
-            ':f1': NOW,
-            ':f2': `${NOW}${SEP}${pad(ISSUE_ID)}`,
+            ':f1': 2,
+            ':f2': NOW,
+            ':f3': `${NOW}${SEP}${pad(ISSUE_ID)}`,
           },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
@@ -645,16 +649,18 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
       ExpressionAttributeNames: Record<string, string>;
       ExpressionAttributeValues: Record<string, unknown>;
     };
-    expect(update.UpdateExpression).toBe('SET #f0 = :f0, #f1 = :f1, #f2 = :f2 REMOVE #dropped');
+    expect(update.UpdateExpression).toBe('SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3 REMOVE #dropped');
     expect(update.ExpressionAttributeNames).toEqual({
       '#state': 'state',
       '#updated': 'updated_at',
-      '#f0': 'description_gz',
-      '#f1': 'updated_at',
-      '#f2': 'supdated',
+      '#f0': 'updated_by_id',
+      '#f1': 'description_gz',
+      '#f2': 'updated_at',
+      '#f3': 'supdated',
       '#dropped': 'description',
     });
-    expect(gunzipSync(update.ExpressionAttributeValues[':f0'] as Uint8Array).toString('utf8')).toBe(long);
+    expect(update.ExpressionAttributeValues[':f0']).toBe(2);
+    expect(gunzipSync(update.ExpressionAttributeValues[':f1'] as Uint8Array).toString('utf8')).toBe(long);
     // Read back, the gzipped description is the text.
     store(issueItem({ ...issueRecord, description: undefined, description_gz: gzipSync(long) }));
     expect(

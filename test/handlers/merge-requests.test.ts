@@ -549,7 +549,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
             TableName: TABLE,
             Key: mrKey(42, MR_IID),
             UpdateExpression:
-              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #list = :list ADD notes_count :one',
+              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #list = :list ADD notes_count :one',
             ConditionExpression:
               'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous AND #target = :previousTarget',
             ExpressionAttributeNames: {
@@ -559,8 +559,9 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
               '#f1': 'state',
               '#f2': 'closed_at',
               '#f3': 'closed_by_id',
-              '#f4': 'updated_at',
-              '#f5': 'supdated',
+              '#f4': 'updated_by_id',
+              '#f5': 'updated_at',
+              '#f6': 'supdated',
               '#list': 'l2',
             },
             ExpressionAttributeValues: {
@@ -570,8 +571,9 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
               ':f1': 'closed',
               ':f2': NOW,
               ':f3': 2,
-              ':f4': NOW,
-              ':f5': `${NOW}${SEP}${pad(MR_ID)}`,
+              ':f4': 2,
+              ':f5': NOW,
+              ':f6': `${NOW}${SEP}${pad(MR_ID)}`,
               ':list': 'MRS#PROJECT#42#closed',
               ':one': 1,
             },
@@ -791,7 +793,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id', (
       {
         PutCommand: {
           TableName: TABLE,
-          Item: noteItem({ ...rootsNote, body: 'Looks great', updated_at: NOW }),
+          Item: { ...noteItem({ ...rootsNote, body: 'Looks great', updated_at: NOW }), updated_by_id: 2 },
           ...noteAsRead,
         },
       },

@@ -663,7 +663,7 @@ describe('notes on a snippet', () => {
       {
         PutCommand: {
           TableName: TABLE,
-          Item: noteItem(edited),
+          Item: { ...noteItem(edited), updated_by_id: 2 },
           ...noteAsRead,
         },
       },
