@@ -208,7 +208,8 @@ async function decodeLogs(items: Raw[]): Promise<HookLog[]> {
     const body =
       typeof item.request_body === 'string'
         ? item.request_body
-        : (deliveries.get(String(item.delivery_id))?.payload ?? 'null');
+        : // A payload kept in the bucket (several MB) is not repeated in the log: shown as null.
+          deliveries.get(String(item.delivery_id))?.payload || 'null';
     return {
       id: Number(item.id),
       hook_id: Number(item.hook_id),
