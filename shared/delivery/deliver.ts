@@ -32,7 +32,7 @@ export async function payloadOf(delivery: StoredDelivery): Promise<string> {
 
 export async function deliverOnce(deliveryId: string, now = new Date()): Promise<DeliveryStep> {
   const delivery = await readDelivery(deliveryId);
-  if (!delivery || delivery.status !== 'pending') return { kind: 'done' };
+  if (delivery?.status !== 'pending') return { kind: 'done' };
   const hook = await readHook(delivery.project_id, delivery.hook_id);
   if (!hook) {
     await endAttempt(deliveryId, 'failed');

@@ -80,7 +80,6 @@ export const INTERNAL_ERROR = 'internal error';
 
 /** The outcome classes the events list filters by (GitLab's WebHookLog scopes). */
 export type LogOutcome = 'successful' | 'client_failure' | 'server_failure';
-export const LOG_OUTCOMES = ['successful', 'client_failure', 'server_failure'] as const;
 
 export function outcomeOf(responseStatus: string): LogOutcome {
   const status = Number(responseStatus);

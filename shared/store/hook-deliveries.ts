@@ -10,7 +10,7 @@
  */
 
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type Delivery,
   type DeliveryStatus,
@@ -25,7 +25,6 @@ import { nextId } from './ids.ts';
 import { getItem, readLocalIndexHead } from './items.ts';
 import { inLists, keys, lists, localSortOf, sortAttributes } from './keys.ts';
 import { mergeSorted, readListHead } from './lists.ts';
-import { localIndexName } from './table.ts';
 import { NEW_ITEM, put, writeAlone } from './transaction.ts';
 
 type Raw = Record<string, unknown>;
@@ -241,7 +240,7 @@ function parseJson(text: string): unknown {
 /** One attempt by id, or undefined. */
 export async function readHookLog(hookId: number, logId: number): Promise<HookLog | undefined> {
   const item = await getItem(keys.hookLog(hookId, logId));
-  if (!item || item.kind !== 'hook_log') return undefined;
+  if (item?.kind !== 'hook_log') return undefined;
   const [log] = await decodeLogs([item]);
   return log;
 }

@@ -1,27 +1,13 @@
-/**
- * Notes live in their parent's partition (an issue's, a merge request's, a snippet's or an epic's),
- * keyed by id, and sort in that partition's local indexes by created and updated time: a note's
- * read is a GetItem and a page of notes one strongly consistent Query, whatever else the table
- * holds. The parent counts its notes (`notes_count`, and `user_notes_count` without system notes)
- * in the same transaction as each note, so the list's total is read with the parent.
- *
- * A body longer than an item holds (1,000,000 characters may be 4 MB) is stored gzipped, and when
- * even that is too long, in parts beside the note (see long-text.ts). The note as the store reads
- * it names those parts, so an edit or removal knows what it replaces; both are made on the
- * condition that the note still names the parts read.
- */
-import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { recordNotFound } from '#domain/errors.ts';
 import { checkedNoteBody, type Note, type NoteParent, newNote } from '#domain/notes.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import type { User } from '#domain/users.ts';
 import type { Key } from './batch.ts';
-import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
 import { getItem, readLocalIndexHead } from './items.ts';
 import { keys, localSortOf, sortAttributes, stripStorage } from './keys.ts';
 import { longText, type StoredText, type TextGuard, writeParts } from './long-text.ts';
-import { type LocalOrder, listSortAttributes, localIndexName } from './table.ts';
+import { type LocalOrder, listSortAttributes } from './table.ts';
 import {
   commit,
   EXISTING_ITEM,
