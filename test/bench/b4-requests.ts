@@ -3,14 +3,22 @@
  * requests go through the local gateway to DynamoDB Local. Each request runs alone, three times,
  * as an anonymous caller, a signed-in member or root (admin), on data seeded through the store:
  * a public group with subgroups and projects of every visibility, a member's personal projects,
- * and an issue of a private project of the group with more than a page of 100 notes.
+ * an issue of a private project of the group with more than a page of 100 notes, and a user's
+ * private project with a hook whose delivery log holds more than a page, and a push rule.
+ *
+ * The table's stream feeds the webhook consumer in this process through the same DocumentClient:
+ * before each request the bench waits until the stream has reached it, so the consumer's reads of
+ * earlier writes are not counted in the request's.
  */
 import { ACCESS } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
+import type { Hook } from '#domain/hooks.ts';
 import type { Note } from '#domain/notes.ts';
 import type { Project } from '#domain/projects.ts';
+import { PUSH_RULE_DEFAULTS } from '#domain/push-rules.ts';
 import type { User } from '#domain/users.ts';
 import type { StoredIssue } from '#store/issues.ts';
+import { createPushRule } from '#store/push-rules.ts';
 import { type BudgetResult, round, table } from './common.ts';
 import {
   type BenchRuntime,
@@ -25,6 +33,8 @@ import {
   personalNamespace,
   seedGroup,
   seedGroupProjects,
+  seedHook,
+  seedHookLogs,
   seedIssue,
   seedIssueNotes,
   seedMember,
@@ -40,6 +50,10 @@ const GROUP_PROJECTS = 240;
 const SUBGROUPS = 110;
 /** Notes on the bench issue: more than a page at per_page=100, so both pages of a pair are full. */
 const ISSUE_NOTES = 120;
+/** Attempts in the bench hook's delivery log: more than a page (events are paged 20 at most). */
+const HOOK_LOGS = 50;
+/** Hooks here are never delivered to (no events switched on): the url is only stored. */
+const HOOK_URL = 'http://127.0.0.1:9/bench-b4';
 
 const WRITE_COMMANDS = new Set([
   'TransactWriteItemsCommand',
@@ -111,6 +125,11 @@ interface B4Data {
   issue: StoredIssue;
   /** One of them, by the member (who may edit it, as root may). */
   memberNote: Note;
+  /** A user's private personal project (so its owner is a maintainer and up) with a hook and a push rule. */
+  hooksProject: Project;
+  hooksOwnerToken: string;
+  /** The project's hook, with HOOK_LOGS attempts in its delivery log. */
+  hook: Hook;
 }
 
 async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4Data> {
@@ -143,7 +162,23 @@ async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4D
   const notes = await seedIssueNotes(issue, ISSUE_NOTES, { authorIds: [member.id, rootId] });
   const memberNote = notes.find((note) => note.author_id === member.id);
   if (!memberNote) throw new Error('no note by the member seeded');
+  // Hooks and push rules are for maintainers: a user of their own (none of the member's lists
+  // change) owning a private project; its hook's log written as the delivery worker writes it.
+  const hooksOwner = user(120);
+  const hooksProject = await seedProject(
+    await personalNamespace(hooksOwner),
+    `hooks-${stamp}`,
+    'private',
+    hooksOwner.id,
+  );
+  const hooksOwnerToken = await seedToken(hooksOwner, `bench-hooks-owner-token-${stamp}`);
+  const hook = await seedHook(hooksProject, `${HOOK_URL}/seeded`);
+  await seedHookLogs(hook, HOOK_LOGS);
+  await createPushRule(hooksProject.id, { ...PUSH_RULE_DEFAULTS, deny_delete_tag: true });
   return {
+    hooksProject,
+    hooksOwnerToken,
+    hook,
     issue,
     memberNote,
     member,
@@ -453,6 +488,58 @@ function issueNoteScenarios(data: B4Data, stamp: string): Scenario[] {
   return out;
 }
 
+/**
+ * A project's hooks, a hook, its delivery log and the push rule, as the project's owner and as
+ * root; numeric project ids.
+ */
+function hookScenarios(data: B4Data, stamp: string): Scenario[] {
+  const project = `/projects/${data.hooksProject.id}`;
+  const hook = `${project}/hooks/${data.hook.id}`;
+  const out: Scenario[] = [];
+  for (const who of ['user', 'admin'] as const) {
+    const token = who === 'user' ? () => data.hooksOwnerToken : undefined;
+    const read = (name: string, path: string, pair?: string): Scenario => ({
+      name,
+      who,
+      kind: 'read',
+      expect: 200,
+      ...(pair ? { pair: `${pair} ${who}` } : {}),
+      ...(token ? { token } : {}),
+      request: () => ({ method: 'GET', path }),
+    });
+    for (const perPage of [20, 100])
+      out.push(
+        read(
+          `GET /projects/:id/hooks?per_page=${perPage}`,
+          `${project}/hooks?per_page=${perPage}`,
+          'GET /projects/:id/hooks',
+        ),
+      );
+    out.push(read('GET /projects/:id/hooks/:hook_id', hook));
+    for (const perPage of [20, 100])
+      out.push(
+        read(
+          `GET /projects/:id/hooks/:hook_id/events?per_page=${perPage}`,
+          `${hook}/events?per_page=${perPage}`,
+          'GET /projects/:id/hooks/:hook_id/events',
+        ),
+      );
+    out.push(read('GET /projects/:id/push_rule', `${project}/push_rule`), {
+      name: 'POST /projects/:id/hooks',
+      who,
+      kind: 'write',
+      expect: 201,
+      ...(token ? { token } : {}),
+      request: (rep) => ({
+        method: 'POST',
+        path: `${project}/hooks`,
+        body: { url: `${HOOK_URL}/${stamp}/${who}/${rep}`, push_events: false, token: 'bench-secret' },
+      }),
+    });
+  }
+  return out;
+}
+
 async function call(
   apiUrl: string,
   token: string | undefined,
@@ -574,21 +661,33 @@ export async function runB4(
   const seedStarted = performance.now();
   const data = await seedB4(users, ids.rootId, stamp);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
+  // The hooks owner's first request, unrecorded: like every other caller's, their scenarios then
+  // run on a warm read-ahead (a credential's first request in a container reads its memberships
+  // one round later; see store/read-ahead.ts), so per_page pairs compare like with like.
+  await call(bench.runtime.apiUrl, data.hooksOwnerToken, {
+    method: 'GET',
+    path: `/projects/${data.hooksProject.id}`,
+  });
   const tokens: Record<Who, string | undefined> = {
     anon: undefined,
     user: data.memberToken,
     admin: ROOT_TOKEN,
   };
   const results: ScenarioResult[] = [];
+  let streamWaitMs = 0;
   for (const scenario of [
     ...userScenarios(users, stamp),
     ...groupProjectScenarios(data, stamp),
     ...issueNoteScenarios(data, stamp),
+    ...hookScenarios(data, stamp),
   ]) {
     const observations: Observation[] = [];
     for (let rep = 0; rep < REPETITIONS; rep++) {
       const request = scenario.request(rep);
       const token = scenario.token ? scenario.token(rep) : tokens[scenario.who];
+      const waited = performance.now();
+      await bench.runtime.streams.drain(60_000);
+      streamWaitMs += performance.now() - waited;
       const t0 = performance.now();
       const recorded = await bench.record(() => call(bench.runtime.apiUrl, token, request));
       observations.push({
@@ -640,7 +739,7 @@ export async function runB4(
   }
   const failing = results.filter((r) => !r.holds);
   const notes = [
-    `Each request ran ${REPETITIONS}× alone: anon = no token; user = a developer of the bench group (which holds ${GROUP_PROJECTS} projects — ½ public, ¼ internal, ¼ private — and ${SUBGROUPS} subgroups) who also owns 3 personal projects; admin = root. The notes scenarios use an issue of a private project of the bench group with ${ISSUE_NOTES} notes (the member's and root's, through createIssue and createNoteBy); the member edits a note of their own. Authentication is one GetItem for user and admin. Seeding that data through the store took ${seedSeconds.toFixed(1)} s.`,
+    `Each request ran ${REPETITIONS}× alone: anon = no token; user = a developer of the bench group (which holds ${GROUP_PROJECTS} projects — ½ public, ¼ internal, ¼ private — and ${SUBGROUPS} subgroups) who also owns 3 personal projects; admin = root. The notes scenarios use an issue of a private project of the bench group with ${ISSUE_NOTES} notes (the member's and root's, through createIssue and createNoteBy); the member edits a note of their own. The hooks and push rule scenarios use another user's private personal project ("user" there = its owner) with a hook (createHook) whose delivery log holds ${HOOK_LOGS} attempts (appendHookLog) and a push rule (createPushRule); the hooks POSTed have no events switched on. Authentication is one GetItem for user and admin. Seeding that data through the store took ${seedSeconds.toFixed(1)} s. Before each request the bench waited until the table's stream had reached the webhook consumer (${(streamWaitMs / 1000).toFixed(1)} s in all), so the consumer's reads of earlier writes are not counted in it.`,
     `"sends" and "seq RT" exclude id-counter block reservations, shown apart: one UpdateItem ADD reserves ${idBlockSize} ids (ID_BLOCK_SIZE), i.e. ${round(1 / idBlockSize, 2)} extra sends per creation amortized; seeding ${ids.seedCreations} users took ${ids.seedReservations} reservations (${round(ids.seedReservations / ids.seedCreations, 3)} per creation).`,
     "seq RT = the longest chain of sends each started after the previous one ended (sends in one Promise.all, e.g. a page Query and its count GetItem, count once; the R1 | R2 | … sequences below place each send in its round). RCU / items = read capacity DynamoDB Local reported (ReturnConsumedCapacity TOTAL) and items touched by the first call's reads. Worker = DynamoDB sends of the queue worker the request triggered, counted apart.",
     `per_page=20 vs per_page=100: ${

@@ -57,6 +57,8 @@ import {
   personalNamespace,
   seedGroup,
   seedGroupProjects,
+  seedHook,
+  seedHookLogs,
   seedIssue,
   seedIssueNotes,
   seedMember,
@@ -97,6 +99,16 @@ export interface ListScenario {
 export type SkipSpec =
   | { order: ListOrder; sort: 'asc' | 'desc'; lists: ListRef[] }
   | { local: LocalOrder; sort: 'asc' | 'desc'; partition: string; consistent: boolean };
+
+/** How the hooks' delivery logs were seeded (information for the report). */
+export interface HookLogSeeding {
+  /** Attempts in the log of the hook whose page 1 is compared between the sizes. */
+  onTarget: number;
+  /** Attempts in another hook's log, added for the large size (its pages are measured). */
+  deep: number;
+  seconds: number;
+  sanity: string[];
+}
 
 /** How the notes were seeded at each size (information for the report). */
 export interface NotesSeeding {
@@ -152,6 +164,7 @@ export interface B5ChildResult {
   /** Lists measured only at the large size, for their pages (page 1 too). */
   pageScenarios: ListScenario[];
   notes: NotesSeeding;
+  hookLogs: HookLogSeeding;
   small: SizeResult;
   large: SizeResult;
   reachedLarge: boolean;
@@ -160,6 +173,8 @@ export interface B5ChildResult {
   layoutChecked: string[];
   sanity: string[];
   pages: PageResult[];
+  /** Seconds spent waiting for the table's stream to reach its consumer before each measurement. */
+  streamWaits: number[];
   commandCounts: Record<string, number>;
   seconds: number;
 }
@@ -190,6 +205,11 @@ const OTHER_ISSUES = 10;
 const OTHER_NOTES_SMALL = 10;
 const OTHER_NOTES_LARGE = 10_000;
 const NOTES_PER_BATCH = 100;
+/** The delivery log compared between the sizes: more than a page (GitLab pages events 20 at most). */
+const HOOK_LOGS_ON_TARGET = 50;
+const MAX_EVENTS_PER_PAGE = 20;
+/** Hooks are never delivered to here (no events switched on): the url is only stored. */
+const HOOK_URL = 'http://127.0.0.1:9/bench-b5';
 
 type Raw = Record<string, unknown>;
 const pad = (n: number, width = 6) => String(n).padStart(width, '0');
@@ -499,6 +519,15 @@ try {
     const issue = otherIssues[i % OTHER_ISSUES] as StoredIssue;
     otherNotes.push(...(await seedIssueNotes(issue, 1, { authorIds: [root.id], first: 1000 + i })));
   }
+  // A hook's delivery log: a private project of the notes' group with a hook (no events) whose
+  // log holds HOOK_LOGS_ON_TARGET attempts at both sizes, written by appendHookLog as the
+  // delivery worker writes them.
+  const hookLogsStart = performance.now();
+  const hooksProject = await seedProject(groupNamespace(notesGroup), 'hooks', 'private', root.id);
+  projectsMade++;
+  const targetHook = await seedHook(hooksProject, `${HOOK_URL}/target`);
+  await seedHookLogs(targetHook, HOOK_LOGS_ON_TARGET);
+  let hookLogSeconds = (performance.now() - hookLogsStart) / 1000;
   // A project adds three rows (project, route, name) and its search postings; a group's first
   // project a counter row. Names are short at this size (few postings) so the 1k-row table holds
   // a full page of each visibility in the growing group, which takes its first projects.
@@ -646,8 +675,26 @@ try {
         path: `/projects/${P}/issues/${target.iid}/notes?per_page=${options.perPage}`,
       }),
     ),
+    {
+      key: 'hook-events-admin',
+      label: `GET /projects/:id/hooks/:hook_id/events (${HOOK_LOGS_ON_TARGET} attempts)`,
+      who: 'admin',
+      verdict: true,
+      path: `/projects/${hooksProject.id}/hooks/${targetHook.id}/events?per_page=${options.perPage}`,
+    },
   ];
+  // The table's stream feeds the webhook consumer in this process, whose reads go through the same
+  // DocumentClient: every change seeded so far reaches it before anything is measured, so none of
+  // its reads falls into a request's.
+  const streamWaits: number[] = [];
+  const quiet = async () => {
+    const since = performance.now();
+    await bench.runtime.streams.drain(240_000);
+    await bench.runtime.queues.drain(60_000);
+    streamWaits.push(round((performance.now() - since) / 1000, 1));
+  };
   const measureAll = async () => {
+    await quiet();
     const out: Record<string, Measurement> = {};
     for (const scenario of scenarios)
       out[scenario.key] = await measure(bench, scenario.path, scenario.token ?? tokens[scenario.who]);
@@ -720,6 +767,13 @@ try {
       .map((issue) => countedOnIssue(issue, perIssue.get(issue.iid) ?? 0, countedAt)),
   );
   const notesFillerSeconds = (performance.now() - notesFillerStart) / 1000;
+  // Another hook of the same project with a log deep enough for its pages 1, 5 and 10.
+  const deepLogsStart = performance.now();
+  const eventsPerPage = Math.min(options.perPage, MAX_EVENTS_PER_PAGE);
+  const deepLogs = Math.max(...options.pages) * eventsPerPage + eventsPerPage / 2;
+  const deepHook = await seedHook(hooksProject, `${HOOK_URL}/deep`);
+  await seedHookLogs(deepHook, deepLogs, { first: 1000 });
+  hookLogSeconds += (performance.now() - deepLogsStart) / 1000;
   // Rows per filler project on average (its postings depend on the digits of its name).
   const sample = Array.from({ length: 1000 }, (_, k) => `f${pad(k * 37)}`);
   const fillerRows =
@@ -826,21 +880,52 @@ try {
     (size) => (size === 'small' ? small : large).measurements['notes-admin']?.total,
   );
   notesSanity.push(`listed issue: X-Total ${targetTotals.join(' → ')} for ${NOTES_ON_TARGET} notes`);
-  const pageScenarios: ListScenario[] = (['user', 'admin'] as const).map((who) => ({
-    key: `notes-deep-${who}`,
-    label: `GET /projects/:id/issues/:iid/notes (${deepNotes} notes)`,
-    who,
-    verdict: true,
-    token: who === 'user' ? NOTES_MEMBER_TOKEN : undefined,
-    path: `/projects/${P}/issues/${deep.iid}/notes?per_page=${options.perPage}`,
-    skip: { local: 'created_at', sort: 'desc', partition: keys.issue(P, deep.iid).pk, consistent: true },
-  }));
+  const pageScenarios: ListScenario[] = [
+    ...(['user', 'admin'] as const).map((who) => ({
+      key: `notes-deep-${who}`,
+      label: `GET /projects/:id/issues/:iid/notes (${deepNotes} notes)`,
+      who,
+      verdict: true,
+      token: who === 'user' ? NOTES_MEMBER_TOKEN : undefined,
+      path: `/projects/${P}/issues/${deep.iid}/notes?per_page=${options.perPage}`,
+      skip: {
+        local: 'created_at',
+        sort: 'desc',
+        partition: keys.issue(P, deep.iid).pk,
+        consistent: true,
+      } satisfies SkipSpec,
+    })),
+    // Its skip reads the hook's partition on the same local index, consistently as the list reads
+    // it (readLocalIndexHead); only comparable while a page of events is a page of keys (per_page ≤ 20).
+    ...(options.perPage <= MAX_EVENTS_PER_PAGE
+      ? [
+          {
+            key: 'hook-events-deep-admin',
+            label: `GET /projects/:id/hooks/:hook_id/events (${deepLogs} attempts)`,
+            who: 'admin' as const,
+            verdict: true,
+            path: `/projects/${hooksProject.id}/hooks/${deepHook.id}/events?per_page=${options.perPage}`,
+            skip: {
+              local: 'created_at',
+              sort: 'desc',
+              partition: keys.hookLog(deepHook.id, 0).pk,
+              consistent: true,
+            } satisfies SkipSpec,
+          },
+        ]
+      : []),
+  ];
+  const eventsTarget = large.measurements['hook-events-admin'];
+  const hookLogSanity = [
+    `listed hook's events page 1: ${small.measurements['hook-events-admin']?.returned} → ${eventsTarget?.returned} of ${HOOK_LOGS_ON_TARGET} attempts returned (statuses ${small.measurements['hook-events-admin']?.status}/${eventsTarget?.status})`,
+  ];
   const growingAdmin = large.measurements['growing-admin'];
   sanity.push(
     `growing group: X-Total ${growingAdmin?.total} for ${large.growingGroupProjects} projects seeded (admin view)`,
   );
 
   const pages: PageResult[] = [];
+  await quiet();
   for (const scenario of [...scenarios, ...pageScenarios].filter((s) => s.skip)) {
     for (const page of options.pages) {
       const m =
@@ -875,6 +960,12 @@ try {
       layoutChecked: noteLayoutChecked,
       sanity: notesSanity,
     },
+    hookLogs: {
+      onTarget: HOOK_LOGS_ON_TARGET,
+      deep: deepLogs,
+      seconds: round(hookLogSeconds, 1),
+      sanity: hookLogSanity,
+    },
     small,
     large,
     reachedLarge: filled >= fillerTarget,
@@ -883,6 +974,7 @@ try {
     layoutChecked,
     sanity,
     pages,
+    streamWaits,
     commandCounts: bench.commandCounts(),
     seconds: round((performance.now() - processStart) / 1000, 1),
   };

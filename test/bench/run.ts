@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the performance budgets of docs/performance.md that a benchmark decides (B1–B6).
+ * `npm run bench`: the performance budgets of docs/performance.md that a benchmark decides (B1–B6, B8).
  * Prints a short table per budget and a verdict list, writes .bench/results.json, and
  * exits 1 unless every measured budget holds.
  *
@@ -19,6 +19,7 @@ import { runB3 } from './b3-middleware.ts';
 import { runB4 } from './b4-requests.ts';
 import { runB5 } from './b5-list-cost.ts';
 import { runB6 } from './b6-latency.ts';
+import { runB8 } from './b8-webhooks.ts';
 import { type BudgetResult, benchDir, projectRoot, table } from './common.ts';
 import { type BenchRuntime, startBenchRuntime } from './runtime.ts';
 
@@ -101,7 +102,7 @@ out(
 );
 
 let bundles: BundleInfo[] | undefined;
-/** DynamoDB commands the B4/B6 runtime sent, by name (B5 adds its own process's to prove no Scan). */
+/** DynamoDB commands the B4/B6/B8 runtime sent, by name (B5 adds its own process's to prove no Scan). */
 let runtimeCommandCounts: Record<string, number> | undefined;
 if (wanted('B1')) {
   await phase('B1', 'bundles', async () => {
@@ -121,18 +122,22 @@ if (wanted('B3')) {
     runB3(quick ? { perRound: 4_000, rounds: 3 } : { perRound: 10_000, rounds: 10 }),
   );
 }
-if (wanted('B4') || wanted('B6')) {
+// B4, B6 and B8 share one runtime: the store's DocumentClient is made once per process.
+if (wanted('B4') || wanted('B6') || wanted('B8')) {
   let bench: BenchRuntime | undefined;
   try {
-    out('… starting the local runtime (DynamoDB Local in memory, s3rver, gateway) and seeding users');
+    const seedUsers = wanted('B4') || wanted('B6');
+    out(
+      `… starting the local runtime (DynamoDB Local in memory, s3rver, gateway, table stream, queues)${seedUsers ? ' and seeding users' : ''}`,
+    );
     const since = performance.now();
     const runtime = await startBenchRuntime();
     bench = runtime;
-    const seeding = await runtime.record(() => runtime.seedUsers(SEED_USERS));
+    const seeding = await runtime.record(() => runtime.seedUsers(seedUsers ? SEED_USERS : 0));
     const users = seeding.value;
     const seedReservations = seeding.sends.filter((send) => send.idReservation).length;
     out(
-      `  runtime at ${runtime.runtime.url}, ${SEED_USERS} users seeded in ${((performance.now() - since) / 1000).toFixed(1)} s`,
+      `  runtime at ${runtime.runtime.url}${seedUsers ? `, ${SEED_USERS} users seeded` : ''} in ${((performance.now() - since) / 1000).toFixed(1)} s`,
     );
     const root = await fetch(`${runtime.runtime.apiUrl}/user`, {
       headers: { 'PRIVATE-TOKEN': runtime.runtime.rootToken },
@@ -161,10 +166,21 @@ if (wanted('B4') || wanted('B6')) {
         ),
       );
     }
+    if (wanted('B8')) {
+      await phase('B8', 'webhook delivery through the local runtime', () =>
+        runB8(
+          runtime,
+          quick
+            ? { notes: 30, burst: 30, hooks: 3, warmup: 3, timeoutSec: 60, graceMs: 1000 }
+            : { notes: 100, burst: 100, hooks: 3, warmup: 5, timeoutSec: 120, graceMs: 2000 },
+        ),
+      );
+    }
   } catch (error) {
     for (const [id, title] of [
       ['B4', 'DynamoDB requests per API call'],
       ['B6', 'latency through the local gateway'],
+      ['B8', 'webhook delivery through the local runtime'],
     ] as const) {
       if (wanted(id) && !results.some((result) => result.id === id)) {
         const result = failed(id, title, error, performance.now());

@@ -1,17 +1,22 @@
 /**
  * Seeding for B4 and B5 through the store's own create functions, in this process: groups
  * (createGroup), group and personal projects (createProject in a namespace from namespaces.ts),
- * memberships, tokens, issues (createIssue) and their notes (createNoteBy). Seeding is not
- * measured; it runs with the recorder off.
+ * memberships, tokens, issues (createIssue) and their notes (createNoteBy), project hooks
+ * (createHook) and their delivery logs (appendHookLog, as the delivery worker logs an attempt).
+ * Seeding is not measured; it runs with the recorder off.
  */
 import type { Visibility } from '#domain/access.ts';
 import { DEFAULT_CREATION_LEVELS, type Group } from '#domain/groups.ts';
+import type { HookLog } from '#domain/hook-deliveries.ts';
+import { type Hook, type HookInput, newHookFrom } from '#domain/hooks.ts';
 import { newIssueFrom } from '#domain/issues.ts';
 import type { Note } from '#domain/notes.ts';
 import { newProjectFrom, type Project, type ProjectNamespace } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { createAccessToken } from '#store/access-tokens.ts';
 import { createGroup } from '#store/group-writes.ts';
+import { appendHookLog } from '#store/hook-deliveries.ts';
+import { createHook } from '#store/hooks.ts';
 import { createIssue, issueAsParent, type StoredIssue } from '#store/issues.ts';
 import { addGroupMember } from '#store/members.ts';
 import { groupNamespace, userNamespace } from '#store/namespaces.ts';
@@ -130,6 +135,65 @@ export async function seedIssueNotes(
     if (authorId === undefined) throw new Error('no note author');
     const { note } = await createNoteBy(authorId, issueAsParent(issue), noteBody((options.first ?? 0) + i));
     made.push(note);
+  }
+  return made;
+}
+
+/**
+ * A project hook as POST /projects/:id/hooks makes it (createHook), its url taken as checked. With
+ * no events switched on it is never delivered to, so seeding can point it anywhere.
+ */
+export function seedHook(project: Project, url: string, flags: Omit<HookInput, 'url'> = {}): Promise<Hook> {
+  return createHook(newHookFrom({ push_events: false, ...flags, url }, project.id, { ok: true }));
+}
+
+/**
+ * `count` attempts in a hook's delivery log, one after another, as the delivery worker records
+ * them (appendHookLog): a note event's request of about 2 KB (GitLab's Note Hook payload has
+ * that order of size), its masked headers and a 200 answer.
+ */
+export async function seedHookLogs(
+  hook: Hook,
+  count: number,
+  options: { first?: number } = {},
+): Promise<HookLog[]> {
+  const made: HookLog[] = [];
+  for (let i = 0; i < count; i++) {
+    const index = (options.first ?? 0) + i;
+    made.push(
+      await appendHookLog({
+        hook_id: hook.id,
+        delivery_id: `bench-delivery-${hook.id}-${index}`,
+        url: hook.url,
+        trigger: 'note_hooks',
+        request_headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': 'GitLab/17.11.0',
+          'X-Gitlab-Event': 'Note Hook',
+          'X-Gitlab-Token': '[REDACTED]',
+          'Idempotency-Key': `bench-delivery-${hook.id}-${index}`,
+        },
+        request_data: {
+          object_kind: 'note',
+          event_type: 'note',
+          user: { id: 1, name: 'Administrator', username: 'root', avatar_url: null },
+          project_id: hook.project_id,
+          object_attributes: {
+            id: index,
+            note: noteBody(index, 400),
+            noteable_type: 'Issue',
+            action: 'create',
+            url: `http://localhost/bench/-/issues/1#note_${index}`,
+          },
+          issue: { iid: 1, title: 'bench issue', description: noteBody(index, 1200), state: 'opened' },
+        },
+        response_headers: { 'content-type': 'application/json' },
+        response_body: '{}',
+        execution_duration: 0.012,
+        response_status: '200',
+        internal_error_message: null,
+      }),
+    );
   }
   return made;
 }
