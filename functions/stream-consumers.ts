@@ -34,6 +34,8 @@ export interface StreamConsumerDefinition {
   maxRecordAgeSeconds: number;
   /** Split a batch in two when the function throws, to isolate the record that breaks it. */
   bisectOnError: boolean;
+  /** Batches of one shard handled at once (1–10); records of one item stay in order. */
+  parallelizationFactor: number;
   /** The records the function sees (any pattern matching); all others never invoke it. */
   filters: readonly StreamFilterPattern[];
   /** Function timeout in seconds. */
@@ -52,6 +54,8 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
     retryAttempts: 10,
     maxRecordAgeSeconds: 86_400,
     bisectOnError: true,
+    // A busy project's notes share few shards: ten batches at once, each item's records in order.
+    parallelizationFactor: 10,
     // Notes (their long-body parts too: the consumer skips `#PART#` keys), issues, merge requests.
     filters: [
       { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: [{ prefix: 'NOTE#' }] } } } },

@@ -166,6 +166,7 @@ export class ApiFunction extends NodejsFunction {
         maxBatchingWindow: Duration.seconds(consumer.maxBatchingWindowSeconds),
         reportBatchItemFailures: true,
         bisectBatchOnError: consumer.bisectOnError,
+        parallelizationFactor: consumer.parallelizationFactor,
         retryAttempts: consumer.retryAttempts,
         maxRecordAge: Duration.seconds(consumer.maxRecordAgeSeconds),
         onFailure: new SqsDlq(failureQueue),

@@ -1,9 +1,11 @@
 /**
  * The wrapper every DynamoDB stream consumer uses (functions/stream-consumers.ts): each record
- * becomes a `StreamChange` with its images unmarshalled as the store reads items, and records are
- * handled one by one in stream order. At the first failure the rest of the batch is left alone and
- * that record and every later one are reported in `batchItemFailures`: the event source then
- * retries from that record, so a shard's changes are never handled out of order.
+ * becomes a `StreamChange` with its images unmarshalled as the store reads items. The records of
+ * one item are handled one by one in stream order, those of different items side by side (up to
+ * ITEMS_AT_ONCE; a busy issue's notes are different items), as a mapping's parallelization keeps
+ * order per key. A failure stops its item's records; the first failed record and every later one
+ * in the batch are reported in `batchItemFailures`, so the event source retries from there (records
+ * after it that were handled are handled again: consumers are idempotent).
  */
 import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -27,32 +29,51 @@ export interface StreamChange {
   approximateCreationTime?: number;
 }
 
+/** Items whose records are handled at once (each item's own records stay in order). */
+const ITEMS_AT_ONCE = 10;
+
 export function defineStreamWorker(name: string, handle: (change: StreamChange) => Promise<void>) {
   const base = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const records = event.Records ?? [];
-    for (const [index, record] of records.entries()) {
-      const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
-      try {
-        const change = streamChange(record);
-        await handle(change);
-        log('info', 'stream record done', { consumer: name, eventId: change.eventId, sequenceNumber });
-      } catch (error) {
-        const rest = records.slice(index);
-        log('warn', 'stream record failed', {
-          consumer: name,
-          eventId: record.eventID,
-          sequenceNumber,
-          left: rest.length,
-          error: error instanceof Error ? error.message : String(error),
-        });
-        return {
-          batchItemFailures: rest.map((failed) => ({
-            itemIdentifier: failed.dynamodb?.SequenceNumber ?? '',
-          })),
-        };
+    // The records of each item, in stream order.
+    const byItem = new Map<string, number[]>();
+    records.forEach((record, index) => {
+      const item = record.dynamodb?.Keys ? JSON.stringify(record.dynamodb.Keys) : `record ${index}`;
+      byItem.set(item, [...(byItem.get(item) ?? []), index]);
+    });
+    const failed: number[] = [];
+    const handleItem = async (indexes: number[]) => {
+      for (const index of indexes) {
+        const record = records[index] as DynamoDBRecord;
+        const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
+        try {
+          const change = streamChange(record);
+          await handle(change);
+          log('info', 'stream record done', { consumer: name, eventId: change.eventId, sequenceNumber });
+        } catch (error) {
+          log('warn', 'stream record failed', {
+            consumer: name,
+            eventId: record.eventID,
+            sequenceNumber,
+            error: error instanceof Error ? error.message : String(error),
+          });
+          failed.push(index);
+          return;
+        }
       }
-    }
-    return { batchItemFailures: [] };
+    };
+    const waiting = [...byItem.values()];
+    await Promise.all(
+      Array.from({ length: Math.min(ITEMS_AT_ONCE, waiting.length) }, async () => {
+        for (let next = waiting.shift(); next; next = waiting.shift()) await handleItem(next);
+      }),
+    );
+    if (failed.length === 0) return { batchItemFailures: [] };
+    return {
+      batchItemFailures: records.slice(Math.min(...failed)).map((record) => ({
+        itemIdentifier: record.dynamodb?.SequenceNumber ?? '',
+      })),
+    };
   };
   return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>(base);
 }

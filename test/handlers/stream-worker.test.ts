@@ -1,7 +1,8 @@
 /**
  * The stream-consumer wrapper: records become changes with their images read as the store reads
- * items, handled one by one in stream order; the first failure stops the batch and reports that
- * record and every later one, so the event source retries from there in order.
+ * items; one item's records are handled one by one in stream order, different items' side by side;
+ * a failure stops its item, and the first failed record and every later one are reported, so the
+ * event source retries from there.
  */
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
@@ -160,13 +161,36 @@ describe('defineStreamWorker', () => {
     expect(result).toEqual({
       batchItemFailures: [{ itemIdentifier: sequenceOf(2) }, { itemIdentifier: sequenceOf(3) }],
     });
-    expect(handled).toEqual([sequenceOf(1)]);
+    // Record 3 is another item's (its keys differ from the broken record's): handled, and reported again.
+    expect(handled).toEqual([sequenceOf(1), sequenceOf(3)]);
 
     const unknownEvent = streamRecord(4, { eventName: 'TRUNCATE' as 'REMOVE' });
     expect(await run(handler, [unknownEvent])).toEqual({
       batchItemFailures: [{ itemIdentifier: sequenceOf(4) }],
     });
-    expect(handled).toEqual([sequenceOf(1)]);
+    expect(handled).toEqual([sequenceOf(1), sequenceOf(3)]);
+  });
+
+  it("handles different items' records side by side, and reports from the first failure on", async () => {
+    const itemKeys = (n: number) => ({ pk: { S: `NOTE-PARENT#${n}` }, sk: { S: `NOTE#${n}` } });
+    const ofItem = (sequence: number, item: number) =>
+      streamRecord(sequence, { dynamodb: { ...streamRecord(sequence).dynamodb, Keys: itemKeys(item) } });
+    let running = 0;
+    let most = 0;
+    const handled: string[] = [];
+    const handler = defineStreamWorker('test', async (change) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      handled.push(change.sequenceNumber);
+      running--;
+      if (change.sequenceNumber === sequenceOf(3)) throw new Error('table busy');
+    });
+    // Items 1 and 2 alternate; record 3 (item 1) fails, so record 5 (item 1) is not handled.
+    const result = await run(handler, [ofItem(1, 1), ofItem(2, 2), ofItem(3, 1), ofItem(4, 2), ofItem(5, 1)]);
+    expect(most).toBe(2);
+    expect(handled.sort()).toEqual([1, 2, 3, 4].map(sequenceOf));
+    expect(result).toEqual({ batchItemFailures: [3, 4, 5].map((n) => ({ itemIdentifier: sequenceOf(n) })) });
   });
 
   it('answers an empty batch with no failures', async () => {

@@ -420,6 +420,7 @@ describe.each(streamConsumers.map((consumer) => [consumer.name, consumer] as con
         MaximumBatchingWindowInSeconds: definition.maxBatchingWindowSeconds,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
         BisectBatchOnFunctionError: definition.bisectOnError,
+        ParallelizationFactor: definition.parallelizationFactor,
         MaximumRetryAttempts: definition.retryAttempts,
         MaximumRecordAgeInSeconds: definition.maxRecordAgeSeconds,
         DestinationConfig: { OnFailure: { Destination: getAtt(failureQueueId) } },

@@ -243,6 +243,7 @@ describe('LocalStreams over shards that split and appear', () => {
             retryAttempts: 0,
             maxRecordAgeSeconds: 60,
             bisectOnError: false,
+            parallelizationFactor: 1,
             filters: [],
             timeout: 10,
             access: {},
