@@ -23,6 +23,8 @@ async function reserveBlock(kind: string): Promise<void> {
     }),
   );
   const last = Number(result.Attributes?.value);
+  // A counter that answers no number would leave the block empty and nextId asking forever.
+  if (!Number.isSafeInteger(last)) throw new Error(`id counter ${kind} answered no number`);
   reserved.set(kind, { next: last - size + 1, last });
 }
 

@@ -17,7 +17,15 @@ process.env.TABLE_NAME = TABLE;
 process.env.LOG_LEVEL = 'silent';
 process.env.QUEUE_URL_USER_CLEANUP = QUEUE_URL;
 process.env.AWS_REGION = 'us-east-1';
-for (const name of ['QUEUE_MODE', 'EXTERNAL_URL', 'DYNAMODB_ENDPOINT', 'ID_BLOCK_SIZE'])
+// The integration tier's runtime sets these in the runner's environment, which forks inherit.
+for (const name of [
+  'QUEUE_MODE',
+  'EXTERNAL_URL',
+  'DYNAMODB_ENDPOINT',
+  'ID_BLOCK_SIZE',
+  'ALLOW_LOCAL_REQUESTS',
+  'HOOK_ALLOWLIST',
+])
   delete process.env[name];
 
 /** The client the repositories really send through (created lazily in shared/store/client.ts). */
