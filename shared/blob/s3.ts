@@ -1,4 +1,8 @@
-/** The bucket: uploads (and later repository data). One client per container, created on first use. */
+/** The bucket: uploads and repository data. One client per container, created on first use. */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { config } from '#config/env.ts';
 
@@ -21,6 +25,10 @@ async function s3(): Promise<S3Client> {
             forcePathStyle: true,
             region: process.env.AWS_REGION ?? 'us-east-1',
             credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+            // The SDK sends a streamed body `aws-chunked` with a trailing checksum, which s3rver
+            // stores as is, framing included: locally, checksums only where S3 requires them.
+            requestChecksumCalculation: 'WHEN_REQUIRED',
+            responseChecksumValidation: 'WHEN_REQUIRED',
           }
         : {},
     );
@@ -48,7 +56,76 @@ export async function getBlob(key: string): Promise<{ body: Buffer; contentType:
   }
 }
 
-/** Removes every object under a prefix (a project's uploads). */
+/**
+ * Streams a file into the bucket (a repository's pack can be larger than a function wants to hold
+ * in memory). The length is given up front, as S3 needs it for a streamed body.
+ */
+export async function putBlobFile(key: string, path: string, contentType: string): Promise<void> {
+  const { PutObjectCommand } = await sdk();
+  const { size } = await stat(path);
+  await (await s3()).send(
+    new PutObjectCommand({
+      Bucket: config.bucketName,
+      Key: key,
+      Body: createReadStream(path),
+      ContentLength: size,
+      ContentType: contentType,
+    }),
+  );
+}
+
+/** Streams an object into a file; false when there is no such object (and no file is written). */
+export async function getBlobFile(key: string, path: string): Promise<boolean> {
+  const { GetObjectCommand, NoSuchKey } = await sdk();
+  let body: Readable;
+  try {
+    const result = await (await s3()).send(new GetObjectCommand({ Bucket: config.bucketName, Key: key }));
+    body = result.Body as Readable;
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchKey')) return false;
+    throw error;
+  }
+  await pipeline(body, createWriteStream(path));
+  return true;
+}
+
+/** Copies an object inside the bucket, without the bytes passing through this function. */
+export async function copyBlob(fromKey: string, toKey: string): Promise<void> {
+  const { CopyObjectCommand } = await sdk();
+  await (await s3()).send(
+    new CopyObjectCommand({
+      Bucket: config.bucketName,
+      // The source is `bucket/key`, URL-encoded except for the key's slashes.
+      CopySource: `${config.bucketName}/${encodeURIComponent(fromKey).replace(/%2F/g, '/')}`,
+      Key: toKey,
+    }),
+  );
+}
+
+/** Every object under a prefix with its size in bytes, in key order. */
+export async function listBlobs(prefix: string): Promise<{ key: string; size: number }[]> {
+  const { ListObjectsV2Command } = await sdk();
+  const s3Client = await s3();
+  const objects: { key: string; size: number }[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3Client.send(
+      new ListObjectsV2Command({ Bucket: config.bucketName, Prefix: prefix, ContinuationToken: token }),
+    );
+    for (const object of page.Contents ?? []) {
+      if (object.Key) objects.push({ key: object.Key, size: object.Size ?? 0 });
+    }
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return objects;
+}
+
+export async function deleteBlob(key: string): Promise<void> {
+  const { DeleteObjectCommand } = await sdk();
+  await (await s3()).send(new DeleteObjectCommand({ Bucket: config.bucketName, Key: key }));
+}
+
+/** Removes every object under a prefix (a project's uploads, its repository). */
 export async function deleteBlobPrefix(prefix: string): Promise<number> {
   const { DeleteObjectsCommand, ListObjectsV2Command } = await sdk();
   const s3Client = await s3();

@@ -117,11 +117,12 @@ function post(
   });
 }
 
-const isIpLiteral = (host: string) => /^[\d.]+$/.test(host) || host.includes(':');
+export const isIpLiteral = (host: string) => /^[\d.]+$/.test(host) || host.includes(':');
 
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
 
-function pinnedLookup(host: string, addresses: LookupAddress[]) {
+/** A `lookup` for node's http(s) request that answers only the guard's checked addresses, never the resolver. */
+export function pinnedLookup(host: string, addresses: LookupAddress[]) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     const first = addresses[0];
     if (hostname !== host || first === undefined) {

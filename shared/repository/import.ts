@@ -1,0 +1,63 @@
+/**
+ * Import and pull mirroring: one operation, "make the project's repository what the remote has".
+ * The stored state is rebuilt in scratch space first, so the fetch only asks for what is new and
+ * adds one pack; the new packs are uploaded, then the refs document commits the new state.
+ * Repeating it after a failure at any point is safe: the committed state is always whole.
+ */
+import type { AddressPolicy } from '#delivery/address-guard.ts';
+import { countCommits } from './history.ts';
+import { defaultBranchOf, type StoredRefs } from './layout.ts';
+import { checkRemoteUrl, fetchRemote } from './remote.ts';
+import { withScratchDirectory } from './scratch.ts';
+import { materializeRepository, storedRepositorySize, storeRepository } from './storage.ts';
+
+export interface ImportResult {
+  stored: StoredRefs;
+  /** The remote's HEAD as a branch name (`main`); null for an empty remote. */
+  defaultBranch: string | null;
+  /** commit_count: commits reachable from the default branch (0 without one). */
+  commitCount: number;
+  /** repository_size: bytes under the project's prefix after the import. */
+  repositorySize: number;
+  /** Packs this run uploaded (none when the remote had nothing new). */
+  uploaded: string[];
+}
+
+export interface ImportOptions {
+  policy?: AddressPolicy;
+}
+
+/** Imports `url` into the project's repository, or brings an imported one (a mirror) up to date. */
+export async function importFromRemote(
+  projectId: number,
+  url: string,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  // Refused before any work: a blocked remote costs no download of the stored packs.
+  await checkRemoteUrl(url, options.policy);
+  return withScratchDirectory(async (gitdir) => {
+    const cache = {};
+    const previous = await materializeRepository(projectId, gitdir, cache);
+    const next = await fetchRemote({ url, gitdir, cache, ...options });
+    const { uploaded } = await storeRepository(projectId, gitdir, next, previous);
+    return {
+      stored: next,
+      defaultBranch: defaultBranchOf(next),
+      commitCount: next.head === null ? 0 : await countCommits(gitdir, next.head, cache),
+      repositorySize: await storedRepositorySize(projectId),
+      uploaded,
+    };
+  });
+}
+
+/** Statistics of a stored repository (housekeeping, a fork): commit_count of HEAD and repository_size. */
+export async function repositoryStatistics(
+  projectId: number,
+): Promise<{ commitCount: number; repositorySize: number }> {
+  return withScratchDirectory(async (gitdir) => {
+    const cache = {};
+    const stored = await materializeRepository(projectId, gitdir, cache);
+    const commitCount = stored?.head ? await countCommits(gitdir, stored.head, cache) : 0;
+    return { commitCount, repositorySize: await storedRepositorySize(projectId) };
+  });
+}

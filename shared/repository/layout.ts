@@ -1,0 +1,94 @@
+/**
+ * How a project's repository is kept in the bucket:
+ *
+ *   repositories/<projectId>/objects/pack/pack-<sha>.pack   immutable, one per fetch (named by git
+ *   repositories/<projectId>/objects/pack/pack-<sha>.idx    after the pack's checksum, as git does)
+ *   repositories/<projectId>/refs.json                      the refs document: the commit point
+ *
+ * A state of the repository is exactly what its refs document names: HEAD's target, every ref's
+ * object id, and the packs that hold every object those refs reach. The document is written after
+ * the packs it names, in one PUT (atomic in S3), so a writer that dies mid-way leaves the previous
+ * document, and with it the previous complete state; packs it uploaded without a document naming
+ * them are never read, and a retry overwrites or supersedes them.
+ */
+
+export function repositoryPrefix(projectId: number): string {
+  return `repositories/${projectId}/`;
+}
+
+export function refsKey(projectId: number): string {
+  return `${repositoryPrefix(projectId)}refs.json`;
+}
+
+export type PackFile = 'pack' | 'idx';
+
+/** Where git keeps a pack inside a repository directory, and where it is kept under the prefix. */
+export function packPath(pack: string, file: PackFile): string {
+  return `objects/pack/${pack}.${file}`;
+}
+
+export function packKey(projectId: number, pack: string, file: PackFile): string {
+  return `${repositoryPrefix(projectId)}${packPath(pack, file)}`;
+}
+
+export interface StoredRefs {
+  version: 1;
+  /** What HEAD points at (`refs/heads/main`): the default branch; null while there is no branch. */
+  head: string | null;
+  /** Every branch and tag (`refs/heads/…`, `refs/tags/…`) → object id (a tag's own object, not peeled). */
+  refs: Record<string, string>;
+  /** The packs (`pack-<sha>`) that together hold every object the refs reach. */
+  packs: string[];
+}
+
+/** The default branch's short name, as GitLab shows it (`main`). */
+export function defaultBranchOf(stored: StoredRefs): string | null {
+  return stored.head === null ? null : stored.head.replace(/^refs\/heads\//, '');
+}
+
+const objectId = /^[0-9a-f]{40}$/;
+const packName = /^pack-[0-9a-f]{40}$/;
+
+export function isPackName(name: string): boolean {
+  return packName.test(name);
+}
+
+/**
+ * A branch or tag name that is safe to write as a file under a repository directory: git's
+ * check-ref-format rules that matter here (no `..`, no component starting with `.` or ending in
+ * `.lock`, no control characters or `~^:?*[\`). The names come from a remote, so a name that
+ * climbs out of the directory must never reach a path.
+ */
+export function isStorableRefName(name: string): boolean {
+  if (!/^refs\/(heads|tags)\/./.test(name)) return false;
+  if (name.includes('..') || name.includes('@{') || name.endsWith('/') || name.endsWith('.')) return false;
+  if (/[~^:?*[\\]/.test(name) || [...name].some((char) => char <= ' ' || char === '\u007f')) return false;
+  return name.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
+}
+
+/** Reads a refs document, refusing one that is not exactly the shape written (a corrupt state must not spread). */
+export function parseStoredRefs(text: string): StoredRefs {
+  const value: unknown = JSON.parse(text);
+  const fail = (why: string): never => {
+    throw new Error(`Refs document is invalid: ${why}`);
+  };
+  if (typeof value !== 'object' || value === null) return fail('not an object');
+  const { version, head, refs, packs } = value as Record<string, unknown>;
+  if (version !== 1) fail(`unknown version ${String(version)}`);
+  if (typeof refs !== 'object' || refs === null || Array.isArray(refs)) return fail('refs is not an object');
+  const entries = Object.entries(refs);
+  for (const [name, oid] of entries) {
+    if (!isStorableRefName(name)) fail(`ref name ${JSON.stringify(name)}`);
+    if (typeof oid !== 'string' || !objectId.test(oid)) fail(`object id of ${name}`);
+  }
+  if (head !== null && (typeof head !== 'string' || !(head in refs))) fail('HEAD names no stored branch');
+  if (!Array.isArray(packs) || !packs.every((pack) => typeof pack === 'string' && isPackName(pack))) {
+    fail('packs');
+  }
+  return {
+    version: 1,
+    head: head as string | null,
+    refs: Object.fromEntries(entries) as Record<string, string>,
+    packs: packs as string[],
+  };
+}
