@@ -16,6 +16,8 @@ export interface ProjectViewOptions {
   simple?: boolean;
   statistics?: boolean;
   customAttributes?: boolean;
+  /** The sources of forks among the projects shown, by id, as far as the caller may see them. */
+  forkSources?: ReadonlyMap<number, Project>;
 }
 
 /** One project for a caller whose access is known (undefined for anonymous callers). */
@@ -34,6 +36,10 @@ export function presentProject(
       options.statistics && (caller?.admin || (level && effectiveAccess(level) >= ACCESS.reporter)),
     ),
     customAttributes: options.customAttributes,
+    forkedFrom:
+      project.forked_from_project_id === null
+        ? undefined
+        : options.forkSources?.get(project.forked_from_project_id),
     access: level,
     admin: Boolean(caller?.admin || (level && effectiveAccess(level) >= ACCESS.maintainer)),
   });

@@ -8,6 +8,7 @@ import {
 } from './access.ts';
 import { validationFailed } from './errors.ts';
 import { searchColumns } from './search.ts';
+import { displayUrl } from './urls.ts';
 import type { Caller } from './users.ts';
 
 export interface ProjectNamespace {
@@ -107,9 +108,24 @@ export interface Project extends Record<FeatureFlag, boolean> {
    */
   last_issue_iid?: number;
   last_merge_request_iid?: number;
+  /** As given, credentials included (they are used to fetch); shown only without them. */
   import_url: string | null;
-  import_status: string;
+  import_status: ImportStatus;
   import_error: string | null;
+  /** A pull mirror: `import_url` is fetched again on request and on a schedule. */
+  mirror?: boolean;
+  mirror_user_id?: number | null;
+  mirror_trigger_builds?: boolean;
+  only_mirror_protected_branches?: boolean;
+  mirror_overwrites_diverged_branches?: boolean;
+  /** When the last import or mirror update started, ended, and last ended well. */
+  last_update_started_at?: string | null;
+  last_update_at?: string | null;
+  last_successful_update_at?: string | null;
+  /** Repository statistics, written by the repository jobs; uploads_size moved by each upload. */
+  commit_count?: number;
+  repository_size?: number;
+  uploads_size?: number;
   tag_list: string[];
   ci_config_path: string | null;
   repository_storage: string;
@@ -119,6 +135,10 @@ export interface Project extends Record<FeatureFlag, boolean> {
   custom_attributes: Record<string, string>;
   forked_from_project_id: number | null;
 }
+
+/** GitLab's import states: a fork, an import and each mirror update move through them. */
+export const IMPORT_STATUSES = ['none', 'scheduled', 'started', 'finished', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 // Names and paths ---------------------------------------------------------------------------------
 
@@ -241,8 +261,10 @@ export interface ProjectEntityOptions {
   customAttributes?: boolean;
   /** Present for signed-in callers: their levels for `permissions`. */
   access?: ProjectAccess;
-  /** Show fields only project admins see (import_error, runners_token). */
+  /** Show fields only project admins see (import_error, import_url, runners_token). */
   admin?: boolean;
+  /** The project this one was forked from, when the caller may see it. */
+  forkedFrom?: Project;
 }
 
 const host = (baseUrl: string) => baseUrl.replace(/^https?:\/\//, '').replace(/:\d+$/, '');
@@ -320,6 +342,9 @@ export function projectEntity(project: Project, options: ProjectEntityOptions) {
     creator_id: project.creator_id,
     import_status: project.import_status,
     import_error: options.admin ? project.import_error : null,
+    ...(options.admin ? { import_url: project.import_url && displayUrl(project.import_url) } : {}),
+    import_type: project.import_url ? 'git' : null,
+    ...mirrorFields(project),
     ...(options.admin ? { runners_token: project.runners_token } : {}),
     ci_config_path: project.ci_config_path,
     shared_with_groups: project.shared_with_groups.map((share) => ({
@@ -333,22 +358,11 @@ export function projectEntity(project: Project, options: ProjectEntityOptions) {
     approvals_before_merge: project.approvals_before_merge,
     merge_method: 'merge',
     public: project.visibility === 'public',
-    ...(project.forked_from_project_id
-      ? { forked_from_project: { id: project.forked_from_project_id } }
+    ...(options.forkedFrom && project.forked_from_project_id === options.forkedFrom.id
+      ? { forked_from_project: projectSimpleEntity(options.forkedFrom, options.baseUrl) }
       : {}),
     ...(options.access ? { permissions: permissionsOf(options.access) } : {}),
-    ...(options.statistics
-      ? {
-          statistics: {
-            commit_count: 0,
-            storage_size: 0,
-            repository_size: 0,
-            wiki_size: 0,
-            lfs_objects_size: 0,
-            job_artifacts_size: 0,
-          },
-        }
-      : {}),
+    ...(options.statistics ? { statistics: projectStatistics(project) } : {}),
     ...(options.customAttributes
       ? {
           custom_attributes: Object.entries(project.custom_attributes).map(([key, value]) => ({
@@ -357,6 +371,35 @@ export function projectEntity(project: Project, options: ProjectEntityOptions) {
           })),
         }
       : {}),
+  };
+}
+
+/** GitLab's project statistics: the repository and uploads are stored here; the rest does not exist. */
+export function projectStatistics(project: Project) {
+  const repositorySize = project.repository_size ?? 0;
+  const uploadsSize = project.uploads_size ?? 0;
+  return {
+    commit_count: project.commit_count ?? 0,
+    storage_size: repositorySize + uploadsSize,
+    repository_size: repositorySize,
+    wiki_size: 0,
+    lfs_objects_size: 0,
+    job_artifacts_size: 0,
+    packages_size: 0,
+    snippets_size: 0,
+    uploads_size: uploadsSize,
+  };
+}
+
+/** GitLab's mirror fields: `mirror` always, the rest only on a mirror. */
+function mirrorFields(project: Project) {
+  if (!project.mirror) return { mirror: false };
+  return {
+    mirror: true,
+    mirror_user_id: project.mirror_user_id ?? null,
+    mirror_trigger_builds: project.mirror_trigger_builds ?? false,
+    only_mirror_protected_branches: project.only_mirror_protected_branches ?? false,
+    mirror_overwrites_diverged_branches: project.mirror_overwrites_diverged_branches ?? false,
   };
 }
 
@@ -424,7 +467,7 @@ export function newProjectFrom(
     star_count: 0,
     forks_count: 0,
     import_url: input.import_url ?? null,
-    import_status: 'none',
+    import_status: 'none' as ImportStatus,
     import_error: null,
     tag_list: input.tag_list ?? [],
     ci_config_path: input.ci_config_path ?? null,

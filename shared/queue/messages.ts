@@ -1,10 +1,19 @@
 /** Message schemas, one per queue. Workers validate every message against these on receipt. */
 import * as v from 'valibot';
 
+const recordId = v.pipe(v.number(), v.integer(), v.minValue(1));
+
 export const queueMessages = {
-  'user-cleanup': v.object({ userId: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
-  'search-index': v.object({ projectId: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
-  'group-delete': v.object({ groupId: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  'user-cleanup': v.object({ userId: recordId }),
+  'search-index': v.object({ projectId: recordId }),
+  'group-delete': v.object({ groupId: recordId }),
+  'project-delete': v.object({ projectId: recordId }),
+  /** An import, or a mirror's update: the project's import_url is fetched into its repository. */
+  'repository-import': v.object({ projectId: recordId }),
+  /** A fork's repository copied from its source's. */
+  'repository-fork': v.object({ projectId: recordId, sourceId: recordId }),
+  /** Packs the repository into one pack and records its statistics again. */
+  housekeeping: v.object({ projectId: recordId }),
   'hook-delivery': v.object({ deliveryId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) }),
 } as const;
 

@@ -25,6 +25,9 @@ export const NOTE_PREFIX = 'NOTE#';
 /** A project's hooks sort by id in its partition. */
 export const HOOK_PREFIX = 'HOOK#';
 
+/** A project's forks sort by id in its partition. */
+export const FORK_PREFIX = 'FORK#';
+
 /** The index of a part of a long text, in sort order (see store/long-text.ts). */
 const partIndex = (index: number) => String(index).padStart(3, '0');
 
@@ -111,6 +114,17 @@ export const keys = {
   }),
   /** A project's push rule (at most one), in its project's partition. */
   pushRule: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'PUSHRULE' }),
+  /** A fork of a project, in the source's partition (its forks list; see store/forks.ts). */
+  forkLink: (sourceId: number, forkId: number): Key => ({
+    pk: `PROJECT#${sourceId}`,
+    sk: `${FORK_PREFIX}${padId(forkId)}`,
+  }),
+  /** The one repository job (import, fork, mirror update, housekeeping, removal) running for a project. */
+  repositoryLease: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'REPOLEASE' }),
+  /** The last housekeeping's lease: a second request within it is refused. */
+  housekeepingLease: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'HOUSEKEEPING' }),
+  /** Marks a pull mirror in the list the schedule reads (see store/mirrors.ts). */
+  pullMirror: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'MIRROR' }),
 };
 
 /**
@@ -175,6 +189,8 @@ export const lists = {
   groupEpics: (groupId: number) => listOf('l1', timed)(`EPICS#GROUP#${groupId}`),
   groupEpicsInState: (groupId: number, state: string) =>
     listOf('l2', timed)(`EPICS#GROUP#${groupId}#${state}`),
+  /** Pull mirrors, for the schedule that updates them. */
+  pullMirrors: listOf('l1', byId)('MIRRORS'),
   /** A hook's delivery attempts of one kind of outcome (successful, client_failure, server_failure). */
   hookLogsOfOutcome: (hookId: number, outcome: string) =>
     listOf('l1', dated)(`HOOKLOGS#${hookId}#${outcome}`),

@@ -45,10 +45,26 @@ export function projectItem(project: Project): Raw {
 }
 
 /**
- * Counters moved in their own transactions (stars, open issues, iids): whole-item writes leave
- * them alone, so a change that lands between our read and our write is not undone.
+ * Attributes moved in their own writes (counters, iids, the fork relation, what repository jobs
+ * record): whole-item writes leave them alone, so a change that lands between our read and our
+ * write is not undone.
  */
-const COUNTERS = new Set(['star_count', 'open_issues_count', 'last_issue_iid', 'last_merge_request_iid']);
+const MOVED_ALONE = new Set([
+  'star_count',
+  'forks_count',
+  'open_issues_count',
+  'last_issue_iid',
+  'last_merge_request_iid',
+  'forked_from_project_id',
+  'import_status',
+  'import_error',
+  'last_update_started_at',
+  'last_update_at',
+  'last_successful_update_at',
+  'commit_count',
+  'repository_size',
+  'uploads_size',
+]);
 
 /** The guard of a change computed from the project as read: nobody saved it since. */
 export const unchangedSince = (project: Project) => ({
@@ -69,7 +85,7 @@ export function writeProjectItem(
   const sets: string[] = [];
   const removals: string[] = [];
   Object.entries(projectItem(project)).forEach(([name, value], index) => {
-    if (name === keyAttributes.partition || name === keyAttributes.sort || COUNTERS.has(name)) return;
+    if (name === keyAttributes.partition || name === keyAttributes.sort || MOVED_ALONE.has(name)) return;
     names[`#a${index}`] = name;
     if (value === undefined) removals.push(`#a${index}`);
     else {
