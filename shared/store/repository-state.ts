@@ -48,9 +48,7 @@ export async function acquireRepositoryLease(
 }
 
 export async function releaseRepositoryLease(projectId: number, holder: string): Promise<void> {
-  await writeAlone(
-    remove(keys.repositoryLease(projectId), 'holder = :holder', { ':holder': holder }),
-  );
+  await writeAlone(remove(keys.repositoryLease(projectId), 'holder = :holder', { ':holder': holder }));
 }
 
 /**

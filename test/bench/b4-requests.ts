@@ -18,6 +18,7 @@ import type { Project } from '#domain/projects.ts';
 import { PUSH_RULE_DEFAULTS } from '#domain/push-rules.ts';
 import type { User } from '#domain/users.ts';
 import type { StoredIssue } from '#store/issues.ts';
+import { updateProject } from '#store/project-writes.ts';
 import { createPushRule } from '#store/push-rules.ts';
 import { type BudgetResult, round, table } from './common.ts';
 import {
@@ -130,6 +131,10 @@ interface B4Data {
   hooksOwnerToken: string;
   /** The project's hook, with HOOK_LOGS attempts in its delivery log. */
   hook: Hook;
+  /** Projects of the same owner for the repository jobs, one per repetition: deleted, housekept, linked. */
+  jobProjects: { remove: Project[]; housekeep: Project[]; link: Project[] };
+  /** A pull mirror of the same owner (its remote answers nothing: each update fails at once). */
+  mirrorProject: Project;
 }
 
 async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4Data> {
@@ -175,7 +180,24 @@ async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4D
   const hook = await seedHook(hooksProject, `${HOOK_URL}/seeded`);
   await seedHookLogs(hook, HOOK_LOGS);
   await createPushRule(hooksProject.id, { ...PUSH_RULE_DEFAULTS, deny_delete_tag: true });
+  const ownerNamespace = await personalNamespace(hooksOwner);
+  const jobProject = (use: string, rep: number) =>
+    seedProject(ownerNamespace, `${use}-${stamp}-${rep}`, 'private', hooksOwner.id);
+  const jobProjects: B4Data['jobProjects'] = { remove: [], housekeep: [], link: [] };
+  for (let rep = 0; rep < REPETITIONS; rep++) {
+    jobProjects.remove.push(await jobProject('remove', rep));
+    jobProjects.housekeep.push(await jobProject('housekeep', rep));
+    jobProjects.link.push(await jobProject('link', rep));
+  }
+  const mirrorProject = await updateProject((await jobProject('mirror', 0)).id, (project) => ({
+    ...project,
+    import_url: 'http://127.0.0.1:9/bench-mirror.git',
+    mirror: true,
+    mirror_user_id: hooksOwner.id,
+  }));
   return {
+    jobProjects,
+    mirrorProject,
     hooksProject,
     hooksOwnerToken,
     hook,
@@ -540,6 +562,72 @@ function hookScenarios(data: B4Data, stamp: string): Scenario[] {
   return out;
 }
 
+/**
+ * The synchronous halves of the repository jobs, as the owner of the projects (fork relations as
+ * root, as the spec allows only admins): each is one write and one queue message at most.
+ */
+function repositoryScenarios(data: B4Data, stamp: string): Scenario[] {
+  const token = () => data.hooksOwnerToken;
+  const pick = (projects: Project[], rep: number) => {
+    const project = projects[rep];
+    if (!project) throw new Error(`no project seeded for repetition ${rep}`);
+    return project;
+  };
+  const write = (
+    name: string,
+    expect: number,
+    request: Scenario['request'],
+    who: Who = 'user',
+  ): Scenario => ({
+    name,
+    who,
+    kind: 'write',
+    expect,
+    ...(who === 'user' ? { token } : {}),
+    request,
+  });
+  const source = data.hooksProject.id;
+  return [
+    write('POST /projects/:id/fork', 201, (rep) => ({
+      method: 'POST',
+      path: `/projects/${source}/fork`,
+      body: { name: `fork ${stamp} ${rep}`, path: `fork-${stamp}-${rep}` },
+    })),
+    {
+      name: 'GET /projects/:id/forks',
+      who: 'user',
+      kind: 'read',
+      expect: 200,
+      token,
+      request: () => ({ method: 'GET', path: `/projects/${source}/forks` }),
+    },
+    write('DELETE /projects/:id', 202, (rep) => ({
+      method: 'DELETE',
+      path: `/projects/${pick(data.jobProjects.remove, rep).id}`,
+    })),
+    write('POST /projects/:id/housekeeping', 201, (rep) => ({
+      method: 'POST',
+      path: `/projects/${pick(data.jobProjects.housekeep, rep).id}/housekeeping`,
+    })),
+    write('POST /projects/:id/mirror/pull', 200, () => ({
+      method: 'POST',
+      path: `/projects/${data.mirrorProject.id}/mirror/pull`,
+    })),
+    write(
+      'POST /projects/:id/fork/:forked_from_id',
+      201,
+      (rep) => ({ method: 'POST', path: `/projects/${pick(data.jobProjects.link, rep).id}/fork/${source}` }),
+      'admin',
+    ),
+    write(
+      'DELETE /projects/:id/fork',
+      204,
+      (rep) => ({ method: 'DELETE', path: `/projects/${pick(data.jobProjects.link, rep).id}/fork` }),
+      'admin',
+    ),
+  ];
+}
+
 async function call(
   apiUrl: string,
   token: string | undefined,
@@ -680,6 +768,7 @@ export async function runB4(
     ...groupProjectScenarios(data, stamp),
     ...issueNoteScenarios(data, stamp),
     ...hookScenarios(data, stamp),
+    ...repositoryScenarios(data, stamp),
   ]) {
     const observations: Observation[] = [];
     for (let rep = 0; rep < REPETITIONS; rep++) {

@@ -1,0 +1,153 @@
+"""python-gitlab, unchanged, against the API: repositories and the project jobs.
+
+Import (projects.create with import_url, polled to import_status "finished", commit_count and
+default_branch as the remote has them), forks (project.forks.create, forks.list, the fork polled to
+"finished"), the fork relation (create_fork_relation, delete_fork_relation, with 409 and 304),
+housekeeping (201, then 409 within the lease), pull mirroring (mirror_pull, mirror_pull_details,
+400 for a project that is no mirror) and project.delete() (202, then 404).
+
+Usage: python3 check_repositories.py <base url> <admin token> <remote url> <remote HEAD> <commit
+count> [part ...], parts among import, forks, relation, housekeeping, mirror, delete (all when
+none is named). Exits non-zero with a message on the first mismatch; prints "ok" when every check
+holds.
+"""
+import secrets
+import sys
+import time
+
+import gitlab
+from gitlab import exceptions as errors
+
+
+def check(condition, message):
+    if not condition:
+        print(f"FAILED: {message}", file=sys.stderr)
+        sys.exit(1)
+
+
+def refused(call, error_class, code, message):
+    """Runs call, which must raise error_class with response_code code; returns the error."""
+    try:
+        result = call()
+    except error_class as error:
+        check(error.response_code == code, f"{message}: expected {code}, got {error.response_code}")
+        return error
+    except errors.GitlabError as error:
+        check(False, f"{message}: expected {error_class.__name__} {code}, got {type(error).__name__} {error}")
+    check(False, f"{message}: expected {error_class.__name__} {code}, got success {result!r}")
+    return None
+
+
+url, token, remote, remote_head, remote_count = sys.argv[1:6]
+remote_count = int(remote_count)
+parts = set(sys.argv[6:]) or {"import", "forks", "relation", "housekeeping", "mirror", "delete"}
+gl = gitlab.Gitlab(url, private_token=token)
+gl.auth()
+prefix = f"pyr-{secrets.token_hex(4)}"
+
+
+def settled(project_id, timeout=60):
+    """The project once its import_status is finished or failed."""
+    deadline = time.time() + timeout
+    while True:
+        project = gl.projects.get(project_id, statistics=True)
+        if project.import_status in ("finished", "failed"):
+            return project
+        check(time.time() < deadline, f"import_status still {project.import_status!r} after {timeout}s")
+        time.sleep(0.2)
+
+
+def imported(name, **extra):
+    project = gl.projects.create({"name": f"{prefix} {name}", "import_url": remote, **extra})
+    check(project.import_status == "scheduled", f"a new import is scheduled, got {project.import_status!r}")
+    return settled(project.id)
+
+
+if "import" in parts:
+    project = imported("import")
+    check(project.import_status == "finished", f"import finished, got {project.import_status} {project.import_error}")
+    check(project.import_error is None, f"no import_error, got {project.import_error!r}")
+    check(project.default_branch == "trunk", f"default_branch follows the remote's HEAD, got {project.default_branch!r}")
+    check(
+        project.statistics["commit_count"] == remote_count,
+        f"commit_count {project.statistics['commit_count']} != {remote_count}",
+    )
+    check(project.statistics["repository_size"] > 0, "repository_size counts the stored packs")
+    check(
+        project.statistics["storage_size"] >= project.statistics["repository_size"],
+        "storage_size includes the repository",
+    )
+    check(project.import_url == remote, f"import_url shown to the owner, got {project.import_url!r}")
+
+if "forks" in parts:
+    source = imported("fork-source")
+    group = gl.groups.create({"name": f"{prefix} forks", "path": f"{prefix}-forks"})
+    fork = source.forks.create({"namespace": group.full_path})
+    check(fork.import_status == "scheduled", f"a new fork is scheduled, got {fork.import_status!r}")
+    check(fork.forked_from_project["id"] == source.id, f"forked_from_project, got {fork.forked_from_project!r}")
+    check(fork.namespace["id"] == group.id, "the fork lives in the namespace asked for")
+    done = settled(fork.id)
+    check(done.import_status == "finished", f"fork finished, got {done.import_status} {done.import_error}")
+    check(done.statistics["commit_count"] == remote_count, "the fork has the source's commits")
+    check(done.default_branch == source.default_branch, "the fork's default branch is the source's")
+    listed = source.forks.list()
+    check([f.id for f in listed] == [fork.id], f"forks.list(), got {[f.id for f in listed]}")
+    check(gl.projects.get(source.id).forks_count == 1, "forks_count of the source")
+    error = refused(
+        lambda: source.forks.create({"namespace": group.full_path}), errors.GitlabCreateError, 409, "a second fork"
+    )
+    check("has already been taken" in str(error.error_message), f"409 names the clash, got {error.error_message!r}")
+    refused(
+        lambda: source.forks.create({"namespace": "no-such-namespace-" + prefix}),
+        errors.GitlabCreateError,
+        404,
+        "an unknown namespace",
+    )
+
+if "relation" in parts:
+    first = gl.projects.create({"name": f"{prefix} rel-a"})
+    second = gl.projects.create({"name": f"{prefix} rel-b"})
+    second.create_fork_relation(first.id)
+    linked = gl.projects.get(second.id)
+    check(linked.forked_from_project["id"] == first.id, f"create_fork_relation, got {linked.attributes}")
+    check(gl.projects.get(first.id).forks_count == 1, "forks_count after create_fork_relation")
+    refused(lambda: second.create_fork_relation(first.id), errors.GitlabCreateError, 409, "already forked")
+    second.delete_fork_relation()
+    check("forked_from_project" not in gl.projects.get(second.id).attributes, "delete_fork_relation")
+    check(gl.projects.get(first.id).forks_count == 0, "forks_count after delete_fork_relation")
+    # A project that is no fork: 304, which python-gitlab reports as an error.
+    refused(second.delete_fork_relation, errors.GitlabDeleteError, 304, "no relation to delete")
+
+if "housekeeping" in parts:
+    project = imported("housekeeping")
+    project.housekeeping()
+    error = refused(project.housekeeping, errors.GitlabHousekeepingError, 409, "housekeeping within the lease")
+    check(
+        str(error.error_message).startswith("Somebody already triggered housekeeping for this project"),
+        f"the lease's message, got {error.error_message!r}",
+    )
+
+if "mirror" in parts:
+    plain = gl.projects.create({"name": f"{prefix} plain"})
+    error = refused(plain.mirror_pull, errors.GitlabCreateError, 400, "mirror_pull of a project that is no mirror")
+    check(error.error_message == "The project is not mirrored", f"400 message, got {error.error_message!r}")
+    mirror = imported("mirror", mirror=True)
+    check(mirror.mirror is True, f"mirror, got {mirror.attributes.get('mirror')!r}")
+    check(mirror.mirror_user_id == gl.user.id, f"mirror_user_id, got {mirror.attributes.get('mirror_user_id')!r}")
+    mirror.mirror_pull()
+    done = settled(mirror.id)
+    check(done.import_status == "finished", f"mirror update finished, got {done.import_status}")
+    details = mirror.mirror_pull_details()
+    check(details["update_status"] == "finished", f"mirror_pull_details, got {details!r}")
+    check(details["last_successful_update_at"] is not None, "last_successful_update_at")
+    check(details["url"] == remote, f"the mirror's url, got {details['url']!r}")
+
+if "delete" in parts:
+    project = imported("delete")
+    project.delete()
+    refused(lambda: gl.projects.get(project.id), errors.GitlabGetError, 404, "a deleted project")
+    refused(lambda: gl.projects.delete(project.id), errors.GitlabDeleteError, 404, "a second delete")
+    again = gl.projects.create({"name": f"{prefix} delete"})
+    check(again.path == project.path, "the path is free at once")
+
+print("ok")
