@@ -1,9 +1,10 @@
 /**
  * Removing a deleted group for good (the group-delete worker): its subgroups deepest first, their
- * projects with their uploads, members, shares, routes and counters. Every step is conditional,
- * so a redelivered message finishes the job without counting anything twice.
+ * projects with everything of them (the bucket's objects through `files`), members, shares,
+ * routes and counters. Every step is conditional, so a redelivered message finishes the job
+ * without counting anything twice.
  */
-import { deleteBlobPrefix } from '#blob/s3.ts';
+import { deleteBlob, deleteBlobPrefix } from '#blob/s3.ts';
 import { ApiError } from '#domain/errors.ts';
 import { uploadPrefix } from '#domain/uploads.ts';
 import { decodeGroup, getRawGroup } from './group-items.ts';
@@ -14,7 +15,7 @@ import { removeGroupMember } from './members.ts';
 import { purgeGroupEpics } from './noteable-purge.ts';
 import { decodeProject } from './project-items.ts';
 import { namespaceProjectsRaw } from './project-lists.ts';
-import { purgeProject } from './project-purge.ts';
+import { type ProjectFiles, purgeProject } from './project-purge.ts';
 import { projectsSharedWith, unshareProject } from './project-shares.ts';
 import { treeIndex } from './table.ts';
 import { commitUnlessDone, EXISTING_ITEM, releaseOwned, remove } from './transaction.ts';
@@ -24,7 +25,19 @@ const alreadyGone = (error: unknown) => {
   if (!(error instanceof ApiError && error.status === 404)) throw error;
 };
 
-export async function purgeGroupTree(groupId: number): Promise<void> {
+/**
+ * What a purge removes of a project's files when the caller names nothing: its uploads and hook
+ * payloads. The group-delete worker should pass the jobs layer's removal (#jobs/project-removal.ts),
+ * which also removes the repository under the repository lease.
+ */
+const uploadsOnly: ProjectFiles = {
+  removeProjectFiles: async (projectId) => {
+    await deleteBlobPrefix(uploadPrefix(projectId));
+  },
+  removeHookPayload: deleteBlob,
+};
+
+export async function purgeGroupTree(groupId: number, files: ProjectFiles = uploadsOnly): Promise<void> {
   const root = await getRawGroup(groupId);
   if (!root) return;
   // Deepest first: a traversal path sorts after its ancestors' paths.
@@ -33,7 +46,7 @@ export async function purgeGroupTree(groupId: number): Promise<void> {
   descendants.sort((a, b) => pathOf(a).localeCompare(pathOf(b)));
   for (const item of [root, ...descendants].reverse()) {
     const group = decodeGroup(item);
-    await purgeGroupProjects(group.id);
+    await purgeGroupProjects(group.id, files);
     await purgeGroupEpics(group.id);
     const members = await readWholeList(lists.groupMembers(group.id));
     for (const member of members.items) {
@@ -44,11 +57,10 @@ export async function purgeGroupTree(groupId: number): Promise<void> {
   }
 }
 
-/** A deleted group's projects with their uploads, and its shares of other projects. */
-async function purgeGroupProjects(groupId: number): Promise<void> {
+/** A deleted group's projects with their files, and its shares of other projects. */
+async function purgeGroupProjects(groupId: number, files: ProjectFiles): Promise<void> {
   for (const item of await namespaceProjectsRaw(groupId)) {
-    await deleteBlobPrefix(uploadPrefix(Number(item.id)));
-    await purgeProject(Number(item.id));
+    await purgeProject(Number(item.id), files);
   }
   for (const item of await projectsSharedWith(groupId)) {
     const project = decodeProject(item);

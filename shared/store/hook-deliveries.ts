@@ -19,10 +19,10 @@ import {
   outcomeOf,
 } from '#domain/hook-deliveries.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
-import { batchGetItems } from './batch.ts';
+import { batchDeleteItems, batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
-import { getItem, readLocalIndexHead } from './items.ts';
+import { getItem, readLocalIndexHead, readPartition } from './items.ts';
 import { inLists, keys, lists, localSortOf, sortAttributes } from './keys.ts';
 import { mergeSorted, readListHead } from './lists.ts';
 import { NEW_ITEM, put, writeAlone } from './transaction.ts';
@@ -267,4 +267,44 @@ export async function listHookLogs(
   const heads = await Promise.all(refs.map((ref) => readListHead(ref, 'created_at', 'desc', wanted)));
   const merged = mergeSorted(heads, 'created_at', 'desc');
   return decodeLogs(merged.slice(offset, wanted));
+}
+
+// Purge ------------------------------------------------------------------------------------------
+
+/** Log items handled per step of a purge: their deliveries (up to 400 KB each) are read together. */
+const PURGED_LOGS_PER_STEP = 25;
+
+/**
+ * Removes a hook's log and the deliveries its attempts belong to (the purge of its project): a few
+ * log items at a time, their deliveries (and payloads kept in the bucket, by `removePayload`)
+ * before them, so a purge cut short finds the rest through the log when it runs again. A delivery
+ * never attempted has no log item: it expires by TTL, and the delivery worker settles it as failed
+ * once its hook is gone.
+ */
+export async function purgeHookLog(
+  hookId: number,
+  removePayload: (key: string) => Promise<void>,
+): Promise<void> {
+  const logs = await readPartition(keys.hookLog(hookId, 0).pk, {
+    projection: 'pk, sk, delivery_id',
+    consistent: true,
+  });
+  for (let start = 0; start < logs.length; start += PURGED_LOGS_PER_STEP) {
+    const step = logs.slice(start, start + PURGED_LOGS_PER_STEP);
+    const deliveryIds = [
+      ...new Set(step.flatMap((log) => (typeof log.delivery_id === 'string' ? [log.delivery_id] : []))),
+    ];
+    const deliveries = deliveryIds.length
+      ? await batchGetItems(deliveryIds.map((id) => keys.hookDelivery(id)))
+      : [];
+    // An event's payload is shared by its deliveries to the project's hooks, all being purged.
+    const payloads = new Set(
+      deliveries.flatMap((delivery) =>
+        typeof delivery.payload_blob === 'string' ? [delivery.payload_blob] : [],
+      ),
+    );
+    for (const key of payloads) await removePayload(key);
+    await batchDeleteItems(deliveryIds.map((id) => keys.hookDelivery(id)));
+    await batchDeleteItems(step.map((log) => ({ pk: String(log.pk), sk: String(log.sk) })));
+  }
 }

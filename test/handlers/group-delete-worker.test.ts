@@ -2,13 +2,18 @@
  * The group-delete worker: removes a group marked deleted with everything under it (its projects
  * with their uploads and members, its members, its route), each step conditional.
  */
-import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/group-delete.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import { BUCKET, ddb, resetMocks, sentCommands, TABLE } from './fixtures.ts';
+import { BUCKET, ddb, NOW, resetMocks, sentCommands, TABLE } from './fixtures.ts';
 import {
   backend,
   getCommand,
@@ -60,6 +65,7 @@ const epicsOfGroup = (id: number) => [
   deleteKeys(...['', '#opened', '#closed'].map((state) => counter(`EPICS#GROUP#${id}${state}`))),
   deleteKeys({ pk: `COUNTER#EPICIID#${id}`, sk: 'COUNTER' }),
 ];
+const NOW_MS = Date.parse(NOW);
 const run = (body: string, messageId = 'msg-1') =>
   handler(sqsEvent(sqsRecord(body, messageId)), lambdaContext('group-delete'));
 
@@ -92,8 +98,13 @@ beforeEach(() => {
 });
 
 describe('group-delete worker', () => {
-  it('purges the projects (uploads, members, route, name, item), the members, the route and the group', async () => {
-    s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'uploads/42/abc/x.png' }], IsTruncated: false });
+  it('purges the projects (repository, uploads, members, route, name, item), the members, the route and the group', async () => {
+    s3.on(ListObjectsV2Command).resolves({ Contents: [], IsTruncated: false });
+    s3.on(ListObjectsV2Command, { Prefix: 'uploads/42/' }).resolves({
+      Contents: [{ Key: 'uploads/42/abc/x.png' }],
+      IsTruncated: false,
+    });
+    s3.on(DeleteObjectCommand).resolves({});
     s3.on(DeleteObjectsCommand).resolves({});
     expect(await run('{"groupId":5}')).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([
@@ -103,6 +114,31 @@ describe('group-delete worker', () => {
         listQuery('l2', `PROJECTS#NS#5#${visibility}`),
       ),
       getCommand(projectKey(42)),
+      // The repository lease, held while the project's files go (nothing else writes them meanwhile).
+      {
+        PutCommand: {
+          TableName: TABLE,
+          Item: {
+            pk: 'PROJECT#42',
+            sk: 'REPOLEASE',
+            kind: 'repository_lease',
+            holder: 'msg-1',
+            until: NOW_MS + 600_000,
+            expires: NOW_MS / 1000 + 600 + 86_400,
+          },
+          ConditionExpression: 'attribute_not_exists(pk) OR #until < :now OR holder = :holder',
+          ExpressionAttributeNames: { '#until': 'until' },
+          ExpressionAttributeValues: { ':now': NOW_MS, ':holder': 'msg-1' },
+        },
+      },
+      {
+        DeleteCommand: {
+          TableName: TABLE,
+          Key: { pk: 'PROJECT#42', sk: 'REPOLEASE' },
+          ConditionExpression: 'holder = :holder',
+          ExpressionAttributeValues: { ':holder': 'msg-1' },
+        },
+      },
       ...noteablesOfProject(42),
       partitionQuery('PROJECT#42'),
       transaction(
@@ -116,6 +152,7 @@ describe('group-delete worker', () => {
         deleteExisting(projectKey(42)),
         listCount('PROJECTS#private', -1),
         listCount('PROJECTS#NS#5#private', -1),
+        { Delete: { TableName: TABLE, Key: counter('MEMBERS#PROJECT#42') } },
       ),
       listQuery('l1', 'SHARES#GROUP#5'),
       ...epicsOfGroup(5),
@@ -129,6 +166,9 @@ describe('group-delete worker', () => {
       transaction(deleteExisting(groupKey(5))),
     ]);
     expect(s3.calls().map((call) => call.args[0].input)).toEqual([
+      // The repository: its refs document first, then whatever else is under its prefix.
+      { Bucket: BUCKET, Key: 'repositories/42/refs.json' },
+      { Bucket: BUCKET, Prefix: 'repositories/42/', ContinuationToken: undefined },
       { Bucket: BUCKET, Prefix: 'uploads/42/', ContinuationToken: undefined },
       { Bucket: BUCKET, Delete: { Objects: [{ Key: 'uploads/42/abc/x.png' }] } },
     ]);
