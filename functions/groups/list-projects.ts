@@ -3,6 +3,7 @@ import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { forkSourcesFor } from '#store/forks.ts';
 import { groupProjectsPage, startGroupProjectsPage } from '#store/project-pages.ts';
 
 /** The group's own projects the caller can see; members read them as one key range. */
@@ -14,7 +15,8 @@ export const handler = defineRoute({
   load: group({ alongside: startGroupProjectsPage }),
   run: async ({ params: input, caller, page, request, group, access, alongside }) => {
     const result = await groupProjectsPage(group, access, input, caller, page, alongside);
-    const items = presentProjects(result, caller, projectViewOptions(input, caller, request));
-    return reply.page(items, result.total, page);
+    const options = projectViewOptions(input, caller, request);
+    const forkSources = await forkSourcesFor(result.items, caller, options);
+    return reply.page(presentProjects(result, caller, { ...options, forkSources }), result.total, page);
   },
 });

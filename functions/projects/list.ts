@@ -2,6 +2,7 @@ import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { forkSourcesFor } from '#store/forks.ts';
 import { startProjectList, visibleProjectsPage } from '#store/project-pages.ts';
 
 /** Projects the caller may see; anonymous callers get simple entities. */
@@ -14,7 +15,8 @@ export const handler = defineRoute({
   prefetch: startProjectList,
   run: async ({ params: input, caller, page, request, prefetched }) => {
     const result = await visibleProjectsPage(input, caller, page, prefetched);
-    const items = presentProjects(result, caller, projectViewOptions(input, caller, request));
-    return reply.page(items, result.total, page);
+    const options = projectViewOptions(input, caller, request);
+    const forkSources = await forkSourcesFor(result.items, caller, options);
+    return reply.page(presentProjects(result, caller, { ...options, forkSources }), result.total, page);
   },
 });

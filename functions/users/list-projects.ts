@@ -2,6 +2,7 @@ import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { forkSourcesFor } from '#store/forks.ts';
 import { userProjectsPage } from '#store/project-pages.ts';
 import { findUser } from '#store/users.ts';
 
@@ -14,7 +15,8 @@ export const handler = defineRoute({
   prefetch: (input) => findUser(input.user_id),
   run: async ({ params: input, caller, page, request, prefetched }) => {
     const result = await userProjectsPage(prefetched, input, caller, page);
-    const items = presentProjects(result, caller, projectViewOptions(input, caller, request));
-    return reply.page(items, result.total, page);
+    const options = projectViewOptions(input, caller, request);
+    const forkSources = await forkSourcesFor(result.items, caller, options);
+    return reply.page(presentProjects(result, caller, { ...options, forkSources }), result.total, page);
   },
 });

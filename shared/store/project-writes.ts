@@ -44,8 +44,16 @@ import {
 
 export type NewProject = Omit<Project, 'id' | 'created_at' | 'updated_at' | 'last_activity_at'>;
 
-/** Creates a project; a personal project's owner becomes its member with owner access. */
-export async function createProject(fields: NewProject, ownerMemberId: number | null): Promise<Project> {
+/**
+ * Creates a project; a personal project's owner becomes its member with owner access. `extra`
+ * adds steps made from the new project (a fork's link and its source's counter) to the same
+ * transaction.
+ */
+export async function createProject(
+  fields: NewProject,
+  ownerMemberId: number | null,
+  extra: (project: Project) => (TransactItem | Step)[] = () => [],
+): Promise<Project> {
   const now = new Date().toISOString();
   const project: Project = {
     ...fields,
@@ -78,6 +86,7 @@ export async function createProject(fields: NewProject, ownerMemberId: number | 
       listCountChange(lists.projectMembershipsOfUser(ownerMemberId), 1),
     );
   }
+  steps.push(...extra(project));
   await commit(steps);
   return project;
 }

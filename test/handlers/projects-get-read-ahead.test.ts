@@ -307,6 +307,8 @@ const privateView = {
   creator_id: 1,
   import_status: 'none',
   import_error: null,
+  import_type: null,
+  mirror: false,
   ci_config_path: null,
   shared_with_groups: [
     {
@@ -475,6 +477,8 @@ describe('GET /projects/:id with read-ahead', () => {
         creator_id: 7,
         import_status: 'none',
         import_error: null,
+        import_type: null,
+        mirror: false,
         ci_config_path: null,
         shared_with_groups: [],
         repository_storage: 'default',

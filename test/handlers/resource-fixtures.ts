@@ -485,8 +485,11 @@ export function projectView(project: ProjectRecord, options: { admin?: boolean; 
     printing_merge_requests_link_enabled: true,
     open_issues_count: 0,
     creator_id: project.creator_id,
-    import_status: 'none',
+    import_status: project.import_status,
     import_error: null,
+    ...(options.admin ? { import_url: null } : {}),
+    import_type: null,
+    mirror: false,
     ...(options.admin ? { runners_token: project.runners_token } : {}),
     ci_config_path: null,
     shared_with_groups: project.shared_with_groups.map(({ group_ids: _ids, ...share }) => share),
@@ -715,8 +718,26 @@ export const memberKey = (owner: 'GROUP' | 'PROJECT', id: number, userId: number
   sk: `MEMBER#${userId}`,
 });
 
+/** Attributes a whole-item write leaves alone: counters and what the repository jobs record. */
+const MOVED_ALONE = new Set([
+  'star_count',
+  'forks_count',
+  'open_issues_count',
+  'last_issue_iid',
+  'last_merge_request_iid',
+  'forked_from_project_id',
+  'import_status',
+  'import_error',
+  'last_update_started_at',
+  'last_update_at',
+  'last_successful_update_at',
+  'commit_count',
+  'repository_size',
+  'uploads_size',
+]);
+
 /**
- * The Update that writes a whole project item except its counters (`star_count`): each attribute
+ * The Update that writes a whole project item except what is moved alone (MOVED_ALONE): each attribute
  * of its item (in its order, pk and sk skipped) is set as `#a<i> = :a<i>`, or removed when undefined.
  */
 export function projectWrite(project: ProjectRecord, ConditionExpression: string, values: Item) {
@@ -729,7 +750,7 @@ export function projectWrite(project: ProjectRecord, ConditionExpression: string
   const sets: string[] = [];
   const removals: string[] = [];
   Object.entries(item).forEach(([name, value], index) => {
-    if (name === 'pk' || name === 'sk' || name === 'star_count') return;
+    if (name === 'pk' || name === 'sk' || MOVED_ALONE.has(name)) return;
     names[`#a${index}`] = name;
     if (value === undefined) removals.push(`#a${index}`);
     else {

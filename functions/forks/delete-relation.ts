@@ -1,0 +1,13 @@
+import { forkSchemas } from '#domain/schemas/forks.ts';
+import { project } from '#http/load.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { removeForkRelation } from '#store/forks.ts';
+
+/** Ends a project's fork relation (admins only, spec §5.3): 204, or 304 when it is no fork. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: forkSchemas.deleteRelation,
+  load: project({ allow: ({ caller }) => caller.admin }),
+  run: async ({ project }) => ((await removeForkRelation(project)) ? reply.noContent() : reply.notModified()),
+});
