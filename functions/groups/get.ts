@@ -1,17 +1,35 @@
 import { groupDetail } from '#domain/group-views.ts';
+import { type GroupEntityOptions, showsGroupStatistics } from '#domain/groups.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
 import { groupDetailProjects, startGroupDetail } from '#store/group-projects.ts';
+import { startGroupStatistics } from '#store/group-statistics.ts';
 
-/** A group with its projects and shared projects; anonymous callers see public groups. */
+/**
+ * A group with its projects and shared projects; anonymous callers see public groups. Statistics
+ * (admins only) are read beside the access check.
+ */
 export const handler = defineRoute({
   auth: 'optional',
   params: groupSchemas.get,
-  load: group({ alongside: startGroupDetail }),
+  load: group({
+    alongside: (item, caller, params: { id: string | number; statistics?: boolean }) => ({
+      detail: startGroupDetail(item, caller),
+      statistics: startGroupStatistics(item, showsGroupStatistics(params, caller)),
+    }),
+  }),
   run: async ({ params: input, caller, request, group, access, alongside }) => {
-    const related = await groupDetailProjects(group, access, caller, alongside);
-    const customAttributes = Boolean(input.with_custom_attributes && caller?.admin);
-    return groupDetail(group, caller, { baseUrl: request.baseUrl, customAttributes }, related);
+    const [related, statistics] = await Promise.all([
+      groupDetailProjects(group, access, caller, alongside.detail),
+      alongside.statistics,
+    ]);
+    // The entity options reach groupEntity whole, statistics included.
+    const options: GroupEntityOptions = {
+      baseUrl: request.baseUrl,
+      customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
+      statistics,
+    };
+    return groupDetail(group, caller, options, related);
   },
 });

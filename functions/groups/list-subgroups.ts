@@ -1,9 +1,11 @@
 import { groupListFilter, presentGroupListItem } from '#domain/group-lists.ts';
+import { showsGroupStatistics } from '#domain/groups.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { visibleSubgroupsPage } from '#store/group-lists.ts';
+import { statisticsOfGroups } from '#store/group-statistics.ts';
 
 /** Direct subgroups of a group that the caller can see. */
 export const handler = defineRoute({
@@ -14,7 +16,12 @@ export const handler = defineRoute({
   run: async ({ params: input, caller, page, request, group, access }) => {
     const filter = groupListFilter(input, caller);
     const result = await visibleSubgroupsPage(group, access, caller, input, page, filter);
-    const items = result.items.map((child) => presentGroupListItem(child, input, caller, request.baseUrl));
+    const statistics = showsGroupStatistics(input, caller)
+      ? await statisticsOfGroups(result.items)
+      : undefined;
+    const items = result.items.map((child) =>
+      presentGroupListItem(child, input, caller, request.baseUrl, statistics),
+    );
     return reply.page(items, result.total, page);
   },
 });

@@ -1,12 +1,15 @@
 import { groupListFilter, presentGroupListItem } from '#domain/group-lists.ts';
+import { showsGroupStatistics } from '#domain/groups.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { visibleGroupsPage } from '#store/group-lists.ts';
+import { statisticsOfGroups } from '#store/group-statistics.ts';
 
 /**
  * Anonymous: public groups. Admins: all groups. Users: the groups they belong to (with ancestors
- * and descendants), or with `all_available` also every public and internal group.
+ * and descendants), or with `all_available` also every public and internal group. Statistics
+ * (admins only) are read for the page's groups alone.
  */
 export const handler = defineRoute({
   auth: 'optional',
@@ -14,7 +17,12 @@ export const handler = defineRoute({
   params: groupSchemas.list,
   run: async ({ params: input, caller, page, request }) => {
     const result = await visibleGroupsPage(input, caller, page, groupListFilter(input, caller));
-    const items = result.items.map((group) => presentGroupListItem(group, input, caller, request.baseUrl));
+    const statistics = showsGroupStatistics(input, caller)
+      ? await statisticsOfGroups(result.items)
+      : undefined;
+    const items = result.items.map((group) =>
+      presentGroupListItem(group, input, caller, request.baseUrl, statistics),
+    );
     return reply.page(items, result.total, page);
   },
 });

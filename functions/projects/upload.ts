@@ -5,8 +5,12 @@ import { newUpload, uploadEntity } from '#domain/uploads.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { addUploadedBytes } from '#store/repository-state.ts';
 
-/** A multipart `file` stored under a random secret; too large a file is refused before anything is stored. */
+/**
+ * A multipart `file` stored under a random secret; too large a file is refused before anything is
+ * stored. Its bytes join the project's storage statistics once it is stored.
+ */
 export const handler = defineRoute({
   auth: 'user',
   params: projectSchemas.byId,
@@ -14,6 +18,7 @@ export const handler = defineRoute({
   run: async ({ files, project }) => {
     const upload = newUpload(project.id, files.file);
     await putBlob(upload.key, upload.content, upload.contentType);
+    await addUploadedBytes(project.id, upload.content.length);
     return reply.created(uploadEntity(upload.secret, upload.filename, project.path_with_namespace));
   },
 });

@@ -2,9 +2,12 @@
 import {
   type Group,
   type GroupEntityOptions,
+  type GroupStatistics,
   groupEntity,
   groupMatchesSearch,
+  groupStatistics,
   matchesCustomAttributes,
+  showsGroupStatistics,
 } from './groups.ts';
 import type { Caller } from './users.ts';
 
@@ -33,19 +36,25 @@ export function groupListFilter(params: GroupListParams, caller: Caller | undefi
   return filters.length ? (group: Group) => filters.every((accept) => accept(group)) : undefined;
 }
 
-/** A search answers with id, name, path and description only (spec §2.5). */
+/**
+ * A search answers with id, name, path and description only (spec §2.5). `statistics` holds the
+ * groups' statistics when an administrator asked for them (a group missing from it shows zeros).
+ */
 export function presentGroupListItem(
   group: Group,
   params: GroupListParams,
   caller: Caller | undefined,
   baseUrl: string,
+  statistics?: ReadonlyMap<number, GroupStatistics>,
 ) {
   if (params.search !== undefined) {
     return { id: group.id, name: group.name, path: group.path, description: group.description };
   }
   const options: GroupEntityOptions = {
     baseUrl,
-    statistics: Boolean(params.statistics && caller?.admin),
+    statistics: showsGroupStatistics(params, caller)
+      ? (statistics?.get(group.id) ?? groupStatistics([]))
+      : undefined,
     customAttributes: Boolean(params.with_custom_attributes && caller?.admin),
   };
   return groupEntity(group, options);

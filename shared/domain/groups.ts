@@ -1,6 +1,7 @@
 /** Groups: stored shape, naming and visibility rules, entities. */
 import { moreVisible, type Visibility } from './access.ts';
 import { badRequest, validationFailed } from './errors.ts';
+import { type Project, projectStatistics } from './projects.ts';
 import { PATH_FORMAT_MESSAGE } from './users.ts';
 
 export const PROJECT_CREATION_LEVELS = ['noone', 'maintainer', 'developer'] as const;
@@ -160,9 +161,40 @@ export const matchesCustomAttributes = (group: Group, wanted: Record<string, str
 
 // Entities --------------------------------------------------------------------------------------
 
+/**
+ * GitLab's namespace statistics: the sums of its projects' (its subgroups' projects included), in
+ * the same fields as a project's, commit_count aside.
+ */
+export function groupStatistics(projects: readonly Project[]) {
+  const sums = {
+    storage_size: 0,
+    repository_size: 0,
+    wiki_size: 0,
+    lfs_objects_size: 0,
+    job_artifacts_size: 0,
+    packages_size: 0,
+    snippets_size: 0,
+    uploads_size: 0,
+  };
+  for (const project of projects) {
+    const { commit_count: _commits, ...sizes } = projectStatistics(project);
+    for (const [field, size] of Object.entries(sizes)) sums[field as keyof typeof sums] += size;
+  }
+  return sums;
+}
+
+export type GroupStatistics = ReturnType<typeof groupStatistics>;
+
+/** Statistics are shown to administrators who ask for them; others never see the key. */
+export const showsGroupStatistics = (
+  params: { statistics?: boolean },
+  caller: { admin: boolean } | undefined,
+) => Boolean(params.statistics && caller?.admin);
+
 export interface GroupEntityOptions {
   baseUrl: string;
-  statistics?: boolean;
+  /** The group's statistics, when they are to be shown. */
+  statistics?: GroupStatistics;
   customAttributes?: boolean;
 }
 
@@ -192,9 +224,7 @@ export function groupEntity(group: Group, options: GroupEntityOptions) {
           custom_attributes: Object.entries(group.custom_attributes).map(([key, value]) => ({ key, value })),
         }
       : {}),
-    ...(options.statistics
-      ? { statistics: { storage_size: 0, repository_size: 0, lfs_objects_size: 0, job_artifacts_size: 0 } }
-      : {}),
+    ...(options.statistics ? { statistics: options.statistics } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as getUpload } from '../../functions/projects/get-upload.ts';
 import { handler as upload } from '../../functions/projects/upload.ts';
 import { apiEvent, invoke, lambdaContext } from '../support/events.ts';
-import { BUCKET, emptyHeaders, resetMocks, sentCommands, USER_TOKEN } from './fixtures.ts';
+import { BUCKET, emptyHeaders, resetMocks, sentCommands, TABLE, USER_TOKEN } from './fixtures.ts';
 import {
   BOB_TOKEN,
   batchGet,
@@ -80,6 +80,16 @@ describe('POST /projects/:id/uploads', () => {
       tokenRead(USER_TOKEN),
       getCommand(projectKey(43)),
       batchGet(memberKey('PROJECT', 43, 2)),
+      // The file's bytes join the project's storage statistics.
+      {
+        UpdateCommand: {
+          TableName: TABLE,
+          Key: projectKey(43),
+          UpdateExpression: 'ADD uploads_size :bytes',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+          ExpressionAttributeValues: { ':bytes': PNG.length },
+        },
+      },
     ]);
   });
 

@@ -55,7 +55,7 @@ const byId = { id: required(idOrPath()) };
 
 export const groupSchemas = {
   byId: params(byId),
-  get: params({ ...byId, with_custom_attributes: optional(bool()) }),
+  get: params({ ...byId, statistics: optional(bool()), with_custom_attributes: optional(bool()) }),
   list: params(groupListParams),
   subgroups: params({ ...byId, ...groupListParams }),
   projects: params({ ...byId, ...groupProjectListParams }),

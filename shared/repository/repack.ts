@@ -1,0 +1,125 @@
+/**
+ * Housekeeping of a stored repository: every object its refs reach written again as one pack,
+ * which becomes the only pack its refs document names; then packs nothing names any more (left by
+ * earlier runs, or by jobs killed before their commit point) are removed.
+ *
+ * Every step leaves a readable repository: the new pack is uploaded before the document names it,
+ * the document is one PUT, and only packs the committed document does not name are deleted. Run
+ * again after a failure, it finishes what is left (packing the same objects gives the same pack).
+ * Callers hold the project's repository lease: a pack another writer uploaded but has not named
+ * yet would look unnamed here.
+ */
+import fs from 'node:fs';
+import * as git from 'isomorphic-git';
+import { deleteBlob, listBlobs } from '#blob/s3.ts';
+import { countCommits } from './history.ts';
+import { type PackFile, packKey, packPath, repositoryPrefix, type StoredRefs } from './layout.ts';
+import { withScratchDirectory } from './scratch.ts';
+import { commitStoredRefs, materializeRepository, storedRepositorySize, uploadPacks } from './storage.ts';
+
+export interface RepackResult {
+  stored: StoredRefs;
+  /** Whether the packs were written again as one (false: the repository had one pack at most). */
+  repacked: boolean;
+  /** Keys of the pack files removed because the committed document does not name them. */
+  removed: string[];
+  /** commit_count: commits reachable from HEAD (0 without a branch). */
+  commitCount: number;
+  /** repository_size: the bytes under the project's prefix once unnamed packs are gone. */
+  repositorySize: number;
+}
+
+/** Repacks the project's repository; undefined (and nothing changed) when it has none. */
+export async function repackRepository(projectId: number): Promise<RepackResult | undefined> {
+  return withScratchDirectory(async (gitdir) => {
+    const cache = {};
+    const previous = await materializeRepository(projectId, gitdir, cache);
+    if (previous === undefined) return undefined;
+    // One pack (or none) is what a repack would make: only the unnamed packs are left to remove.
+    const stored =
+      previous.packs.length > 1 ? await packReachable(projectId, gitdir, previous, cache) : previous;
+    const removed = await removeUnnamedPacks(projectId, stored);
+    return {
+      stored,
+      repacked: stored !== previous,
+      removed,
+      commitCount: stored.head === null ? 0 : await countCommits(gitdir, stored.head, cache),
+      repositorySize: await storedRepositorySize(projectId),
+    };
+  });
+}
+
+/** Writes one pack of what the refs reach, uploads it, and commits a document naming only it. */
+async function packReachable(
+  projectId: number,
+  gitdir: string,
+  previous: StoredRefs,
+  cache: object,
+): Promise<StoredRefs> {
+  const oids = await reachableObjects(gitdir, Object.values(previous.refs), cache);
+  let packs: string[] = [];
+  if (oids.length > 0) {
+    const { filename } = await git.packObjects({ fs, gitdir, oids, write: true, cache });
+    const pack = filename.replace(/\.pack$/, '');
+    await git.indexPack({ fs, dir: gitdir, gitdir, filepath: packPath(pack, 'pack'), cache });
+    await uploadPacks(projectId, gitdir, [pack]);
+    packs = [pack];
+  }
+  const next: StoredRefs = { ...previous, packs };
+  await commitStoredRefs(projectId, next);
+  return next;
+}
+
+/**
+ * Every object reachable from `tips`, each once, in an order fixed by the tips (so the same refs
+ * give the same pack): commits with their trees and parents, trees with their entries, annotated
+ * tags with what they tag. Blobs are listed without being read; a tree's `commit` entries are
+ * submodules, whose commits live in another repository.
+ */
+export async function reachableObjects(
+  gitdir: string,
+  tips: readonly string[],
+  cache: object = {},
+): Promise<string[]> {
+  const seen = new Set<string>();
+  const order: string[] = [];
+  const pending = [...new Set(tips)].sort().reverse();
+  const include = (oid: string) => {
+    if (seen.has(oid)) return false;
+    seen.add(oid);
+    order.push(oid);
+    return true;
+  };
+  while (pending.length > 0) {
+    const oid = pending.pop() as string;
+    if (!include(oid)) continue;
+    const read = await git.readObject({ fs, gitdir, oid, format: 'parsed', cache });
+    if (read.format !== 'parsed') throw new Error(`object ${oid} could not be parsed`);
+    if (read.type === 'commit') {
+      pending.push(...[...read.object.parent].reverse(), read.object.tree);
+    } else if (read.type === 'tag') {
+      pending.push(read.object.object);
+    } else if (read.type === 'tree') {
+      const subtrees: string[] = [];
+      for (const entry of read.object) {
+        if (entry.type === 'blob') include(entry.oid);
+        else if (entry.type === 'tree') subtrees.push(entry.oid);
+      }
+      pending.push(...subtrees.reverse());
+    }
+  }
+  return order;
+}
+
+/** Deletes the pack files under the prefix that `stored` does not name; answers their keys. */
+async function removeUnnamedPacks(projectId: number, stored: StoredRefs): Promise<string[]> {
+  const named = new Set(
+    stored.packs.flatMap((pack) =>
+      (['pack', 'idx'] as PackFile[]).map((file) => packKey(projectId, pack, file)),
+    ),
+  );
+  const packDirectory = `${repositoryPrefix(projectId)}objects/pack/`;
+  const unnamed = (await listBlobs(packDirectory)).map(({ key }) => key).filter((key) => !named.has(key));
+  for (const key of unnamed) await deleteBlob(key);
+  return unnamed;
+}
