@@ -35,7 +35,7 @@ afterAll(async () => {
 /** Runs one part of check_repositories.py; the script's stderr names the first mismatch. */
 async function runPart(part: string) {
   const script = join(import.meta.dirname, 'python', 'check_repositories.py');
-  const args = [script, inject('baseUrl'), inject('rootToken'), server.url('source.git'), remote.head];
+  const args = [script, inject('baseUrl'), inject('rootToken'), server.url('source.git')];
   const result = await promisify(execFile)(PYTHON, [...args, String(remote.count), part], {
     timeout: 100_000,
   }).catch((error: { stdout?: string; stderr?: string; code?: number }) => error);

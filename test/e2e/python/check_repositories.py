@@ -6,8 +6,8 @@ default_branch as the remote has them), forks (project.forks.create, forks.list,
 housekeeping (201, then 409 within the lease), pull mirroring (mirror_pull, mirror_pull_details,
 400 for a project that is no mirror) and project.delete() (202, then 404).
 
-Usage: python3 check_repositories.py <base url> <admin token> <remote url> <remote HEAD> <commit
-count> [part ...], parts among import, forks, relation, housekeeping, mirror, delete (all when
+Usage: python3 check_repositories.py <base url> <admin token> <remote url> <commit count>
+[part ...], parts among import, forks, relation, housekeeping, mirror, delete (all when
 none is named). Exits non-zero with a message on the first mismatch; prints "ok" when every check
 holds.
 """
@@ -38,9 +38,9 @@ def refused(call, error_class, code, message):
     return None
 
 
-url, token, remote, remote_head, remote_count = sys.argv[1:6]
+url, token, remote, remote_count = sys.argv[1:5]
 remote_count = int(remote_count)
-parts = set(sys.argv[6:]) or {"import", "forks", "relation", "housekeeping", "mirror", "delete"}
+parts = set(sys.argv[5:]) or {"import", "forks", "relation", "housekeeping", "mirror", "delete"}
 gl = gitlab.Gitlab(url, private_token=token)
 gl.auth()
 prefix = f"pyr-{secrets.token_hex(4)}"
