@@ -1,11 +1,14 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnRoute, HttpApi, HttpMethod, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type RouteDefinition, routes as routeTable } from '../functions/routes.ts';
+import { type ScheduleDefinition, schedules as scheduleTable } from '../functions/schedules.ts';
 import {
   type StreamConsumerDefinition,
   streamConsumers as streamConsumerTable,
@@ -24,6 +27,8 @@ export interface ApiStackProps extends StackProps {
   workers?: readonly WorkerDefinition[];
   /** @default functions/stream-consumers.ts */
   streamConsumers?: readonly StreamConsumerDefinition[];
+  /** @default functions/schedules.ts */
+  schedules?: readonly ScheduleDefinition[];
 }
 
 export interface WorkerQueue {
@@ -36,6 +41,12 @@ export interface StreamConsumer {
   consumer: ApiFunction;
   /** Where the event source reports the batches it gave up on. */
   failureQueue: Queue;
+}
+
+export interface ScheduledFunction {
+  fn: ApiFunction;
+  /** The EventBridge rule that invokes it every `rateMinutes`. */
+  rule: Rule;
 }
 
 const streamViewTypes: Record<typeof streamViewType, StreamViewType> = {
@@ -60,7 +71,8 @@ export function routeIdFor(route: RouteDefinition): string {
 /**
  * The whole service, deployed as one root stack: one table, one bucket, one queue (+ DLQ) and
  * consumer per worker, one IAM role per distinct declared access, one log group for the route
- * functions and one for the workers, and an HTTP API with a route per route-table entry. The
+ * functions and one for the workers (and scheduled functions), an EventBridge rule per schedule,
+ * and an HTTP API with a route per route-table entry. The
  * route functions (with their integrations and invoke permissions) live in one nested stack per
  * area of `functions/` (see route-functions.ts), which keeps every template far below
  * CloudFormation's 500 resources. Each function is granted exactly its declared `access`.
@@ -76,6 +88,8 @@ export class ApiStack extends Stack {
   readonly workerQueues: ReadonlyMap<string, WorkerQueue>;
   /** By stream-consumer name. */
   readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
+  /** By schedule name. */
+  readonly scheduledFunctions: ReadonlyMap<string, ScheduledFunction>;
   /** Route functions by handler entry (relative to the project root). */
   readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
   /** The nested stacks of route functions, by area (`''` for files directly in `functions/`). */
@@ -86,6 +100,7 @@ export class ApiStack extends Stack {
     const routes = props.routes ?? routeTable;
     const workers = props.workers ?? workerTable;
     const streamConsumers = props.streamConsumers ?? streamConsumerTable;
+    const schedules = props.schedules ?? scheduleTable;
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: keyAttributes.partition, type: AttributeType.STRING },
@@ -256,6 +271,32 @@ export class ApiStack extends Stack {
       consumers.set(definition.name, { consumer, failureQueue });
     }
     this.streamConsumers = consumers;
+
+    // Scheduled functions, last like the stream consumers: an EventBridge rule each invokes one
+    // with the role of its declared access (shared with the routes that declare the same).
+    const scheduled = new Map<string, ScheduledFunction>();
+    for (const schedule of schedules) {
+      if (scheduled.has(schedule.name)) throw new Error(`schedule ${schedule.name} is declared twice`);
+      if (!Number.isInteger(schedule.rateMinutes) || schedule.rateMinutes < 1) {
+        throw new Error(`schedule ${schedule.name}: rateMinutes must be a whole number of minutes`);
+      }
+      const fn = new ApiFunction(this, constructIdFor(schedule.entry), {
+        entry: schedule.entry,
+        access: schedule.access,
+        targets,
+        role: this.roles.roleFor(schedule.entry, { access: schedule.access }),
+        logGroup: this.workerLogGroup,
+        timeout: Duration.seconds(schedule.timeout),
+      });
+      const rule = new Rule(this, `${constructIdFor(schedule.name)}Schedule`, {
+        schedule: Schedule.rate(Duration.minutes(schedule.rateMinutes)),
+        description: `Runs ${schedule.entry} every ${schedule.rateMinutes} minutes`,
+        // No retry: a run that failed is made up for by the next one.
+        targets: [new LambdaFunction(fn, { retryAttempts: 0 })],
+      });
+      scheduled.set(schedule.name, { fn, rule });
+    }
+    this.scheduledFunctions = scheduled;
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

@@ -2,16 +2,21 @@ import { presentProject } from '#domain/project-views.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { checkedImportSettings, sendScheduledImport } from '#jobs/import.ts';
 import { publish } from '#queue/publish.ts';
 import { createProjectFor } from '#store/namespaces.ts';
 
-/** A project in the caller's namespace, or in `namespace_id` where they may create projects. */
+/**
+ * A project in the caller's namespace, or in `namespace_id` where they may create projects; with
+ * an import_url it starts `scheduled` and the import worker fetches the remote.
+ */
 export const handler = defineRoute({
   auth: 'user',
   params: projectSchemas.create,
   run: async ({ params: input, caller, request }) => {
-    const { project, access } = await createProjectFor(caller, input);
-    await publish('search-index', { projectId: project.id });
+    const { project, access } = await createProjectFor(caller, await checkedImportSettings(input, caller));
+    // Side by side: an import costs the request no second round trip.
+    await Promise.all([publish('search-index', { projectId: project.id }), sendScheduledImport(project)]);
     return reply.created(presentProject(project, caller, { baseUrl: request.baseUrl }, access));
   },
 });

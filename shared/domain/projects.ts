@@ -417,7 +417,13 @@ export interface ProjectAttributes extends Partial<Record<FeatureFlag, boolean>>
   default_branch?: string;
   description?: string;
   visibility?: Visibility;
+  /** Empty clears it (no import, no mirror). */
   import_url?: string;
+  mirror?: boolean;
+  mirror_user_id?: number;
+  mirror_trigger_builds?: boolean;
+  only_mirror_protected_branches?: boolean;
+  mirror_overwrites_diverged_branches?: boolean;
   tag_list?: string[];
   ci_config_path?: string;
   repository_storage?: string;
@@ -425,7 +431,10 @@ export interface ProjectAttributes extends Partial<Record<FeatureFlag, boolean>>
 }
 
 function attributeErrors(
-  project: Pick<Project, 'name' | 'path' | 'visibility' | 'namespace' | 'approvals_before_merge'>,
+  project: Pick<
+    Project,
+    'name' | 'path' | 'visibility' | 'namespace' | 'approvals_before_merge' | 'import_url' | 'mirror'
+  >,
 ) {
   const errors: Record<string, string[]> = {};
   const name = projectNameErrors(project.name);
@@ -436,12 +445,31 @@ function attributeErrors(
   if (visibility) errors.visibility_level = [visibility];
   if (project.approvals_before_merge < 0)
     errors.approvals_before_merge = ['must be greater than or equal to 0'];
+  // A pull mirror fetches its import_url: without one there is nothing to mirror.
+  if (project.mirror && !project.import_url) errors.import_url = ["can't be blank"];
   return errors;
 }
 
+/** The mirror settings sent, as stored (those not sent are left as they are). */
+function mirrorSettings(input: ProjectAttributes): Partial<Project> {
+  const settings: Partial<Project> = {};
+  if (input.mirror !== undefined) settings.mirror = input.mirror;
+  if (input.mirror_user_id !== undefined) settings.mirror_user_id = input.mirror_user_id;
+  if (input.mirror_trigger_builds !== undefined) settings.mirror_trigger_builds = input.mirror_trigger_builds;
+  if (input.only_mirror_protected_branches !== undefined)
+    settings.only_mirror_protected_branches = input.only_mirror_protected_branches;
+  if (input.mirror_overwrites_diverged_branches !== undefined)
+    settings.mirror_overwrites_diverged_branches = input.mirror_overwrites_diverged_branches;
+  return settings;
+}
+
+/** An empty import_url is none. */
+const importUrlOf = (url: string) => (url === '' ? null : url);
+
 /**
  * A new project from create params: the path comes from the name (and the name from the path)
- * when one is missing; switches take GitLab's defaults.
+ * when one is missing; switches take GitLab's defaults. With an import_url the project starts
+ * `scheduled`: the import job is sent once it is saved.
  */
 export function newProjectFrom(
   input: ProjectAttributes,
@@ -451,6 +479,7 @@ export function newProjectFrom(
 ): Omit<Project, 'id' | 'created_at' | 'updated_at' | 'last_activity_at'> {
   const name = input.name ?? input.path ?? '';
   const path = input.path ?? pathFromName(name);
+  const importUrl = input.import_url === undefined ? null : importUrlOf(input.import_url);
   const flags = Object.fromEntries(
     FEATURE_FLAGS.map((flag) => [flag, input[flag] ?? FEATURE_DEFAULTS[flag]]),
   ) as Record<FeatureFlag, boolean>;
@@ -466,9 +495,10 @@ export function newProjectFrom(
     archived: false,
     star_count: 0,
     forks_count: 0,
-    import_url: input.import_url ?? null,
-    import_status: 'none' as ImportStatus,
+    import_url: importUrl,
+    import_status: (importUrl === null ? 'none' : 'scheduled') as ImportStatus,
     import_error: null,
+    ...mirrorSettings(input),
     tag_list: input.tag_list ?? [],
     ci_config_path: input.ci_config_path ?? null,
     repository_storage: input.repository_storage ?? 'default',
@@ -502,7 +532,8 @@ export function updatedProject(project: Project, input: ProjectAttributes, now: 
   if (input.description !== undefined) next.description = input.description;
   if (input.default_branch !== undefined) next.default_branch = input.default_branch;
   if (input.visibility !== undefined) next.visibility = input.visibility;
-  if (input.import_url !== undefined) next.import_url = input.import_url;
+  if (input.import_url !== undefined) next.import_url = importUrlOf(input.import_url);
+  Object.assign(next, mirrorSettings(input));
   if (input.tag_list !== undefined) next.tag_list = input.tag_list;
   if (input.ci_config_path !== undefined) next.ci_config_path = input.ci_config_path;
   if (input.repository_storage !== undefined) next.repository_storage = input.repository_storage;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
+import { schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
 import { buildApp } from './support.ts';
@@ -36,7 +37,7 @@ beforeAll(() => {
   const { app, stack } = buildApp({ bundle: true, outdir });
   const assembly = app.synth();
   bundleSeconds = (performance.now() - started) / 1000;
-  // The root template holds the workers; each nested stack's template (a file in the same
+  // The root template holds the workers and scheduled functions; each nested stack's template (a file in the same
   // assembly) holds its area's route functions.
   const templates = [
     assembly.getStackByName(stack.stackName).template as Template,
@@ -59,12 +60,13 @@ afterAll(() => {
 });
 
 describe('real bundling', () => {
-  it('bundles every route, worker and stream-consumer entry with the local esbuild', () => {
+  it('bundles every route, worker, stream-consumer and schedule entry with the local esbuild', () => {
     const entries = [
       ...new Set([
         ...routes.map((route) => route.entry),
         ...workers.map((worker) => worker.entry),
         ...streamConsumers.map((consumer) => consumer.entry),
+        ...schedules.map((schedule) => schedule.entry),
       ]),
     ];
     expect(bundles.map((bundle) => bundle.entry).sort()).toEqual(entries.sort());

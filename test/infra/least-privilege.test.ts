@@ -3,6 +3,7 @@ import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
 import type { Access, RouteDefinition } from '../../functions/routes.ts';
 import { routes } from '../../functions/routes.ts';
+import { type ScheduleDefinition, schedules } from '../../functions/schedules.ts';
 import type { StreamConsumerDefinition } from '../../functions/stream-consumers.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import type { WorkerDefinition } from '../../functions/workers.ts';
@@ -135,8 +136,14 @@ function checkStack(
   routeTable: readonly RouteDefinition[],
   workerTable: readonly WorkerDefinition[],
   consumerTable: readonly StreamConsumerDefinition[],
+  scheduleTable: readonly ScheduleDefinition[],
 ) {
-  const synth = synthesize({ routes: routeTable, workers: workerTable, streamConsumers: consumerTable });
+  const synth = synthesize({
+    routes: routeTable,
+    workers: workerTable,
+    streamConsumers: consumerTable,
+    schedules: scheduleTable,
+  });
   const { stack } = synth;
   const cases = [
     ...routeTable.map((route) => ({
@@ -157,6 +164,13 @@ function checkStack(
       access: consumer.access,
       beyond: { stream: consumer.name } as Beyond,
     })),
+    // A scheduled function has its declared access and nothing beyond (EventBridge invokes it).
+    ...scheduleTable.map((schedule) => ({
+      name: `schedule ${schedule.name} (${schedule.entry})`,
+      fn: stack.scheduledFunctions.get(schedule.name)!.fn,
+      access: schedule.access,
+      beyond: {} as Beyond,
+    })),
   ];
   return { synth, stack, cases };
 }
@@ -166,9 +180,10 @@ function describeGrants(
   routeTable: readonly RouteDefinition[],
   workerTable: readonly WorkerDefinition[],
   consumerTable: readonly StreamConsumerDefinition[],
+  scheduleTable: readonly ScheduleDefinition[],
 ) {
   describe(label, () => {
-    const { synth, stack, cases } = checkStack(routeTable, workerTable, consumerTable);
+    const { synth, stack, cases } = checkStack(routeTable, workerTable, consumerTable, scheduleTable);
 
     it.each(cases.map((c) => [c.name, c] as const))(
       '%s is granted exactly its declared access',
@@ -250,7 +265,13 @@ function describeGrants(
   });
 }
 
-describeGrants('the deployed route, worker and stream-consumer tables', routes, workers, streamConsumers);
+describeGrants(
+  'the deployed route, worker, stream-consumer and schedule tables',
+  routes,
+  workers,
+  streamConsumers,
+  schedules,
+);
 
 // The real tables declare no bucket access yet; this one exercises every kind of grant.
 const sample = (entry: string, access: Access): RouteDefinition => ({
@@ -295,6 +316,15 @@ describeGrants(
       ...streamConsumers[0]!,
       name: 'changes',
       entry: 'functions/users/list-projects.ts',
+      access: { queues: ['second'] },
+    },
+  ],
+  [
+    // Same declared access as a route above: it shares that route's role.
+    {
+      ...schedules[0]!,
+      name: 'tick',
+      entry: 'functions/groups/list.ts',
       access: { queues: ['second'] },
     },
   ],

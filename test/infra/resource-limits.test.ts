@@ -67,12 +67,14 @@ describe('CloudFormation resource limit', () => {
     },
   );
 
-  it('costs one resource per route in the root (its route) and at most three in its nested stack', () => {
+  it('costs one resource per route in the root (its route) and at most three in its nested stack; a schedule three in the root', () => {
     expect(root.byType['AWS::ApiGatewayV2::Route']).toBe(routes.length);
     expect(root.byType['AWS::Lambda::Function'] ?? 0).toBe(
-      stack.workerQueues.size + stack.streamConsumers.size,
+      stack.workerQueues.size + stack.streamConsumers.size + stack.scheduledFunctions.size,
     );
-    expect(root.byType['AWS::Lambda::Permission'] ?? 0).toBe(0);
+    // The root's only invoke permissions are the schedules' rules'.
+    expect(root.byType['AWS::Lambda::Permission'] ?? 0).toBe(stack.scheduledFunctions.size);
+    expect(root.byType['AWS::Events::Rule'] ?? 0).toBe(stack.scheduledFunctions.size);
     expect(root.byType['AWS::ApiGatewayV2::Integration'] ?? 0).toBe(0);
     for (const count of nested) {
       // Function + integration + invoke permission per route, and the CDK metadata resource.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Stack, Token } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { type RouteDefinition, routes } from '../../functions/routes.ts';
+import { schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
 import { constructIdFor, projectRoot } from '../../lib/api-function.ts';
@@ -40,6 +41,8 @@ const allFunctions = [
     fn: consumer,
     worker: true,
   })),
+  // So are scheduled functions.
+  ...[...stack.scheduledFunctions.values()].map(({ fn }) => ({ entry: fn.entryPath, fn, worker: true })),
 ];
 
 describe('handler files and tables', () => {
@@ -52,13 +55,14 @@ describe('handler files and tables', () => {
     ...routeEntries,
     ...workers.map((worker) => worker.entry),
     ...streamConsumers.map((consumer) => consumer.entry),
+    ...schedules.map((schedule) => schedule.entry),
   ];
 
   it('finds handler files to check', () => {
     expect(handlerFiles.length).toBeGreaterThanOrEqual(routeEntries.length);
   });
 
-  it('every file that exports a handler is in the route or worker table', () => {
+  it('every file that exports a handler is in the route, worker, stream-consumer or schedule table', () => {
     const missing = handlerFiles.filter((file) => !tableEntries.includes(file));
     expect(missing).toEqual([]);
   });
@@ -69,10 +73,11 @@ describe('handler files and tables', () => {
     expect([...new Set(tableEntries)].sort()).toEqual(handlerFiles);
   });
 
-  it('deploys exactly one function per route entry, per worker and per stream consumer, and nothing else', () => {
+  it('deploys exactly one function per route entry, worker, stream consumer and schedule, and nothing else', () => {
     expect(synth.resources('AWS::Lambda::Function')).toHaveLength(
-      routeEntries.length + workers.length + streamConsumers.length,
+      routeEntries.length + workers.length + streamConsumers.length + schedules.length,
     );
+    expect([...stack.scheduledFunctions.keys()].sort()).toEqual(schedules.map((s) => s.name).sort());
     expect([...stack.routeFunctions.keys()].sort()).toEqual([...routeEntries].sort());
     expect([...stack.workerQueues.keys()].sort()).toEqual(workers.map((worker) => worker.queue).sort());
     expect([...stack.streamConsumers.keys()].sort()).toEqual(streamConsumers.map((c) => c.name).sort());
@@ -244,7 +249,8 @@ describe('functions', () => {
       const access =
         routes.find((route) => route.entry === entry)?.access ??
         worker?.access ??
-        streamConsumers.find((consumer) => consumer.entry === entry)!.access;
+        streamConsumers.find((consumer) => consumer.entry === entry)?.access ??
+        schedules.find((schedule) => schedule.entry === entry)!.access;
       return [entry, fn, access, worker] as const;
     }),
   )('%s gets environment variables only for what it binds', (_entry, fn, access, worker) => {
@@ -442,6 +448,52 @@ describe.each(streamConsumers.map((consumer) => [consumer.name, consumer] as con
         Principal: { AWS: '*' },
         Condition: { Bool: { 'aws:SecureTransport': 'false' } },
         Resource: getAtt(failureQueueId),
+      });
+    });
+  },
+);
+
+describe.each(schedules.map((schedule) => [schedule.name, schedule] as const))(
+  'schedule %s',
+  (_name, definition) => {
+    const { fn, rule } = stack.scheduledFunctions.get(definition.name)!;
+    const functionId = logicalId(fn);
+
+    it('runs in the root stack with its timeout', () => {
+      expect(synth.templateOf(fn)).toBe(template);
+      expect(fn.entryPath).toBe(definition.entry);
+      expect(rootResources('AWS::Lambda::Function')[functionId]!.Properties).toMatchObject({
+        Description: definition.entry,
+        Timeout: definition.timeout,
+      });
+    });
+
+    it('is invoked by an EventBridge rule at its rate, without retries', () => {
+      expect(synth.templateOf(rule)).toBe(template);
+      const rules = synth.resources('AWS::Events::Rule');
+      expect(rules).toHaveLength(schedules.length);
+      const properties = synth.resourceOf(rule).Properties;
+      expect(properties).toMatchObject({
+        ScheduleExpression: `rate(${definition.rateMinutes} minutes)`,
+        State: 'ENABLED',
+        Targets: [{ Arn: getAtt(functionId), Id: 'Target0', RetryPolicy: { MaximumRetryAttempts: 0 } }],
+      });
+      expect(properties.Targets).toHaveLength(1);
+    });
+
+    it('lets only its rule invoke the function', () => {
+      const permissions = synth
+        .resources('AWS::Lambda::Permission')
+        .filter(
+          ({ resource }) =>
+            JSON.stringify(resource.Properties.FunctionName) === JSON.stringify(getAtt(functionId)),
+        );
+      expect(permissions).toHaveLength(1);
+      expect(permissions[0]!.resource.Properties).toEqual({
+        Action: 'lambda:InvokeFunction',
+        FunctionName: getAtt(functionId),
+        Principal: 'events.amazonaws.com',
+        SourceArn: getAtt(logicalId(rule)),
       });
     });
   },

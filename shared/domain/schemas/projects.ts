@@ -36,6 +36,12 @@ const projectAttributes = {
   shared_runners_enabled: optional(bool()),
   visibility: optional(oneOf(VISIBILITIES)),
   import_url: optional(str(URL_MAX_LENGTH)),
+  // Pull mirroring (GitLab EE): the import_url is fetched again on request and on a schedule.
+  mirror: optional(bool()),
+  mirror_user_id: optional(id()),
+  mirror_trigger_builds: optional(bool()),
+  only_mirror_protected_branches: optional(bool()),
+  mirror_overwrites_diverged_branches: optional(bool()),
   public_jobs: optional(bool()),
   only_allow_merge_if_pipeline_succeeds: optional(bool()),
   only_allow_merge_if_all_discussions_are_resolved: optional(bool()),
