@@ -5,13 +5,7 @@
  */
 import { ACCESS } from '#domain/access.ts';
 import { notFound } from '#domain/errors.ts';
-import {
-  type Project,
-  type ProjectAttributes,
-  type ProjectNamespace,
-  placedIn,
-  updatedProject,
-} from '#domain/projects.ts';
+import { type Project, type ProjectNamespace, placedIn } from '#domain/projects.ts';
 import { searchTextChanged } from '#domain/search.ts';
 import { nextId } from './ids.ts';
 import { keys, lists } from './keys.ts';
@@ -172,10 +166,6 @@ export const setArchived = (project: Project, archived: boolean): Promise<Projec
         archived,
         updated_at: new Date().toISOString(),
       }));
-
-/** Changes a project as asked (see updatedProject), to a fresh read when someone saved meanwhile. */
-export const changeProject = (project: Project, input: ProjectAttributes) =>
-  updateProject(project.id, (current) => updatedProject(current, input, new Date().toISOString()));
 
 /** Sets or removes one custom attribute of a project. */
 export const setProjectCustomAttribute = (project: Project, key: string, value: string | undefined) =>

@@ -124,6 +124,17 @@ export async function recordImportFinished(
   project: Project,
   outcome: RepositoryStatistics & { defaultBranch: string | null },
 ): Promise<void> {
+  // The branch first: a client that sees `finished` sees the branch with it.
+  if (outcome.defaultBranch !== null && outcome.defaultBranch !== project.default_branch) {
+    await writeAlone(
+      setState(
+        project.id,
+        { default_branch: outcome.defaultBranch },
+        `${LIVE_ITEM} AND default_branch = :previous`,
+        { ':previous': project.default_branch },
+      ),
+    );
+  }
   const now = new Date().toISOString();
   await writeAlone(
     setState(project.id, {
@@ -135,16 +146,6 @@ export async function recordImportFinished(
       repository_size: outcome.repositorySize,
     }),
   );
-  if (outcome.defaultBranch !== null && outcome.defaultBranch !== project.default_branch) {
-    await writeAlone(
-      setState(
-        project.id,
-        { default_branch: outcome.defaultBranch },
-        `${LIVE_ITEM} AND default_branch = :previous`,
-        { ':previous': project.default_branch },
-      ),
-    );
-  }
 }
 
 /** The job failed for good: import_status `failed` with a message that is safe to show. */

@@ -222,6 +222,9 @@ describe('POST /projects', () => {
       creator_id: user.id,
       import_status: 'none',
       import_error: null,
+      import_url: null,
+      import_type: null,
+      mirror: false,
       runners_token: expect.stringMatching(/^[0-9a-f]{20}$/),
       ci_config_path: null,
       shared_with_groups: [],
@@ -863,6 +866,9 @@ describe('GET /projects/:id', () => {
       wiki_size: 0,
       lfs_objects_size: 0,
       job_artifacts_size: 0,
+      packages_size: 0,
+      snippets_size: 0,
+      uploads_size: 0,
     });
   });
 
@@ -1172,6 +1178,9 @@ describe('GET /projects', () => {
       wiki_size: 0,
       lfs_objects_size: 0,
       job_artifacts_size: 0,
+      packages_size: 0,
+      snippets_size: 0,
+      uploads_size: 0,
     });
     const all = await api<ProjectBody[]>('GET', `/projects?search=${term}`, { token: user.token });
     expect(all.status).toBe(200);
