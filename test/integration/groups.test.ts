@@ -496,6 +496,18 @@ describe('groups: lists', () => {
     expect(unfiltered.body).toEqual([]);
   });
 
+  /** The statistics of groups whose projects store nothing yet. */
+  const NO_STORAGE = {
+    storage_size: 0,
+    repository_size: 0,
+    wiki_size: 0,
+    lfs_objects_size: 0,
+    job_artifacts_size: 0,
+    packages_size: 0,
+    snippets_size: 0,
+    uploads_size: 0,
+  };
+
   it('statistics=true adds statistics for admins only', async () => {
     const owner = await createUser();
     const parent = await createGroup({}, owner.token);
@@ -504,12 +516,7 @@ describe('groups: lists', () => {
     const admin = await api<GroupBody[]>('GET', `/groups/${parent.id}/subgroups?statistics=true`);
     expect(admin.status).toBe(200);
     expect(ids(admin.body)).toEqual([child.id]);
-    expect(admin.body[0]?.statistics).toEqual({
-      storage_size: 0,
-      repository_size: 0,
-      lfs_objects_size: 0,
-      job_artifacts_size: 0,
-    });
+    expect(admin.body[0]?.statistics).toEqual(NO_STORAGE);
 
     const marker = unique('stats');
     const mark = await api('PUT', `/groups/${parent.id}/custom_attributes/marker`, {
@@ -522,12 +529,7 @@ describe('groups: lists', () => {
     );
     expect(adminList.status).toBe(200);
     expect(ids(adminList.body)).toEqual([parent.id]);
-    expect(adminList.body[0]?.statistics).toEqual({
-      storage_size: 0,
-      repository_size: 0,
-      lfs_objects_size: 0,
-      job_artifacts_size: 0,
-    });
+    expect(adminList.body[0]?.statistics).toEqual(NO_STORAGE);
     const adminPlain = await api<GroupBody[]>('GET', `/groups?custom_attributes[marker]=${marker}`);
     expect(adminPlain.status).toBe(200);
     expect(adminPlain.body[0]?.statistics).toBeUndefined();
