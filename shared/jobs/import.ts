@@ -7,7 +7,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { forbidden, validationFailed } from '#domain/errors.ts';
 import { type Project, type ProjectAttributes, updatedProject } from '#domain/projects.ts';
-import { displayUrl } from '#domain/urls.ts';
 import type { Caller } from '#domain/users.ts';
 import { publish } from '#queue/publish.ts';
 import { importFromRemote } from '#repository/import.ts';
@@ -19,12 +18,6 @@ import { scheduleImport } from '#store/repository-state.ts';
 import { runRepositoryJob } from './repository-job.ts';
 
 // Saving ------------------------------------------------------------------------------------------
-
-/** The guard's reason for refusing a remote, without the sentence RemoteFetchError wraps it in. */
-function blockedReason(error: RemoteFetchError, url: string): string {
-  const wrapper = `Import URL ${displayUrl(url)} is not allowed: `;
-  return error.message.startsWith(wrapper) ? error.message.slice(wrapper.length) : error.message;
-}
 
 /**
  * The import and mirror settings of a create or update, checked: an import_url the address guard
@@ -41,7 +34,7 @@ export async function checkedImportSettings<T extends ProjectAttributes>(
       await checkRemoteUrl(input.import_url);
     } catch (error) {
       if (!(error instanceof RemoteFetchError)) throw error;
-      throw validationFailed({ import_url: [`is blocked: ${blockedReason(error, input.import_url)}`] });
+      throw validationFailed({ import_url: [`is blocked: ${error.reason ?? error.message}`] });
     }
   }
   if (input.mirror_user_id !== undefined && input.mirror_user_id !== caller.id && !caller.admin) {

@@ -20,6 +20,8 @@ export class RemoteFetchError extends Error {
     message: string,
     /** True when the address guard refused the remote (nothing was contacted). */
     readonly refused: boolean,
+    /** The guard's own words when it refused (what an import_url is reported with when saved). */
+    readonly reason?: string,
   ) {
     super(message);
   }
@@ -33,7 +35,11 @@ export class RemoteFetchError extends Error {
 export async function checkRemoteUrl(url: string, policy: AddressPolicy = addressPolicy()): Promise<void> {
   const verdict = await checkHookUrl(url, policy);
   if (!verdict.ok)
-    throw new RemoteFetchError(`Import URL ${displayUrl(url)} is not allowed: ${verdict.reason}`, true);
+    throw new RemoteFetchError(
+      `Import URL ${displayUrl(url)} is not allowed: ${verdict.reason}`,
+      true,
+      verdict.reason,
+    );
 }
 
 export interface FetchOptions {
@@ -54,7 +60,8 @@ export interface FetchOptions {
 export async function fetchRemote(options: FetchOptions): Promise<StoredRefs> {
   const parsed = parseHookUrl(options.url);
   const shown = displayUrl(options.url);
-  if (!parsed.ok) throw new RemoteFetchError(`Import URL ${shown} is not allowed: ${parsed.reason}`, true);
+  if (!parsed.ok)
+    throw new RemoteFetchError(`Import URL ${shown} is not allowed: ${parsed.reason}`, true, parsed.reason);
   const { url, authorization } = parsed.target;
   // The directory's own branches are the remote's: no refs/remotes/origin/* in between.
   await git.setConfig({
