@@ -59,20 +59,52 @@ export interface LoadedProject<P> {
   params: P;
 }
 
+/** Reads begun with a project's id, before its access is checked (see `alongside`, `inProject`). */
+type BesideProject<P, R> = (projectId: number, params: P) => Promise<R>;
+
+/**
+ * Starts `read` as soon as the project's id is known: at once for a numeric id (beside the
+ * credential's read), after the project's item for a path. Nothing read is handed on here.
+ */
+function besideProject<P extends { id: string | number }, R>(
+  project: Promise<ProjectReadAhead>,
+  params: P,
+  read: BesideProject<P, R>,
+): Promise<R> {
+  const found = /^\d+$/.test(String(params.id))
+    ? read(Number(params.id), params)
+    : project.then(({ item }) => (item ? read(Number(item.id), params) : (undefined as R)));
+  found.catch(() => undefined);
+  return found;
+}
+
 /**
  * The project named by the `id` parameter. `ahead` reads it in one batch with the credential (and,
  * when this container has seen both, with the caller's memberships): for the hottest read.
+ * `alongside` starts a read that needs only the project's id beside those reads; the route
+ * receives it (as a promise) only once the project is authorized, anonymous callers included.
  */
-export function project<P extends { id: string | number }>(
-  options: { allow?: Rule<LoadedProject<P>, 'maintainer' | 'owner'>; ahead?: boolean } = {},
-): Loader<P, { project: Project; access: ProjectAccess }, ProjectReadAhead> {
+export function project<P extends { id: string | number }, R = undefined>(
+  options: {
+    allow?: Rule<LoadedProject<P>, 'maintainer' | 'owner'>;
+    ahead?: boolean;
+    alongside?: BesideProject<P, R>;
+  } = {},
+): Loader<P, { project: Project; access: ProjectAccess; alongside: Promise<R> }, ProjectReadAhead> {
+  const started = new WeakMap<Promise<ProjectReadAhead>, Promise<R>>();
   return {
-    start: (params, ahead) =>
-      options.ahead
+    start: (params, ahead) => {
+      const project = options.ahead
         ? lookupProjectAhead(params.id, ahead)
-        : lookupProject(params.id).then((item) => ({ item })),
-    authorize: async (started, caller, params) => {
-      const loaded = await readableProject(started, caller);
+        : lookupProject(params.id).then((item) => ({ item }));
+      if (options.alongside) {
+        project.catch(() => undefined);
+        started.set(project, besideProject(project, params, options.alongside));
+      }
+      return project;
+    },
+    authorize: async (reads, caller, params) => {
+      const loaded = await readableProject(reads, caller);
       if (options.allow !== undefined) {
         const resource = { ...loaded, caller: actor(caller), params };
         enforce(options.allow, resource, (level) =>
@@ -81,7 +113,8 @@ export function project<P extends { id: string | number }>(
             : canAdminProject(resource.caller, loaded.access),
         );
       }
-      return loaded;
+      const alongside = started.get(reads) ?? Promise.resolve(undefined as R);
+      return { ...loaded, alongside };
     },
   };
 }
@@ -164,13 +197,8 @@ export function inProject<P extends { id: string | number }, R, L>(
   return {
     start: (params, ahead) => {
       const project = lookupProjectAhead(params.id, ahead);
-      const numeric = /^\d+$/.test(String(params.id));
-      const found = numeric
-        ? options.read(Number(params.id), params)
-        : project.then(({ item }) => (item ? options.read(Number(item.id), params) : (undefined as R)));
       project.catch(() => undefined);
-      found.catch(() => undefined);
-      return Promise.resolve({ project, found });
+      return Promise.resolve({ project, found: besideProject(project, params, options.read) });
     },
     authorize: async (started, caller, params) => {
       const reads = await started;

@@ -243,13 +243,18 @@ export async function forkIdsOf(sourceId: number): Promise<number[]> {
   return links.map((link) => Number(link.fork_id));
 }
 
+/** A project's forks as stored: its link items, one Query of its partition, then one batch read. */
+export async function readForks(sourceId: number): Promise<Raw[]> {
+  return getProjectsRaw(await forkIdsOf(sourceId));
+}
+
 /**
- * One page of a project's forks that the caller can see, with the common list parameters:
- * the links, then the forks in one batch, filtered, sorted and paged in memory. The caller's
- * membership levels (and starred projects, when asked) are read beside the links.
+ * One page of a project's forks (as `readForks` read them, beside the source's access check) that
+ * the caller can see, with the common list parameters: filtered, sorted and paged in memory. The
+ * caller's membership levels (and starred projects, when asked) are read in one round.
  */
 export async function forksPage(
-  source: Project,
+  raw: Raw[],
   input: ProjectListRequest,
   caller: Caller | undefined,
   page: PageRequest,
@@ -257,7 +262,6 @@ export async function forksPage(
   const levels = caller ? membershipLevelsOf(caller.id) : undefined;
   const starred = caller && input.starred ? starredProjectIds(caller.id) : undefined;
   starred?.catch(() => undefined);
-  const raw = await getProjectsRaw(await forkIdsOf(source.id));
   const forks = raw.map(decodeProject);
   const access: Map<number, ProjectAccess> = caller
     ? await accessFromLevels(caller.id, forks, levels)

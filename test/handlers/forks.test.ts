@@ -249,7 +249,7 @@ describe('POST /projects/:id/fork', () => {
 });
 
 describe('GET /projects/:id/forks', () => {
-  it('reads the links in one Query and the forks in one batch; shows those the caller sees', async () => {
+  it('reads the links in one Query beside the credential and the forks in one batch; shows those the caller sees', async () => {
     const bobsFork = forkOf(
       projectRecord({ id: 44, name: 'Mine', path: 'mine', namespace: bobNamespace() }),
       43,
@@ -271,11 +271,8 @@ describe('GET /projects/:id/forks', () => {
         }),
       ],
     });
+    // The links are read beside the credential and the source, the forks beside the access check.
     expect(sentCommands()).toEqual([
-      tokenRead(USER_TOKEN),
-      getCommand(projectKey(43)),
-      batchGet(memberKey('PROJECT', 43, 2)),
-      ...membershipLists(2),
       {
         QueryCommand: {
           TableName: TABLE,
@@ -285,7 +282,11 @@ describe('GET /projects/:id/forks', () => {
           ExclusiveStartKey: undefined,
         },
       },
+      tokenRead(USER_TOKEN),
+      getCommand(projectKey(43)),
       batchGet(projectKey(42), projectKey(44)),
+      batchGet(memberKey('PROJECT', 43, 2)),
+      ...membershipLists(2),
     ]);
   });
 });
