@@ -22,13 +22,15 @@ export interface RouteDefinition {
 
 const read: Access = { table: 'read' };
 const write: Access = { table: 'write' };
+/** Creates and updates that may carry an `avatar` file (stored in the bucket). */
+const writeWithAvatar: Access = { table: 'write', bucket: 'write' };
 
 export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/v4/user', entry: 'functions/users/get-current.ts', access: read },
   { method: 'GET', path: '/api/v4/users', entry: 'functions/users/list.ts', access: read },
-  { method: 'POST', path: '/api/v4/users', entry: 'functions/users/create.ts', access: write },
+  { method: 'POST', path: '/api/v4/users', entry: 'functions/users/create.ts', access: writeWithAvatar },
   { method: 'GET', path: '/api/v4/users/{id}', entry: 'functions/users/get.ts', access: read },
-  { method: 'PUT', path: '/api/v4/users/{id}', entry: 'functions/users/update.ts', access: write },
+  { method: 'PUT', path: '/api/v4/users/{id}', entry: 'functions/users/update.ts', access: writeWithAvatar },
   {
     method: 'DELETE',
     path: '/api/v4/users/{id}',
@@ -56,9 +58,14 @@ export const routes: readonly RouteDefinition[] = [
     access: write,
   },
   { method: 'GET', path: '/api/v4/groups', entry: 'functions/groups/list.ts', access: read },
-  { method: 'POST', path: '/api/v4/groups', entry: 'functions/groups/create.ts', access: write },
+  { method: 'POST', path: '/api/v4/groups', entry: 'functions/groups/create.ts', access: writeWithAvatar },
   { method: 'GET', path: '/api/v4/groups/{id}', entry: 'functions/groups/get.ts', access: read },
-  { method: 'PUT', path: '/api/v4/groups/{id}', entry: 'functions/groups/update.ts', access: write },
+  {
+    method: 'PUT',
+    path: '/api/v4/groups/{id}',
+    entry: 'functions/groups/update.ts',
+    access: writeWithAvatar,
+  },
   {
     method: 'DELETE',
     path: '/api/v4/groups/{id}',
@@ -142,20 +149,20 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/api/v4/projects',
     entry: 'functions/projects/create.ts',
-    access: { table: 'write', queues: ['search-index', 'repository-import'] },
+    access: { table: 'write', bucket: 'write', queues: ['search-index', 'repository-import'] },
   },
   {
     method: 'POST',
     path: '/api/v4/projects/user/{user_id}',
     entry: 'functions/projects/create-for-user.ts',
-    access: { table: 'write', queues: ['search-index', 'repository-import'] },
+    access: { table: 'write', bucket: 'write', queues: ['search-index', 'repository-import'] },
   },
   { method: 'GET', path: '/api/v4/projects/{id}', entry: 'functions/projects/get.ts', access: read },
   {
     method: 'PUT',
     path: '/api/v4/projects/{id}',
     entry: 'functions/projects/update.ts',
-    access: { table: 'write', queues: ['search-index', 'repository-import'] },
+    access: { table: 'write', bucket: 'write', queues: ['search-index', 'repository-import'] },
   },
   {
     method: 'DELETE',
@@ -603,5 +610,151 @@ export const routes: readonly RouteDefinition[] = [
     entry: 'functions/push-rules/delete.ts',
     access: write,
   },
+  // Users: states, identities, custom attributes, memberships ------------------------------------
+  { method: 'POST', path: '/api/v4/users/{id}/ban', entry: 'functions/users/ban.ts', access: write },
+  { method: 'POST', path: '/api/v4/users/{id}/unban', entry: 'functions/users/unban.ts', access: write },
+  {
+    method: 'POST',
+    path: '/api/v4/users/{id}/deactivate',
+    entry: 'functions/users/deactivate.ts',
+    access: write,
+  },
+  {
+    method: 'POST',
+    path: '/api/v4/users/{id}/activate',
+    entry: 'functions/users/activate.ts',
+    access: write,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v4/users/{id}/identities/{provider}',
+    entry: 'functions/users/delete-identity.ts',
+    access: write,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/users/{id}/custom_attributes',
+    entry: 'functions/users/custom-attributes/list.ts',
+    access: read,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/users/{id}/custom_attributes/{key}',
+    entry: 'functions/users/custom-attributes/get.ts',
+    access: read,
+  },
+  {
+    method: 'PUT',
+    path: '/api/v4/users/{id}/custom_attributes/{key}',
+    entry: 'functions/users/custom-attributes/set.ts',
+    access: write,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v4/users/{id}/custom_attributes/{key}',
+    entry: 'functions/users/custom-attributes/delete.ts',
+    access: write,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/users/{id}/memberships',
+    entry: 'functions/users/memberships.ts',
+    access: read,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v4/personal_access_tokens/self',
+    entry: 'functions/personal-access-tokens/revoke-self.ts',
+    access: write,
+  },
+  // Avatars ----------------------------------------------------------------------------------------
+  {
+    method: 'GET',
+    path: '/uploads/-/system/{model}/avatar/{id}/{filename}',
+    entry: 'functions/avatars/get.ts',
+    access: { table: 'read', bucket: 'read' },
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/groups/{id}/avatar',
+    entry: 'functions/avatars/group.ts',
+    access: { table: 'read', bucket: 'read' },
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/avatar',
+    entry: 'functions/avatars/project.ts',
+    access: { table: 'read', bucket: 'read' },
+  },
+  // Groups: descendants, transfer, sharing -------------------------------------------------------
+  {
+    method: 'GET',
+    path: '/api/v4/groups/{id}/descendant_groups',
+    entry: 'functions/groups/list-descendants.ts',
+    access: read,
+  },
+  {
+    method: 'POST',
+    path: '/api/v4/groups/{id}/transfer',
+    entry: 'functions/groups/transfer.ts',
+    access: write,
+  },
+  { method: 'POST', path: '/api/v4/groups/{id}/share', entry: 'functions/groups/share.ts', access: write },
+  {
+    method: 'DELETE',
+    path: '/api/v4/groups/{id}/share/{group_id}',
+    entry: 'functions/groups/unshare.ts',
+    access: write,
+  },
+  // Members with their inherited level -----------------------------------------------------------
+  {
+    method: 'GET',
+    path: '/api/v4/groups/{id}/members/all',
+    entry: 'functions/groups/members/list-all.ts',
+    access: read,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/groups/{id}/members/all/{user_id}',
+    entry: 'functions/groups/members/get-all.ts',
+    access: read,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/members/all',
+    entry: 'functions/projects/members/list-all.ts',
+    access: read,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/members/all/{user_id}',
+    entry: 'functions/projects/members/get-all.ts',
+    access: read,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/groups',
+    entry: 'functions/projects/list-groups.ts',
+    access: read,
+  },
+  // Projects: transfer; namespaces --------------------------------------------------------------
+  {
+    method: 'PUT',
+    path: '/api/v4/projects/{id}/transfer',
+    entry: 'functions/projects/transfer.ts',
+    access: write,
+  },
+  { method: 'GET', path: '/api/v4/namespaces', entry: 'functions/namespaces/list.ts', access: read },
+  { method: 'GET', path: '/api/v4/namespaces/{id}', entry: 'functions/namespaces/get.ts', access: read },
+  {
+    method: 'GET',
+    path: '/api/v4/namespaces/{id}/exists',
+    entry: 'functions/namespaces/exists.ts',
+    access: read,
+  },
+  // Search ---------------------------------------------------------------------------------------
+  { method: 'GET', path: '/api/v4/search', entry: 'functions/search/global.ts', access: read },
+  { method: 'GET', path: '/api/v4/groups/{id}/search', entry: 'functions/search/group.ts', access: read },
+  { method: 'GET', path: '/api/v4/projects/{id}/search', entry: 'functions/search/project.ts', access: read },
   { method: 'ANY', path: '$default', entry: 'functions/not-found.ts', access: {} },
 ];

@@ -28,7 +28,8 @@ export const workers: readonly WorkerDefinition[] = [
     visibilityTimeout: 180,
     maxReceiveCount: 5,
     timeout: 60,
-    access: { table: 'write' },
+    // The bucket: a deleted user's avatar objects.
+    access: { table: 'write', bucket: 'write' },
   },
   {
     queue: 'search-index',

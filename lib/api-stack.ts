@@ -69,10 +69,20 @@ export function routeIdFor(route: RouteDefinition): string {
 }
 
 /**
+ * The routes that get a HEAD twin: every GET. An HTTP API matches methods exactly (only `ANY`
+ * covers HEAD), and GitLab answers HEAD on every GET route as the GET without its body.
+ */
+export const headTwinsOf = (routes: readonly RouteDefinition[]) =>
+  routes.filter((route) => route.method === 'GET');
+
+/** Construct id of a GET route's HEAD twin in the root stack. */
+export const headRouteIdFor = (route: RouteDefinition) => `${constructIdFor(route.entry)}HeadRoute`;
+
+/**
  * The whole service, deployed as one root stack: one table, one bucket, one queue (+ DLQ) and
  * consumer per worker, one IAM role per distinct declared access, one log group for the route
  * functions and one for the workers (and scheduled functions), an EventBridge rule per schedule,
- * and an HTTP API with a route per route-table entry. The
+ * and an HTTP API with a route per route-table entry (and a HEAD twin per GET route). The
  * route functions (with their integrations and invoke permissions) live in one nested stack per
  * area of `functions/` (see route-functions.ts), which keeps every template far below
  * CloudFormation's 500 resources. Each function is granted exactly its declared `access`.
@@ -224,23 +234,24 @@ export class ApiStack extends Stack {
     }
     this.routeStacks = routeStacks;
 
-    // Routes stay in the root stack, each pointing at its function's integration in a nested stack.
+    // Routes stay in the root stack, each pointing at its function's integration in a nested stack;
+    // so do the HEAD twins of GET routes (same function, same logical-id stability).
     const routeKeys = new Set<string>();
-    for (const route of routes) {
+    const addRoute = (id: string, route: RouteDefinition, method: HttpMethod) => {
       const { integration } = routeStacks.get(areaOf(route.entry))!.targets.get(route.entry)!;
       const { key } =
-        route.path === '$default'
-          ? HttpRouteKey.DEFAULT
-          : HttpRouteKey.with(route.path, methods[route.method]);
+        route.path === '$default' ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, method);
       if (routeKeys.has(key)) throw new Error(`route ${key} is declared twice`);
       routeKeys.add(key);
-      new CfnRoute(new Construct(this, routeIdFor(route)), 'Resource', {
+      new CfnRoute(new Construct(this, id), 'Resource', {
         apiId: this.api.apiId,
         routeKey: key,
         authorizationType: 'NONE',
         target: `integrations/${integration.integrationId}`,
       });
-    }
+    };
+    for (const route of routes) addRoute(routeIdFor(route), route, methods[route.method]);
+    for (const route of headTwinsOf(routes)) addRoute(headRouteIdFor(route), route, HttpMethod.HEAD);
 
     this.routeFunctions = new Map(
       [...routeStacks.values()].flatMap((nested) =>

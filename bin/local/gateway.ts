@@ -48,10 +48,15 @@ export class RouteMatcher {
     this.compiled = all.filter((route) => route.definition.path !== '$default').sort(compare);
   }
 
+  /**
+   * The route for a request. A HEAD takes its GET's route, as the stack's HEAD twin of every GET
+   * route does (`HEAD <path>` route key, same function).
+   */
   match(method: string, rawPath: string) {
     const segments = rawPath.split('/').filter(Boolean);
+    const wanted = method === 'HEAD' ? 'GET' : method;
     for (const route of this.compiled) {
-      if (route.definition.method !== method && route.definition.method !== 'ANY') continue;
+      if (route.definition.method !== wanted && route.definition.method !== 'ANY') continue;
       if (route.segments.length !== segments.length) continue;
       const parameters: Record<string, string> = {};
       let matched = true;
@@ -64,8 +69,10 @@ export class RouteMatcher {
           break;
         }
       }
-      if (matched)
-        return { route, parameters, routeKey: `${route.definition.method} ${route.definition.path}` };
+      if (matched) {
+        const routeMethod = route.definition.method === 'GET' ? method : route.definition.method;
+        return { route, parameters, routeKey: `${routeMethod} ${route.definition.path}` };
+      }
     }
     return this.fallback ? { route: this.fallback, parameters: {}, routeKey: '$default' } : undefined;
   }
@@ -149,12 +156,13 @@ export function buildEvent(
   };
 }
 
-function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, method?: string): void {
   const status = result.statusCode ?? 200;
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
   if (result.cookies?.length) res.setHeader('Set-Cookie', result.cookies);
+  // A HEAD response has no body, whatever the handler returned (API Gateway drops it too).
   const body =
-    result.body === undefined || status === 204 || status === 304
+    result.body === undefined || status === 204 || status === 304 || method === 'HEAD'
       ? undefined
       : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   if (body) res.setHeader('Content-Length', body.length);
@@ -254,13 +262,13 @@ export function gatewayListener(matcher: RouteMatcher) {
         send(res, jsonError(413, { message: '413 Request Entity Too Large' }));
         return;
       }
-      if (!match) return send(res, jsonError(404, { error: '404 Not Found' }));
+      if (!match) return send(res, jsonError(404, { error: '404 Not Found' }), req.method);
       const event = buildEvent(req, body, match);
       const functionName = match.route.definition.entry
         .replace(/^functions\/|\.ts$/g, '')
         .replace(/\W+/g, '-');
       const result = await match.route.handler(event, lambdaContext(functionName, FUNCTION_TIMEOUT_SECONDS));
-      send(res, result);
+      send(res, result, req.method);
     } catch (error) {
       process.stderr.write(
         `${JSON.stringify({ level: 'error', message: 'gateway: handler failed', error: String(error) })}\n`,

@@ -4,6 +4,7 @@ import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
 import { groupDetailProjects, startGroupDetail } from '#store/group-projects.ts';
+import { sharedWithGroupsSeenBy } from '#store/group-shares.ts';
 import { startGroupStatistics } from '#store/group-statistics.ts';
 
 /**
@@ -20,9 +21,10 @@ export const handler = defineRoute({
     }),
   }),
   run: async ({ params: input, caller, request, group, access, alongside }) => {
-    const [related, statistics] = await Promise.all([
+    const [related, statistics, sharedWithGroups] = await Promise.all([
       groupDetailProjects(group, access, caller, alongside.detail),
       alongside.statistics,
+      sharedWithGroupsSeenBy(group, caller),
     ]);
     // The entity options reach groupEntity whole, statistics included.
     const options: GroupEntityOptions = {
@@ -30,6 +32,6 @@ export const handler = defineRoute({
       customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
       statistics,
     };
-    return groupDetail(group, caller, options, related);
+    return groupDetail(group, caller, options, { ...related, sharedWithGroups });
   },
 });

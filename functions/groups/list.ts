@@ -16,7 +16,9 @@ export const handler = defineRoute({
   paginated: true,
   params: groupSchemas.list,
   run: async ({ params: input, caller, page, request }) => {
-    const result = await visibleGroupsPage(input, caller, page, groupListFilter(input, caller));
+    // `visibility` chooses the lists read (see visibleGroupsPage), not a filter over them.
+    const { visibility: _visibility, ...filters } = input;
+    const result = await visibleGroupsPage(input, caller, page, groupListFilter(filters, caller));
     const statistics = showsGroupStatistics(input, caller)
       ? await statisticsOfGroups(result.items)
       : undefined;

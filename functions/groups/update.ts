@@ -1,19 +1,26 @@
+import { requestedAvatar } from '#domain/avatars.ts';
 import { mayUpdateGroup } from '#domain/group-policy.ts';
 import { groupDetail } from '#domain/group-views.ts';
 import { type GroupUpdateInput, groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
+import { applyAvatar } from '#jobs/avatars.ts';
 import { groupDetailProjects } from '#store/group-projects.ts';
 import { updateGroup } from '#store/group-writes.ts';
 
-/** Owners change a group; a new path or name moves every subgroup and project under it. */
+/**
+ * Owners change a group; a new path or name moves every subgroup and project under it. An
+ * `avatar` file replaces the avatar and a blank `avatar` removes it, once the rest is saved.
+ */
 export const handler = defineRoute({
   auth: 'user',
   params: groupSchemas.update,
   load: group<GroupUpdateInput>({ allow: mayUpdateGroup }),
-  run: async ({ params: { id: _id, ...changes }, caller, request, group, access }) => {
+  run: async ({ params: { id: _id, avatar, ...changes }, caller, request, files, group, access }) => {
+    const avatarRequest = requestedAvatar(files.avatar, avatar);
     const saved = await updateGroup(group, changes);
-    const related = await groupDetailProjects(saved, access, caller);
-    return groupDetail(saved, caller, { baseUrl: request.baseUrl }, related);
+    const shown = { ...saved, ...(await applyAvatar('group', saved.id, avatarRequest)) };
+    const related = await groupDetailProjects(shown, access, caller);
+    return groupDetail(shown, caller, { baseUrl: request.baseUrl }, related);
   },
 });

@@ -1,18 +1,15 @@
-import { notFound } from '#domain/errors.ts';
 import { userSchemas } from '#domain/schemas/users.ts';
+import { afterStateAction } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { getUser, saveUser } from '#store/users.ts';
+import { updateUser } from '#store/users.ts';
 
-/** Answers `true` when the user was blocked now; `null` when already blocked (GitLab answers 201 with no value). */
+/** Blocks an active or deactivated user: 201 `true`; a user already blocked or banned: 201 with no value (`null`). */
 export const handler = defineRoute({
   auth: 'admin',
   params: userSchemas.byId,
-  run: async ({ params: { id } }) => {
-    const user = await getUser(id);
-    if (!user) throw notFound('User');
-    if (user.state === 'blocked') return reply.created(null);
-    await saveUser(user, { ...user, state: 'blocked', updated_at: new Date().toISOString() });
-    return reply.created(true);
-  },
+  run: async ({ params: { id }, caller }) =>
+    reply.created(
+      await updateUser(id, (user) => afterStateAction(user, 'block', caller.id, new Date().toISOString())),
+    ),
 });

@@ -1,18 +1,15 @@
-import { notFound } from '#domain/errors.ts';
 import { userSchemas } from '#domain/schemas/users.ts';
+import { afterStateAction } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { getUser, saveUser } from '#store/users.ts';
+import { updateUser } from '#store/users.ts';
 
-/** Answers `true` when the user was unblocked now, `false` when already active. */
+/** Unblocks a blocked or banned user: 201 `true`; an active user: `false`; a deactivated one: 403. */
 export const handler = defineRoute({
   auth: 'admin',
   params: userSchemas.byId,
-  run: async ({ params: { id } }) => {
-    const user = await getUser(id);
-    if (!user) throw notFound('User');
-    if (user.state === 'active') return reply.created(false);
-    await saveUser(user, { ...user, state: 'active', updated_at: new Date().toISOString() });
-    return reply.created(true);
-  },
+  run: async ({ params: { id }, caller }) =>
+    reply.created(
+      await updateUser(id, (user) => afterStateAction(user, 'unblock', caller.id, new Date().toISOString())),
+    ),
 });

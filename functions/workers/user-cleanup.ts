@@ -1,7 +1,9 @@
+import { removeAvatars } from '#jobs/avatars.ts';
 import { defineWorker } from '#queue/worker.ts';
 import { deleteAccessTokensOfUser } from '#store/access-tokens.ts';
 
-/** Removes what a deleted user leaves behind: its token items. Safe to run twice. */
+/** Removes what a deleted user leaves behind: its token items and its avatar objects. Safe to run twice. */
 export const handler = defineWorker('user-cleanup', async ({ userId }) => {
   await deleteAccessTokensOfUser(userId);
+  await removeAvatars('user', userId);
 });

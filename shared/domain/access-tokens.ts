@@ -46,6 +46,27 @@ export function isExpired(expiresAt: string | null, now: Date = new Date()): boo
 export const isActive = (token: Pick<AccessToken, 'revoked' | 'expires_at'>, now?: Date) =>
   !token.revoked && !isExpired(token.expires_at, now);
 
+/** The token a request authenticated with: its id, the hash its lookup item is keyed by, its owner. */
+export interface Credential {
+  tokenId: number;
+  tokenHash: string;
+  userId: number;
+}
+
+/** Acting as another user (sudo) takes the token's `sudo` scope, whatever the route asks for. */
+export const allowsSudo = (scopes: readonly string[]) => scopes.includes('sudo');
+
+/**
+ * The user a `sudo` parameter or header names, as text (GitLab reads any value given, an empty one
+ * included; all digits is an id, anything else a username). Undefined when none was given.
+ */
+export function sudoIdentifier(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
 /** Which scopes let a token call a route: `api` everything, `read_api` reads, `read_user` user reads. */
 export function scopeAllows(scopes: readonly string[], method: string, userRead: boolean): boolean {
   if (scopes.includes('api')) return true;

@@ -1,4 +1,6 @@
 /** Filters and presentation shared by the group lists. */
+
+import type { Visibility } from './access.ts';
 import {
   type Group,
   type GroupEntityOptions,
@@ -12,6 +14,7 @@ import {
 import type { Caller } from './users.ts';
 
 export interface GroupListParams {
+  visibility?: Visibility;
   skip_groups?: number[];
   search?: string;
   statistics?: boolean;
@@ -22,6 +25,7 @@ export interface GroupListParams {
 /** The pure filters a list request asks for, or undefined when it asks for none. */
 export function groupListFilter(params: GroupListParams, caller: Caller | undefined) {
   const filters: ((group: Group) => boolean)[] = [];
+  if (params.visibility !== undefined) filters.push((group) => group.visibility === params.visibility);
   if (params.skip_groups?.length) {
     const skipped = new Set(params.skip_groups);
     filters.push((group) => !skipped.has(group.id));

@@ -1,4 +1,8 @@
-/** A group's detail as a caller sees it: the group with the projects it holds and is shared with. */
+/**
+ * A group's detail as a caller sees it: the group with the projects it holds and is shared with,
+ * and the groups it is shared with.
+ */
+import { sharedWithGroupEntity, sharesOf } from './group-shares.ts';
 import { type Group, groupDetailEntity } from './groups.ts';
 import { type ProjectPage, presentProjects } from './project-views.ts';
 import type { Caller } from './users.ts';
@@ -8,15 +12,22 @@ type ProjectsSeen = Pick<ProjectPage, 'items' | 'access'>;
 /** A group with no projects yet (a new one). */
 export const noProjects: ProjectsSeen = { items: [], access: new Map() };
 
+/**
+ * `sharedWithGroups` are the shares as the caller may see them (read with the invited groups);
+ * without them, the shares the group keeps are shown as they were made.
+ */
 export function groupDetail(
   group: Group,
   caller: Caller | undefined,
   options: { baseUrl: string; customAttributes?: boolean },
-  related: { projects: ProjectsSeen; shared: ProjectsSeen },
+  related: { projects: ProjectsSeen; shared: ProjectsSeen; sharedWithGroups?: unknown[] },
 ) {
   const present = (page: ProjectsSeen) => presentProjects(page, caller, { baseUrl: options.baseUrl });
-  return groupDetailEntity(group, options, {
-    projects: present(related.projects),
-    shared_projects: present(related.shared),
-  });
+  return {
+    ...groupDetailEntity(group, options, {
+      projects: present(related.projects),
+      shared_projects: present(related.shared),
+    }),
+    shared_with_groups: related.sharedWithGroups ?? sharesOf(group).map(sharedWithGroupEntity),
+  };
 }

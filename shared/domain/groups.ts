@@ -1,7 +1,8 @@
 /** Groups: stored shape, naming and visibility rules, entities. */
 import { moreVisible, type Visibility } from './access.ts';
+import { avatarUrl, type StoredAvatar } from './avatars.ts';
 import { badRequest, validationFailed } from './errors.ts';
-import { type Project, projectStatistics } from './projects.ts';
+import { type Project, type ProjectShare, projectStatistics } from './projects.ts';
 import { PATH_FORMAT_MESSAGE } from './users.ts';
 
 export const PROJECT_CREATION_LEVELS = ['noone', 'maintainer', 'developer'] as const;
@@ -34,6 +35,10 @@ export interface Group {
   /** Who may create subgroups (GitLab's default: maintainers). */
   subgroup_creation_level: SubgroupCreationLevel;
   custom_attributes: Record<string, string>;
+  /** The avatar's object and type (null or absent: none); written alone, see store/avatars.ts. */
+  avatar?: StoredAvatar | null;
+  /** Groups this group is shared with (their members reach it and everything under it). */
+  shared_with_groups?: ProjectShare[];
   created_at: string;
   updated_at: string;
 }
@@ -213,7 +218,7 @@ export function groupEntity(group: Group, options: GroupEntityOptions) {
     subgroup_creation_level: group.subgroup_creation_level,
     membership_lock: group.membership_lock,
     lfs_enabled: group.lfs_enabled,
-    avatar_url: null,
+    avatar_url: avatarUrl(options.baseUrl, 'group', group.id, group.avatar),
     request_access_enabled: group.request_access_enabled,
     full_name: group.full_name,
     full_path: group.full_path,
@@ -319,3 +324,37 @@ export function updatedGroupErrors(
   if (childError) errors.visibility_level = [...(errors.visibility_level ?? []), childError];
   if (Object.keys(errors).length) throw validationFailed(errors);
 }
+
+/** GitLab's reasons for refusing a group transfer (each answered as `Transfer failed: …`). */
+export const TRANSFER_ERRORS = {
+  alreadyRoot: 'Group is already a root group.',
+  sameParent: 'Group is already associated to the parent group.',
+  permissions: "You don't have enough permissions.",
+  samePath: 'The parent group already has a subgroup or a project with the same path.',
+  intoSubgroup: 'Cannot transfer group to one of its subgroup.',
+} as const;
+
+/** A refused transfer, as the API answers it (400). */
+export const transferFailed = (reason: string) => badRequest(`Transfer failed: ${reason}`);
+
+/**
+ * Why a group may not move under `parent` (undefined: to the top level), in GitLab's order of
+ * checks, or undefined when it may. `mayPlace` says whether the caller may create a subgroup in the
+ * new parent (or a top-level group).
+ */
+export function transferError(
+  group: Pick<Group, 'id' | 'parent_id'>,
+  parent: Pick<Group, 'id' | 'ancestor_ids'> | undefined,
+  mayPlace: boolean,
+): string | undefined {
+  if (!parent && group.parent_id === null) return TRANSFER_ERRORS.alreadyRoot;
+  if (parent && parent.id === group.parent_id) return TRANSFER_ERRORS.sameParent;
+  if (!mayPlace) return TRANSFER_ERRORS.permissions;
+  if (parent && (parent.id === group.id || parent.ancestor_ids.includes(group.id)))
+    return TRANSFER_ERRORS.intoSubgroup;
+  return undefined;
+}
+
+/** A moved group or project keeps its visibility unless it is above the new parent's (then lowered). */
+export const cappedVisibility = (visibility: Visibility, parent: Pick<Group, 'visibility'> | undefined) =>
+  parent && moreVisible(visibility, parent.visibility) ? parent.visibility : visibility;

@@ -43,3 +43,28 @@ export function checkMemberLevel(level: number): void {
 /** A membership counts until the start of its expiry date (UTC). */
 export const isMembershipActive = (expiresAt: unknown, now: Date = new Date()) =>
   expiresAt === null || expiresAt === undefined || String(expiresAt) > now.toISOString().slice(0, 10);
+
+/** Members reached one way: a group's or project's direct members, capped by the share they come through. */
+export interface MemberSource {
+  members: Membership[];
+  /** The share's level: no one reaches higher through it. */
+  cap?: number;
+}
+
+/**
+ * Each user once, at their effective level: the highest over the sources of their active
+ * memberships, each capped by its source's share (GitLab's members/all). Among equal levels the
+ * first source's membership is shown (direct before inherited before shared). Ordered by user id.
+ */
+export function effectiveMembers(sources: readonly MemberSource[], now: Date = new Date()): Membership[] {
+  const chosen = new Map<number, Membership>();
+  for (const source of sources) {
+    for (const member of source.members) {
+      if (!isMembershipActive(member.expires_at, now)) continue;
+      const level = Math.min(member.access_level, source.cap ?? member.access_level);
+      const held = chosen.get(member.user_id);
+      if (!held || level > held.access_level) chosen.set(member.user_id, { ...member, access_level: level });
+    }
+  }
+  return [...chosen.values()].sort((a, b) => a.user_id - b.user_id);
+}

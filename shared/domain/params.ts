@@ -228,3 +228,12 @@ export function atLeastOneOf(values: object, names: readonly string[]): string |
   const present = names.some((name) => given[name] !== undefined && given[name] !== null);
   return present ? undefined : `${names.join(', ')} are missing, at least one parameter must be provided`;
 }
+
+/** Grape's `all_or_none_of`: "extern_uid, provider provide all or none of parameters". */
+export function allOrNoneOf(values: object, names: readonly string[]): string | undefined {
+  const given = values as Record<string, unknown>;
+  const count = names.filter((name) => given[name] !== undefined && given[name] !== null).length;
+  return count === 0 || count === names.length
+    ? undefined
+    : `${names.join(', ')} provide all or none of parameters`;
+}

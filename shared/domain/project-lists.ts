@@ -9,6 +9,11 @@ export interface ProjectListParams {
   with_issues_enabled?: boolean;
   with_merge_requests_enabled?: boolean;
   custom_attributes?: Record<string, string>;
+  /** GitLab's id and activity bounds, all exclusive; timestamps in the stored ISO form. */
+  id_after?: number;
+  id_before?: number;
+  last_activity_after?: string;
+  last_activity_before?: string;
 }
 
 export function projectListFilter(
@@ -21,6 +26,13 @@ export function projectListFilter(
   if (params.visibility) filters.push((project) => project.visibility === params.visibility);
   if (params.search !== undefined)
     filters.push((project) => projectMatchesSearch(project, params.search as string));
+  const { id_after, id_before, last_activity_after, last_activity_before } = params;
+  if (id_after !== undefined) filters.push((project) => project.id > id_after);
+  if (id_before !== undefined) filters.push((project) => project.id < id_before);
+  if (last_activity_after !== undefined)
+    filters.push((project) => project.last_activity_at > last_activity_after);
+  if (last_activity_before !== undefined)
+    filters.push((project) => project.last_activity_at < last_activity_before);
   if (params.with_issues_enabled) filters.push((project) => project.issues_enabled);
   if (params.with_merge_requests_enabled) filters.push((project) => project.merge_requests_enabled);
   if (params.custom_attributes && caller?.admin) {

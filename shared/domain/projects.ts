@@ -6,6 +6,7 @@ import {
   type Visibility,
   visibleWithoutMembership,
 } from './access.ts';
+import { avatarUrl, type StoredAvatar } from './avatars.ts';
 import { validationFailed } from './errors.ts';
 import { searchColumns } from './search.ts';
 import { displayUrl } from './urls.ts';
@@ -134,6 +135,8 @@ export interface Project extends Record<FeatureFlag, boolean> {
   shared_with_groups: ProjectShare[];
   custom_attributes: Record<string, string>;
   forked_from_project_id: number | null;
+  /** The avatar's object and type (null or absent: none); written alone, see store/avatars.ts. */
+  avatar?: StoredAvatar | null;
 }
 
 /** GitLab's import states: a fork, an import and each mirror update move through them. */
@@ -296,7 +299,7 @@ export function projectSimpleEntity(project: Project, baseUrl: string) {
     http_url_to_repo: `${baseUrl}/${project.path_with_namespace}.git`,
     web_url: `${baseUrl}/${project.path_with_namespace}`,
     readme_url: null,
-    avatar_url: null,
+    avatar_url: avatarUrl(baseUrl, 'project', project.id, project.avatar),
     star_count: project.star_count,
     forks_count: project.forks_count,
     last_activity_at: project.last_activity_at,

@@ -60,3 +60,64 @@ export function searchKeysForTerm(term: string): string[] {
 /** Whether a change asks to set any searchable column (the save then marks the project for the index). */
 export const touchesSearchText = (input: { name?: string; path?: string; description?: string }) =>
   input.name !== undefined || input.path !== undefined || input.description !== undefined;
+
+// The search API (GET /search, /groups/:id/search, /projects/:id/search) -----------------------
+
+/**
+ * GitLab's scopes at each level (Helpers::SearchHelpers), plus `groups` at the top level, which
+ * GitLab's API has never had: asked for here, it answers like GET /groups?search.
+ */
+export const GLOBAL_SEARCH_SCOPES = [
+  'projects',
+  'issues',
+  'merge_requests',
+  'milestones',
+  'snippet_titles',
+  'users',
+  'groups',
+] as const;
+export const GROUP_SEARCH_SCOPES = ['projects', 'issues', 'merge_requests', 'milestones', 'users'] as const;
+export const PROJECT_SEARCH_SCOPES = [
+  'issues',
+  'merge_requests',
+  'milestones',
+  'notes',
+  'wiki_blobs',
+  'commits',
+  'blobs',
+  'users',
+] as const;
+export const SEARCH_STATES = ['all', 'opened', 'closed', 'merged'] as const;
+
+export type SearchScope =
+  | (typeof GLOBAL_SEARCH_SCOPES)[number]
+  | (typeof GROUP_SEARCH_SCOPES)[number]
+  | (typeof PROJECT_SEARCH_SCOPES)[number];
+export type SearchState = (typeof SEARCH_STATES)[number];
+
+/**
+ * How a valid scope is answered. Milestones and wikis do not exist here, so nothing can match:
+ * an empty page, as GitLab answers a project whose feature is off. Snippet titles, notes,
+ * commits and blobs exist but no index serves them, so they are refused with the answer GitLab
+ * gives a scope it cannot search without Elasticsearch, rather than a page that would miss them.
+ */
+export function searchScopeAnswer(scope: SearchScope): 'search' | 'empty' | 'unsupported' {
+  if (scope === 'milestones' || scope === 'wiki_blobs') return 'empty';
+  if (scope === 'snippet_titles' || scope === 'notes' || scope === 'commits' || scope === 'blobs')
+    return 'unsupported';
+  return 'search';
+}
+
+export const UNSUPPORTED_SCOPE_ERROR = 'Scope not supported without Elasticsearch!';
+
+/**
+ * The issue list a search `state` reads: issues are only opened or closed, so `merged` finds
+ * none (undefined).
+ */
+export function issueSearchState(state: SearchState | undefined): 'opened' | 'closed' | 'all' | undefined {
+  if (state === 'merged') return undefined;
+  return state ?? 'all';
+}
+
+/** Basic search orders by created_at only, newest first unless `sort=asc`. */
+export const searchSort = (sort: string | undefined): 'asc' | 'desc' => (sort === 'asc' ? 'asc' : 'desc');

@@ -20,7 +20,7 @@ export const MAX_FILENAME_LENGTH = 200;
  * File names keep letters, digits, dot, dash and underscore; anything else becomes `_` (CarrierWave);
  * a long name is cut to MAX_FILENAME_LENGTH, keeping its extension.
  */
-function sanitizeFilename(name: string): string {
+export function sanitizeFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const clean = base.replace(/[^a-zA-Z0-9._-]/g, '_').replace(/^\.+/, '_');
   if (!clean.length) return 'file';

@@ -1,8 +1,16 @@
 /** Users: stored shape, validation rules and the entities GitLab presents. */
-import { validationFailed } from './errors.ts';
+import { avatarUrl, type StoredAvatar } from './avatars.ts';
+import { notFound, validationFailed } from './errors.ts';
 import { hashPassword, randomPassword } from './passwords.ts';
+import { type StateAction, stateOutcome, type UserState } from './user-states.ts';
 
-export type UserState = 'active' | 'blocked';
+export type { UserState } from './user-states.ts';
+
+/** A sign-in the user has at an external provider (LDAP, SAML, OAuth): one per provider. */
+export interface Identity {
+  provider: string;
+  extern_uid: string;
+}
 
 export interface User {
   id: number;
@@ -25,6 +33,10 @@ export interface User {
   updated_at: string;
   confirmed_at: string | null;
   password_hash: string;
+  /** Absent on users that never had one. */
+  identities?: Identity[];
+  custom_attributes?: Record<string, string>;
+  avatar?: StoredAvatar | null;
 }
 
 /** What authentication needs of a user, copied onto each of the user's token lookup items. */
@@ -118,7 +130,7 @@ export function userBasic(user: User, baseUrl: string) {
     name: user.name,
     username: user.username,
     state: user.state,
-    avatar_url: null,
+    avatar_url: avatarUrl(baseUrl, 'user', user.id, user.avatar),
     web_url: userWebUrl(baseUrl, user.username),
   };
 }
@@ -154,6 +166,15 @@ export function userEntity(user: User, baseUrl: string) {
   };
 }
 
+const identitiesOf = (user: User): Identity[] => user.identities ?? [];
+
+/** GitLab's Identity entity (`saml_provider_id` is only set for group SAML, which does not exist here). */
+const identityEntity = (identity: Identity) => ({
+  provider: identity.provider,
+  extern_uid: identity.extern_uid,
+  saml_provider_id: null,
+});
+
 /** What a user sees of themself, and what admins see of anyone. */
 export function userPublic(user: User, baseUrl: string) {
   return {
@@ -166,7 +187,7 @@ export function userPublic(user: User, baseUrl: string) {
     color_scheme_id: 1,
     projects_limit: user.projects_limit,
     current_sign_in_at: null,
-    identities: [],
+    identities: identitiesOf(user).map(identityEntity),
     can_create_group: user.can_create_group,
     can_create_project: user.projects_limit > 0,
     two_factor_enabled: false,
@@ -202,6 +223,9 @@ export interface UserFields extends Partial<Record<ProfileField, string>> {
   projects_limit?: number;
   external?: boolean;
   skip_confirmation?: boolean;
+  /** Both or neither (checked with the parameters). */
+  provider?: string;
+  extern_uid?: string;
 }
 
 function fieldErrors(fields: UserFields) {
@@ -214,7 +238,29 @@ function fieldErrors(fields: UserFields) {
       fields.projects_limit !== undefined && fields.projects_limit < 0
         ? ['must be greater than or equal to 0']
         : undefined,
+    'identities.provider':
+      fields.provider !== undefined && fields.provider.trim() === '' ? ["can't be blank"] : undefined,
   });
+}
+
+/** The identity the fields ask for, when they name a provider. */
+const requestedIdentity = (fields: UserFields): Identity | undefined =>
+  fields.provider === undefined
+    ? undefined
+    : { provider: fields.provider, extern_uid: fields.extern_uid ?? '' };
+
+/** The user's identities with `identity` in place of any other of the same provider. */
+export function withIdentity(user: User, identity: Identity): Identity[] {
+  const others = identitiesOf(user).filter((existing) => existing.provider !== identity.provider);
+  return [...others, identity];
+}
+
+/** The user without their identity of `provider`; 404 `Identity Not Found` when they have none. */
+export function withoutIdentity(user: User, provider: string, now: string): User {
+  const identities = identitiesOf(user);
+  const kept = identities.filter((identity) => identity.provider !== provider);
+  if (kept.length === identities.length) throw notFound('Identity');
+  return { ...user, identities: kept, updated_at: now };
 }
 
 /** A new user from create params, or a 400 with ActiveRecord-style errors. */
@@ -224,6 +270,7 @@ export function newUserFrom(
 ): Omit<User, 'id' | 'created_at' | 'updated_at'> {
   const errors = fieldErrors(fields);
   if (errors) throw validationFailed(errors);
+  const identity = requestedIdentity(fields);
   const profile = Object.fromEntries(PROFILE_FIELDS.map((field) => [field, fields[field] ?? ''])) as Record<
     ProfileField,
     string
@@ -241,6 +288,7 @@ export function newUserFrom(
     ...profile,
     confirmed_at: fields.skip_confirmation ? now : null,
     password_hash: hashPassword(fields.password ?? randomPassword()),
+    ...(identity ? { identities: [identity] } : {}),
   };
 }
 
@@ -259,5 +307,34 @@ export function updatedUser(user: User, fields: UserFields, now: string): User {
   if (fields.external !== undefined) next.external = fields.external;
   if (fields.password !== undefined) next.password_hash = hashPassword(fields.password);
   if (fields.skip_confirmation && !next.confirmed_at) next.confirmed_at = now;
+  const identity = requestedIdentity(fields);
+  if (identity) next.identities = withIdentity(user, identity);
   return next;
+}
+
+/**
+ * An admin's state action on a user (block, ban, deactivate, ...): the user to save, if the
+ * state moves, and the value the route answers with; GitLab's 403 when the state forbids it.
+ */
+export function afterStateAction(
+  user: User,
+  action: StateAction,
+  callerId: number,
+  now: string,
+): { next?: User; result: boolean | null } {
+  const outcome = stateOutcome(action, user.state, user.id === callerId);
+  return {
+    next: outcome.next ? { ...user, state: outcome.next, updated_at: now } : undefined,
+    result: outcome.answer,
+  };
+}
+
+/** The user with one custom attribute set, or removed (`value` undefined). */
+export function withCustomAttribute(user: User, key: string, value: string | undefined, now: string): User {
+  const { [key]: _previous, ...others } = user.custom_attributes ?? {};
+  return {
+    ...user,
+    custom_attributes: value === undefined ? others : { ...others, [key]: value },
+    updated_at: now,
+  };
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { Credential } from '#domain/access-tokens.ts';
 import { ApiError } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Caller } from '#domain/users.ts';
@@ -32,7 +33,14 @@ export interface ApiState {
   started: number;
   requestId: string;
   parsed?: ParsedRequest;
+  /** Who the request acts as: the token's owner, or the user an admin impersonates (sudo). */
   caller?: Caller;
+  /** The `sudo` parameter or `Sudo` header, taken out of the parameters before validation. */
+  sudo?: string;
+  /** When an admin impersonates `caller` (sudo): the admin, the token's owner. */
+  impersonatedBy?: number;
+  /** The personal access token the request authenticated with. */
+  credential?: Credential;
   /** Started before validation; awaited before any parameter error or the handler. */
   authentication?: Promise<Caller | undefined>;
   params?: unknown;
@@ -72,22 +80,34 @@ export const requestLog = (): MiddlewareObj<ApiEvent, Response> => {
       status: response?.statusCode,
       durationMs: Date.now() - api.started,
       userId: api.caller?.id,
+      // Under sudo `userId` is the impersonated user; the admin whose token it was is named too.
+      ...(api.impersonatedBy === undefined ? {} : { impersonatedBy: api.impersonatedBy }),
     });
+  };
+  const finish = (event: ApiEvent, response: Response | null | undefined) => {
+    const answered = withHeaders(response, { 'X-Request-Id': state(event).requestId });
+    const final = event.requestContext?.http?.method === 'HEAD' ? withoutBody(answered) : answered;
+    write(event, final);
+    return final;
   };
   return {
     before: (request) => {
       state(request.event);
     },
     after: (request) => {
-      request.response = withHeaders(request.response, { 'X-Request-Id': state(request.event).requestId });
-      write(request.event, request.response);
+      request.response = finish(request.event, request.response);
     },
     onError: (request) => {
-      request.response = withHeaders(request.response, { 'X-Request-Id': state(request.event).requestId });
-      write(request.event, request.response);
+      request.response = finish(request.event, request.response);
     },
   };
 };
+
+/** A HEAD is answered as its GET, headers and status alike, without the body. */
+function withoutBody(response: Response): Response {
+  const { body: _body, isBase64Encoded: _encoded, ...rest } = response;
+  return rest;
+}
 
 function withHeaders(response: Response | null | undefined, headers: Record<string, string>): Response {
   const base = response ?? json(500, { message: '500 Internal Server Error' });

@@ -59,8 +59,11 @@ export interface LoadedProject<P> {
   params: P;
 }
 
-/** Reads begun with a project's id, before its access is checked (see `alongside`, `inProject`). */
-type BesideProject<P, R> = (projectId: number, params: P) => Promise<R>;
+/**
+ * Reads begun with a project's id, before its access is checked (see `alongside`, `inProject`);
+ * `item` is the project's item being read, for reads that need more than its id.
+ */
+type BesideProject<P, R> = (projectId: number, params: P, item: Promise<Raw | undefined>) => Promise<R>;
 
 /**
  * Starts `read` as soon as the project's id is known: at once for a numeric id (beside the
@@ -71,9 +74,11 @@ function besideProject<P extends { id: string | number }, R>(
   params: P,
   read: BesideProject<P, R>,
 ): Promise<R> {
+  const item = project.then((started) => started.item);
+  item.catch(() => undefined);
   const found = /^\d+$/.test(String(params.id))
-    ? read(Number(params.id), params)
-    : project.then(({ item }) => (item ? read(Number(item.id), params) : (undefined as R)));
+    ? read(Number(params.id), params, item)
+    : project.then(({ item: found }) => (found ? read(Number(found.id), params, item) : (undefined as R)));
   found.catch(() => undefined);
   return found;
 }

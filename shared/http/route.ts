@@ -7,22 +7,34 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { config } from '#config/env.ts';
-import { isExpired, scopeAllows, type TokenGrant } from '#domain/access-tokens.ts';
+import {
+  allowsSudo,
+  type Credential,
+  hashToken,
+  isExpired,
+  scopeAllows,
+  sudoIdentifier,
+  type TokenGrant,
+} from '#domain/access-tokens.ts';
 import {
   forbidden,
   insufficientScope,
   invalidParams,
   invalidToken,
+  notFound,
   unauthorized,
   validationFailed,
 } from '#domain/errors.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagination.ts';
 import { int, issueCode, modelSentence, optional } from '#domain/params.ts';
-import type { Caller } from '#domain/users.ts';
+import { apiAccessDenial, isBlockedState } from '#domain/user-states.ts';
+import { type Caller, callerOf } from '#domain/users.ts';
 import type { CredentialBatch } from '#store/access.ts';
 import { findGrant, grantKey, readGrantWith } from '#store/access-tokens.ts';
+import type { Key } from '#store/batch.ts';
 import { batchGetItems } from '#store/batch.ts';
 import { readAhead } from '#store/read-ahead.ts';
+import { findUser } from '#store/users.ts';
 import {
   type ApiEvent,
   gitlabErrors,
@@ -43,7 +55,10 @@ export type AuthMode = 'optional' | 'user' | 'admin';
 
 export interface RouteInput<P> {
   params: P;
+  /** Who the request acts as (under sudo, the impersonated user). */
   caller: Caller | undefined;
+  /** The personal access token presented, when there is one. */
+  credential: Credential | undefined;
   files: Record<string, UploadedFile>;
   page: PageRequest;
   request: RequestInfo;
@@ -56,6 +71,8 @@ export interface RouteSpec<S extends ObjectSchema, C extends AuthMode, F, L> {
   auth: C;
   /** A GET about users, allowed to tokens with only the `read_user` scope. */
   userRead?: boolean;
+  /** Allowed to a token of any scope (revoking the token itself). */
+  anyScope?: boolean;
   params: S;
   paginated?: boolean;
   /**
@@ -84,6 +101,10 @@ const parseParams = (): MiddlewareObj<ApiEvent, Response> => ({
     const event = request.event;
     const api = state(event);
     api.parsed = await parseRequest(event);
+    // `sudo` belongs to authentication, never to a route's parameters (GitLab: param over header).
+    const { sudo, ...params } = api.parsed.params;
+    api.parsed.params = params;
+    api.sudo = sudoIdentifier(sudo) ?? headerValue(event.headers, 'sudo');
     api.info = {
       method: event.requestContext?.http?.method ?? 'GET',
       requestId: api.requestId,
@@ -116,14 +137,21 @@ function presentedToken(event: ApiEvent, params: Record<string, unknown>): strin
   return undefined;
 }
 
+/** How a route lets tokens in: which scopes suffice besides `api`. */
+interface ScopeRule {
+  userRead: boolean;
+  anyScope: boolean;
+}
+
 /**
  * The caller behind the presented credential (undefined when none); 401/403 as GitLab answers.
- * The grant comes from its own read, or from a batch a prefetch folded it into.
+ * The grant comes from its own read, or from a batch a prefetch folded it into. With `sudo`, an
+ * admin's token with the `sudo` scope acts as the user named, for the whole request.
  */
 async function resolveCaller(
   event: ApiEvent,
   mode: AuthMode,
-  userRead: boolean,
+  rule: ScopeRule,
   grantRead?: Promise<TokenGrant | undefined>,
 ): Promise<Caller | undefined> {
   const api = state(event);
@@ -136,14 +164,44 @@ async function resolveCaller(
     if (isExpired(grant.expires_at)) {
       throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
     }
-    if (grant.user.state === 'blocked') throw forbidden('User is blocked');
-    if (!scopeAllows(grant.scopes, api.info?.method ?? 'GET', userRead)) throw insufficientScope('api');
-    caller = grant.user;
-    readAhead.rememberUser(grantKey(secret), caller.id);
+    const denial = apiAccessDenial(grant.user.state);
+    if (denial) throw forbidden(denial);
+    api.credential = { tokenId: grant.token_id, tokenHash: hashToken(secret), userId: grant.user.id };
+    caller = api.sudo === undefined ? grant.user : await impersonated(grant, api.sudo);
+    // Acting as someone else takes the `sudo` scope alone; otherwise the route's scopes apply.
+    const scoped = caller.id === grant.user.id && !rule.anyScope;
+    if (scoped && !scopeAllows(grant.scopes, api.info?.method ?? 'GET', rule.userRead)) {
+      throw insufficientScope('api');
+    }
+    if (caller.id !== grant.user.id) api.impersonatedBy = grant.user.id;
+    readAhead.rememberUser(readAheadKey(secret, api.sudo), caller.id);
+  } else if (api.sudo !== undefined) {
+    throw unauthorized();
   }
   if (mode !== 'optional' && !caller) throw unauthorized();
   if (mode === 'admin' && !caller?.admin) throw forbidden();
   return caller;
+}
+
+/**
+ * The user an admin's token acts as (GitLab's `sudo!`): admins only, with a token holding the
+ * `sudo` scope, and a user that exists (by id when all digits, else by username), read only once
+ * the token may impersonate. A blocked (or banned) user cannot be acted as, as they cannot act
+ * themselves.
+ */
+async function impersonated(grant: TokenGrant, identifier: string): Promise<Caller> {
+  if (!grant.user.admin) throw forbidden('Must be admin to use sudo');
+  if (!allowsSudo(grant.scopes)) throw insufficientScope('sudo');
+  const user = await findUser(identifier);
+  if (!user) throw notFound(`User with ID or username '${identifier}'`);
+  if (isBlockedState(user.state)) throw forbidden('User is blocked');
+  return callerOf(user);
+}
+
+/** What read-ahead remembers a credential by: under sudo, the credential and the user it names. */
+function readAheadKey(secret: string, sudo: string | undefined): Key {
+  const key = grantKey(secret);
+  return sudo === undefined ? key : { ...key, pk: `${key.pk}#SUDO#${sudo.toLowerCase()}` };
 }
 
 const presentedSecret = (event: ApiEvent) => presentedToken(event, state(event).parsed?.params ?? {});
@@ -152,12 +210,12 @@ const presentedSecret = (event: ApiEvent) => presentedToken(event, state(event).
 function authenticateOnce(
   event: ApiEvent,
   mode: AuthMode,
-  userRead: boolean,
+  rule: ScopeRule,
   grantRead?: Promise<TokenGrant | undefined>,
 ): Promise<Caller | undefined> {
   const api = state(event);
   if (!api.authentication) {
-    api.authentication = resolveCaller(event, mode, userRead, grantRead);
+    api.authentication = resolveCaller(event, mode, rule, grantRead);
     api.authentication.catch(() => undefined);
   }
   return api.authentication;
@@ -217,7 +275,7 @@ const validate = (
   schema: ObjectSchema,
   paginated: boolean,
   mode: AuthMode,
-  userRead: boolean,
+  rule: ScopeRule,
 ): MiddlewareObj<ApiEvent, Response> => {
   const full = paginated ? v.object({ ...schema.entries, ...pageParams }, issueCode.invalid) : schema;
   return {
@@ -231,7 +289,7 @@ const validate = (
         api.page = pageRequest(output.page, output.per_page);
       } catch (error) {
         // A bad credential is reported before bad parameters, as GitLab does.
-        await authenticateOnce(request.event, mode, userRead);
+        await authenticateOnce(request.event, mode, rule);
         throw error;
       }
     },
@@ -252,7 +310,7 @@ export function defineRoute<
   L = unknown,
 >(spec: RouteSpec<S, C, F, L>) {
   const mode: AuthMode = spec.auth ?? 'optional';
-  const userRead = spec.userRead ?? false;
+  const rule: ScopeRule = { userRead: spec.userRead ?? false, anyScope: spec.anyScope ?? false };
   const base = async (event: ApiEvent, _context: Context): Promise<Response> => {
     const api = state(event);
     const params = api.params as v.InferOutput<S>;
@@ -260,7 +318,7 @@ export function defineRoute<
     let grantRead: Promise<TokenGrant | undefined> | undefined;
     let authenticating = false;
     const context: CredentialBatch = {
-      likelyUserId: secret === undefined ? undefined : readAhead.likelyUser(grantKey(secret)),
+      likelyUserId: secret === undefined ? undefined : readAhead.likelyUser(readAheadKey(secret, api.sudo)),
       readWithCredential: (keys) => {
         if (secret === undefined || grantRead) return batchGetItems(keys);
         if (authenticating) {
@@ -281,13 +339,14 @@ export function defineRoute<
     const loading = spec.load?.start(params, context);
     loading?.catch(() => undefined);
     authenticating = true;
-    api.caller = await authenticateOnce(event, mode, userRead, grantRead);
+    api.caller = await authenticateOnce(event, mode, rule, grantRead);
     const loaded = spec.load && loading ? await spec.load.authorize(loading, api.caller, params) : ({} as L);
     const value = await spec.run({
       ...loaded,
       params,
       prefetched,
       caller: api.caller as Caller,
+      credential: api.credential,
       files: api.parsed?.files ?? {},
       page: api.page as PageRequest,
       request: api.info as RequestInfo,
@@ -298,5 +357,5 @@ export function defineRoute<
     .use(requestLog())
     .use(gitlabErrors())
     .use(parseParams())
-    .use(validate(spec.params, spec.paginated ?? false, mode, userRead));
+    .use(validate(spec.params, spec.paginated ?? false, mode, rule));
 }

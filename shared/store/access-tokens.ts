@@ -133,8 +133,11 @@ export async function listAccessTokens(query: {
   });
 }
 
-/** Marks the token and its lookup item revoked together. */
-export async function revokeAccessToken(token: AccessToken & { token_hash: string }): Promise<void> {
+/**
+ * Marks the token and its lookup item revoked together (by id and secret hash alone: the request
+ * that presented a token knows both without reading it).
+ */
+export async function revokeAccessToken(token: Pick<StoredToken, 'id' | 'token_hash'>): Promise<void> {
   const revoke = (key: Key) =>
     update(key, 'SET revoked = :true', { condition: EXISTING_ITEM, values: { ':true': true } });
   await commit(

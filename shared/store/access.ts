@@ -1,13 +1,16 @@
 /**
  * Who may reach what: the one module that decides a caller's level in a group or a project. A
  * level is the highest of the caller's memberships that grant it: of the group and its ancestors;
- * of the project, its namespace's groups and (capped by the share) the groups it is shared with.
- * Single resources read the membership items themselves, consistently; lists may take the levels
- * from the caller's own membership lists (see membershipLevelsOf).
+ * of the project, its namespace's groups and (capped by the share) the groups it is shared with;
+ * and (capped alike) the groups that a group or any of its ancestors is shared with. Single
+ * resources read the membership items themselves, consistently, with the items of the groups whose
+ * shares count; lists may take the levels from the caller's own membership lists (see
+ * membershipLevelsOf).
  */
 import { ACCESS } from '#domain/access.ts';
 import { notFound } from '#domain/errors.ts';
 import { canReadGroup } from '#domain/group-policy.ts';
+import { type GroupShare, invitedGroupIds, levelThroughShares, sharesOf } from '#domain/group-shares.ts';
 import type { Group } from '#domain/groups.ts';
 import { isMembershipActive } from '#domain/members.ts';
 import { canReadProject, NO_ACCESS, type Project, type ProjectAccess } from '#domain/projects.ts';
@@ -48,10 +51,19 @@ export function levelsFrom(items: Raw[]): MembershipLevels {
 const highestIn = (levels: Map<number, number>, groupIds: readonly number[]) =>
   groupIds.reduce((highest, id) => Math.max(highest, levels.get(id) ?? 0), 0);
 
-export function accessWith(levels: MembershipLevels, project: Project, userId: number): ProjectAccess {
+/** A user's access to a project; `groupShares` are the shares of its namespace's groups, when read. */
+export function accessWith(
+  levels: MembershipLevels,
+  project: Project,
+  userId: number,
+  groupShares: readonly GroupShare[] = [],
+): ProjectAccess {
   return {
     project: levels.projects.get(project.id) ?? 0,
-    group: highestIn(levels.groups, project.namespace.group_ids),
+    group: Math.max(
+      highestIn(levels.groups, project.namespace.group_ids),
+      levelThroughShares(groupShares, levels.groups),
+    ),
     shared: project.shared_with_groups
       .filter((share) => isMembershipActive(share.expires_at))
       .reduce(
@@ -160,6 +172,51 @@ export async function accessFromLevels(
   return new Map(projects.map((project) => [project.id, accessWith(all, project, userId)]));
 }
 
+// Group shares -------------------------------------------------------------------------------------
+
+const keyString = (key: Key) => `${key.pk}|${key.sk}`;
+
+/** The shares kept by the live items among `items` of the groups `holderIds`. */
+function sharesHeldBy(items: Raw[], holderIds: readonly number[]): GroupShare[] {
+  const holders = new Set(holderIds);
+  return items
+    .filter((item) => item.kind === 'group' && !item.deleting && holders.has(Number(item.id)))
+    .flatMap((item) => sharesOf(item as { shared_with_groups?: GroupShare[] }));
+}
+
+/** Items already read for a caller (a read-ahead): their keys, and what was found. */
+interface ReadBefore {
+  keys: Key[];
+  items: Raw[];
+}
+
+/**
+ * A caller's membership items for `memberKeys`, and the shares of the groups `holderIds` (the
+ * groups above what is asked for, whose shares with other groups reach it) with the caller's
+ * memberships of the groups they invite. The keys and the holders' items are one batch (less
+ * what was read before); the invited groups' memberships not read yet are a second batch, sent
+ * only when a holder keeps a share. At most two round trips, whatever the depth of the tree.
+ */
+async function readWithGroupShares(
+  userId: number,
+  memberKeys: Key[],
+  holderIds: readonly number[],
+  before?: ReadBefore,
+): Promise<{ items: Raw[]; groupShares: GroupShare[] }> {
+  const read = new Set(before?.keys.map(keyString));
+  const first = [...memberKeys, ...holderIds.map((id) => keys.group(id))].filter(
+    (key) => !read.has(keyString(key)),
+  );
+  for (const key of first) read.add(keyString(key));
+  const items = [...(before?.items ?? []), ...(first.length ? await batchGetItems(first) : [])];
+  const groupShares = sharesHeldBy(items, holderIds);
+  const second = invitedGroupIds(groupShares)
+    .map((groupId) => keys.groupMember(groupId, userId))
+    .filter((key) => !read.has(keyString(key)));
+  if (second.length) items.push(...(await batchGetItems(second)));
+  return { items, groupShares };
+}
+
 // Projects ------------------------------------------------------------------------------------------
 
 /**
@@ -214,10 +271,15 @@ export async function lookupProjectAhead(
   const id = Number(idOrPath);
   const userId = ahead.likelyUserId;
   const groupIds = readAhead.likelyAccessGroups(id);
+  const holderIds = readAhead.likelyShareHolders(id) ?? [];
   const memberKeys =
     userId === undefined || !groupIds
       ? []
-      : [keys.projectMember(id, userId), ...groupIds.map((groupId) => keys.groupMember(groupId, userId))];
+      : [
+          keys.projectMember(id, userId),
+          ...groupIds.map((groupId) => keys.groupMember(groupId, userId)),
+          ...holderIds.map((groupId) => keys.group(groupId)),
+        ];
   const items = await ahead.readWithCredential([keys.project(id), ...memberKeys]);
   const item = items.find((candidate) => isAt(candidate, keys.project(id)));
   return {
@@ -241,14 +303,17 @@ export async function readableProject(
   const { item, memberships } = await read;
   if (!item) throw notFound('Project');
   const project = decodeProject(item);
-  readAhead.rememberAccessGroups(project.id, accessGroupIds(project));
+  const holderIds = project.namespace.group_ids;
+  readAhead.rememberShareHolders(project.id, holderIds);
   let access = NO_ACCESS;
   if (caller) {
     const ahead = memberships?.userId === caller.id ? memberships : undefined;
-    const have = new Set(ahead?.keys.map((key) => `${key.pk}|${key.sk}`));
-    const missing = membershipKeys(caller.id, [project]).filter((key) => !have.has(`${key.pk}|${key.sk}`));
-    const items = [...(ahead?.items ?? []), ...(missing.length ? await batchGetItems(missing) : [])];
-    access = accessWith(levelsFrom(items), project, caller.id);
+    const memberKeys = membershipKeys(caller.id, [project]);
+    const { items, groupShares } = await readWithGroupShares(caller.id, memberKeys, holderIds, ahead);
+    readAhead.rememberAccessGroups(project.id, [...accessGroupIds(project), ...invitedGroupIds(groupShares)]);
+    access = accessWith(levelsFrom(items), project, caller.id, groupShares);
+  } else {
+    readAhead.rememberAccessGroups(project.id, accessGroupIds(project));
   }
   if (!canReadProject(project, caller, access)) throw notFound('Project');
   return { project, access };
@@ -263,21 +328,30 @@ const ancestorsOf = (item: Raw): RouteOwner[] =>
 /** A group item by id or full path; undefined when there is none to name. */
 export const lookupGroup = (idOrPath: string | number) => lookup(idOrPath, 'group', keys.group, ancestorsOf);
 
+/**
+ * A user's level in a group: the highest of their memberships of the group and its ancestors, and
+ * of the groups the group or its ancestors are shared with (capped by each share). The group's own
+ * shares are on its item; its ancestors' are read with the memberships (see readWithGroupShares).
+ */
+async function inheritedLevel(userId: number, group: Group): Promise<number> {
+  const lineage = [...group.ancestor_ids, group.id];
+  const own = sharesOf(group);
+  const memberKeys = [...lineage, ...invitedGroupIds(own)].map((id) => keys.groupMember(id, userId));
+  const { items, groupShares } = await readWithGroupShares(userId, memberKeys, group.ancestor_ids);
+  const levels = levelsFrom(items).groups;
+  return Math.max(highestIn(levels, lineage), levelThroughShares([...own, ...groupShares], levels));
+}
+
 /** A user's active levels in each of these groups, in one batch read. */
 async function groupLevels(userId: number, groupIds: number[]): Promise<Map<number, number>> {
   return levelsFrom(await batchGetItems(groupIds.map((id) => keys.groupMember(id, userId)))).groups;
 }
 
-/** The highest active level of a user's memberships of these groups, in one batch read. */
-const highestLevelIn = async (userId: number, groupIds: number[]) =>
-  highestIn(await groupLevels(userId, groupIds), groupIds);
-
 /**
  * The caller's access to a group: the highest of their memberships in the group and its ancestors
- * (GitLab's inherited membership). One batch read.
+ * (GitLab's inherited membership) and of the groups shared with them (see inheritedLevel).
  */
-export const groupAccessOf = (userId: number, group: Group) =>
-  highestLevelIn(userId, [group.id, ...group.ancestor_ids]);
+export const groupAccessOf = (userId: number, group: Group) => inheritedLevel(userId, group);
 
 /**
  * The group a caller asked for, with their inherited access; 404 `Group Not Found` when it does
@@ -291,11 +365,7 @@ export async function readableGroup(
   if (!item) throw notFound('Group');
   const group = decodeGroup(item);
   // Admins act with owner access everywhere (no membership read).
-  const access = !caller
-    ? 0
-    : caller.admin
-      ? ACCESS.owner
-      : await highestLevelIn(caller.id, [...group.ancestor_ids, group.id]);
+  const access = !caller ? 0 : caller.admin ? ACCESS.owner : await inheritedLevel(caller.id, group);
   if (!canReadGroup(group, caller, access)) throw notFound('Group');
   return { group, access };
 }

@@ -13,8 +13,10 @@ export function decodeGroup(item: Raw): Group {
   const {
     kind: _kind,
     deleting: _deleting,
+    moving: _moving,
+    moves_below: _movesBelow,
     ...group
-  } = stripStorage<Group & { kind: string; deleting?: boolean }>(item);
+  } = stripStorage<Group & { kind: string; deleting?: boolean; moving?: string; moves_below?: number }>(item);
   // Groups stored before the creation levels existed have GitLab's defaults.
   return { ...DEFAULT_CREATION_LEVELS, ...group, custom_attributes: group.custom_attributes ?? {} };
 }

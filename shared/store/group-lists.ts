@@ -74,12 +74,50 @@ export async function visibleSubgroupsPage(
 }
 
 /**
+ * A page of the group's descendants (its whole subtree, itself left out) that the caller can see:
+ * one Query of the subtree on the tree index beside the caller's group memberships, so the cost
+ * follows the subtree and the caller's memberships, never the table.
+ */
+export async function visibleDescendantsPage(
+  group: Group,
+  access: number,
+  caller: Caller | undefined,
+  input: { order_by?: ListOrder; sort?: 'asc' | 'desc' },
+  page: PageRequest,
+  filter: ((group: Group) => boolean) | undefined,
+): Promise<ListPage<Group>> {
+  const traversal = [...group.ancestor_ids, group.id];
+  // Members of the group (or admins) see the whole subtree; others also through their own memberships.
+  const seesAll = Boolean(caller?.admin) || access > 0;
+  const [subtree, memberships] = await Promise.all([
+    readSubtrees([{ id: group.id, ancestor_ids: group.ancestor_ids }], tree.groups),
+    caller && !seesAll ? membershipsOfUser(caller.id) : [],
+  ]);
+  const levels = new Map(memberships.map((membership) => [membership.groupId, membership.accessLevel]));
+  const descendants = subtree
+    .map(decodeGroup)
+    .filter((descendant) => descendant.id !== group.id && descendant.ancestor_ids.length >= traversal.length);
+  const visible = seesAll
+    ? descendants
+    : descendants.filter((descendant) => {
+        const level = [...descendant.ancestor_ids, descendant.id].reduce(
+          (highest, id) => Math.max(highest, levels.get(id) ?? 0),
+          access,
+        );
+        return canReadGroup(descendant, caller, level);
+      });
+  return pageOf(visible, input.order_by ?? 'name', input.sort ?? 'asc', page, filter);
+}
+
+/**
  * A page of GET /groups. Anonymous: public groups. Admins: all groups. Users: the groups they
  * belong to (with ancestors and descendants), or with `all_available` also every public and
- * internal group. The caller's own groups are read while the visibility lists are.
+ * internal group. The caller's own groups are read while the visibility lists are. `visibility`
+ * narrows the lists read and the caller's own groups, so the total still comes from counters.
  */
 export function visibleGroupsPage(
   input: {
+    visibility?: Visibility;
     all_available?: boolean;
     owned?: boolean;
     order_by?: 'id' | 'name' | 'path';
@@ -98,6 +136,11 @@ export function visibleGroupsPage(
   else {
     extra = authorizedGroupsOf(caller.id);
     if (allAvailable) visibilities = caller.external ? ['public'] : ['public', 'internal'];
+  }
+  const wanted = input.visibility;
+  if (wanted !== undefined) {
+    visibilities = visibilities.filter((visibility) => visibility === wanted);
+    extra = Promise.resolve(extra).then((items) => items.filter((item) => item.visibility === wanted));
   }
   // Without a filter each list is read only to the end of the page; totals come from counters.
   return listMerged({

@@ -2,10 +2,12 @@
  * The projects of a group's detail, and what a group's change means for its projects: their
  * paths, names and namespace rules follow it, and so do the shares of it.
  */
-import { ACCESS } from '#domain/access.ts';
+import { ACCESS, VISIBILITIES, type Visibility } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
+import { offsetOf, type PageRequest } from '#domain/pagination.ts';
+import { projectListFilter } from '#domain/project-lists.ts';
 import type { ProjectPage } from '#domain/project-views.ts';
-import { canReadProject, NO_ACCESS, type ProjectAccess } from '#domain/projects.ts';
+import { canReadProject, NO_ACCESS, type Project, type ProjectAccess } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
 import {
   accessFromLevels,
@@ -15,11 +17,16 @@ import {
   readMembershipLists,
 } from './access.ts';
 import { decodeGroup } from './group-items.ts';
-import { descendantsOf } from './group-tree.ts';
+import { descendantsOf, readSubtrees } from './group-tree.ts';
+import { tree } from './keys.ts';
+import { mergeSorted } from './lists.ts';
 import { namespaceOfGroup } from './namespaces.ts';
 import { decodeProject, getProjectsRaw } from './project-items.ts';
 import { listNamespaceProjects } from './project-lists.ts';
+import type { ProjectListRequest } from './project-pages.ts';
+import { memberProjectsOf } from './project-reach.ts';
 import { projectsSharedWith, sharedLinksOfGroup } from './project-shares.ts';
+import { starredProjectIds } from './project-stars.ts';
 import { moveNamespaceProjects, updateProject } from './project-writes.ts';
 
 type Raw = Record<string, unknown>;
@@ -119,4 +126,52 @@ async function renameShares(group: Group): Promise<void> {
       ),
     }));
   }
+}
+
+/** The visibilities of a subtree's projects a caller may see without any membership. */
+const openVisibilities = (caller: Caller | undefined): Visibility[] =>
+  !caller ? ['public'] : caller.external ? ['public'] : ['public', 'internal'];
+
+/**
+ * One page of the projects of a group and of every subgroup below it (`include_subgroups`) that
+ * the caller can see: one Query of the subtree per visibility on the tree index (only the private
+ * one for callers who may see private projects there), beside the caller's membership lists; the
+ * cost follows the subtree, never the table. Sorted, filtered and counted in memory.
+ */
+export async function subtreeProjectsPage(
+  group: Group,
+  groupAccess: number,
+  input: ProjectListRequest,
+  caller: Caller | undefined,
+  page: PageRequest,
+  memberships?: Promise<MembershipLists>,
+): Promise<ProjectPage> {
+  const seesAll = Boolean(caller?.admin || groupAccess >= ACCESS.guest);
+  const levels = caller ? membershipLevelsOf(caller.id, memberships) : undefined;
+  const visibilities = seesAll || caller ? VISIBILITIES : openVisibilities(caller);
+  const place = [{ id: group.id, ancestor_ids: group.ancestor_ids }];
+  const [parts, starred, owned] = await Promise.all([
+    Promise.all(visibilities.map((visibility) => readSubtrees(place, tree.projects(visibility)))),
+    caller && input.starred ? starredProjectIds(caller.id) : undefined,
+    caller && input.owned ? memberProjectsOf(caller.id) : undefined,
+  ]);
+  const order = input.order_by ?? 'created_at';
+  const sorted = mergeSorted(parts, order, input.sort ?? 'desc').map(decodeProject);
+  const access = caller
+    ? await accessFromLevels(caller.id, sorted, levels)
+    : new Map<number, ProjectAccess>();
+  const narrowing: ((project: Project) => boolean)[] = [];
+  if (starred) {
+    const ids = new Set(starred);
+    narrowing.push((project) => ids.has(project.id));
+  }
+  if (owned) narrowing.push((project) => (owned.levels.get(project.id) ?? 0) >= ACCESS.owner);
+  const filter = projectListFilter(input, caller, narrowing) ?? (() => true);
+  const visible = sorted.filter(
+    (project) =>
+      filter(project) && (seesAll || canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS)),
+  );
+  const offset = offsetOf(page);
+  const items = visible.slice(offset, offset + page.perPage);
+  return { items, total: visible.length, access };
 }

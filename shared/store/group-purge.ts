@@ -5,9 +5,11 @@
  * without counting anything twice.
  */
 import { deleteBlob, deleteBlobPrefix } from '#blob/s3.ts';
+import { avatarPrefix } from '#domain/avatars.ts';
 import { ApiError } from '#domain/errors.ts';
 import { uploadPrefix } from '#domain/uploads.ts';
 import { decodeGroup, getRawGroup } from './group-items.ts';
+import { purgeGroupShares } from './group-shares.ts';
 import { descendantsOf } from './group-tree.ts';
 import { keys, lists } from './keys.ts';
 import { listCountChanges, readWholeList } from './lists.ts';
@@ -48,10 +50,13 @@ export async function purgeGroupTree(groupId: number, files: ProjectFiles = uplo
     const group = decodeGroup(item);
     await purgeGroupProjects(group.id, files);
     await purgeGroupEpics(group.id);
+    await purgeGroupShares(group);
     const members = await readWholeList(lists.groupMembers(group.id));
     for (const member of members.items) {
       await removeGroupMember(group.id, Number(member.user_id)).catch(alreadyGone);
     }
+    // A group that ever had an avatar (the attribute stays, null, once removed) has objects to remove.
+    if (item.avatar !== undefined) await deleteBlobPrefix(avatarPrefix('group', group.id));
     await commitUnlessDone([releaseOwned(keys.route(group.full_path), group.id)]);
     await commitUnlessDone([remove(keys.group(group.id), EXISTING_ITEM), ...listCountChanges(item, -1)]);
   }

@@ -47,6 +47,8 @@ type Place = Pick<Group, 'full_path' | 'full_name'>;
 
 /** The parent changed its path or name after it was read: the subgroup is placed again. */
 class ParentMoved extends Error {}
+/** The parent is being moved with its subtree: the subgroup waits for the move to end. */
+class ParentBusy extends ParentMoved {}
 /** The group changed (or its parent moved) after it was read: the save is applied again. */
 class GroupChanged extends Error {}
 
@@ -82,11 +84,18 @@ export async function createGroup(
     return current;
   };
   return retrying(
-    { times: MAX_PLACEMENTS, retry: (error) => error instanceof ParentMoved && parent !== undefined },
+    {
+      times: MAX_PLACEMENTS,
+      retry: (error) => error instanceof ParentMoved && parent !== undefined,
+      backoff: true,
+    },
     parent,
     (current) => writeNewGroup(id, fields, current, creatorId),
     freshParent,
-  );
+  ).catch((error: unknown) => {
+    // A move that outlasts the attempts is reported as the lock it is, never as a server error.
+    throw error instanceof ParentMoved ? lockLost() : error;
+  });
 }
 
 const pathTaken = () =>
@@ -118,7 +127,11 @@ async function writeNewGroup(
   if (parent) {
     steps.push(
       refusedWith(stillAt(parent), (stored) =>
-        stored && !stored.deleting ? new ParentMoved() : notFound('Group'),
+        stored?.moving !== undefined
+          ? new ParentBusy()
+          : stored && !stored.deleting
+            ? new ParentMoved()
+            : notFound('Group'),
       ),
     );
   }
@@ -174,8 +187,13 @@ async function writeGroup(previous: Group, next: Group, parent: Group | undefine
   const steps: (TransactItem | Step)[] = [
     put(
       groupItem(next),
-      'updated_at = :previous AND full_path = :path AND full_name = :name AND attribute_not_exists(deleting)',
-      { ':previous': previous.updated_at, ':path': previous.full_path, ':name': previous.full_name },
+      'updated_at = :previous AND full_path = :path AND full_name = :name AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND (attribute_not_exists(moves_below) OR moves_below = :zero)',
+      {
+        ':previous': previous.updated_at,
+        ':path': previous.full_path,
+        ':name': previous.full_name,
+        ':zero': 0,
+      },
     ),
   ];
   if (parent) {
@@ -259,7 +277,7 @@ function placesUnder(root: Group, groups: Group[]): (group: Group) => Place | un
 const moveGroup = (group: Group, place: Place): TransactItem[] => [
   update(keys.group(group.id), 'SET full_path = :newPath, full_name = :newName', {
     condition:
-      'attribute_not_exists(deleting) AND full_path = :path AND full_name = :name AND #path = :segment',
+      'attribute_not_exists(deleting) AND attribute_not_exists(moving) AND full_path = :path AND full_name = :name AND #path = :segment',
     names: { '#path': 'path' },
     values: {
       ':newPath': place.full_path,

@@ -39,10 +39,25 @@ export const keys = {
   /** Full paths of users, groups and projects share one namespace, as in GitLab. */
   route: (fullPath: string): Key => ({ pk: `ROUTE#${fullPath.toLowerCase()}`, sk: 'ROUTE' }),
   email: (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
+  /**
+   * The user an external identity belongs to: (provider, extern_uid) is unique, the uid without
+   * regard to case as GitLab compares it. Hashed, so any provider and uid make a key that fits.
+   */
+  identity: (provider: string, externUid: string): Key => ({
+    pk: `IDENTITY#${createHash('sha256')
+      .update(JSON.stringify([provider, externUid.toLowerCase()]), 'utf8')
+      .digest('hex')}`,
+    sk: 'IDENTITY',
+  }),
   accessToken: (id: number): Key => ({ pk: `PAT#${id}`, sk: 'PAT' }),
   accessTokenHash: (hash: string): Key => ({ pk: `TOKENHASH#${hash}`, sk: 'TOKENHASH' }),
   group: (id: number): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' }),
   groupMember: (groupId: number, userId: number): Key => ({ pk: `GROUP#${groupId}`, sk: `MEMBER#${userId}` }),
+  /** A group shared with another group (the link lives in the shared group's partition). */
+  groupShare: (groupId: number, sharedWithId: number): Key => ({
+    pk: `GROUP#${groupId}`,
+    sk: `SHARE#${sharedWithId}`,
+  }),
   /** A user's personal namespace (group namespaces are the groups themselves). */
   userNamespace: (namespaceId: number): Key => ({ pk: `NAMESPACE#${namespaceId}`, sk: 'NAMESPACE' }),
   project: (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' }),
@@ -162,6 +177,8 @@ export const lists = {
   groupsWithVisibility: (visibility: string) => listOf('l1', named)(`GROUPS#${visibility}`),
   /** Direct subgroups of a group, or top-level groups for `null`. */
   groupChildren: (parentId: number | null) => listOf('l2', named)(`GROUPS#CHILDREN#${parentId ?? 'ROOT'}`),
+  /** Users' personal namespaces, by namespace id (groups are the other namespaces). */
+  userNamespaces: listOf('l1', byId)('NAMESPACES#USER'),
   groupMembers: (groupId: number) => listOf('l1', dated)(`MEMBERS#GROUP#${groupId}`),
   groupMembershipsOfUser: (userId: number) => listOf('l2', dated)(`MEMBERSHIPS#GROUP#USER#${userId}`),
   projectsWithVisibility: (visibility: string) => listOf('l1', everyOrder)(`PROJECTS#${visibility}`),
@@ -178,6 +195,8 @@ export const lists = {
   searchPending: listOf('l1', byId)('SEARCH#PENDING'),
   /** Projects shared with a group. */
   sharedWithGroup: (groupId: number) => listOf('l1', byId)(`SHARES#GROUP#${groupId}`),
+  /** Groups shared with a group. */
+  groupsSharedWithGroup: (groupId: number) => listOf('l1', byId)(`GROUPSHARES#GROUP#${groupId}`),
   /** A project's issues, and those in one state. */
   projectIssues: (projectId: number) => listOf('l1', timed)(`ISSUES#PROJECT#${projectId}`),
   projectIssuesInState: (projectId: number, state: string) =>

@@ -24,11 +24,38 @@ export interface ListPage<T> {
 /** A filtered list reads at most this many items to count matches. */
 export const MAX_COUNTED_ITEMS = 10_000;
 
+/**
+ * Bounds on a list's sort attribute (in its stored form), both inclusive, read as part of the key
+ * condition so a bounded read touches only the items inside.
+ */
+export interface SortRange {
+  from?: string;
+  to?: string;
+}
+
+/** The key condition of a range: DynamoDB takes one operator on the sort key. */
+function rangeCondition(range: SortRange | undefined): {
+  expression: string;
+  values: Record<string, string>;
+} {
+  if (range?.from !== undefined && range.to !== undefined) {
+    return {
+      expression: ' AND #sort BETWEEN :from AND :to',
+      values: { ':from': range.from, ':to': range.to },
+    };
+  }
+  if (range?.from !== undefined)
+    return { expression: ' AND #sort >= :from', values: { ':from': range.from } };
+  if (range?.to !== undefined) return { expression: ' AND #sort <= :to', values: { ':to': range.to } };
+  return { expression: '', values: {} };
+}
+
 interface ChunkQuery {
   list: ListRef;
   order: ListOrder;
   sort: 'asc' | 'desc';
   projection?: string;
+  range?: SortRange;
 }
 
 /** One Query of a list's index (the list's own attribute, so no list is read through another's). */
@@ -36,13 +63,17 @@ async function queryChunk(query: ChunkQuery, limit: number | undefined, startKey
   // The types keep this from happening; a list read in an order its items lack would find nothing.
   if (!query.list.orders.includes(query.order))
     throw new Error(`list ${query.list.partition} has no order ${query.order}`);
+  const range = rangeCondition(query.range);
   return documentClient().send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: indexName(query.list.attribute, query.order),
-      KeyConditionExpression: '#list = :partition',
-      ExpressionAttributeNames: { '#list': query.list.attribute },
-      ExpressionAttributeValues: { ':partition': query.list.partition },
+      KeyConditionExpression: `#list = :partition${range.expression}`,
+      ExpressionAttributeNames: {
+        '#list': query.list.attribute,
+        ...(range.expression ? { '#sort': listSortAttributes[query.order] } : {}),
+      },
+      ExpressionAttributeValues: { ':partition': query.list.partition, ...range.values },
       ScanIndexForward: query.sort === 'asc',
       Limit: limit,
       ...(query.projection ? { ProjectionExpression: query.projection } : {}),
@@ -125,10 +156,11 @@ export async function readListHead<O extends ListOrder>(
   order: NoInfer<O>,
   sort: 'asc' | 'desc',
   limit: number,
+  range?: SortRange,
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
-  const query = { list, order, sort };
+  const query = { list, order, sort, range };
   do {
     const result: QueryCommandOutput = await queryChunk(query, Math.max(1, limit - items.length), startKey);
     items.push(...((result.Items ?? []) as Record<string, unknown>[]));
@@ -141,10 +173,11 @@ export async function readListHead<O extends ListOrder>(
 export async function readWholeList<O extends ListOrder>(
   list: ListRef<O | 'id'>,
   order: NoInfer<O> | 'id' = 'id',
+  range?: SortRange,
 ): Promise<{ items: Record<string, unknown>[]; complete: boolean }> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
-  const query = { list, order, sort: 'asc' as const };
+  const query = { list, order, sort: 'asc' as const, range };
   do {
     const result: QueryCommandOutput = await queryChunk(query, 1000, startKey);
     items.push(...((result.Items ?? []) as Record<string, unknown>[]));
@@ -248,6 +281,11 @@ export interface MergedListQuery<T, O extends ListOrder> {
   page: PageRequest;
   decode: (item: Record<string, unknown>) => T;
   filter?: (entity: T) => boolean;
+  /**
+   * Bounds on the order's sort attribute, read as key conditions. Only with a `filter` that
+   * holds the same bounds (the extra items and the total are judged by it).
+   */
+  range?: SortRange;
 }
 
 const refName = (ref: ListName) => `${ref.attribute}|${ref.partition}`;
@@ -284,7 +322,7 @@ export async function listMerged<T, O extends ListOrder>(query: MergedListQuery<
     return { items: merged.slice(offset, wanted).map(query.decode), total };
   }
   const [whole, extra] = await Promise.all([
-    eachSet((ref) => readWholeList(ref, query.order)),
+    eachSet((ref) => readWholeList(ref, query.order, query.range)),
     Promise.resolve(query.extra).then(notListed),
   ]);
   const merged = mergeSorted([...whole.map((part) => part.items), extra], query.order, query.sort)

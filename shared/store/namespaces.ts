@@ -2,7 +2,7 @@
  * Namespaces: a group is its own namespace (same id); a user's personal namespace gets an id from
  * the same sequence the first time it is needed, recorded on the user and in a namespace item.
  */
-import { ACCESS } from '#domain/access.ts';
+import { ACCESS, VISIBILITIES } from '#domain/access.ts';
 import {
   ApiError,
   badRequest,
@@ -13,25 +13,47 @@ import {
 } from '#domain/errors.ts';
 import { canCreateProjectIn } from '#domain/group-policy.ts';
 import { type Group, rubyErrorHash } from '#domain/groups.ts';
+import { isMembershipActive } from '#domain/members.ts';
+import {
+  canReadNamespace,
+  mayTransferInto,
+  type NamespaceSource,
+  namespaceMatchesSearch,
+  type PresentableNamespace,
+  showsMembersCount,
+  suggestionCandidates,
+  TRANSFER_REFUSALS,
+} from '#domain/namespaces.ts';
+import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { atLeastOneOf } from '#domain/params.ts';
 import {
   namespaceVisibilityError,
   newProjectFrom,
   type Project,
   type ProjectAttributes,
+  type ProjectAccess,
   type ProjectNamespace,
 } from '#domain/projects.ts';
 import type { Caller, User } from '#domain/users.ts';
-import { accessFromLevels, findProject, groupAccessOf } from './access.ts';
+import { accessFromLevels, directAccessTo, findProject, groupAccessOf, lookupGroup } from './access.ts';
+import { batchGetItems } from './batch.ts';
 import { decodeGroup, getGroup, getGroupsRaw } from './group-items.ts';
 import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
-import { keys } from './keys.ts';
+import { keys, lists, stripStorage, tree } from './keys.ts';
+import { type ListPage, listCountChange, listMerged, readSubtreeUpTo, readWholeList } from './lists.ts';
+import { userNamespaceItem } from './namespace-items.ts';
 import { NamespaceMoved, newRunnersToken } from './project-items.ts';
 import { namespaceProjectCount } from './project-lists.ts';
-import { createProject, moveNamespaceProjects, type NewProject, transferProject } from './project-writes.ts';
+import {
+  createProject,
+  moveNamespaceProjects,
+  type NewProject,
+  transferProject,
+  withFreshProject,
+} from './project-writes.ts';
 import { commitUnlessDone, NEW_ITEM, put, retrying, update } from './transaction.ts';
-import { getUser } from './users.ts';
+import { findUserByUsername, getUser, getUsers } from './users.ts';
 
 type UserWithNamespace = User & { namespace_id?: number };
 
@@ -45,7 +67,8 @@ export async function personalNamespaceId(user: User): Promise<number> {
       condition: 'attribute_exists(pk) AND attribute_not_exists(namespace_id)',
       values: { ':id': id },
     }),
-    put({ ...keys.userNamespace(id), kind: 'user_namespace', user_id: user.id }, NEW_ITEM),
+    put(userNamespaceItem(id, user.id), NEW_ITEM),
+    listCountChange(lists.userNamespaces, 1),
   ]);
   if (allocated) return id;
   // Someone allocated it first (or the user is gone): the allocation is read back.
@@ -266,4 +289,348 @@ export async function createProjectOfUser(
   if (!user) throw notFound('User');
   // A personal namespace's owner_id is its user: the user becomes the project's owner member.
   return createFor(caller.id, await userNamespace(user), input, user.id);
+}
+
+// Namespaces as GET /namespaces and PUT /projects/:id/transfer name them ------------------------
+
+/**
+ * A namespace as stored, by id (a group or a personal namespace: one id sequence; both keys are
+ * read at once) or full path; a personal namespace named by its username may have no id yet.
+ * Reads only, so it may start beside authentication.
+ */
+export async function findNamespaceSource(reference: string): Promise<FoundNamespace | undefined> {
+  if (/^\d+$/.test(reference)) {
+    const id = Number(reference);
+    const [group, item] = await Promise.all([getGroup(id), getItem(keys.userNamespace(id))]);
+    if (group) return { kind: 'group', id: group.id, group };
+    const user = item && (await getUser(Number(item.user_id)));
+    return user ? { kind: 'user', id, user } : undefined;
+  }
+  // A path without a slash may be a username or a top-level group; a nested one is a group's.
+  const [groupItem, user] = await Promise.all([
+    lookupGroup(reference),
+    reference.includes('/') ? undefined : findUserByUsername(reference),
+  ]);
+  if (groupItem) {
+    const group = decodeGroup(groupItem);
+    return { kind: 'group', id: group.id, group };
+  }
+  return user ? { kind: 'user', id: (user as UserWithNamespace).namespace_id, user } : undefined;
+}
+
+/** A namespace as found: a personal one named by username may not have its id allocated yet. */
+type FoundNamespace = NamespaceSource | { kind: 'user'; id: number | undefined; user: User };
+
+/** A namespace by id or full path, a personal namespace's id allocated when it has none yet. */
+export async function lookupNamespace(
+  reference: string,
+  found: Promise<FoundNamespace | undefined> = findNamespaceSource(reference),
+): Promise<NamespaceSource | undefined> {
+  const source = await found;
+  if (source?.kind !== 'user' || source.id !== undefined) return source as NamespaceSource | undefined;
+  return { kind: 'user', id: await personalNamespaceId(source.user), user: source.user };
+}
+
+/** The caller's inherited access to a group namespace (admins act as owners); 0 for a personal one. */
+const accessToNamespace = (source: NamespaceSource, caller: Caller) =>
+  source.kind === 'user'
+    ? Promise.resolve(0)
+    : caller.admin
+      ? ACCESS.owner
+      : groupAccessOf(caller.id, source.group);
+
+/**
+ * A namespace the caller may see (see canReadNamespace); 404 `Namespace Not Found` otherwise. A
+ * personal namespace without an id yet gets one only once the caller may see it.
+ */
+export async function readableNamespace(
+  reference: string,
+  caller: Caller,
+  found: Promise<FoundNamespace | undefined> = findNamespaceSource(reference),
+): Promise<{ source: NamespaceSource; access: number }> {
+  const seen = await found;
+  if (!seen) throw notFound('Namespace');
+  // The rules look at the kind, the group and the user only: the id may still be missing here.
+  const access = await accessToNamespace(seen as NamespaceSource, caller);
+  if (!canReadNamespace(seen as NamespaceSource, caller, access)) throw notFound('Namespace');
+  const source = await lookupNamespace(reference, Promise.resolve(seen));
+  return { source: source as NamespaceSource, access };
+}
+
+/**
+ * Distinct active members of a group and of its descendants (GitLab's users_with_descendants):
+ * the subtree in one Query, then every member list at once.
+ */
+async function membersCountWithDescendants(group: Group): Promise<number> {
+  const root = group.ancestor_ids[0] ?? group.id;
+  const subtree = await readSubtreeUpTo(
+    tree.groups(root),
+    tree.path([...group.ancestor_ids, group.id]),
+    Number.POSITIVE_INFINITY,
+  );
+  const groupIds = new Set([group.id, ...subtree.items.map((item) => Number(item.id))]);
+  const memberLists = await Promise.all([...groupIds].map((id) => readWholeList(lists.groupMembers(id))));
+  const users = new Set<number>();
+  for (const list of memberLists)
+    for (const item of list.items) if (isMembershipActive(item.expires_at)) users.add(Number(item.user_id));
+  return users.size;
+}
+
+/** The namespace with what its entity shows this caller. */
+async function presentable(
+  source: NamespaceSource,
+  caller: Caller,
+  access: number,
+): Promise<PresentableNamespace> {
+  if (!showsMembersCount(source, caller, access) || source.kind !== 'group') return { source };
+  return { source, membersCountWithDescendants: await membersCountWithDescendants(source.group) };
+}
+
+/** GET /namespaces/:id: the namespace by id or path, as the caller may see it. */
+export async function readNamespaceFor(reference: string, caller: Caller): Promise<PresentableNamespace> {
+  const { source, access } = await readableNamespace(reference, caller);
+  return presentable(source, caller, access);
+}
+
+export interface NamespaceListQuery {
+  search?: string;
+  owned_only?: boolean;
+  top_level_only?: boolean;
+}
+
+const byNamespaceId = (a: NamespaceSource, b: NamespaceSource) => a.id - b.id;
+
+/**
+ * GET /namespaces: admins page every namespace (groups and personal namespaces, in id order, each
+ * list read only to the end of the page, totals from the lists' counters); a search reads the
+ * lists whole (at most MAX_COUNTED_ITEMS each; no total beyond). Other users see their personal
+ * namespace and the groups they are direct members of (owners only with `owned_only`), as
+ * GitLab's User#namespaces.
+ */
+export async function listNamespacesFor(
+  caller: Caller,
+  query: NamespaceListQuery,
+  page: PageRequest,
+): Promise<ListPage<PresentableNamespace>> {
+  const result = caller.admin
+    ? await adminNamespaces(query, page)
+    : await memberNamespaces(caller, query, page);
+  const groups = result.items.flatMap((source) => (source.kind === 'group' ? [source.group] : []));
+  const levels = caller.admin ? new Map<number, number>() : await directAccessTo(caller.id, groups);
+  const items = await Promise.all(
+    result.items.map((source) =>
+      presentable(
+        source,
+        caller,
+        caller.admin ? ACCESS.owner : source.kind === 'group' ? (levels.get(source.id) ?? 0) : 0,
+      ),
+    ),
+  );
+  return { items, total: result.total };
+}
+
+function narrowed(sources: NamespaceSource[], query: NamespaceListQuery): NamespaceSource[] {
+  return sources
+    .filter((source) => !query.top_level_only || source.kind === 'user' || source.group.parent_id === null)
+    .filter((source) => query.search === undefined || namespaceMatchesSearch(source, query.search))
+    .sort(byNamespaceId);
+}
+
+const pageOf = <T>(items: T[], page: PageRequest) => {
+  const offset = offsetOf(page);
+  return items.slice(offset, offset + page.perPage);
+};
+
+async function memberNamespaces(
+  caller: Caller,
+  query: NamespaceListQuery,
+  page: PageRequest,
+): Promise<ListPage<NamespaceSource>> {
+  const [user, memberships] = await Promise.all([
+    getUser(caller.id),
+    readWholeList(lists.groupMembershipsOfUser(caller.id)),
+  ]);
+  if (!user) throw notFound('User');
+  const minimum = query.owned_only ? ACCESS.owner : ACCESS.guest;
+  const groupIds = memberships.items
+    .filter((item) => isMembershipActive(item.expires_at) && Number(item.access_level) >= minimum)
+    .map((item) => Number(item.group_id));
+  const [namespaceId, groupItems] = await Promise.all([personalNamespaceId(user), getGroupsRaw(groupIds)]);
+  const sources: NamespaceSource[] = [
+    { kind: 'user', id: namespaceId, user },
+    ...groupItems.map((item) => {
+      const group = decodeGroup(item);
+      return { kind: 'group' as const, id: group.id, group };
+    }),
+  ];
+  const matching = narrowed(sources, query);
+  return { items: pageOf(matching, page), total: matching.length };
+}
+
+/** The lists of every group namespace (top-level ones only, when asked). */
+const groupLists = (query: NamespaceListQuery) =>
+  query.top_level_only
+    ? [lists.groupChildren(null)]
+    : VISIBILITIES.map((visibility) => lists.groupsWithVisibility(visibility));
+
+async function adminNamespaces(
+  query: NamespaceListQuery,
+  page: PageRequest,
+): Promise<ListPage<NamespaceSource>> {
+  if (query.search !== undefined) return searchedNamespaces(query, page);
+  const result = await listMerged({
+    lists: [...groupLists(query), lists.userNamespaces],
+    extra: [],
+    order: 'id',
+    sort: 'asc',
+    page,
+    decode: (item) => item,
+  });
+  const userIds = result.items
+    .filter((item) => item.kind === 'user_namespace')
+    .map((item) => Number(item.user_id));
+  const users = await getUsers(userIds);
+  const items = result.items.flatMap((item): NamespaceSource[] => {
+    if (item.kind !== 'user_namespace') {
+      const group = decodeGroup(item);
+      return [{ kind: 'group', id: group.id, group }];
+    }
+    const user = users.get(Number(item.user_id));
+    return user
+      ? [{ kind: 'user', id: Number(item.id ?? String(item.pk).slice('NAMESPACE#'.length)), user }]
+      : [];
+  });
+  return { items, total: result.total };
+}
+
+/** An admin's search: every group and user read (up to MAX_COUNTED_ITEMS per list), matched, paged. */
+async function searchedNamespaces(
+  query: NamespaceListQuery,
+  page: PageRequest,
+): Promise<ListPage<NamespaceSource>> {
+  const [groupParts, userPart] = await Promise.all([
+    Promise.all(groupLists(query).map((list) => readWholeList(list))),
+    readWholeList(lists.users),
+  ]);
+  const sources: NamespaceSource[] = [
+    ...groupParts.flatMap((part) =>
+      part.items.map((item) => {
+        const group = decodeGroup(item);
+        return { kind: 'group' as const, id: group.id, group };
+      }),
+    ),
+    ...userPart.items.flatMap((item) => {
+      const namespaceId = Number(item.namespace_id);
+      if (!namespaceId) return [];
+      const user = stripStorage<User>(item);
+      return [{ kind: 'user' as const, id: namespaceId, user }];
+    }),
+  ];
+  const matching = narrowed(sources, query);
+  const complete = userPart.complete && groupParts.every((part) => part.complete);
+  return { items: pageOf(matching, page), total: complete ? matching.length : undefined };
+}
+
+/**
+ * GET /namespaces/:id/exists: whether a namespace (user or group) has this path at the top level,
+ * or under `parent_id`; when it does, the path with the first free counter appended.
+ */
+export async function namespacePathExists(
+  path: string,
+  parentId: number | undefined,
+): Promise<{ exists: boolean; suggests: string[] }> {
+  let prefix = '';
+  if (parentId !== undefined) {
+    const parent = await getGroup(parentId);
+    // No such parent: nothing lives under it.
+    if (!parent) return { exists: false, suggests: [] };
+    prefix = `${parent.full_path}/`;
+  }
+  const takenBy = (item: Record<string, unknown> | undefined) =>
+    item !== undefined && (item.kind === 'group' || (parentId === undefined && item.kind === 'user'));
+  const own = await getItem(keys.route(`${prefix}${path}`));
+  if (!takenBy(own)) return { exists: false, suggests: [] };
+  const candidates = suggestionCandidates(path);
+  const routes = await batchGetItems(candidates.map((candidate) => keys.route(`${prefix}${candidate}`)));
+  const taken = new Set(routes.filter(takenBy).map((item) => String(item.pk)));
+  const free = candidates.find((candidate) => !taken.has(keys.route(`${prefix}${candidate}`).pk));
+  return { exists: true, suggests: free ? [free] : [] };
+}
+
+/**
+ * PUT /projects/:id/transfer: moves the project (the caller may change its namespace) into the
+ * namespace named by id or path (`found`: its read, started beside authentication), with GitLab's
+ * refusals: 404 `Namespace Not Found` when the caller may not see it, 400 `Failed to transfer
+ * project {...}` when it is the project's namespace, the caller may not move projects there, or a
+ * project there has the same name or path. A visibility above the group's is lowered to it. The
+ * move is one transaction guarded by the project's `updated_at` (a concurrent change is read again
+ * and judged again) and by the namespace's current path (a rename of it, or of a group above it,
+ * places the project again). Answers the moved project with the caller's access to it there.
+ */
+export async function transferProjectToNamespace(
+  caller: Caller,
+  loaded: { project: Project; access: ProjectAccess },
+  reference: string,
+  found: Promise<FoundNamespace | undefined> = findNamespaceSource(reference),
+): Promise<{ project: Project; access: ProjectAccess }> {
+  const { project } = loaded;
+  const seen = await found;
+  if (!seen) throw notFound('Namespace');
+  // The caller's own level in a group (shown in `permissions`, admins included) and the locks of
+  // its ancestors are read at once.
+  const [groupLevel, groupTarget] =
+    seen.kind === 'group'
+      ? await Promise.all([groupAccessOf(caller.id, seen.group), namespaceOfGroup(seen.group)])
+      : [0, undefined];
+  const access = caller.admin ? ACCESS.owner : groupLevel;
+  if (!canReadNamespace(seen as NamespaceSource, caller, access)) throw notFound('Namespace');
+  if (seen.id === project.namespace.id)
+    throw transferFailed({ new_namespace: [TRANSFER_REFUSALS.sameNamespace] });
+  let namespace: ProjectNamespace;
+  let allowed: boolean;
+  if (seen.kind === 'group' && groupTarget) {
+    allowed = mayTransferInto(seen, caller, access, canCreateProjectIn(caller, access, seen.group), true);
+    namespace = groupTarget;
+  } else {
+    const user = seen.user;
+    const [own, target] = await Promise.all([withinOwnProjectLimit(caller, user), userNamespace(user)]);
+    allowed = mayTransferInto({ kind: 'user', id: target.id, user }, caller, access, false, own);
+    namespace = target;
+  }
+  if (!allowed) throw transferFailed({ new_namespace: [TRANSFER_REFUSALS.noPermission] });
+  const moved = await withFreshProject(project.id, project, async (current) => {
+    if (current.namespace.id === namespace.id) {
+      throw transferFailed({ new_namespace: [TRANSFER_REFUSALS.sameNamespace] });
+    }
+    try {
+      return await transferProjectTo(current, namespace);
+    } catch (error) {
+      if (isTaken(error)) throw transferFailed({ new_namespace: [TRANSFER_REFUSALS.taken] });
+      throw error;
+    }
+  });
+  // Direct membership and the project's shares stay as loaded; the group level is the new one's.
+  const group = moved.namespace.kind === 'group' ? groupLevel : 0;
+  return {
+    project: moved,
+    access: { ...loaded.access, group, namespaceOwner: moved.namespace.owner_id === caller.id },
+  };
+}
+
+/** A uniqueness refusal of the route or name items (see refusalOf): `{path|name: [taken]}`. */
+const isTaken = (error: unknown) =>
+  error instanceof ApiError &&
+  error.status === 400 &&
+  typeof error.body.message === 'object' &&
+  error.body.message !== null &&
+  Object.values(error.body.message as Record<string, unknown>).some(
+    (messages) => Array.isArray(messages) && messages.includes('has already been taken'),
+  );
+
+/** GitLab asks the caller's own `can_create_project?` (projects left under their limit). */
+async function withinOwnProjectLimit(caller: Caller, known?: User): Promise<boolean> {
+  const user = known?.id === caller.id ? known : await getUser(caller.id);
+  if (!user) return false;
+  const count = await namespaceProjectCount(await personalNamespaceId(user));
+  return count < user.projects_limit;
 }

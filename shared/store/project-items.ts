@@ -10,7 +10,15 @@ import type { Project, ProjectNamespace } from '#domain/projects.ts';
 import { getItem, getLiveItem, getLiveItems, type RouteOwner } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
 import { keyAttributes } from './table.ts';
-import { check, type Refusal, refusedWith, type Step, type TransactItem, update } from './transaction.ts';
+import {
+  check,
+  lockLost,
+  type Refusal,
+  refusedWith,
+  type Step,
+  type TransactItem,
+  update,
+} from './transaction.ts';
 
 type Raw = Record<string, unknown>;
 
@@ -64,6 +72,8 @@ const MOVED_ALONE = new Set([
   'commit_count',
   'repository_size',
   'uploads_size',
+  // Set and cleared with its object in the bucket (store/avatars.ts).
+  'avatar',
 ]);
 
 /** The guard of a change computed from the project as read: nobody saved it since. */
@@ -131,7 +141,11 @@ export class NamespaceMoved extends Error {
 const namespaceRefusal =
   (namespace: ProjectNamespace): Refusal =>
   (stored) =>
-    stored && !stored.deleting ? new NamespaceMoved(namespace.id) : notFound('Namespace');
+    stored?.moving !== undefined
+      ? lockLost()
+      : stored && !stored.deleting
+        ? new NamespaceMoved(namespace.id)
+        : notFound('Namespace');
 
 /**
  * A condition that the namespace is still where the project is being placed: the group's (or the
@@ -155,9 +169,13 @@ export function namespaceCheck(namespace: ProjectNamespace): Step {
   return refusedWith(item, namespaceRefusal(namespace));
 }
 
-/** A group that is still at the path and name a child is placed under. */
+/**
+ * A group that is still at the path and name a child is placed under, and not being moved with
+ * its subtree (see store/group-transfer.ts: nothing joins a group between its move and the end of
+ * the transfer, so nothing can clash with what is still on its way).
+ */
 export const placementCondition =
-  'attribute_exists(pk) AND attribute_not_exists(deleting) AND full_path = :path AND full_name = :name';
+  'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND full_path = :path AND full_name = :name';
 
 export const getProjectRaw = (id: number) => getItem(keys.project(id));
 

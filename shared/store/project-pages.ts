@@ -20,8 +20,8 @@ import {
   membershipLevelsOf,
   readMembershipLists,
 } from './access.ts';
-import { lists } from './keys.ts';
-import { type ListPage, listMerged } from './lists.ts';
+import { lists, padId } from './keys.ts';
+import { type ListPage, listMerged, type SortRange } from './lists.ts';
 import { decodeProject } from './project-items.ts';
 import { listNamespaceProjects, type ProjectOrder } from './project-lists.ts';
 import { listReachableProjects, memberProjectsOf } from './project-reach.ts';
@@ -113,6 +113,8 @@ export async function visibleProjectsPage(
     starred: input.starred,
     minAccessLevel: input.min_access_level,
   });
+  const range = boundsOf(input, order);
+  if (range === 'empty') return { items: [], total: 0, access: new Map() };
   const result = await listMerged({
     lists: scope.visibilities.map(lists.projectsWithVisibility),
     extra: scope.extra,
@@ -121,8 +123,40 @@ export async function visibleProjectsPage(
     sort,
     page,
     filter: projectListFilter(input, caller, scope.narrowing),
+    range,
   });
   return withAccess(result, caller, levels);
+}
+
+/** Ids past this have more digits than the stored sort form: no key bound is drawn from them. */
+const LARGEST_PADDED_ID = 999_999_999_999;
+
+/**
+ * The key range of the id and activity bounds where the list's order is the bounded attribute
+ * (`order_by=id` with id_after/id_before, `order_by=last_activity_at` with last_activity_*), so
+ * only the items inside are read; 'empty' when no item can be inside. The filter holds the same
+ * bounds (see projectListFilter), so any other order is still right, only read whole.
+ */
+export function boundsOf(input: ProjectListRequest, order: ProjectOrder): SortRange | undefined | 'empty' {
+  if (order === 'id') {
+    const lowest = input.id_after === undefined ? undefined : Math.max(input.id_after + 1, 0);
+    const highest = input.id_before === undefined ? undefined : input.id_before - 1;
+    if (highest !== undefined && (highest < 1 || (lowest !== undefined && lowest > highest))) return 'empty';
+    if (lowest !== undefined && lowest > LARGEST_PADDED_ID) return 'empty';
+    const from = lowest === undefined ? undefined : padId(lowest);
+    const to = highest === undefined || highest > LARGEST_PADDED_ID ? undefined : padId(highest);
+    return from === undefined && to === undefined ? undefined : { from, to };
+  }
+  if (order === 'last_activity_at') {
+    const { last_activity_after: after, last_activity_before: before } = input;
+    // Stored values are the timestamp, U+0000 and the id: past `after` begins above `after` + U+0001;
+    // every value of an earlier timestamp sorts below `before` itself.
+    const from = after === undefined ? undefined : `${after}\u0001`;
+    const to = before;
+    if (from !== undefined && to !== undefined && from > to) return 'empty';
+    return from === undefined && to === undefined ? undefined : { from, to };
+  }
+  return undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { ACCESS } from '#domain/access.ts';
 import { notFound } from '#domain/errors.ts';
+import { visibilityAfterTransfer } from '#domain/namespaces.ts';
 import { type Project, type ProjectNamespace, placedIn } from '#domain/projects.ts';
 import { searchTextChanged } from '#domain/search.ts';
 import { nextId } from './ids.ts';
@@ -189,11 +190,18 @@ export async function moveNamespaceProjects(namespace: ProjectNamespace): Promis
   }
 }
 
-/** Moves a project into another namespace: path, name, route and name items move in one transaction. */
+/**
+ * Moves a project into another namespace: path, name, route and name items move in one
+ * transaction; a visibility above the new group's is lowered to it, as GitLab's transfer does.
+ */
 export function transferProject(project: Project, namespace: ProjectNamespace): Promise<Project> {
   return saveProject(project, {
     ...project,
     ...placedIn(namespace, project),
+    visibility: visibilityAfterTransfer(
+      project.visibility,
+      namespace.kind === 'group' ? namespace.visibility : null,
+    ),
     updated_at: new Date().toISOString(),
   });
 }

@@ -18,6 +18,8 @@ function boundedSet<K, V>(map: Map<K, V>, key: K, value: V): void {
 const usersByGrant = new Map<string, number>();
 /** Project id → the groups whose memberships decide access to it, when last seen. */
 const accessGroupsByProject = new Map<number, readonly number[]>();
+/** Project id → its namespace's groups, whose items tell the group shares that reach it. */
+const shareHoldersByProject = new Map<number, readonly number[]>();
 
 export const readAhead = {
   likelyUser: (grant: Key | undefined) => (grant ? usersByGrant.get(grant.pk) : undefined),
@@ -25,4 +27,7 @@ export const readAhead = {
   likelyAccessGroups: (projectId: number) => accessGroupsByProject.get(projectId),
   rememberAccessGroups: (projectId: number, groupIds: readonly number[]) =>
     boundedSet(accessGroupsByProject, projectId, groupIds),
+  likelyShareHolders: (projectId: number) => shareHoldersByProject.get(projectId),
+  rememberShareHolders: (projectId: number, groupIds: readonly number[]) =>
+    boundedSet(shareHoldersByProject, projectId, groupIds),
 };

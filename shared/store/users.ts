@@ -1,20 +1,26 @@
-/** Users: one item per user, a route item for the username and an item for the email. */
-import { conflict, notFound } from '#domain/errors.ts';
+/**
+ * Users: one item per user, a route item for the username, an item for the email and one per
+ * external identity (provider and uid), each unique through its key.
+ */
+import { type ApiError, conflict, notFound, validationFailed } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
-import { type Caller, callerOf, type User, type UserState } from '#domain/users.ts';
+import { type Caller, callerOf, type Identity, type User, type UserState } from '#domain/users.ts';
 import { batchGetItems } from './batch.ts';
 import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
-import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { inLists, keyFits, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { forEachListPage, type ListPage, listCountChange, listCountChanges, queryList } from './lists.ts';
+import { userNamespaceItem } from './namespace-items.ts';
 import {
   commit,
   EXISTING_ITEM,
+  isLockLost,
   lockLost,
   NEW_ITEM,
   put,
   refusedWith,
   remove,
+  retrying,
   type Step,
   type TransactItem,
   update,
@@ -43,6 +49,51 @@ const routeItem = (user: User) => ({
   full_path: user.username,
 });
 
+/** What the identity validation of the user model reports when another user has the identity. */
+const identityTaken = () => validationFailed({ 'identities.extern_uid': ['has already been taken'] });
+
+/** Identities with a blank uid claim nothing (GitLab validates the uid's uniqueness only when present). */
+const claimedIdentities = (user: User) =>
+  new Map(
+    (user.identities ?? [])
+      .filter((identity) => identity.extern_uid !== '')
+      .map((identity) => [keys.identity(identity.provider, identity.extern_uid).pk, identity]),
+  );
+
+const identityItem = (userId: number, identity: Identity) => ({
+  ...keys.identity(identity.provider, identity.extern_uid),
+  kind: 'identity',
+  user_id: userId,
+  provider: identity.provider,
+  extern_uid: identity.extern_uid,
+});
+
+/** Removes an identity item only while it is the user's. */
+const releaseIdentity = (userId: number, identity: Identity) =>
+  remove(
+    keys.identity(identity.provider, identity.extern_uid),
+    'attribute_not_exists(pk) OR user_id = :user',
+    {
+      ':user': userId,
+    },
+  );
+
+/** The identity items a change of the user's identities claims, rewrites and releases. */
+function identityChanges(previous: User | undefined, next: User): (TransactItem | Step)[] {
+  const before = previous ? claimedIdentities(previous) : new Map<string, Identity>();
+  const after = claimedIdentities(next);
+  const changes: (TransactItem | Step)[] = [];
+  for (const [pk, identity] of after) {
+    const held = before.get(pk);
+    if (!held) changes.push(refusedWith(put(identityItem(next.id, identity), NEW_ITEM), identityTaken));
+    else if (held.extern_uid !== identity.extern_uid)
+      // The same uid in another case: still ours, rewritten as now spelled.
+      changes.push(put(identityItem(next.id, identity), 'user_id = :user', { ':user': next.id }));
+  }
+  for (const [pk, identity] of before) if (!after.has(pk)) changes.push(releaseIdentity(next.id, identity));
+  return changes;
+}
+
 export type NewUser = Omit<User, 'id' | 'created_at' | 'updated_at'>;
 
 /**
@@ -56,10 +107,13 @@ export async function createUser(fields: NewUser, now = new Date().toISOString()
   await commit(
     [
       put(item, NEW_ITEM),
-      put({ ...keys.userNamespace(namespaceId), kind: 'user_namespace', user_id: user.id }, NEW_ITEM),
+      put(userNamespaceItem(namespaceId, user.id), NEW_ITEM),
       refusedWith(put(emailItem(user), NEW_ITEM), emailTaken),
       refusedWith(put(routeItem(user), NEW_ITEM), usernameTaken),
+      // After email and username: GitLab reports those clashes first.
+      ...identityChanges(undefined, user),
       ...listCountChanges(item, 1),
+      listCountChange(lists.userNamespaces, 1),
     ],
     notFound('User'),
   );
@@ -152,6 +206,7 @@ export async function saveUser(previous: User, next: User): Promise<User> {
   } else if (next.username !== previous.username) {
     items.push(put(routeItem(next)));
   }
+  items.push(...identityChanges(previous, next));
   if (next.state !== previous.state) {
     items.push(listCountChange(lists.usersInState(previous.state), -1));
     items.push(listCountChange(lists.usersInState(next.state), 1));
@@ -159,6 +214,49 @@ export async function saveUser(previous: User, next: User): Promise<User> {
   if (authChanged) items.push(...refreshGrants(hashes, callerOf(next)));
   await commit(items, notFound('User'));
   return next;
+}
+
+/** Attempts at a read-change-write before a lost race is reported as 409. */
+const MAX_ATTEMPTS = 10;
+
+/**
+ * A change computed from the user as stored: `change` gets the current user and returns the user
+ * to save (none: nothing to write) and the result. When someone saved the user in between, it is
+ * read again and `change` decides again, so a rule is always applied to the state it changes.
+ */
+export function updateUser<T>(
+  id: number,
+  change: (current: User) => { next?: User; result: T },
+  missing: () => ApiError = () => notFound('User'),
+): Promise<T> {
+  const attempt = async () => {
+    const current = await getUser(id);
+    if (!current) throw missing();
+    const { next, result } = change(current);
+    if (next) await saveUser(current, next);
+    return result;
+  };
+  return retrying(
+    { times: MAX_ATTEMPTS, retry: isLockLost, backoff: true },
+    undefined,
+    attempt,
+    async () => undefined,
+  );
+}
+
+/** The user who holds an external identity (the directory sync finds its users this way). */
+export async function findUserByIdentity(provider: string, externUid: string): Promise<User | undefined> {
+  const key = keys.identity(provider, externUid);
+  if (!keyFits(key)) return undefined;
+  const item = await getItem(key);
+  if (item?.kind !== 'identity') return undefined;
+  const user = await getUser(Number(item.user_id));
+  // The user item is the truth: an identity it no longer lists finds nobody.
+  const holds = user?.identities?.some(
+    (identity) =>
+      identity.provider === provider && identity.extern_uid.toLowerCase() === externUid.toLowerCase(),
+  );
+  return holds ? user : undefined;
 }
 
 /** Removes the user, its username and email, and every token lookup item, in one transaction. */
@@ -172,9 +270,15 @@ export async function deleteUser(user: User): Promise<void> {
       remove(keys.user(user.id), EXISTING_ITEM),
       remove(keys.email(user.email)),
       remove(keys.route(user.username)),
-      ...(namespaceIdOf(user) ? [remove(keys.userNamespace(namespaceIdOf(user) as number))] : []),
+      ...(namespaceIdOf(user)
+        ? [
+            remove(keys.userNamespace(namespaceIdOf(user) as number)),
+            listCountChange(lists.userNamespaces, -1),
+          ]
+        : []),
       listCountChange(lists.users, -1),
       listCountChange(lists.usersInState(user.state), -1),
+      ...[...claimedIdentities(user).values()].map((identity) => releaseIdentity(user.id, identity)),
       ...refreshGrants(hashes, undefined),
     ],
     notFound('User'),

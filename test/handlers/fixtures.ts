@@ -75,7 +75,7 @@ export interface CallerFields {
   id: number;
   username: string;
   admin: boolean;
-  state: 'active' | 'blocked';
+  state: 'active' | 'blocked' | 'ldap_blocked' | 'banned' | 'deactivated';
   can_create_group: boolean;
   external: boolean;
 }
@@ -138,7 +138,7 @@ export interface UserRecord {
   username: string;
   email: string;
   name: string;
-  state: 'active' | 'blocked';
+  state: 'active' | 'blocked' | 'ldap_blocked' | 'banned' | 'deactivated';
   admin: boolean;
   can_create_group: boolean;
   projects_limit: number;

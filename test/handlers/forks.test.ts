@@ -133,7 +133,7 @@ const qaForkCreation = transaction(
     ConditionCheck: {
       TableName: TABLE,
       Key: { pk: 'GROUP#9', sk: 'GROUP' },
-      ConditionExpression: `${LIVE_ITEM} AND full_path = :path AND full_name = :name`,
+      ConditionExpression: `${LIVE_ITEM} AND attribute_not_exists(moving) AND full_path = :path AND full_name = :name`,
       ExpressionAttributeValues: { ':path': 'qa', ':name': 'QA' },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },

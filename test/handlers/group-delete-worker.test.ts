@@ -156,6 +156,8 @@ describe('group-delete worker', () => {
       ),
       listQuery('l1', 'SHARES#GROUP#5'),
       ...epicsOfGroup(5),
+      // The shares of other groups with it (it keeps none of its own).
+      listQuery('l1', 'GROUPSHARES#GROUP#5'),
       listQuery('l1', 'MEMBERS#GROUP#5'),
       transaction(
         deleteExisting(memberKey('GROUP', 5, 7)),

@@ -37,7 +37,8 @@ import {
 const aliceOnBackend = [
   tokenRead(USER_TOKEN),
   getCommand(groupKey(5)),
-  batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2)),
+  // The memberships of backend's lineage, and platform's item for its shares with other groups.
+  batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
 ];
 const bobInBackend = (level: number) => groupMemberItem(backend, { userId: 7, level });
 

@@ -172,7 +172,7 @@ describe('POST /groups', () => {
             TableName: TABLE,
             Key: groupKey(3),
             ConditionExpression:
-              'attribute_exists(pk) AND attribute_not_exists(deleting) AND full_path = :path AND full_name = :name',
+              'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND full_path = :path AND full_name = :name',
             ExpressionAttributeValues: { ':path': 'platform', ':name': 'Platform' },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
@@ -207,7 +207,7 @@ describe('GET /groups/:id', () => {
       getCommand(groupKey(5)),
       listQuery('l1', 'SHARES#GROUP#5'),
       ...membershipLists(2),
-      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2)),
+      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
       ...namespaceLists(5, 'name', 100, true),
     ]);
   });
@@ -287,7 +287,7 @@ describe('GET /groups/:id/projects', () => {
       tokenRead(USER_TOKEN),
       getCommand(groupKey(5)),
       ...membershipLists(2),
-      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2)),
+      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
       ...namespaceLists(5, 'created_at', 20, false),
     ]);
   });
@@ -306,7 +306,7 @@ describe('PUT /groups/:id', () => {
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
       getCommand(groupKey(5)),
-      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2)),
+      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
       getCommand(groupKey(3)),
       transaction(
         {
@@ -314,11 +314,12 @@ describe('PUT /groups/:id', () => {
             TableName: TABLE,
             Item: groupItem(changed),
             ConditionExpression:
-              'updated_at = :previous AND full_path = :path AND full_name = :name AND attribute_not_exists(deleting)',
+              'updated_at = :previous AND full_path = :path AND full_name = :name AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND (attribute_not_exists(moves_below) OR moves_below = :zero)',
             ExpressionAttributeValues: {
               ':previous': backend.updated_at,
               ':path': 'platform/backend',
               ':name': 'Platform / Backend',
+              ':zero': 0,
             },
           },
         },
@@ -355,7 +356,7 @@ describe('DELETE /groups/:id', () => {
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
       getCommand(groupKey(5)),
-      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2)),
+      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
       transaction(
         {
           Update: {
@@ -441,7 +442,7 @@ describe('POST /groups/:id/projects/:project_id', () => {
             TableName: TABLE,
             Key: groupKey(9),
             ConditionExpression:
-              'attribute_exists(pk) AND attribute_not_exists(deleting) AND full_path = :path AND full_name = :name',
+              'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND full_path = :path AND full_name = :name',
             ExpressionAttributeValues: { ':path': 'qa', ':name': 'QA' },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },

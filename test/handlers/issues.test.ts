@@ -179,6 +179,7 @@ const aliceOnApi = batchGet(aliceGrant, projectKey(42), ...apiMemberKeys(2));
 const warmContainer = () => {
   readAhead.rememberUser(aliceGrant, 2);
   readAhead.rememberAccessGroups(42, [3, 5]);
+  readAhead.rememberShareHolders(42, [3, 5]);
 };
 
 beforeEach(() => {

@@ -269,6 +269,7 @@ const aliceOnApi = batchGet(
 const warmContainer = () => {
   readAhead.rememberUser({ pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' }, 2);
   readAhead.rememberAccessGroups(42, [3, 5]);
+  readAhead.rememberShareHolders(42, [3, 5]);
 };
 
 const notesQuery = (options: { limit?: number; asc?: boolean } = {}) => ({

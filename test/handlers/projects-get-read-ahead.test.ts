@@ -208,13 +208,18 @@ const groupMemberItem = (
 
 const grantKey = (secret: string): Key => ({ pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' });
 const projectKey = (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' });
-/** The membership keys that decide access to project 42: direct, groups 3 and 5, shared groups 8 and 9. */
+/**
+ * The keys that decide access to project 42: the memberships (direct, groups 3 and 5, shared groups
+ * 8 and 9), then the items of groups 3 and 5, whose shares with other groups reach the project.
+ */
 const memberKeys = (userId: number): Key[] => [
   { pk: 'PROJECT#42', sk: `MEMBER#${userId}` },
   { pk: 'GROUP#3', sk: `MEMBER#${userId}` },
   { pk: 'GROUP#5', sk: `MEMBER#${userId}` },
   { pk: 'GROUP#8', sk: `MEMBER#${userId}` },
   { pk: 'GROUP#9', sk: `MEMBER#${userId}` },
+  { pk: 'GROUP#3', sk: 'GROUP' },
+  { pk: 'GROUP#5', sk: 'GROUP' },
 ];
 
 const batchGet = (...keys: Key[]) => ({

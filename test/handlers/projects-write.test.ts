@@ -37,6 +37,7 @@ import {
   getCommand,
   givenCounter,
   givenWorld,
+  groupKey,
   groupMemberItem,
   listCount,
   memberKey,
@@ -154,7 +155,8 @@ describe('POST /projects', () => {
     expect(sentCommands()).toEqual([
       tokenRead(BOB_TOKEN),
       getCommand({ pk: 'GROUP#5', sk: 'GROUP' }),
-      batchGet(memberKey('GROUP', 5, 7), memberKey('GROUP', 3, 7)),
+      // The memberships of the group's lineage, and its ancestor's item for that group's shares.
+      batchGet(memberKey('GROUP', 3, 7), memberKey('GROUP', 5, 7), groupKey(3)),
     ]);
     expect(searchMessages()).toEqual([]);
   });

@@ -218,6 +218,7 @@ export const groupDetailView = (
   shared_runners_minutes_limit: group.shared_runners_minutes_limit,
   projects,
   shared_projects: sharedProjects,
+  shared_with_groups: [],
 });
 
 // Members -------------------------------------------------------------------------------------------
@@ -698,10 +699,15 @@ export const counterReservation = (kind: string) => ({
   },
 });
 
-/** The membership keys that decide a user's access to api: direct, platform, backend, then share groups. */
+/**
+ * The keys that decide a user's access to api: their memberships (direct, platform, backend, then
+ * share groups), then the items of platform and backend, whose shares with other groups reach api.
+ */
 export const apiMemberKeys = (userId: number, ...sharedGroups: number[]) => [
   memberKey('PROJECT', 42, userId),
   ...[3, 5, ...sharedGroups].map((groupId) => memberKey('GROUP', groupId, userId)),
+  groupKey(3),
+  groupKey(5),
 ];
 
 /** The membership lists read for `permissions` (capped at 1000 of each kind). */

@@ -1,9 +1,13 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/user-cleanup.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import { ddb, resetMocks, sentCommands, TABLE, tokensOfUserQuery } from './fixtures.ts';
+import { BUCKET, ddb, resetMocks, sentCommands, TABLE, tokensOfUserQuery } from './fixtures.ts';
+
+const s3 = mockClient(S3Client);
 
 const tokensQuery = (userId: number, startKey?: Record<string, unknown>) =>
   tokensOfUserQuery(userId, 'id, token_hash', startKey);
@@ -47,6 +51,8 @@ const token = (id: number, hash: string) => ({
 
 beforeEach(() => {
   resetMocks();
+  s3.reset();
+  s3.on(ListObjectsV2Command).resolves({ Contents: [], IsTruncated: false });
   ddb.on(TransactWriteCommand).resolves({});
 });
 
@@ -67,6 +73,20 @@ describe('user-cleanup worker', () => {
       removal(4, 'h4', 7),
       { QueryCommand: tokensQuery(7, lastKey) },
       removal(6, 'h6', 7),
+    ]);
+  });
+
+  it("removes the user's avatar objects after its tokens", async () => {
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    s3.on(ListObjectsV2Command, { Prefix: 'avatars/user/7/' }).resolves({
+      Contents: [{ Key: 'avatars/user/7/abc/avatar.png' }],
+      IsTruncated: false,
+    });
+    s3.on(DeleteObjectsCommand).resolves({});
+    expect(await run(sqsRecord('{"userId":7}'))).toEqual({ batchItemFailures: [] });
+    expect(s3.calls().map((call) => call.args[0].input)).toEqual([
+      { Bucket: BUCKET, Prefix: 'avatars/user/7/', ContinuationToken: undefined },
+      { Bucket: BUCKET, Delete: { Objects: [{ Key: 'avatars/user/7/abc/avatar.png' }] } },
     ]);
   });
 

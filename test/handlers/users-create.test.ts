@@ -94,6 +94,8 @@ function creationTransaction(
             sk: 'NAMESPACE',
             kind: 'user_namespace',
             user_id: fields.id,
+            l1: 'NAMESPACES#USER',
+            sid: String(namespaceId).padStart(12, '0'),
           },
           ConditionExpression: NEW_ITEM,
         },
@@ -120,6 +122,7 @@ function creationTransaction(
       },
       listCount('USERS', 1),
       listCount('USERS#active', 1),
+      listCount('NAMESPACES#USER', 1),
     ],
   };
 }

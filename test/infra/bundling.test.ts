@@ -70,8 +70,8 @@ describe('real bundling', () => {
       ]),
     ];
     expect(bundles.map((bundle) => bundle.entry).sort()).toEqual(entries.sort());
-    // About a second per function on the 2-core CI machines, with room for a busy one.
-    expect(bundleSeconds).toBeLessThan(240);
+    // About a second per function on the 2-core CI machines, with room for a busy one (twice that).
+    expect(bundleSeconds).toBeLessThan(2 * entries.length);
   });
 
   it('produces one minified ESM file and its source map per function, no node_modules', () => {

@@ -136,15 +136,20 @@ describe('HTTP API', () => {
     expect(stage.Properties).toEqual({ ApiId: ref(apiId), StageName: '$default', AutoDeploy: true });
   });
 
-  it('has exactly one route per route-table entry, $default included, all in the root stack', () => {
+  const headTwins = routes
+    .filter((route) => route.method === 'GET')
+    .map((route) => [`HEAD ${route.path}`, route] as const);
+
+  it('has one route per route-table entry, $default included, and a HEAD twin per GET route, all in the root stack', () => {
     expect(routeResources.every((route) => route.stack === stack)).toBe(true);
     const deployed = routeResources.map((route) => route.resource.Properties.RouteKey as string).sort();
-    const expected = routes.map(routeKeyOf);
+    const expected = [...routes.map(routeKeyOf), ...headTwins.map(([key]) => key)];
     expect(expected).toContain('$default');
+    expect(expected).toContain('HEAD /api/v4/projects');
     expect(deployed).toEqual(expected.sort());
   });
 
-  it.each(routes.map((route) => [routeKeyOf(route), route] as const))(
+  it.each([...routes.map((route) => [routeKeyOf(route), route] as const), ...headTwins])(
     '%s invokes the function built from its entry',
     (routeKey, route) => {
       const deployed = routeResources.find((r) => r.resource.Properties.RouteKey === routeKey)!.resource;
@@ -203,6 +208,8 @@ describe('HTTP API', () => {
     expect(logicalId(stack.node.findChild('UsersGetCurrentGetRoute').node.findChild('Resource'))).toBe(
       'UsersGetCurrentGetRouteCEE236D2',
     );
+    // A HEAD twin is named after its entry too, so it never moves when routes are added.
+    expect(stack.node.findChild('UsersGetCurrentHeadRoute').node.findChild('Resource')).toBeDefined();
   });
 });
 

@@ -55,8 +55,10 @@ export function matchRoute(
   method: string,
   path: string,
 ): { routeKey: string; pathParameters: Record<string, string> | undefined } {
+  // A HEAD takes its GET's route (the stack deploys a `HEAD` twin of every GET route).
+  const wanted = method === 'HEAD' ? 'GET' : method;
   for (const route of routes) {
-    if (route.path === '$default' || (route.method !== 'ANY' && route.method !== method)) continue;
+    if (route.path === '$default' || (route.method !== 'ANY' && route.method !== wanted)) continue;
     const names: string[] = [];
     const pattern = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_match, name) => {
       names.push(name);
@@ -69,7 +71,7 @@ export function matchRoute(
       pathParameters[name] = match[index + 1] as string;
     });
     return {
-      routeKey: `${route.method} ${route.path}`,
+      routeKey: `${route.method === 'GET' ? method : route.method} ${route.path}`,
       pathParameters: names.length ? pathParameters : undefined,
     };
   }

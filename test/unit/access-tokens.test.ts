@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   accessTokenEntity,
+  allowsSudo,
   generateTokenSecret,
   hashToken,
   isActive,
   isExpired,
   scopeAllows,
+  sudoIdentifier,
   TOKEN_SCOPES,
 } from '#domain/access-tokens.ts';
 
@@ -119,5 +121,25 @@ describe('accessTokenEntity()', () => {
     expect(accessTokenEntity({ ...token, revoked: true }, new Date('2026-11-22T10:00:00.000Z')).active).toBe(
       false,
     );
+  });
+});
+
+describe('sudo', () => {
+  it('takes any value given as the identifier, an empty one included; none when absent or null', () => {
+    expect(sudoIdentifier('alice')).toBe('alice');
+    expect(sudoIdentifier('42')).toBe('42');
+    expect(sudoIdentifier('')).toBe('');
+    expect(sudoIdentifier(42)).toBe('42');
+    expect(sudoIdentifier(true)).toBe('true');
+    expect(sudoIdentifier(['a', 'b'])).toBe('["a","b"]');
+    expect(sudoIdentifier(undefined)).toBeUndefined();
+    expect(sudoIdentifier(null)).toBeUndefined();
+  });
+
+  it('needs the sudo scope, which api does not imply', () => {
+    expect(allowsSudo(['api', 'sudo'])).toBe(true);
+    expect(allowsSudo(['sudo'])).toBe(true);
+    expect(allowsSudo(['api'])).toBe(false);
+    expect(allowsSudo(['api', 'read_api', 'read_user', 'admin_mode'])).toBe(false);
   });
 });

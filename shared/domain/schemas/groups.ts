@@ -1,6 +1,7 @@
 /** Parameters of the group routes. */
 import type * as v from 'valibot';
 import { VISIBILITIES } from '../access.ts';
+import { avatarParam } from '../avatars.ts';
 import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../groups.ts';
 import {
   bool,
@@ -19,6 +20,7 @@ import { projectListParams } from './projects.ts';
 
 /** Query parameters shared by GET /groups and GET /groups/:id/subgroups. */
 const groupListParams = {
+  visibility: optional(oneOf(VISIBILITIES)),
   skip_groups: optional(list(id())),
   all_available: optional(bool()),
   search: optional(str()),
@@ -41,6 +43,8 @@ const groupSettings = {
   share_with_group_lock: optional(bool()),
   project_creation_level: optional(oneOf(PROJECT_CREATION_LEVELS)),
   subgroup_creation_level: optional(oneOf(SUBGROUP_CREATION_LEVELS)),
+  // A file arrives among the request's files; as a parameter only a blank value (removal).
+  avatar: avatarParam(),
 };
 
 const {
@@ -58,7 +62,8 @@ export const groupSchemas = {
   get: params({ ...byId, statistics: optional(bool()), with_custom_attributes: optional(bool()) }),
   list: params(groupListParams),
   subgroups: params({ ...byId, ...groupListParams }),
-  projects: params({ ...byId, ...groupProjectListParams }),
+  descendants: params({ ...byId, ...groupListParams }),
+  projects: params({ ...byId, ...groupProjectListParams, include_subgroups: optional(bool()) }),
   create: params({
     name: required(str()),
     path: required(str()),
@@ -67,6 +72,8 @@ export const groupSchemas = {
   }),
   update: params({ ...byId, name: optional(str()), path: optional(str()), ...groupSettings }),
   transferProject: params({ ...byId, project_id: required(idOrPath()) }),
+  /** The new parent; none makes the group a top-level group. */
+  transfer: params({ ...byId, group_id: optional(id()) }),
   customAttribute: params({ ...byId, key: required(str()) }),
   setCustomAttribute: params({ ...byId, key: required(str()), value: required(str()) }),
 };

@@ -1,6 +1,7 @@
 /** Parameters of the project routes. */
 import type * as v from 'valibot';
 import { SHARE_ACCESS_LEVELS, VISIBILITIES } from '../access.ts';
+import { avatarParam } from '../avatars.ts';
 import {
   bool,
   date,
@@ -16,6 +17,7 @@ import {
   required,
   str,
   stringMap,
+  timestamp,
   URL_MAX_LENGTH,
 } from '../params.ts';
 import { PROJECT_DESCRIPTION_MAX_LENGTH } from '../projects.ts';
@@ -52,6 +54,8 @@ const projectAttributes = {
   ci_config_path: optional(str()),
   repository_storage: optional(str()),
   approvals_before_merge: optional(int()),
+  // A file arrives among the request's files; as a parameter only a blank value (removal).
+  avatar: avatarParam(),
 };
 
 /** The common list parameters of GET /projects, GET /users/:id/projects and GET /groups/:id/projects. */
@@ -71,6 +75,10 @@ export const projectListParams = {
   with_merge_requests_enabled: optional(bool()),
   custom_attributes: optional(stringMap()),
   min_access_level: optional(int()),
+  id_after: optional(int()),
+  id_before: optional(int()),
+  last_activity_after: optional(timestamp()),
+  last_activity_before: optional(timestamp()),
 };
 
 const { default_branch: _defaultBranch, name: _name, ...userProjectAttributes } = projectAttributes;
@@ -92,6 +100,7 @@ export const projectSchemas = {
     expires_at: optional(date()),
   }),
   unshare: params({ ...byId, group_id: required(id()) }),
+  transfer: params({ ...byId, namespace: required(idOrPath()) }),
   upload: params({ ...byId, secret: required(reference()), filename: required(reference()) }),
   customAttribute: params({ ...byId, key: required(str()) }),
   setCustomAttribute: params({ ...byId, key: required(str()), value: required(str()) }),

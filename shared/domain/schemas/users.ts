@@ -1,5 +1,6 @@
 /** Parameters of the user and personal access token routes. */
 import { TOKEN_SCOPES } from '../access-tokens.ts';
+import { avatarParam } from '../avatars.ts';
 import {
   bool,
   commaList,
@@ -30,13 +31,24 @@ const userAttributes = {
   twitter: optional(str()),
   website_url: optional(str(URL_MAX_LENGTH)),
   organization: optional(str()),
+  /** Both or neither (`identityParams` below). */
+  provider: optional(str()),
+  extern_uid: optional(str()),
+  avatar: avatarParam(),
 };
+
+/** Grape's `all_or_none_of :extern_uid, :provider`, in its order. */
+export const identityParams = ['extern_uid', 'provider'] as const;
+
+const byId = { id: required(id()) };
 
 export const userSchemas = {
   none: params({}),
   byId: params({ id: required(id()) }),
   list: params({
     username: optional(str()),
+    extern_uid: optional(str()),
+    provider: optional(str()),
     search: optional(str()),
     active: optional(bool()),
     blocked: optional(bool()),
@@ -57,6 +69,10 @@ export const userSchemas = {
     username: optional(str()),
     ...userAttributes,
   }),
+  customAttribute: params({ ...byId, key: required(str()) }),
+  setCustomAttribute: params({ ...byId, key: required(str()), value: required(str()) }),
+  identity: params({ ...byId, provider: required(str()) }),
+  memberships: params({ ...byId, type: optional(oneOf(['Project', 'Namespace'])) }),
 };
 
 export const tokenSchemas = {

@@ -1,0 +1,24 @@
+import { memberEntities } from '#domain/members.ts';
+import { slicePage } from '#domain/pagination.ts';
+import { sharingSchemas } from '#domain/schemas/sharing.ts';
+import { group } from '#http/load.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { effectiveMembersOfGroupItem, effectiveMembersPage } from '#store/effective-members.ts';
+
+/**
+ * A group's direct, inherited and shared members, each once at their effective level. The member
+ * lists are read beside the access check, so only the page's users come after it.
+ */
+export const handler = defineRoute({
+  auth: 'user',
+  paginated: true,
+  params: sharingSchemas.membersAll,
+  load: group({ alongside: (item) => effectiveMembersOfGroupItem(item) }),
+  run: async ({ params: input, page, request, alongside }) => {
+    const { items, total } = await effectiveMembersPage(await alongside, input, (all) =>
+      slicePage(all, page),
+    );
+    return reply.page(memberEntities(items, request.baseUrl), total, page);
+  },
+});

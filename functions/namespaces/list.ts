@@ -1,0 +1,17 @@
+import { presentNamespace } from '#domain/namespaces.ts';
+import { namespaceSchemas } from '#domain/schemas/namespaces.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { listNamespacesFor } from '#store/namespaces.ts';
+
+/** The caller's personal namespace and groups (admins: every namespace), in id order. */
+export const handler = defineRoute({
+  auth: 'user',
+  paginated: true,
+  params: namespaceSchemas.list,
+  run: async ({ params: input, caller, page, request }) => {
+    const result = await listNamespacesFor(caller, input, page);
+    const items = result.items.map((entry) => presentNamespace(entry, { baseUrl: request.baseUrl }));
+    return reply.page(items, result.total, page);
+  },
+});

@@ -1,0 +1,20 @@
+import { memberEntity } from '#domain/members.ts';
+import { sharingSchemas } from '#domain/schemas/sharing.ts';
+import { project } from '#http/load.ts';
+import { defineRoute } from '#http/route.ts';
+import { effectiveMember, effectiveMembersOfProjectItem } from '#store/effective-members.ts';
+import { memberWithUser } from '#store/members.ts';
+
+/**
+ * One member of a project at their effective level (direct, inherited or shared); 404 when none.
+ * The member lists are read beside the access check.
+ */
+export const handler = defineRoute({
+  auth: 'user',
+  params: sharingSchemas.memberAll,
+  load: project({ alongside: (projectId, _params, item) => effectiveMembersOfProjectItem(projectId, item) }),
+  run: async ({ params: input, request, alongside }) => {
+    const { user, member } = await memberWithUser(effectiveMember(alongside, input.user_id));
+    return memberEntity(user, member, request.baseUrl);
+  },
+});

@@ -1,0 +1,62 @@
+import { invalidParams } from '#domain/errors.ts';
+import { presentGroupListItem } from '#domain/group-lists.ts';
+import { presentProjects } from '#domain/project-views.ts';
+import { searchSchemas } from '#domain/schemas/search.ts';
+import { searchScopeAnswer, searchSort, UNSUPPORTED_SCOPE_ERROR } from '#domain/search.ts';
+import { presentFoundIssuables } from '#domain/search-views.ts';
+import { userBasic } from '#domain/users.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import {
+  memberProjectsForSearch,
+  searchIssuables,
+  searchUsers,
+  searchVisibleGroups,
+  searchVisibleProjects,
+  startProjectSearch,
+} from '#store/search.ts';
+
+/**
+ * GET /search: the instance as the caller sees it, one scope at a time. Issues and merge
+ * requests are searched in the projects the caller reaches through their memberships.
+ */
+export const handler = defineRoute({
+  auth: 'user',
+  paginated: true,
+  params: searchSchemas.global,
+  // A project search's candidates from the index, beside the credential.
+  prefetch: async (input, ahead) =>
+    input.scope === 'projects' && input.search ? startProjectSearch(input.search, ahead) : undefined,
+  run: async ({ params: input, caller, page, request, prefetched }) => {
+    const answer = searchScopeAnswer(input.scope);
+    if (answer === 'unsupported') throw invalidParams(UNSUPPORTED_SCOPE_ERROR);
+    // Milestones do not exist here; a blank term finds nothing.
+    if (answer === 'empty' || !input.search) return reply.page([], 0, page);
+    const { baseUrl } = request;
+    if (input.scope === 'projects') {
+      const started = prefetched.then(
+        (value) => value ?? { memberships: undefined, candidateIds: undefined },
+      );
+      const result = await searchVisibleProjects(input.search, searchSort(input.sort), caller, page, started);
+      return reply.page(presentProjects(result, caller, { baseUrl, simple: true }), result.total, page);
+    }
+    if (input.scope === 'users') {
+      const result = await searchUsers(input.search, caller, page);
+      return reply.page(
+        result.items.map((user) => userBasic(user, baseUrl)),
+        result.total,
+        page,
+      );
+    }
+    if (input.scope === 'groups') {
+      const result = await searchVisibleGroups(input.search, caller, page);
+      const items = result.items.map((group) =>
+        presentGroupListItem(group, { search: input.search }, caller, baseUrl),
+      );
+      return reply.page(items, result.total, page);
+    }
+    const scope = input.scope === 'issues' ? 'issues' : 'merge_requests';
+    const found = await searchIssuables(scope, input, await memberProjectsForSearch(caller), caller, page);
+    return reply.page(presentFoundIssuables(found, baseUrl), found.total, page);
+  },
+});

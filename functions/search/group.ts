@@ -1,0 +1,77 @@
+import { presentProjects } from '#domain/project-views.ts';
+import { searchSchemas } from '#domain/schemas/search.ts';
+import { searchScopeAnswer, searchSort } from '#domain/search.ts';
+import { presentFoundIssuables } from '#domain/search-views.ts';
+import { userBasic } from '#domain/users.ts';
+import { group } from '#http/load.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import {
+  groupProjectsForSearch,
+  searchGroupProjects,
+  searchGroupUsers,
+  searchIssuables,
+  startGroupUserSearch,
+  startProjectSearch,
+} from '#store/search.ts';
+
+/** A search the route runs: a known scope with a term (a blank term finds nothing). */
+const searches = (input: { search: string; scope: string }, scope: string) =>
+  input.scope === scope && input.search !== '';
+
+/**
+ * GET /groups/:id/search: the group and its subgroups as the caller sees them (404 for a group
+ * they may not see). Users are the group's members, its ancestors' included.
+ */
+export const handler = defineRoute({
+  auth: 'user',
+  paginated: true,
+  params: searchSchemas.group,
+  // A project search's candidates (and the likely caller's memberships), beside the credential.
+  prefetch: async (input, ahead) =>
+    searches(input, 'projects') ? startProjectSearch(input.search, ahead) : undefined,
+  // The members, as soon as the group's item is read, beside the access check.
+  load: group({
+    alongside: (item, _caller, input: { id: string | number; search: string; scope: string }) =>
+      searches(input, 'users') ? startGroupUserSearch(item) : undefined,
+  }),
+  run: async ({ params: input, caller, page, request, group, alongside, prefetched }) => {
+    // Milestones do not exist here; a blank term finds nothing.
+    if (searchScopeAnswer(input.scope) === 'empty' || !input.search) return reply.page([], 0, page);
+    const { baseUrl } = request;
+    if (input.scope === 'projects') {
+      const started = prefetched.then(
+        (value) => value ?? { memberships: undefined, candidateIds: undefined },
+      );
+      const result = await searchGroupProjects(
+        group,
+        input.search,
+        searchSort(input.sort),
+        caller,
+        page,
+        started,
+      );
+      return reply.page(
+        presentProjects({ ...result, access: new Map() }, caller, { baseUrl, simple: true }),
+        result.total,
+        page,
+      );
+    }
+    if (input.scope === 'users') {
+      const users = await searchGroupUsers(alongside ?? Promise.resolve([]), input.search);
+      return reply.pageOf(
+        users.map((user) => userBasic(user, baseUrl)),
+        page,
+      );
+    }
+    const scope = input.scope === 'issues' ? 'issues' : 'merge_requests';
+    const found = await searchIssuables(
+      scope,
+      input,
+      await groupProjectsForSearch(group, caller),
+      caller,
+      page,
+    );
+    return reply.page(presentFoundIssuables(found, baseUrl), found.total, page);
+  },
+});

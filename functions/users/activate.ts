@@ -1,0 +1,15 @@
+import { userSchemas } from '#domain/schemas/users.ts';
+import { afterStateAction } from '#domain/users.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { updateUser } from '#store/users.ts';
+
+/** Activates a deactivated user: 201 `true`; an active user: `false`; blocked or banned: 403. */
+export const handler = defineRoute({
+  auth: 'admin',
+  params: userSchemas.byId,
+  run: async ({ params: { id }, caller }) =>
+    reply.created(
+      await updateUser(id, (user) => afterStateAction(user, 'activate', caller.id, new Date().toISOString())),
+    ),
+});

@@ -1,0 +1,171 @@
+/**
+ * Avatars of users, groups and projects: which files are images, how big one may be, where it is
+ * stored and the URL GitLab gives it (`/uploads/-/system/<model>/avatar/<id>/<filename>`).
+ */
+import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
+import { type ApiError, validationFailed } from './errors.ts';
+import { issueCode, optional } from './params.ts';
+import { sanitizeFilename, uploadPrefix } from './uploads.ts';
+
+export const AVATAR_MODELS = ['user', 'group', 'project'] as const;
+export type AvatarModel = (typeof AVATAR_MODELS)[number];
+
+/** GitLab's Avatarable: 200 KiB at most. */
+export const MAX_AVATAR_BYTES = 200 * 1024;
+
+/** The extensions GitLab's AvatarUploader takes, in the order its message names them. */
+const AVATAR_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff', 'ico', 'webp'] as const;
+
+export const AVATAR_FORMAT_MESSAGE = `file format is not supported. Please try one of the following supported formats: ${AVATAR_EXTENSIONS.join(', ')}`;
+export const AVATAR_SIZE_MESSAGE = 'is too big (should be at most 200 KiB)';
+
+/** What an entity's item holds of its avatar (`avatar` attribute; null or absent: none). */
+export interface StoredAvatar {
+  /** The object's key in the bucket: new for every upload, so a failed save never touches the shown one. */
+  key: string;
+  filename: string;
+  content_type: string;
+  size: number;
+}
+
+/** An uploaded file that passed the checks, with the type its bytes show. */
+export interface AvatarImage {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+export type AvatarRequest = { kind: 'keep' } | { kind: 'remove' } | { kind: 'set'; image: AvatarImage };
+
+const startsWith = (content: Buffer, bytes: readonly number[], offset = 0) =>
+  content.length >= offset + bytes.length && bytes.every((byte, index) => content[offset + index] === byte);
+
+const ascii = (text: string) => Array.from(text, (char) => char.charCodeAt(0));
+
+/** Image formats by their leading bytes, and the Content-Type each is served with. */
+const SIGNATURES: { contentType: string; matches: (content: Buffer) => boolean }[] = [
+  {
+    contentType: 'image/png',
+    matches: (c) => startsWith(c, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  },
+  { contentType: 'image/jpeg', matches: (c) => startsWith(c, [0xff, 0xd8, 0xff]) },
+  {
+    contentType: 'image/gif',
+    matches: (c) => startsWith(c, ascii('GIF87a')) || startsWith(c, ascii('GIF89a')),
+  },
+  // BMP: "BM", then the file size (4 bytes), two reserved words that are zero in practice are not relied on.
+  { contentType: 'image/bmp', matches: (c) => c.length >= 26 && startsWith(c, ascii('BM')) },
+  {
+    contentType: 'image/tiff',
+    matches: (c) => startsWith(c, [0x49, 0x49, 0x2a, 0x00]) || startsWith(c, [0x4d, 0x4d, 0x00, 0x2a]),
+  },
+  // ICO: reserved 0, type 1 (icon), then at least one image.
+  {
+    contentType: 'image/vnd.microsoft.icon',
+    matches: (c) => startsWith(c, [0x00, 0x00, 0x01, 0x00]) && c.length >= 6 && (c[4] ?? 0) + (c[5] ?? 0) > 0,
+  },
+  {
+    contentType: 'image/webp',
+    matches: (c) => startsWith(c, ascii('RIFF')) && startsWith(c, ascii('WEBP'), 8),
+  },
+];
+
+/** The image type the bytes show, or undefined when they are no image GitLab takes as an avatar. */
+export function imageTypeOf(content: Buffer): string | undefined {
+  return SIGNATURES.find((signature) => signature.matches(content))?.contentType;
+}
+
+const extensionOf = (filename: string) => {
+  const dot = filename.lastIndexOf('.');
+  return dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
+};
+
+/**
+ * GitLab's avatar validations, in its order (type, then size): the name must have an image
+ * extension, and here the bytes must also be an image, whatever the name and the declared type say.
+ */
+export function avatarErrors(file: { filename: string; content: Buffer }): string[] {
+  const errors: string[] = [];
+  const named = (AVATAR_EXTENSIONS as readonly string[]).includes(extensionOf(file.filename));
+  if (!named || !imageTypeOf(file.content)) errors.push(AVATAR_FORMAT_MESSAGE);
+  if (file.content.length > MAX_AVATAR_BYTES) errors.push(AVATAR_SIZE_MESSAGE);
+  return errors;
+}
+
+/**
+ * The `avatar` parameter when it is no file: only a blank value, which removes the avatar (GitLab
+ * 15.4+); any other string is Grape's "avatar is invalid".
+ */
+export const avatarParam = () =>
+  optional(
+    v.pipe(
+      v.unknown(),
+      v.check((value) => value === '', issueCode.invalid),
+      v.transform(() => '' as const),
+    ),
+  );
+
+/**
+ * What a create or update asks of the avatar: a file sets it (checked here, before anything is
+ * written: 400 with the model's errors), a blank `avatar` parameter removes it, anything else
+ * (no avatar, an empty file) keeps it.
+ * `refuse` shapes the errors as the route reports model errors.
+ */
+export function requestedAvatar(
+  file: { filename: string; content: Buffer } | undefined,
+  param: '' | undefined,
+  refuse: (errors: Record<string, string[]>) => ApiError = validationFailed,
+): AvatarRequest {
+  // An empty file is no file (CarrierWave ignores it): the avatar stays as it is.
+  if (file && file.content.length > 0) {
+    const errors = avatarErrors(file);
+    if (errors.length) throw refuse({ avatar: errors });
+    const contentType = imageTypeOf(file.content) as string;
+    return {
+      kind: 'set',
+      image: { filename: sanitizeFilename(file.filename), contentType, content: file.content },
+    };
+  }
+  return param === '' ? { kind: 'remove' } : { kind: 'keep' };
+}
+
+/**
+ * Every avatar object of one entity lives under its prefix, so removing the entity removes them. A
+ * project's are among its uploads (as GitLab counts them in uploads_size), where no upload's
+ * 32-hex secret can name them and the project's removal takes them along.
+ */
+export const avatarPrefix = (model: AvatarModel, id: number) =>
+  model === 'project' ? `${uploadPrefix(id)}-/avatar/` : `avatars/${model}/${id}/`;
+
+/** A new avatar's key: a fresh random segment, so no upload ever overwrites the one shown. */
+export const newAvatarKey = (model: AvatarModel, id: number, filename: string) =>
+  `${avatarPrefix(model, id)}${randomBytes(16).toString('hex')}/${filename}`;
+
+export const storedAvatar = (key: string, image: AvatarImage): StoredAvatar => ({
+  key,
+  filename: image.filename,
+  content_type: image.contentType,
+  size: image.content.length,
+});
+
+/** GitLab's avatar_url: `<base>/uploads/-/system/<model>/avatar/<id>/<filename>`, null without one. */
+export const avatarUrl = (
+  baseUrl: string,
+  model: AvatarModel,
+  id: number,
+  avatar: StoredAvatar | null | undefined,
+): string | null => (avatar ? `${baseUrl}${avatarPath(model, id, avatar.filename)}` : null);
+
+export const avatarPath = (model: AvatarModel, id: number, filename: string) =>
+  `/uploads/-/system/${model}/avatar/${id}/${filename}`;
+
+/** GitLab's Content-Disposition for a download (`attachment`), as Rails formats it. */
+export const avatarDownloadHeaders = (filename: string) => ({
+  'Content-Disposition': `attachment; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+});
+
+/** Served in place: an image, with its type as the bytes showed it. */
+export const avatarInlineHeaders = (filename: string) => ({
+  'Content-Disposition': `inline; filename="${filename}"`,
+});

@@ -1,0 +1,591 @@
+/**
+ * GET /search, /groups/:id/search and /projects/:id/search through the handlers, against the
+ * mocked DocumentClient: the whole answer and every command sent, in order (which also shows the
+ * round trips each search costs), for a representative scope of each level, GitLab's 400s and
+ * the 401 of anonymous callers.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readAhead } from '#store/read-ahead.ts';
+import { handler as globalSearch } from '../../functions/search/global.ts';
+import { handler as groupSearch } from '../../functions/search/group.ts';
+import { handler as projectSearch } from '../../functions/search/project.ts';
+import { invoke } from '../support/events.ts';
+import {
+  ADMIN_TOKEN,
+  CREATED,
+  grantItem,
+  jsonHeaders,
+  pad,
+  REGULAR,
+  resetMocks,
+  SEP,
+  sentCommands,
+  sha256,
+  UPDATED,
+  USER_TOKEN,
+} from './fixtures.ts';
+import {
+  aliceUser,
+  api,
+  BASE_URL,
+  BOB_TOKEN,
+  backend,
+  basicView,
+  batchGet,
+  bobUser,
+  countItem,
+  getCommand,
+  givenWorld,
+  groupKey,
+  groupMemberItem,
+  type Item,
+  listQuery,
+  memberKey,
+  message,
+  projectKey,
+  simpleProjectView,
+  store,
+  tokenRead,
+  treeQuery,
+} from './resource-fixtures.ts';
+
+// Items -------------------------------------------------------------------------------------------
+
+const issueRecord = {
+  id: 310,
+  iid: 4,
+  project_id: 42,
+  title: 'Login page crashes',
+  description: 'Open /login in Safari',
+  state: 'opened',
+  confidential: false,
+  labels: ['bug'],
+  assignee_ids: [7],
+  author_id: 2,
+  closed_at: null,
+  closed_by_id: null,
+  due_date: null,
+  discussion_locked: null,
+  created_at: CREATED,
+  updated_at: UPDATED,
+  user_notes_count: 0,
+  notes_count: 0,
+};
+
+const mrRecord = {
+  id: 510,
+  iid: 3,
+  project_id: 42,
+  title: 'Add search',
+  description: 'Full text',
+  state: 'opened',
+  source_branch: 'feature',
+  target_branch: 'main',
+  source_project_id: 42,
+  target_project_id: 42,
+  labels: [],
+  assignee_ids: [],
+  author_id: 2,
+  closed_at: null,
+  closed_by_id: null,
+  merged_at: null,
+  merged_by_id: null,
+  discussion_locked: null,
+  force_remove_source_branch: false,
+  squash: false,
+  created_at: CREATED,
+  updated_at: UPDATED,
+  user_notes_count: 0,
+  notes_count: 0,
+};
+
+/** An issue or merge request item as the table holds it. */
+const issuableItem = (
+  kind: 'issue' | 'merge_request',
+  record: typeof issueRecord | typeof mrRecord,
+): Item => {
+  const [pk, list] = kind === 'issue' ? ['ISSUE', 'ISSUES'] : ['MR', 'MRS'];
+  return {
+    pk: `${pk}#${record.project_id}#${record.iid}`,
+    sk: pk,
+    ...record,
+    kind,
+    l1: `${list}#PROJECT#${record.project_id}`,
+    l2: `${list}#PROJECT#${record.project_id}#${record.state}`,
+    sid: pad(record.id),
+    screated: `${record.created_at}${SEP}${pad(record.id)}`,
+    supdated: `${record.updated_at}${SEP}${pad(record.id)}`,
+  };
+};
+
+/** api is listed under its search key `~api` (its name and path). */
+const apiPosting: Item = {
+  pk: 'PROJECT#42',
+  sk: 'SEARCH#~api',
+  kind: 'search_posting',
+  project_id: 42,
+  search_key: '~api',
+  l1: 'SEARCH#~api',
+  sid: pad(42),
+};
+
+// Views -------------------------------------------------------------------------------------------
+
+const TIME_STATS = {
+  time_estimate: 0,
+  total_time_spent: 0,
+  human_time_estimate: null,
+  human_total_time_spent: null,
+};
+
+/** The Issue entity, as the project's issue list shows it. */
+const issueView = () => {
+  const self = `${BASE_URL}/api/v4/projects/42/issues/4`;
+  return {
+    id: 310,
+    iid: 4,
+    project_id: 42,
+    title: 'Login page crashes',
+    description: 'Open /login in Safari',
+    state: 'opened',
+    created_at: CREATED,
+    updated_at: UPDATED,
+    closed_at: null,
+    closed_by: null,
+    labels: ['bug'],
+    milestone: null,
+    assignees: [basicView(bobUser)],
+    author: basicView(aliceUser),
+    assignee: basicView(bobUser),
+    user_notes_count: 0,
+    merge_requests_count: 0,
+    upvotes: 0,
+    downvotes: 0,
+    due_date: null,
+    confidential: false,
+    discussion_locked: null,
+    web_url: `${BASE_URL}/platform/backend/api/issues/4`,
+    time_stats: TIME_STATS,
+    weight: null,
+    _links: {
+      self,
+      notes: `${self}/notes`,
+      award_emoji: `${self}/award_emoji`,
+      project: `${BASE_URL}/api/v4/projects/42`,
+    },
+    subscribed: false,
+  };
+};
+
+/** MergeRequestBasic, as GitLab's search shows merge requests. */
+const mrView = () => ({
+  id: 510,
+  iid: 3,
+  project_id: 42,
+  title: 'Add search',
+  description: 'Full text',
+  state: 'opened',
+  created_at: CREATED,
+  updated_at: UPDATED,
+  merged_by: null,
+  merged_at: null,
+  closed_by: null,
+  closed_at: null,
+  target_branch: 'main',
+  source_branch: 'feature',
+  user_notes_count: 0,
+  upvotes: 0,
+  downvotes: 0,
+  author: basicView(aliceUser),
+  assignee: null,
+  assignees: [],
+  source_project_id: 42,
+  target_project_id: 42,
+  labels: [],
+  work_in_progress: false,
+  milestone: null,
+  merge_when_pipeline_succeeds: false,
+  merge_status: 'can_be_merged',
+  sha: null,
+  merge_commit_sha: null,
+  discussion_locked: null,
+  should_remove_source_branch: null,
+  force_remove_source_branch: false,
+  web_url: `${BASE_URL}/platform/backend/api/merge_requests/3`,
+  time_stats: TIME_STATS,
+  squash: false,
+  approvals_before_merge: null,
+});
+
+/** One page of `total` results at `path` asked with `query` (page and per_page lead the links). */
+const onePage = (path: string, query: string, total: number) => {
+  const link = (rel: string) => `<${BASE_URL}${path}?page=1&per_page=20&${query}>; rel="${rel}"`;
+  return jsonHeaders({
+    'X-Per-Page': '20',
+    'X-Page': '1',
+    'X-Next-Page': '',
+    'X-Prev-Page': '',
+    Link: `${link('first')}, ${link('last')}`,
+    'X-Total': String(total),
+    'X-Total-Pages': '1',
+  });
+};
+
+// Commands ----------------------------------------------------------------------------------------
+
+const grantKey = (secret: string) => ({ pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' });
+
+/** The caller's own membership lists, read ahead (capped at 1000 of each kind). */
+const membershipListsOf = (userId: number) => [
+  listQuery('l2', `MEMBERSHIPS#PROJECT#USER#${userId}`, { limit: 1001 }),
+  listQuery('l2', `MEMBERSHIPS#GROUP#USER#${userId}`, { limit: 1001 }),
+];
+/** The index reads of the term `api`: pending projects and the key's counter (then its postings). */
+const pendingQuery = listQuery('l1', 'SEARCH#PENDING');
+const apiCounter = batchGet({ pk: 'LISTCOUNT#SEARCH#~api', sk: 'COUNT' });
+const apiPostings = listQuery('l1', 'SEARCH#~api', { limit: 201 });
+/** A whole list read newest first (an issuable list filtered by the search). */
+const newestFirst = (partition: string) => listQuery('l1', partition, { order: 'created_at', asc: false });
+const membersList = (owner: 'GROUP' | 'PROJECT', id: number) => listQuery('l1', `MEMBERS#${owner}#${id}`);
+const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+
+/** Alice's credential, api and her memberships deciding her access to it (a warm container). */
+const aliceOnApi = batchGet(
+  grantKey(USER_TOKEN),
+  projectKey(42),
+  memberKey('PROJECT', 42, 2),
+  memberKey('GROUP', 3, 2),
+  memberKey('GROUP', 5, 2),
+  groupKey(3),
+  groupKey(5),
+);
+
+/** carol: signed in, a member of nothing. */
+const CAROL_TOKEN = 'glpat-carol-000000000000000000';
+const CAROL = { ...REGULAR, id: 8, username: 'carol' };
+
+// Set-up ------------------------------------------------------------------------------------------
+
+/**
+ * The world of resource-fixtures (alice owns platform ⊃ backend ∋ api; bob owns dotfiles) with
+ * bob a developer of backend, an issue and a merge request in api, and api in the search index.
+ * The container has seen the three credentials and api (the usual warm container).
+ */
+beforeEach(() => {
+  resetMocks();
+  givenWorld();
+  store(
+    groupMemberItem(backend, { userId: 7, level: 30 }),
+    issuableItem('issue', issueRecord),
+    issuableItem('merge_request', mrRecord),
+    countItem('SEARCH#~api', 1),
+    apiPosting,
+    grantItem(CAROL_TOKEN, { user: CAROL }),
+  );
+  readAhead.rememberUser(grantKey(USER_TOKEN), 2);
+  readAhead.rememberUser(grantKey(BOB_TOKEN), 7);
+  readAhead.rememberUser(grantKey(ADMIN_TOKEN), 1);
+  readAhead.rememberAccessGroups(42, [3, 5]);
+  readAhead.rememberShareHolders(42, [3, 5]);
+});
+
+const search = (path: string, query: Record<string, string>, token?: string) =>
+  invoke(
+    path.startsWith('/api/v4/groups')
+      ? groupSearch
+      : path.startsWith('/api/v4/projects')
+        ? projectSearch
+        : globalSearch,
+    'GET',
+    path,
+    { query, token },
+  );
+
+// GET /search ---------------------------------------------------------------------------------------
+
+describe('GET /search', () => {
+  it('projects: the index candidates the caller may see, reads begun beside the credential (3 round trips)', async () => {
+    expect(await search('/api/v4/search', { scope: 'projects', search: 'api' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage('/api/v4/search', 'scope=projects&search=api', 1),
+      body: [simpleProjectView(api)],
+    });
+    expect(sentCommands()).toEqual([
+      // 1: her membership lists (a warm container knows whose token it is), the index, the credential.
+      ...membershipListsOf(2),
+      pendingQuery,
+      apiCounter,
+      tokenRead(USER_TOKEN),
+      // 2: the rarest key's postings; 3: the candidates (her access to private api from her lists).
+      apiPostings,
+      batchGet(projectKey(42)),
+    ]);
+  });
+
+  it('projects, a credential this container has not seen: the memberships beside the candidates (3 round trips)', async () => {
+    const coldToken = 'glpat-alice-cold-000000000000';
+    store(grantItem(coldToken, { user: REGULAR }));
+    expect(await search('/api/v4/search', { scope: 'projects', search: 'api' }, coldToken)).toEqual({
+      statusCode: 200,
+      headers: onePage('/api/v4/search', 'scope=projects&search=api', 1),
+      body: [simpleProjectView(api)],
+    });
+    expect(sentCommands()).toEqual([
+      pendingQuery,
+      apiCounter,
+      tokenRead(coldToken),
+      apiPostings,
+      ...membershipListsOf(2),
+      batchGet(projectKey(42)),
+    ]);
+  });
+
+  it('projects: a non-member does not find a private project', async () => {
+    expect(await search('/api/v4/search', { scope: 'projects', search: 'api' }, CAROL_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage('/api/v4/search', 'scope=projects&search=api', 0),
+      body: [],
+    });
+  });
+
+  it('users: the basic entity of each match, newest first (2 round trips)', async () => {
+    expect(await search('/api/v4/search', { scope: 'users', search: 'li' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage('/api/v4/search', 'scope=users&search=li', 1),
+      body: [basicView(aliceUser)],
+    });
+    expect(sentCommands()).toEqual([tokenRead(USER_TOKEN), listQuery('l1', 'USERS', { asc: false })]);
+  });
+
+  it('groups: the groups the caller may see, as GET /groups?search shows them (3 round trips)', async () => {
+    expect(await search('/api/v4/search', { scope: 'groups', search: 'plat' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage('/api/v4/search', 'scope=groups&search=plat', 1),
+      body: [{ id: 3, name: 'Platform', path: 'platform', description: 'Platform teams' }],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      // 2: her group memberships beside the public and internal lists; 3: her groups' subtrees.
+      listQuery('l2', 'MEMBERSHIPS#GROUP#USER#2'),
+      listQuery('l1', 'GROUPS#public', { order: 'name' }),
+      listQuery('l1', 'GROUPS#internal', { order: 'name' }),
+      treeQuery('TREE#3#GROUPS', `${pad(3)}/`),
+    ]);
+  });
+
+  it('answers an empty page for milestones after authentication alone', async () => {
+    expect(await search('/api/v4/search', { scope: 'milestones', search: 'v1' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage('/api/v4/search', 'scope=milestones&search=v1', 0),
+      body: [],
+    });
+    expect(sentCommands()).toEqual([tokenRead(USER_TOKEN)]);
+  });
+
+  it.each([
+    [{}, 'search is missing, scope is missing'],
+    [{ scope: 'projects' }, 'search is missing'],
+    [{ search: 'api' }, 'scope is missing'],
+    [{ scope: 'wiki_blobs', search: 'api' }, 'scope does not have a valid value'],
+    [{ scope: 'projects', search: 'api', state: 'gone' }, 'state does not have a valid value'],
+    [{ scope: 'snippet_titles', search: 'api' }, 'Scope not supported without Elasticsearch!'],
+  ])('400 for %j (%s), nothing read beyond the credential', async (query, error) => {
+    expect(await search('/api/v4/search', query, USER_TOKEN)).toEqual({
+      statusCode: 400,
+      headers: jsonHeaders(),
+      body: { error },
+    });
+    expect(sentCommands()).toEqual([tokenRead(USER_TOKEN)]);
+  });
+
+  it('401 for anonymous callers, after no read but the index a project search starts beside authentication', async () => {
+    expect(await search('/api/v4/search', { scope: 'users', search: 'li' })).toEqual(
+      message(401, '401 Unauthorized'),
+    );
+    expect(sentCommands()).toEqual([]);
+    expect(await search('/api/v4/search', { scope: 'projects', search: 'api' })).toEqual(
+      message(401, '401 Unauthorized'),
+    );
+    expect(sentCommands()).toEqual([pendingQuery, apiCounter, apiPostings]);
+  });
+});
+
+// GET /groups/:id/search ------------------------------------------------------------------------------
+
+describe('GET /groups/:id/search', () => {
+  const path = '/api/v4/groups/3/search';
+
+  it('projects: the index candidates under the group, read beside the credential and the access check (3 round trips)', async () => {
+    expect(await search(path, { scope: 'projects', search: 'api' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage(path, 'scope=projects&search=api', 1),
+      body: [simpleProjectView(api)],
+    });
+    expect(sentCommands()).toEqual([
+      // 1: the index and her membership lists, the credential, the group.
+      ...membershipListsOf(2),
+      pendingQuery,
+      apiCounter,
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      // 2: the postings beside her access to the group; 3: the candidates.
+      apiPostings,
+      batchGet(memberKey('GROUP', 3, 2)),
+      batchGet(projectKey(42)),
+    ]);
+  });
+
+  it('issues: in the readable projects of the subtree, with the users they show (5 round trips)', async () => {
+    expect(await search(path, { scope: 'issues', search: 'login' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage(path, 'scope=issues&search=login', 1),
+      body: [issueView()],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      batchGet(memberKey('GROUP', 3, 2)),
+      // 3: her membership lists beside the subtree's projects of each visibility.
+      ...membershipListsOf(2),
+      treeQuery('TREE#3#PROJECTS#private', `${pad(3)}/`),
+      treeQuery('TREE#3#PROJECTS#internal', `${pad(3)}/`),
+      treeQuery('TREE#3#PROJECTS#public', `${pad(3)}/`),
+      // 4: each project's issues; 5: their authors and assignees.
+      newestFirst('ISSUES#PROJECT#42'),
+      batchGet(userKey(2), userKey(7)),
+    ]);
+  });
+
+  it('users: the members of the group and its ancestors, newest first, read beside the access check (3 round trips)', async () => {
+    const backendPath = '/api/v4/groups/5/search';
+    expect(await search(backendPath, { scope: 'users', search: 'l' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage(backendPath, 'scope=users&search=l', 2),
+      body: [basicView(bobUser), basicView(aliceUser)],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(5)),
+      // 2: both member lists beside her access to backend (through platform).
+      membersList('GROUP', 3),
+      membersList('GROUP', 5),
+      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
+      batchGet(userKey(2), userKey(7)),
+    ]);
+  });
+
+  it('404 for a group the caller may not see', async () => {
+    expect(await search(path, { scope: 'projects', search: 'api' }, CAROL_TOKEN)).toEqual(
+      message(404, '404 Group Not Found'),
+    );
+  });
+
+  it.each([
+    [{ scope: 'groups', search: 'api' }, 'scope does not have a valid value'],
+    [{ scope: 'users' }, 'search is missing'],
+    [{}, 'search is missing, scope is missing'],
+  ])('400 for %j (%s), nothing read beyond the credential', async (query, error) => {
+    expect(await search(path, query, USER_TOKEN)).toEqual({
+      statusCode: 400,
+      headers: jsonHeaders(),
+      body: { error },
+    });
+    expect(sentCommands()).toEqual([tokenRead(USER_TOKEN)]);
+  });
+
+  it('401 for anonymous callers (the group read beside authentication is all that is sent)', async () => {
+    expect(await search(path, { scope: 'issues', search: 'login' })).toEqual(
+      message(401, '401 Unauthorized'),
+    );
+    expect(sentCommands()).toEqual([getCommand(groupKey(3))]);
+  });
+});
+
+// GET /projects/:id/search ----------------------------------------------------------------------------
+
+describe('GET /projects/:id/search', () => {
+  const path = '/api/v4/projects/42/search';
+
+  it('issues: the project issue list filtered by the term (3 round trips)', async () => {
+    expect(await search(path, { scope: 'issues', search: 'login' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage(path, 'scope=issues&search=login', 1),
+      body: [issueView()],
+    });
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      newestFirst('ISSUES#PROJECT#42'),
+      batchGet(userKey(2), userKey(7)),
+    ]);
+  });
+
+  it('issues: a state the issues cannot be in finds none after the access check (1 round trip)', async () => {
+    expect(await search(path, { scope: 'issues', search: 'login', state: 'merged' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage(path, 'scope=issues&search=login&state=merged', 0),
+      body: [],
+    });
+    expect(sentCommands()).toEqual([aliceOnApi]);
+  });
+
+  it('merge_requests: MergeRequestBasic of each match (3 round trips)', async () => {
+    expect(await search(path, { scope: 'merge_requests', search: 'search' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage(path, 'scope=merge_requests&search=search', 1),
+      body: [mrView()],
+    });
+    expect(sentCommands()).toEqual([aliceOnApi, newestFirst('MRS#PROJECT#42'), batchGet(userKey(2))]);
+  });
+
+  it('users: everyone with access whose name matches, newest first (3 round trips)', async () => {
+    expect(await search(path, { scope: 'users', search: 'l' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage(path, 'scope=users&search=l', 2),
+      body: [basicView(bobUser), basicView(aliceUser)],
+    });
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      membersList('PROJECT', 42),
+      membersList('GROUP', 3),
+      membersList('GROUP', 5),
+      batchGet(userKey(2), userKey(7)),
+    ]);
+  });
+
+  it('400 for a scope that needs Elasticsearch, once the project is found visible (GitLab checks it first)', async () => {
+    expect(await search(path, { scope: 'commits', search: 'fix' }, USER_TOKEN)).toEqual({
+      statusCode: 400,
+      headers: jsonHeaders(),
+      body: { error: 'Scope not supported without Elasticsearch!' },
+    });
+    expect(sentCommands()).toEqual([aliceOnApi]);
+  });
+
+  it.each([
+    [{ scope: 'projects', search: 'api' }, 'scope does not have a valid value'],
+    [{ scope: 'groups', search: 'api' }, 'scope does not have a valid value'],
+    [{ search: 'api' }, 'scope is missing'],
+  ])('400 for %j (%s), nothing read beyond the credential', async (query, error) => {
+    expect(await search(path, query, USER_TOKEN)).toEqual({
+      statusCode: 400,
+      headers: jsonHeaders(),
+      body: { error },
+    });
+    expect(sentCommands()).toEqual([tokenRead(USER_TOKEN)]);
+  });
+
+  it('404 for a project the caller may not see', async () => {
+    expect(await search(path, { scope: 'issues', search: 'login' }, CAROL_TOKEN)).toEqual({
+      statusCode: 404,
+      headers: jsonHeaders(),
+      body: { message: '404 Project Not Found' },
+    });
+  });
+
+  it('401 for anonymous callers (the project read beside authentication is all that is sent)', async () => {
+    expect(await search(path, { scope: 'issues', search: 'login' })).toEqual(
+      message(401, '401 Unauthorized'),
+    );
+    expect(sentCommands()).toEqual([batchGet(projectKey(42))]);
+  });
+});
