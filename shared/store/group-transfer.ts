@@ -35,7 +35,16 @@ import { getItem } from './items.ts';
 import { keys, lists, listsOfItem, tree } from './keys.ts';
 import { listCountChange, readSubtreeUpTo, readWholeList } from './lists.ts';
 import { groupNamespace } from './namespaces.ts';
-import { decodeProject, projectItem, projectRouteItem, writeProjectItem } from './project-items.ts';
+import {
+  decodeProject,
+  projectItem,
+  projectRouteItem,
+  unchangedSince,
+  writeProjectItem,
+} from './project-items.ts';
+import { sharedLinksOfGroup } from './project-shares.ts';
+import { withFreshProject } from './project-writes.ts';
+import { treeIndex } from './table.ts';
 import {
   check,
   commit,
@@ -139,6 +148,7 @@ export async function transferGroup(group: Group, parent: Group | undefined): Pr
     throw error instanceof StartRaced ? lockLost() : error;
   });
   await settle(move);
+  await runAll([...move.settled.values()].map((moved) => () => followShares(moved).then(() => true)));
   await finish(move);
   return move.settled.get(group.id) as Group;
 }
@@ -234,8 +244,12 @@ async function settle(move: Move): Promise<void> {
         ),
       ),
     ]);
-    const groups = (groupsPart?.items ?? []).map(decodeGroup);
-    const projects = projectParts.flatMap((part) => part.items).map(decodeProject);
+    // What has moved may still show at the old place for a moment (the index follows the table).
+    const groups = (groupsPart?.items ?? []).map(decodeGroup).filter((group) => !move.settled.has(group.id));
+    const projects = projectParts
+      .flatMap((part) => part.items)
+      .map(decodeProject)
+      .filter((project) => !move.movedProjects.has(project.id));
     if (groups.length === 0 && projects.length === 0) {
       if (await allArrived(move)) return;
       // The index has yet to show an item its list counter already counts: read again shortly.
@@ -334,6 +348,42 @@ async function followMembers(group: Group): Promise<void> {
       ),
     ),
   );
+}
+
+/**
+ * Projects shared with a moved group: the share's copy of the group's path and ancestors (whose
+ * members reach the project through it) and the share's place in the tree follow, in one
+ * transaction guarded by the project's `updated_at` (a lost race reads again).
+ */
+async function followShares(group: Group): Promise<void> {
+  const groupIds = [...group.ancestor_ids, group.id];
+  for (const link of await sharedLinksOfGroup(group.id)) {
+    const projectId = Number(link.project_id);
+    await withFreshProject(projectId, undefined, async (project) => {
+      if (!project.shared_with_groups.some((share) => share.group_id === group.id)) return;
+      const next: Project = {
+        ...project,
+        shared_with_groups: project.shared_with_groups.map((share) =>
+          share.group_id === group.id
+            ? { ...share, group_name: group.name, group_full_path: group.full_path, group_ids: groupIds }
+            : share,
+        ),
+        updated_at: new Date().toISOString(),
+      };
+      const place = tree.project(groupIds, projectId);
+      await commit(
+        [
+          writeProjectItem(next, unchangedSince(project)),
+          update(keys.projectShare(projectId, group.id), 'SET #tree = :tree, #path = :path', {
+            condition: 'attribute_exists(pk)',
+            names: { '#tree': treeIndex.partitionKey, '#path': treeIndex.sortKey },
+            values: { ':tree': place[treeIndex.partitionKey], ':path': place[treeIndex.sortKey] },
+          }),
+        ],
+        lockLost(),
+      );
+    });
+  }
 }
 
 /** The groups above a moved group, root first (for the namespace's inherited locks). */

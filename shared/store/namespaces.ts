@@ -30,12 +30,12 @@ import {
   namespaceVisibilityError,
   newProjectFrom,
   type Project,
-  type ProjectAttributes,
   type ProjectAccess,
+  type ProjectAttributes,
   type ProjectNamespace,
 } from '#domain/projects.ts';
 import type { Caller, User } from '#domain/users.ts';
-import { accessFromLevels, directAccessTo, findProject, groupAccessOf, lookupGroup } from './access.ts';
+import { accessFromLevels, findProject, groupAccessOf, levelsFrom, lookupGroup } from './access.ts';
 import { batchGetItems } from './batch.ts';
 import { decodeGroup, getGroup, getGroupsRaw } from './group-items.ts';
 import { nextId } from './ids.ts';
@@ -412,11 +412,11 @@ export async function listNamespacesFor(
   query: NamespaceListQuery,
   page: PageRequest,
 ): Promise<ListPage<PresentableNamespace>> {
-  const result = caller.admin
+  const result: ListPage<NamespaceSource> & { levels?: Map<number, number> } = caller.admin
     ? await adminNamespaces(query, page)
     : await memberNamespaces(caller, query, page);
-  const groups = result.items.flatMap((source) => (source.kind === 'group' ? [source.group] : []));
-  const levels = caller.admin ? new Map<number, number>() : await directAccessTo(caller.id, groups);
+  // A member's levels are the ones their membership list holds (read to list the groups).
+  const levels = result.levels ?? new Map<number, number>();
   const items = await Promise.all(
     result.items.map((source) =>
       presentable(
@@ -445,7 +445,7 @@ async function memberNamespaces(
   caller: Caller,
   query: NamespaceListQuery,
   page: PageRequest,
-): Promise<ListPage<NamespaceSource>> {
+): Promise<ListPage<NamespaceSource> & { levels: Map<number, number> }> {
   const [user, memberships] = await Promise.all([
     getUser(caller.id),
     readWholeList(lists.groupMembershipsOfUser(caller.id)),
@@ -464,7 +464,8 @@ async function memberNamespaces(
     }),
   ];
   const matching = narrowed(sources, query);
-  return { items: pageOf(matching, page), total: matching.length };
+  const levels = levelsFrom(memberships.items).groups;
+  return { items: pageOf(matching, page), total: matching.length, levels };
 }
 
 /** The lists of every group namespace (top-level ones only, when asked). */
@@ -588,9 +589,9 @@ export async function transferProjectToNamespace(
     throw transferFailed({ new_namespace: [TRANSFER_REFUSALS.sameNamespace] });
   let namespace: ProjectNamespace;
   let allowed: boolean;
-  if (seen.kind === 'group' && groupTarget) {
+  if (seen.kind === 'group') {
     allowed = mayTransferInto(seen, caller, access, canCreateProjectIn(caller, access, seen.group), true);
-    namespace = groupTarget;
+    namespace = groupTarget as ProjectNamespace;
   } else {
     const user = seen.user;
     const [own, target] = await Promise.all([withinOwnProjectLimit(caller, user), userNamespace(user)]);

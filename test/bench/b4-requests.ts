@@ -449,6 +449,70 @@ function groupProjectScenarios(data: B4Data, stamp: string): Scenario[] {
 }
 
 /**
+ * The lists of members with their inherited levels, descendants, namespaces and search, on the
+ * bench group (public, 110 subgroups, 240 projects) and its private project.
+ */
+function membershipAndSearchScenarios(data: B4Data, stamp: string): Scenario[] {
+  const g = data.group.id;
+  const p = data.privateProject.id;
+  const anonymize = (scenarios: Scenario[], concrete: string, shown: string) =>
+    scenarios.map((scenario) => ({
+      ...scenario,
+      name: scenario.name.replace(concrete, shown),
+      pair: scenario.pair?.replace(concrete, shown),
+    }));
+  const signedIn = ['user', 'admin'] as const;
+  const projectSearch = `search=${encodeURIComponent(`bench-${stamp}-1`)}`;
+  return [
+    ...anonymize(reads(`/groups/${g}/descendant_groups`, { paged: true }), `/groups/${g}/`, '/groups/:id/'),
+    ...anonymize(reads(`/groups/${g}/members/all`, { paged: true, callers: signedIn }), `/groups/${g}/`, '/groups/:id/'),
+    ...anonymize(
+      reads(`/groups/${g}/members/all/${data.member.id}`, { paged: false, callers: signedIn }),
+      `/groups/${g}/members/all/${data.member.id}`,
+      '/groups/:id/members/all/:user_id',
+    ),
+    ...anonymize(
+      reads(`/projects/${p}/members/all`, { paged: true, callers: signedIn }),
+      `/projects/${p}/`,
+      '/projects/:id/',
+    ),
+    ...anonymize(
+      reads(`/projects/${p}/groups`, { paged: true, callers: signedIn }),
+      `/projects/${p}/`,
+      '/projects/:id/',
+    ),
+    ...reads('/namespaces', { paged: true, callers: signedIn }),
+    ...anonymize(
+      reads(`/namespaces/${g}`, { paged: false, callers: signedIn }),
+      `/namespaces/${g}`,
+      '/namespaces/:id',
+    ),
+    ...anonymize(
+      reads(`/namespaces/${data.group.path}/exists`, { paged: false, callers: signedIn }),
+      `/namespaces/${data.group.path}/`,
+      '/namespaces/:id/',
+    ),
+    ...anonymize(
+      reads(`/search?scope=projects&${projectSearch}`, { paged: true, callers: signedIn }),
+      projectSearch,
+      'search=…',
+    ),
+    ...reads('/search?scope=users&search=bench', { paged: true, callers: signedIn }),
+    ...reads('/search?scope=groups&search=sub-1', { paged: true, callers: signedIn }),
+    ...anonymize(
+      reads(`/groups/${g}/search?scope=projects&${projectSearch}`, { paged: true, callers: signedIn }),
+      `/groups/${g}/search?scope=projects&${projectSearch}`,
+      '/groups/:id/search?scope=projects&search=…',
+    ),
+    ...anonymize(
+      reads(`/projects/${p}/search?scope=issues&search=bench`, { paged: true, callers: signedIn }),
+      `/projects/${p}/`,
+      '/projects/:id/',
+    ),
+  ];
+}
+
+/**
  * An issue's notes and the issue itself, as the member (a developer of the group, so a reporter
  * and more of its private project) and as root; numeric project ids.
  */
@@ -769,6 +833,7 @@ export async function runB4(
     ...issueNoteScenarios(data, stamp),
     ...hookScenarios(data, stamp),
     ...repositoryScenarios(data, stamp),
+    ...membershipAndSearchScenarios(data, stamp),
   ]) {
     const observations: Observation[] = [];
     for (let rep = 0; rep < REPETITIONS; rep++) {

@@ -12,8 +12,9 @@ const prototype = DynamoDBDocumentClient.prototype as unknown as { send: Send };
 
 /** A send as `Get PROJECT#42`, `Query l2-id MEMBERSHIPS#…`, `TransactWrite ×8`. */
 function label(command: unknown): string {
-  const { constructor, input } = command as { constructor: { name: string }; input: Record<string, unknown> };
-  const name = constructor.name.replace(/Command$/, '');
+  const sent = command as { constructor: { name: string }; input: Record<string, unknown> };
+  const input = sent.input;
+  const name = sent.constructor.name.replace(/Command$/, '');
   const key = input.Key as { pk?: string } | undefined;
   if (key?.pk) return `${name} ${key.pk}`;
   const values = input.ExpressionAttributeValues as Record<string, unknown> | undefined;

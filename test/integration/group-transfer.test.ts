@@ -251,8 +251,34 @@ describe('POST /groups/:id/transfer', () => {
     const moving = await newGroup(owner.token, from.id);
     const child = await newGroup(owner.token, moving.id);
     const project = await newProject(owner.token, child.id);
+    // A project elsewhere shared with the moving group's child: the new parent's members reach it too.
+    const elsewhere = await newGroup(owner.token);
+    const shared = await newProject(owner.token, elsewhere.id);
+    await must(
+      api('POST', `/projects/${shared.id}/share`, {
+        token: owner.token,
+        json: { group_id: child.id, group_access: 30 },
+      }),
+      201,
+      'share',
+    );
     expect((await api('GET', `/projects/${project.id}`, { token: reader.token })).status).toBe(404);
+    expect((await api('GET', `/projects/${shared.id}`, { token: reader.token })).status).toBe(404);
     expect((await transfer(moving.id, to.id, owner.token)).status).toBe(201);
+    const sharedSeen = await api<{ shared_with_groups: { group_id: number; group_full_path: string }[] }>(
+      'GET',
+      `/projects/${shared.id}`,
+      { token: reader.token },
+    );
+    expect(sharedSeen.status).toBe(200);
+    expect(sharedSeen.body.shared_with_groups).toEqual([
+      expect.objectContaining({
+        group_id: child.id,
+        group_full_path: `${to.full_path}/${moving.path}/${child.path}`,
+      }),
+    ]);
+    const link = await storedItem(`PROJECT#${shared.id}`, `SHARE#${child.id}`);
+    expect(link?.tree).toBe(`TREE#${to.id}#SHARES`);
     const seen = await api<ProjectBody>('GET', `/projects/${project.id}`, { token: reader.token });
     expect(seen.status).toBe(200);
     expect(seen.body.path_with_namespace).toBe(
