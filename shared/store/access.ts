@@ -29,6 +29,11 @@ type Raw = Record<string, unknown>;
 export interface MembershipLevels {
   projects: Map<number, number>;
   groups: Map<number, number>;
+  /**
+   * Levels in the groups shared with the user's groups (capped by each share), when read (project
+   * lists): a group's projects and subgroups inherit them.
+   */
+  shared?: Map<number, number>;
 }
 
 /** The membership levels read from the caller's lists; a kind is absent when it has too many to read. */
@@ -63,6 +68,7 @@ export function accessWith(
     group: Math.max(
       highestIn(levels.groups, project.namespace.group_ids),
       levelThroughShares(groupShares, levels.groups),
+      levels.shared ? highestIn(levels.shared, project.namespace.group_ids) : 0,
     ),
     shared: project.shared_with_groups
       .filter((share) => isMembershipActive(share.expires_at))
@@ -168,6 +174,7 @@ export async function accessFromLevels(
   const all: MembershipLevels = {
     projects: known.projects ?? read.projects,
     groups: known.groups ?? read.groups,
+    shared: known.shared,
   };
   return new Map(projects.map((project) => [project.id, accessWith(all, project, userId)]));
 }

@@ -15,8 +15,11 @@ export function decodeGroup(item: Raw): Group {
     deleting: _deleting,
     moving: _moving,
     moves_below: _movesBelow,
+    move: _move,
     ...group
-  } = stripStorage<Group & { kind: string; deleting?: boolean; moving?: string; moves_below?: number }>(item);
+  } = stripStorage<
+    Group & { kind: string; deleting?: boolean; moving?: string; moves_below?: number; move?: unknown }
+  >(item);
   // Groups stored before the creation levels existed have GitLab's defaults.
   return { ...DEFAULT_CREATION_LEVELS, ...group, custom_attributes: group.custom_attributes ?? {} };
 }

@@ -22,16 +22,19 @@ import { levelsFrom, readableGroup } from './access.ts';
 import { batchGetItems } from './batch.ts';
 import { decodeGroup, getRawGroup } from './group-items.ts';
 import { getLiveItems } from './items.ts';
-import { inLists, keys, lists, sortAttributes } from './keys.ts';
+import { inLists, keys, lists, sortAttributes, tree } from './keys.ts';
 import { listCountChange, readWholeList } from './lists.ts';
+import { treeIndex } from './table.ts';
 import {
   check,
   commit,
   commitUnlessDone,
   EXISTING_ITEM,
   LIVE_ITEM,
+  lockLost,
   NEW_ITEM,
   put,
+  refusedReading,
   refusedWith,
   remove,
   retrying,
@@ -45,6 +48,12 @@ export interface ShareInput {
   group_access: number;
   expires_at?: string;
 }
+
+/** A live group at the path it was read with, no transfer under way (its place is copied). */
+const PLACED_AS_READ = `${LIVE_ITEM} AND attribute_not_exists(moving) AND full_path = :path`;
+/** Why a group was no longer as read: gone (404), or moved or moving (409, try again). */
+const movedOrGone = (stored: Raw | undefined) =>
+  !stored || stored.deleting ? notFound('Group') : lockLost();
 
 /**
  * Shares `group` with a group the caller can see (404 `Group Not Found` otherwise), as GitLab's
@@ -74,24 +83,34 @@ export async function shareGroupWith(
     kind: 'group_share',
     shared_group_id: group.id,
     shared_with_group_id: invited.id,
+    // The shared group's place, whose projects the invited group's members reach (project lists).
+    shared_group_ids: [...group.ancestor_ids, group.id],
     group_access: share.group_access_level,
     expires_at: share.expires_at,
     created_at: now,
     ...inLists(lists.groupsSharedWithGroup(invited.id)),
     ...sortAttributes({ id: group.id }),
+    ...tree.groupShare(share.group_ids, group.id),
   };
   await commit([
     refusedWith(put(link, NEW_ITEM), alreadyShared()),
     // Appending is atomic, and the new updated_at makes a concurrent save of the group read it again.
-    refusedWith(
+    // Both groups must be where they were read (the copies of their places are written here).
+    refusedReading(
       update(
         keys.group(group.id),
         'SET shared_with_groups = list_append(if_not_exists(shared_with_groups, :none), :share), updated_at = :now',
-        { condition: LIVE_ITEM, values: { ':none': [], ':share': [share], ':now': now } },
+        {
+          condition: PLACED_AS_READ,
+          values: { ':none': [], ':share': [share], ':now': now, ':path': group.full_path },
+        },
       ),
-      notFound('Group'),
+      movedOrGone,
     ),
-    refusedWith(check(keys.group(invited.id), LIVE_ITEM), notFound('Group')),
+    refusedReading(
+      check(keys.group(invited.id), PLACED_AS_READ, { ':path': invited.full_path }),
+      movedOrGone,
+    ),
     listCountChange(lists.groupsSharedWithGroup(invited.id), 1),
   ]);
   return { ...group, shared_with_groups: [...sharesOf(group), share], updated_at: now };
@@ -149,6 +168,69 @@ export async function removeGroupShare(groupId: number, sharedWithId: number): P
     if (error instanceof GroupChanged) throw new ApiError(409, { message: '409 Conflict' });
     throw error;
   });
+}
+
+/**
+ * After `moved` moved (a transfer of it or of a group above it), its shares follow both ways. The
+ * shares of other groups with it: their copy of its ancestors (whose members reach the shared group
+ * through it), path and name, and the link's place in the tree, each shared group rewritten from a
+ * fresh read on the condition that it is as read. Its own shares: the links' copy of its place.
+ */
+export async function followGroupShares(moved: Group): Promise<void> {
+  const groupIds = [...moved.ancestor_ids, moved.id];
+  for (const link of (await readWholeList(lists.groupsSharedWithGroup(moved.id))).items) {
+    const sharedId = Number(link.shared_group_id);
+    const read = async () => {
+      const item = await getRawGroup(sharedId);
+      return item ? decodeGroup(item) : undefined;
+    };
+    await retrying(
+      { times: MAX_ATTEMPTS, retry: (error) => error instanceof GroupChanged, backoff: true },
+      await read(),
+      async (current) => {
+        if (!current || !sharesOf(current).some((share) => share.group_id === moved.id)) return;
+        const place = tree.groupShare(groupIds, sharedId);
+        await commit([
+          refusedWith(
+            update(keys.group(sharedId), 'SET shared_with_groups = :next, updated_at = :now', {
+              condition: 'updated_at = :previous',
+              values: {
+                ':next': sharesOf(current).map((share) =>
+                  share.group_id === moved.id
+                    ? {
+                        ...share,
+                        group_name: moved.name,
+                        group_full_path: moved.full_path,
+                        group_ids: groupIds,
+                      }
+                    : share,
+                ),
+                ':now': new Date().toISOString(),
+                ':previous': current.updated_at,
+              },
+            }),
+            new GroupChanged(),
+          ),
+          update(keys.groupShare(sharedId, moved.id), 'SET #tree = :tree, #path = :path', {
+            condition: EXISTING_ITEM,
+            names: { '#tree': treeIndex.partitionKey, '#path': treeIndex.sortKey },
+            values: { ':tree': place[treeIndex.partitionKey], ':path': place[treeIndex.sortKey] },
+          }),
+        ]);
+      },
+      read,
+    ).catch((error: unknown) => {
+      throw error instanceof GroupChanged ? new ApiError(409, { message: '409 Conflict' }) : error;
+    });
+  }
+  for (const share of sharesOf(moved)) {
+    await commitUnlessDone([
+      update(keys.groupShare(moved.id, share.group_id), 'SET shared_group_ids = :ids', {
+        condition: EXISTING_ITEM,
+        values: { ':ids': groupIds },
+      }),
+    ]);
+  }
 }
 
 /** Done by an earlier delivery of the same job. */

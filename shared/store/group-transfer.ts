@@ -31,6 +31,7 @@ import { cappedVisibility, type Group, TRANSFER_ERRORS, transferFailed } from '#
 import { type Project, placedIn } from '#domain/projects.ts';
 import { batchGetItems } from './batch.ts';
 import { decodeGroup, getGroup, getGroupsRaw, groupItem, groupRouteItem } from './group-items.ts';
+import { followGroupShares } from './group-shares.ts';
 import { getItem } from './items.ts';
 import { keys, lists, listsOfItem, tree } from './keys.ts';
 import { listCountChange, readSubtreeUpTo, readWholeList } from './lists.ts';
@@ -139,6 +140,8 @@ async function chainOf(parent: Group | undefined): Promise<Group[]> {
  * failed: …` as GitLab refuses, 409 while an overlapping move or a rename is under way.
  */
 export async function transferGroup(group: Group, parent: Group | undefined): Promise<Group> {
+  await finishStaleMoves(group);
+  if (parent) await finishStaleMoves(parent);
   const move = await retrying(
     { times: MAX_START_ATTEMPTS, retry: (error) => error instanceof StartRaced, backoff: true },
     undefined,
@@ -147,10 +150,23 @@ export async function transferGroup(group: Group, parent: Group | undefined): Pr
   ).catch((error: unknown) => {
     throw error instanceof StartRaced ? lockLost() : error;
   });
-  await settle(move);
-  await runAll([...move.settled.values()].map((moved) => () => followShares(moved).then(() => true)));
-  await finish(move);
+  await followMembers(move.settled.get(group.id) as Group);
+  await completeMove(move);
   return move.settled.get(group.id) as Group;
+}
+
+/** Steps 2 and 3: the subtree follows, the shares of its groups follow, the marks go. */
+async function completeMove(move: Move): Promise<void> {
+  await settle(move);
+  await runAll(
+    [...move.settled.values()].map(
+      (moved) => () =>
+        followShares(moved)
+          .then(() => followGroupShares(moved))
+          .then(() => true),
+    ),
+  );
+  await finish(move);
 }
 
 /** The first transaction lost to a concurrent change of what it read: read again and retry. */
@@ -178,9 +194,13 @@ async function startMove(groupId: number, parentId: number | undefined): Promise
   const before = groupItem(current);
   const after = groupItem(moved);
   const samePath = () => transferFailed(TRANSFER_ERRORS.samePath);
+  // Every group above the old and the new place counts the move below it; the new place's groups
+  // are also checked where they were read (a move of one of them in between could make a cycle).
+  const placed = new Map(above.map((ancestor) => [ancestor.id, ancestor]));
+  const aboveIds = [...new Set([...current.ancestor_ids, ...placed.keys()])];
   const steps: (TransactItem | Step)[] = [
     put(
-      { ...after, moving: token },
+      { ...after, moving: token, move: describe(current, token, aboveIds) },
       `${MOVABLE} AND updated_at = :updated AND (attribute_not_exists(moves_below) OR moves_below = :zero)`,
       {
         ':path': current.full_path,
@@ -193,10 +213,6 @@ async function startMove(groupId: number, parentId: number | undefined): Promise
     releaseOwned(keys.route(current.full_path), current.id),
     ...listMoves(before, after),
   ];
-  // Every group above the old and the new place counts the move below it; the new place's groups
-  // are also checked where they were read (a move of one of them in between could make a cycle).
-  const placed = new Map(above.map((ancestor) => [ancestor.id, ancestor]));
-  const aboveIds = [...new Set([...current.ancestor_ids, ...placed.keys()])];
   for (const id of aboveIds) {
     const at = placed.get(id);
     steps.push(
@@ -209,16 +225,87 @@ async function startMove(groupId: number, parentId: number | undefined): Promise
     );
   }
   await commit(steps, new StartRaced());
-  const oldTraversal = [...current.ancestor_ids, current.id];
+  const record = describe(current, token, aboveIds);
   return {
     token,
-    from: { rootId: oldTraversal[0] as number, prefix: tree.path(oldTraversal) },
+    from: { rootId: record.from_root, prefix: record.from_prefix },
     cap: parent,
     above,
     settled: new Map([[moved.id, moved]]),
     movedProjects: new Map(),
     counted: aboveIds,
   };
+}
+
+/** What the moved group's mark records, so that another request can finish a move cut short. */
+interface MoveRecord {
+  token: string;
+  since: number;
+  from_root: number;
+  from_prefix: string;
+  counted: number[];
+}
+
+function describe(group: Group, token: string, counted: number[]): MoveRecord {
+  const traversal = [...group.ancestor_ids, group.id];
+  return {
+    token,
+    since: Date.now(),
+    from_root: traversal[0] as number,
+    from_prefix: tree.path(traversal),
+    counted,
+  };
+}
+
+/**
+ * A move whose request ended before it did (a function stopped at its time limit) is finished by
+ * the next transfer that meets its mark: once the mark is older than any request lives, the
+ * subgroups and projects still at the old place are moved under the same token, then the marks go.
+ */
+const MOVE_LEASE_MS = 60_000;
+
+/** Finishes the moves cut short on the group or above it (see MOVE_LEASE_MS). */
+async function finishStaleMoves(group: Group): Promise<void> {
+  const raw = await getGroupsRaw([...group.ancestor_ids, group.id]);
+  for (const item of raw) {
+    const record = item.move as MoveRecord | undefined;
+    if (item.moving === undefined || !record || Date.now() - Number(record.since) < MOVE_LEASE_MS) continue;
+    await resume(decodeGroup(item), record);
+  }
+}
+
+/** Takes up a move cut short: what already carries its token at the new place counts as moved. */
+async function resume(root: Group, record: MoveRecord): Promise<void> {
+  const above = await chainOf(root.parent_id === null ? undefined : await getGroup(root.parent_id));
+  const move: Move = {
+    token: record.token,
+    from: { rootId: Number(record.from_root), prefix: record.from_prefix },
+    cap: above.at(-1),
+    above,
+    settled: new Map([[root.id, root]]),
+    movedProjects: new Map(),
+    counted: record.counted.map(Number),
+  };
+  const traversal = [...root.ancestor_ids, root.id];
+  const newRoot = traversal[0] as number;
+  const [groupsPart, ...projectParts] = await Promise.all([
+    readSubtreeUpTo(tree.groups(newRoot), tree.path(traversal), Number.POSITIVE_INFINITY),
+    ...VISIBILITIES.map((visibility) =>
+      readSubtreeUpTo(tree.projects(visibility)(newRoot), tree.path(traversal), Number.POSITIVE_INFINITY),
+    ),
+  ]);
+  for (const item of groupsPart?.items ?? []) {
+    if (item.moving === move.token) move.settled.set(Number(item.id), decodeGroup(item));
+  }
+  for (const project of projectParts.flatMap((part) => part.items).map(decodeProject)) {
+    if (move.settled.has(project.namespace.id))
+      move.movedProjects.set(
+        project.id,
+        lists.namespaceProjects(project.namespace.id, project.visibility).partition,
+      );
+  }
+  await runAll([...move.settled.values()].map((moved) => () => followMembers(moved).then(() => true)));
+  await completeMove(move);
 }
 
 /** Runs the tasks, at most PARALLEL_MOVES at a time; the number that succeeded. */
@@ -432,8 +519,9 @@ async function finish(move: Move): Promise<void> {
   );
   if (!root) return;
   await writeAlone(
-    update(keys.group(root.id), 'REMOVE moving', {
+    update(keys.group(root.id), 'REMOVE moving, #move', {
       condition: 'moving = :token',
+      names: { '#move': 'move' },
       values: { ':token': move.token },
     }),
   );

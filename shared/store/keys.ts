@@ -274,6 +274,16 @@ export const tree = {
       [treeIndex.sortKey]: `${tree.path(traversalIds)}${visibility === undefined ? 'S' : 'P'}${padId(projectId)}`,
     };
   },
+  /**
+   * Tree attributes of a group's share with another group: in the share partition of the invited
+   * group's root, under the invited group's path (beside the projects shared with it).
+   */
+  groupShare(invitedTraversalIds: readonly number[], sharedGroupId: number): Record<string, string> {
+    return {
+      [treeIndex.partitionKey]: tree.shares(invitedTraversalIds[0] as number),
+      [treeIndex.sortKey]: `${tree.path(invitedTraversalIds)}G${padId(sharedGroupId)}`,
+    };
+  },
 };
 
 export interface SortSource {

@@ -35,11 +35,11 @@ import {
   type ProjectNamespace,
 } from '#domain/projects.ts';
 import type { Caller, User } from '#domain/users.ts';
-import { accessFromLevels, findProject, groupAccessOf, levelsFrom, lookupGroup } from './access.ts';
+import { accessFromLevels, findProject, groupAccessOf, lookupGroup } from './access.ts';
 import { batchGetItems } from './batch.ts';
 import { decodeGroup, getGroup, getGroupsRaw } from './group-items.ts';
 import { nextId } from './ids.ts';
-import { getItem } from './items.ts';
+import { getItem, getLiveItem } from './items.ts';
 import { keys, lists, stripStorage, tree } from './keys.ts';
 import { type ListPage, listCountChange, listMerged, readSubtreeUpTo, readWholeList } from './lists.ts';
 import { userNamespaceItem } from './namespace-items.ts';
@@ -53,7 +53,7 @@ import {
   withFreshProject,
 } from './project-writes.ts';
 import { commitUnlessDone, NEW_ITEM, put, retrying, update } from './transaction.ts';
-import { findUserByUsername, getUser, getUsers } from './users.ts';
+import { getUser, getUsers } from './users.ts';
 
 type UserWithNamespace = User & { namespace_id?: number };
 
@@ -306,15 +306,22 @@ export async function findNamespaceSource(reference: string): Promise<FoundNames
     const user = item && (await getUser(Number(item.user_id)));
     return user ? { kind: 'user', id, user } : undefined;
   }
-  // A path without a slash may be a username or a top-level group; a nested one is a group's.
-  const [groupItem, user] = await Promise.all([
-    lookupGroup(reference),
-    reference.includes('/') ? undefined : findUserByUsername(reference),
-  ]);
-  if (groupItem) {
+  // A nested path is a group's (its lineage checked through the routes of its segments).
+  if (reference.includes('/')) {
+    const groupItem = await lookupGroup(reference);
+    if (!groupItem) return undefined;
     const group = decodeGroup(groupItem);
     return { kind: 'group', id: group.id, group };
   }
+  // A path without a slash is a username or a top-level group: its one route item says which.
+  const route = await getItem(keys.route(reference));
+  if (route?.kind === 'group') {
+    const groupItem = await getLiveItem(keys.group(Number(route.id)));
+    if (!groupItem) return undefined;
+    const group = decodeGroup(groupItem);
+    return { kind: 'group', id: group.id, group };
+  }
+  const user = route?.kind === 'user' ? await getUser(Number(route.id)) : undefined;
   return user ? { kind: 'user', id: (user as UserWithNamespace).namespace_id, user } : undefined;
 }
 
@@ -357,39 +364,47 @@ export async function readableNamespace(
   return { source: source as NamespaceSource, access };
 }
 
-/**
- * Distinct active members of a group and of its descendants (GitLab's users_with_descendants):
- * the subtree in one Query, then every member list at once.
- */
-async function membersCountWithDescendants(group: Group): Promise<number> {
+/** The ids of a group and of its descendants: the subtree in one Query of the tree index. */
+async function subtreeGroupIds(group: Group): Promise<number[]> {
   const root = group.ancestor_ids[0] ?? group.id;
   const subtree = await readSubtreeUpTo(
     tree.groups(root),
     tree.path([...group.ancestor_ids, group.id]),
     Number.POSITIVE_INFINITY,
   );
-  const groupIds = new Set([group.id, ...subtree.items.map((item) => Number(item.id))]);
-  const memberLists = await Promise.all([...groupIds].map((id) => readWholeList(lists.groupMembers(id))));
+  return [group.id, ...subtree.items.map((item) => Number(item.id))];
+}
+
+/**
+ * Distinct active members of a group and of its descendants (GitLab's users_with_descendants):
+ * every member list of the subtree at once.
+ */
+async function membersCountWithDescendants(groupIds: number[]): Promise<number> {
+  const memberLists = await Promise.all(
+    [...new Set(groupIds)].map((id) => readWholeList(lists.groupMembers(id))),
+  );
   const users = new Set<number>();
   for (const list of memberLists)
     for (const item of list.items) if (isMembershipActive(item.expires_at)) users.add(Number(item.user_id));
   return users.size;
 }
 
-/** The namespace with what its entity shows this caller. */
-async function presentable(
-  source: NamespaceSource,
+/**
+ * GET /namespaces/:id: the namespace by id or path (`found`, read beside authentication), as the
+ * caller may see it. A group's subtree is read beside the access check, so the member count its
+ * owners and admins see costs one round more, not two.
+ */
+export async function readNamespaceFor(
+  reference: string,
   caller: Caller,
-  access: number,
+  found: Promise<FoundNamespace | undefined> = findNamespaceSource(reference),
 ): Promise<PresentableNamespace> {
-  if (!showsMembersCount(source, caller, access) || source.kind !== 'group') return { source };
-  return { source, membersCountWithDescendants: await membersCountWithDescendants(source.group) };
-}
-
-/** GET /namespaces/:id: the namespace by id or path, as the caller may see it. */
-export async function readNamespaceFor(reference: string, caller: Caller): Promise<PresentableNamespace> {
-  const { source, access } = await readableNamespace(reference, caller);
-  return presentable(source, caller, access);
+  const subtree = found.then((seen) => (seen?.kind === 'group' ? subtreeGroupIds(seen.group) : undefined));
+  subtree.catch(() => undefined);
+  const { source, access } = await readableNamespace(reference, caller, found);
+  const groupIds = await subtree;
+  if (!showsMembersCount(source, caller, access) || groupIds === undefined) return { source };
+  return { source, membersCountWithDescendants: await membersCountWithDescendants(groupIds) };
 }
 
 export interface NamespaceListQuery {
@@ -412,21 +427,12 @@ export async function listNamespacesFor(
   query: NamespaceListQuery,
   page: PageRequest,
 ): Promise<ListPage<PresentableNamespace>> {
-  const result: ListPage<NamespaceSource> & { levels?: Map<number, number> } = caller.admin
+  const result: ListPage<NamespaceSource> = caller.admin
     ? await adminNamespaces(query, page)
     : await memberNamespaces(caller, query, page);
-  // A member's levels are the ones their membership list holds (read to list the groups).
-  const levels = result.levels ?? new Map<number, number>();
-  const items = await Promise.all(
-    result.items.map((source) =>
-      presentable(
-        source,
-        caller,
-        caller.admin ? ACCESS.owner : source.kind === 'group' ? (levels.get(source.id) ?? 0) : 0,
-      ),
-    ),
-  );
-  return { items, total: result.total };
+  // `members_count_with_descendants` is left out of lists: a subtree's member lists per group on
+  // the page would make a page's cost grow with per_page and with the subtrees (B4, B5).
+  return { items: result.items.map((source) => ({ source })), total: result.total };
 }
 
 function narrowed(sources: NamespaceSource[], query: NamespaceListQuery): NamespaceSource[] {
@@ -445,7 +451,7 @@ async function memberNamespaces(
   caller: Caller,
   query: NamespaceListQuery,
   page: PageRequest,
-): Promise<ListPage<NamespaceSource> & { levels: Map<number, number> }> {
+): Promise<ListPage<NamespaceSource>> {
   const [user, memberships] = await Promise.all([
     getUser(caller.id),
     readWholeList(lists.groupMembershipsOfUser(caller.id)),
@@ -464,8 +470,7 @@ async function memberNamespaces(
     }),
   ];
   const matching = narrowed(sources, query);
-  const levels = levelsFrom(memberships.items).groups;
-  return { items: pageOf(matching, page), total: matching.length, levels };
+  return { items: pageOf(matching, page), total: matching.length };
 }
 
 /** The lists of every group namespace (top-level ones only, when asked). */

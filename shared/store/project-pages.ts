@@ -24,7 +24,7 @@ import { lists, padId } from './keys.ts';
 import { type ListPage, listMerged, type SortRange } from './lists.ts';
 import { decodeProject } from './project-items.ts';
 import { listNamespaceProjects, type ProjectOrder } from './project-lists.ts';
-import { listReachableProjects, memberProjectsOf } from './project-reach.ts';
+import { listReachableProjects, memberProjectsOf, membershipLevelsWithShares } from './project-reach.ts';
 import { projectListScope } from './project-scope.ts';
 import { searchProjects } from './project-search.ts';
 import { starredProjectIds } from './project-stars.ts';
@@ -96,7 +96,9 @@ export async function visibleProjectsPage(
   if (candidateIds && filter) {
     // A search the index narrows: read only its candidates.
     const levels =
-      caller && !(caller.admin && input.simple) ? membershipLevelsOf(caller.id, readAhead) : undefined;
+      caller && !(caller.admin && input.simple)
+        ? membershipLevelsWithShares(caller.id, readAhead)
+        : undefined;
     const result = await searchProjects({ caller, candidateIds, filter, order, sort, page, levels });
     return withAccess(result, caller, full ? levels : undefined);
   }
@@ -106,7 +108,7 @@ export async function visibleProjectsPage(
     return withAccess(result, caller, full ? Promise.resolve(result.levels) : undefined);
   }
   // Read beside the list so `permissions` cost no extra round trip.
-  const levels = full ? membershipLevelsOf(caller.id, readAhead) : undefined;
+  const levels = full ? membershipLevelsWithShares(caller.id, readAhead) : undefined;
   const scope = projectListScope(caller, {
     owned: input.owned,
     membership: input.membership,
@@ -134,27 +136,29 @@ const LARGEST_PADDED_ID = 999_999_999_999;
 /**
  * The key range of the id and activity bounds where the list's order is the bounded attribute
  * (`order_by=id` with id_after/id_before, `order_by=last_activity_at` with last_activity_*), so
- * only the items inside are read; 'empty' when no item can be inside. The filter holds the same
- * bounds (see projectListFilter), so any other order is still right, only read whole.
+ * only the items inside are read; 'empty' when no item can be inside, whatever the order. The
+ * filter holds the same bounds (see projectListFilter), so any other order is still right, only
+ * read whole.
  */
 export function boundsOf(input: ProjectListRequest, order: ProjectOrder): SortRange | undefined | 'empty' {
+  const lowest = input.id_after === undefined ? undefined : Math.max(input.id_after + 1, 0);
+  const highest = input.id_before === undefined ? undefined : input.id_before - 1;
+  if (highest !== undefined && (highest < 1 || (lowest !== undefined && lowest > highest))) return 'empty';
+  if (lowest !== undefined && lowest > LARGEST_PADDED_ID) return 'empty';
+  const { last_activity_after: after, last_activity_before: before } = input;
+  // Stored values are the timestamp, U+0000 and the id: past `after` begins above `after` + U+0001;
+  // every value of an earlier timestamp sorts below `before` itself.
+  const activityFrom = after === undefined ? undefined : `${after}\u0001`;
+  if (activityFrom !== undefined && before !== undefined && activityFrom > before) return 'empty';
   if (order === 'id') {
-    const lowest = input.id_after === undefined ? undefined : Math.max(input.id_after + 1, 0);
-    const highest = input.id_before === undefined ? undefined : input.id_before - 1;
-    if (highest !== undefined && (highest < 1 || (lowest !== undefined && lowest > highest))) return 'empty';
-    if (lowest !== undefined && lowest > LARGEST_PADDED_ID) return 'empty';
     const from = lowest === undefined ? undefined : padId(lowest);
     const to = highest === undefined || highest > LARGEST_PADDED_ID ? undefined : padId(highest);
     return from === undefined && to === undefined ? undefined : { from, to };
   }
   if (order === 'last_activity_at') {
-    const { last_activity_after: after, last_activity_before: before } = input;
-    // Stored values are the timestamp, U+0000 and the id: past `after` begins above `after` + U+0001;
-    // every value of an earlier timestamp sorts below `before` itself.
-    const from = after === undefined ? undefined : `${after}\u0001`;
-    const to = before;
-    if (from !== undefined && to !== undefined && from > to) return 'empty';
-    return from === undefined && to === undefined ? undefined : { from, to };
+    return activityFrom === undefined && before === undefined
+      ? undefined
+      : { from: activityFrom, to: before };
   }
   return undefined;
 }

@@ -8,7 +8,14 @@ import { isMembershipActive } from '#domain/members.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
-import { levelsFrom, type MembershipLevels, type MembershipLists, readMembershipLists } from './access.ts';
+import {
+  type KnownLevels,
+  levelsFrom,
+  type MembershipLevels,
+  type MembershipLists,
+  membershipLevelsOf,
+  readMembershipLists,
+} from './access.ts';
 import {
   activeGroupMemberships,
   type GroupMembership,
@@ -26,6 +33,43 @@ import type { ProjectOrder } from './project-lists.ts';
 import { treeIndex } from './table.ts';
 
 type Raw = Record<string, unknown>;
+
+/** The highest level among the given groups. */
+const highestIn = (levels: ReadonlyMap<number, number>, groupIds: readonly number[]) =>
+  groupIds.reduce((highest, id) => Math.max(highest, levels.get(id) ?? 0), 0);
+
+/**
+ * The level a user reaches in each group shared with a group they belong to (or with a group
+ * below one), from the share links read in their groups' subtrees: shared group id → the highest
+ * of the lower of the share's level and the user's level in the invited group or its ancestors.
+ */
+function levelsThroughGroupShares(
+  links: Raw[],
+  memberLevel: ReadonlyMap<number, number>,
+): Map<number, number> {
+  const levels = new Map<number, number>();
+  for (const item of links) {
+    if (item.kind !== 'group_share' || !isMembershipActive(item.expires_at)) continue;
+    const level = Math.min(
+      Number(item.group_access),
+      highestIn(memberLevel, groupIdsOfPath(item[treeIndex.sortKey])),
+    );
+    const sharedId = Number(item.shared_group_id);
+    if (level > 0) levels.set(sharedId, Math.max(levels.get(sharedId) ?? 0, level));
+  }
+  return levels;
+}
+
+/** The places of the groups reached through shares (each link keeps its shared group's place). */
+function sharedGroupPlaces(links: Raw[], reached: ReadonlyMap<number, number>): TreePlace[] {
+  const places = new Map<number, TreePlace>();
+  for (const item of links) {
+    const id = Number(item.shared_group_id);
+    if (item.kind !== 'group_share' || !reached.has(id)) continue;
+    places.set(id, { id, ancestor_ids: (item.shared_group_ids as number[]).slice(0, -1) });
+  }
+  return [...places.values()];
+}
 
 /**
  * Every project a user reaches through membership, with their level: direct memberships,
@@ -70,11 +114,25 @@ export async function memberProjectsOf(
       );
     }
   }
+  // Groups shared with the user's groups: their subtrees' projects, at the share's capped level.
+  const shared = levelsThroughGroupShares(subtrees, memberLevel);
+  const sharedPlaces = sharedGroupPlaces(subtrees, shared);
   const missing = [...levels.keys()].filter((id) => !found.has(id));
-  for (const item of await getProjectsRaw(missing)) found.set(Number(item.id), item);
+  const [missingProjects, inSharedGroups] = await Promise.all([
+    getProjectsRaw(missing),
+    Promise.all(visibilities.map((visibility) => readSubtrees(sharedPlaces, tree.projects(visibility)))).then(
+      (parts) => parts.flat(),
+    ),
+  ]);
+  for (const item of missingProjects) found.set(Number(item.id), item);
+  for (const item of inSharedGroups) {
+    found.set(Number(item.id), item);
+    raise(Number(item.id), highestIn(shared, groupIdsOfPath(item[treeIndex.sortKey])));
+  }
   const memberships: MembershipLevels = {
     projects: new Map(activeDirect.map((item) => [Number(item.project_id), Number(item.access_level)])),
     groups: memberLevel,
+    shared,
   };
   return { raw: [...found.values()], levels, memberships };
 }
@@ -150,6 +208,12 @@ export async function listReachableProjects(query: {
     ([own, ids, listed, whole]) =>
       listed && !whole.complete ? listsOf(ids.filter((id) => !own.includes(id))) : [],
   );
+  // Shares of projects and of groups with the caller's groups (and the groups below them).
+  const shareLinks = places.then((known) => readSubtrees(known, tree.shares));
+  const groupShareLevels = Promise.all([memberships, shareLinks]).then(([{ groups }, links]) =>
+    levelsThroughGroupShares(links, new Map(groups.map((m) => [m.groupId, m.accessLevel]))),
+  );
+  groupShareLevels.catch(() => undefined);
   const extra = (async () => {
     const [{ projects: direct }, known] = await Promise.all([memberships, places]);
     const subtrees = Promise.all([perGroup, small]).then(async ([listed, whole]) =>
@@ -160,16 +224,24 @@ export async function listReachableProjects(query: {
           : (await hiddenSubtrees(known, Number.POSITIVE_INFINITY)).items,
     );
     const directIds = direct.map((item) => Number(item.project_id));
-    const [shares, directProjects] = await Promise.all([
-      readSubtrees(known, tree.shares),
+    const [shares, directProjects, reachedGroups] = await Promise.all([
+      shareLinks,
       getProjectsRaw(directIds),
+      groupShareLevels,
     ]);
     const sharedIds = shares
-      .filter((item) => isMembershipActive(item.expires_at))
+      .filter((item) => item.kind === 'project_share' && isMembershipActive(item.expires_at))
       .map((item) => Number(item.project_id))
       .filter((id) => !directIds.includes(id));
-    const [inSubtrees, shared] = await Promise.all([subtrees, getProjectsRaw([...new Set(sharedIds)])]);
-    return [...directProjects, ...inSubtrees, ...shared].filter((item) =>
+    const sharedPlaces = sharedGroupPlaces(shares, reachedGroups);
+    const [inSubtrees, shared, inSharedGroups] = await Promise.all([
+      subtrees,
+      getProjectsRaw([...new Set(sharedIds)]),
+      sharedPlaces.length
+        ? hiddenSubtrees(sharedPlaces, Number.POSITIVE_INFINITY).then((read) => read.items)
+        : [],
+    ]);
+    return [...directProjects, ...inSubtrees, ...shared, ...inSharedGroups].filter((item) =>
       hidden.includes(item.visibility as Visibility),
     );
   })();
@@ -186,12 +258,33 @@ export async function listReachableProjects(query: {
     page: query.page,
     decode: decodeProject,
   });
-  const { projects, groups } = await memberships;
+  const [{ projects, groups }, shared] = await Promise.all([memberships, groupShareLevels]);
   return {
     ...page,
     levels: {
       projects: levelsFrom(projects).projects,
       groups: new Map(groups.map((m) => [m.groupId, m.accessLevel])),
+      shared,
     },
   };
+}
+
+/**
+ * The caller's membership levels for `permissions` in project lists (see membershipLevelsOf),
+ * with the levels they reach through groups shared with their groups: one more round trip after
+ * the membership lists (the share links in their groups' subtrees), beside the list's reads.
+ */
+export function membershipLevelsWithShares(
+  userId: number,
+  read: Promise<MembershipLists> = readMembershipLists(userId),
+): Promise<KnownLevels> {
+  const levels = Promise.all([membershipLevelsOf(userId, read), activeMemberships(read)]).then(
+    async ([known, { groups }]) => {
+      const links = await readSubtrees(groups.map(placeOf), tree.shares);
+      const memberLevel = new Map(groups.map((m) => [m.groupId, m.accessLevel]));
+      return { ...known, shared: levelsThroughGroupShares(links, memberLevel) };
+    },
+  );
+  levels.catch(() => undefined);
+  return levels;
 }

@@ -67,6 +67,10 @@ import {
   VISIBILITY_CYCLE,
 } from './seed.ts';
 
+/** The fixed subtree whose descendants are listed: children and grandchildren of one group. */
+const TREE_CHILDREN = 10;
+const TREE_GRANDCHILDREN = 20;
+
 export interface Options {
   small: number;
   large: number;
@@ -478,6 +482,13 @@ try {
   const fixed = await seedGroup('grp-fixed', 'public', root.id);
   const growing = await seedGroup('grp-grows', 'public', root.id);
   await seedMember(growing, member.id, ACCESS.developer);
+  // A subtree of a fixed size, for GET /groups/:id/descendant_groups at both sizes.
+  const tree = await seedGroup('grp-tree', 'public', root.id);
+  const treeChildren: Group[] = [];
+  for (let i = 0; i < TREE_CHILDREN; i++)
+    treeChildren.push(await seedGroup(`tree-${i}`, visibilityOf(i), root.id, tree));
+  for (let i = 0; i < TREE_GRANDCHILDREN; i++)
+    await seedGroup(`leaf-${i}`, visibilityOf(i), root.id, treeChildren[i % TREE_CHILDREN]);
   const others: Group[] = [];
   for (let i = 0; i < OTHER_GROUPS_SMALL; i++)
     others.push(await seedGroup(`grp-${pad(i, 5)}`, visibilityOf(i), root.id));
@@ -675,6 +686,57 @@ try {
         path: `/projects/${P}/issues/${target.iid}/notes?per_page=${options.perPage}`,
       }),
     ),
+    ...(['anon', 'admin', 'user'] as const).map(
+      (who): ListScenario => ({
+        key: `descendants-${who}`,
+        label: `GET /groups/:id/descendant_groups (${TREE_CHILDREN + TREE_GRANDCHILDREN} descendants)`,
+        who,
+        verdict: true,
+        path: `/groups/${tree.id}/descendant_groups?per_page=${options.perPage}`,
+      }),
+    ),
+    ...(['admin', 'user'] as const).map(
+      (who): ListScenario => ({
+        key: `members-all-${who}`,
+        label: 'GET /groups/:id/members/all (growing group)',
+        who,
+        verdict: true,
+        path: `/groups/${G}/members/all?per_page=${options.perPage}`,
+      }),
+    ),
+    ...(['admin', 'user'] as const).map(
+      (who): ListScenario => ({
+        key: `namespaces-${who}`,
+        label: 'GET /namespaces',
+        who,
+        verdict: true,
+        path: `/namespaces?per_page=${options.perPage}`,
+      }),
+    ),
+    ...(['admin', 'user'] as const).map(
+      (who): ListScenario => ({
+        key: `search-projects-${who}`,
+        label: 'GET /search?scope=projects (matches 11 of the control group)',
+        who,
+        // As GET /projects?search: the member's reach grows with the growing group.
+        verdict: who === 'admin',
+        path: `/search?scope=projects&search=fixed-1&per_page=${options.perPage}`,
+      }),
+    ),
+    {
+      key: 'search-groups-admin',
+      label: 'GET /search?scope=groups',
+      who: 'admin',
+      verdict: true,
+      path: `/search?scope=groups&search=tree&per_page=${options.perPage}`,
+    },
+    {
+      key: 'search-users-admin',
+      label: 'GET /search?scope=users',
+      who: 'admin',
+      verdict: true,
+      path: `/search?scope=users&search=bench&per_page=${options.perPage}`,
+    },
     {
       key: 'hook-events-admin',
       label: `GET /projects/:id/hooks/:hook_id/events (${HOOK_LOGS_ON_TARGET} attempts)`,

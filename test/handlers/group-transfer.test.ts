@@ -132,6 +132,13 @@ describe('POST /groups/:id/transfer', () => {
               Item: {
                 ...groupItem({ ...moved, updated_at: expect.any(String) }),
                 moving: expect.any(String),
+                move: {
+                  token: expect.any(String),
+                  since: expect.any(Number),
+                  from_root: 3,
+                  from_prefix: `${pad(3)}/${pad(5)}/`,
+                  counted: [3],
+                },
               },
               ConditionExpression:
                 'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND full_path = :path AND full_name = :name AND updated_at = :updated AND (attribute_not_exists(moves_below) OR moves_below = :zero)',
@@ -235,8 +242,9 @@ describe('POST /groups/:id/transfer', () => {
         UpdateCommand: {
           TableName: TABLE,
           Key: groupKey(5),
-          UpdateExpression: 'REMOVE moving',
+          UpdateExpression: 'REMOVE moving, #move',
           ConditionExpression: 'moving = :token',
+          ExpressionAttributeNames: { '#move': 'move' },
           ExpressionAttributeValues: { ':token': token },
         },
       },

@@ -68,11 +68,8 @@ const namespaceById = (id: number) => [
   getCommand(groupKey(id)),
   getCommand({ pk: `NAMESPACE#${id}`, sk: 'NAMESPACE' }),
 ];
-/** The reads of a path without a slash: as a group's route and as a username's. */
-const namespaceByPath = (path: string) => [
-  getCommand({ pk: `ROUTE#${path}`, sk: 'ROUTE' }),
-  getCommand({ pk: `ROUTE#${path}`, sk: 'ROUTE' }),
-];
+/** The read of a path without a slash: its one route, a group's or a username's. */
+const namespaceByPath = (path: string) => [getCommand({ pk: `ROUTE#${path}`, sk: 'ROUTE' })];
 /** Alice's access to api: her memberships of it and its groups, with the groups' items. */
 const aliceApiAccess = batchGet(...apiMemberKeys(2));
 

@@ -52,6 +52,8 @@ let owner: TestUser;
 let invitedMaintainer: TestUser;
 let invitedGuestParent: TestUser;
 let sharedDeveloper: TestUser;
+let sharedGuest: TestUser;
+let sharedMaintainer: TestUser;
 let outsider: TestUser;
 let shared: GroupBody;
 let subgroup: GroupBody;
@@ -60,13 +62,16 @@ let invited: GroupBody;
 let project: { id: number };
 
 beforeAll(async () => {
-  [owner, invitedMaintainer, invitedGuestParent, sharedDeveloper, outsider] = await Promise.all([
-    createUser(),
-    createUser(),
-    createUser(),
-    createUser(),
-    createUser(),
-  ]);
+  [owner, invitedMaintainer, invitedGuestParent, sharedDeveloper, sharedGuest, sharedMaintainer, outsider] =
+    await Promise.all([
+      createUser(),
+      createUser(),
+      createUser(),
+      createUser(),
+      createUser(),
+      createUser(),
+      createUser(),
+    ]);
   shared = await createGroup(owner.token);
   subgroup = await createGroup(owner.token, shared.id);
   // Public, so the shared group's owner may invite it.
@@ -76,6 +81,8 @@ beforeAll(async () => {
   // Inherited in the invited group: a guest of its parent.
   await addMember('groups', invitedParent.id, invitedGuestParent.id, 10);
   await addMember('groups', shared.id, sharedDeveloper.id, 30);
+  await addMember('groups', shared.id, sharedGuest.id, 10);
+  await addMember('groups', shared.id, sharedMaintainer.id, 40);
   project = await must(
     api<{ id: number }>('POST', '/projects', {
       token: owner.token,
@@ -162,6 +169,20 @@ describe('POST /groups/:id/share then DELETE', () => {
   });
 });
 
+/** Everyone reaching the shared group's tree once the invited group is shared at reporter level. */
+const everyoneLevels = () => ({
+  [owner.username]: 50,
+  [sharedDeveloper.username]: 30,
+  [sharedGuest.username]: 10,
+  [sharedMaintainer.username]: 40,
+  [invitedMaintainer.username]: 20,
+  [invitedGuestParent.username]: 10,
+  // The invited groups' creator owns them: capped at the share's reporter level.
+  root: 20,
+});
+const levelsOf = (body: unknown) =>
+  Object.fromEntries((body as MemberBody[]).map((member) => [member.username, member.access_level]));
+
 describe('members/all and project groups', () => {
   beforeAll(async () => {
     await must(
@@ -179,16 +200,9 @@ describe('members/all and project groups', () => {
       token: sharedDeveloper.token,
     });
     expect(all.status).toBe(200);
-    const levels = Object.fromEntries(all.body.map((member) => [member.username, member.access_level]));
-    expect(levels).toEqual({
-      [owner.username]: 50,
-      [sharedDeveloper.username]: 30,
-      [invitedMaintainer.username]: 20,
-      [invitedGuestParent.username]: 10,
-      // The invited groups' creator owns them: capped at the share's reporter level.
-      root: 20,
-    });
-    expect(all.headers.get('x-total')).toBe('5');
+    const levels = levelsOf(all.body);
+    expect(levels).toEqual(everyoneLevels());
+    expect(all.headers.get('x-total')).toBe('7');
     const one = await api<MemberBody>('GET', `/groups/${subgroup.id}/members/all/${invitedMaintainer.id}`, {
       token: sharedDeveloper.token,
     });
@@ -204,7 +218,7 @@ describe('members/all and project groups', () => {
     });
     expect(paged.status).toBe(200);
     expect(paged.body).toHaveLength(1);
-    expect(paged.headers.get('x-total')).toBe('5');
+    expect(paged.headers.get('x-total')).toBe('7');
   });
 
   it("lists a project's groups, shared ones when asked", async () => {
@@ -226,22 +240,35 @@ describe('members/all and project groups', () => {
 });
 
 describe('authorization matrix', () => {
-  const roles = ['anonymous', 'non-member', 'developer', 'owner', 'admin'] as const;
-  const tokenOf = (role: (typeof roles)[number]) =>
-    role === 'anonymous'
-      ? null
-      : role === 'admin'
-        ? rootToken()
-        : role === 'owner'
-          ? owner.token
-          : role === 'developer'
-            ? sharedDeveloper.token
-            : outsider.token;
-  const shareStatus = { anonymous: 401, 'non-member': 404, developer: 404, owner: 201, admin: 201 };
+  const roles = ['anonymous', 'non-member', 'guest', 'developer', 'maintainer', 'owner', 'admin'] as const;
+  type Role = (typeof roles)[number];
+  const tokenOf = (role: Role) =>
+    ({
+      anonymous: null,
+      'non-member': outsider.token,
+      guest: sharedGuest.token,
+      developer: sharedDeveloper.token,
+      maintainer: sharedMaintainer.token,
+      owner: owner.token,
+      admin: rootToken(),
+    })[role];
+  // Sharing manages the group's members: owners alone (GitLab's admin_group_member), others are
+  // refused by the service with its bare `Not Found`.
+  const shareStatus = {
+    anonymous: 401,
+    'non-member': 404,
+    guest: 404,
+    developer: 404,
+    maintainer: 404,
+    owner: 201,
+    admin: 201,
+  };
   const shareBody = {
     anonymous: { message: '401 Unauthorized' },
     'non-member': { message: '404 Group Not Found' },
+    guest: { message: 'Not Found' },
     developer: { message: 'Not Found' },
+    maintainer: { message: 'Not Found' },
   };
   for (const role of roles) {
     it(`POST and DELETE /groups/:id/share as ${role}`, async () => {
@@ -266,12 +293,21 @@ describe('authorization matrix', () => {
       const removed = await api('DELETE', `/groups/${shared.id}/share/${target.id}`, {
         token: tokenOf(role),
       });
-      const removeStatus = { anonymous: 401, 'non-member': 404, developer: 204, owner: 204, admin: 204 }[
-        role
-      ];
+      // GitLab's destroy service answers a member who may not end the link as if it were done.
+      const removeStatus = {
+        anonymous: 401,
+        'non-member': 404,
+        guest: 204,
+        developer: 204,
+        maintainer: 204,
+        owner: 204,
+        admin: 204,
+      }[role];
       expect(removed.status).toBe(removeStatus);
+      if (removeStatus === 401) expect(removed.body).toEqual({ message: '401 Unauthorized' });
+      if (removeStatus === 404) expect(removed.body).toEqual({ message: '404 Group Not Found' });
       const detail = await api<GroupBody>('GET', `/groups/${shared.id}`);
-      const stays = role === 'developer' || role === 'anonymous' || role === 'non-member';
+      const stays = role !== 'owner' && role !== 'admin';
       expect(
         detail.body.shared_with_groups.some(
           (share) => (share as { group_id: number }).group_id === target.id,
@@ -280,16 +316,84 @@ describe('authorization matrix', () => {
     });
     it(`GET members/all and project groups as ${role}`, async () => {
       const token = tokenOf(role);
-      const expected = { anonymous: 401, 'non-member': 404, developer: 200, owner: 200, admin: 200 }[role];
+      const expected = {
+        anonymous: 401,
+        'non-member': 404,
+        guest: 200,
+        developer: 200,
+        maintainer: 200,
+        owner: 200,
+        admin: 200,
+      }[role];
       const groupAll = await api('GET', `/groups/${shared.id}/members/all`, { token });
       expect(groupAll.status).toBe(expected);
       const projectAll = await api('GET', `/projects/${project.id}/members/all`, { token });
       expect(projectAll.status).toBe(expected);
-      const groups = await api('GET', `/projects/${project.id}/groups`, { token });
+      const groups = await api<{ id: number }[]>('GET', `/projects/${project.id}/groups`, { token });
       expect(groups.status).toBe(role === 'anonymous' ? 404 : expected);
-      if (expected === 404) expect(groupAll.body).toEqual({ message: '404 Group Not Found' });
-      if (expected === 404) expect(projectAll.body).toEqual({ message: '404 Project Not Found' });
-      if (role === 'anonymous') expect(groups.body).toEqual({ message: '404 Project Not Found' });
+      if (expected === 200) {
+        expect(levelsOf(groupAll.body)).toEqual(everyoneLevels());
+        expect(levelsOf(projectAll.body)).toEqual(everyoneLevels());
+        expect(groups.body.map((group) => group.id)).toEqual([subgroup.id, shared.id]);
+      } else {
+        const refusal =
+          expected === 401
+            ? { message: '401 Unauthorized' }
+            : { group: { message: '404 Group Not Found' }, project: { message: '404 Project Not Found' } };
+        expect(groupAll.body).toEqual('group' in refusal ? refusal.group : refusal);
+        expect(projectAll.body).toEqual('project' in refusal ? refusal.project : refusal);
+        expect(groups.body).toEqual({ message: '404 Project Not Found' });
+      }
     });
   }
+});
+
+describe('a transfer of the invited group', () => {
+  it('moves the access that its ancestors’ members have through the share', async () => {
+    const [fromMember, toMember] = await Promise.all([createUser(), createUser()]);
+    const from = await createGroup(rootToken(), undefined, 'public');
+    const to = await createGroup(rootToken(), undefined, 'public');
+    const child = await createGroup(rootToken(), from.id, 'public');
+    await addMember('groups', from.id, fromMember.id, 30);
+    await addMember('groups', to.id, toMember.id, 30);
+    const target = await createGroup(owner.token);
+    const targetProject = await must(
+      api<{ id: number }>('POST', '/projects', {
+        token: owner.token,
+        json: { name: unique('p'), namespace_id: target.id, visibility: 'private' },
+      }),
+      201,
+      'project create',
+    );
+    await must(
+      api('POST', `/groups/${target.id}/share`, {
+        token: owner.token,
+        json: { group_id: child.id, group_access: 20 },
+      }),
+      201,
+      'share',
+    );
+    const levelOf = async (user: TestUser) => {
+      const seen = await api<ProjectBody>('GET', `/projects/${targetProject.id}`, { token: user.token });
+      return seen.status === 200 ? seen.body.permissions.group_access : seen.body;
+    };
+    expect(await levelOf(fromMember)).toEqual({ access_level: 20, notification_level: 3 });
+    expect(await levelOf(toMember)).toEqual({ message: '404 Project Not Found' });
+
+    await must(api('POST', `/groups/${child.id}/transfer`, { json: { group_id: to.id } }), 201, 'transfer');
+
+    expect(await levelOf(fromMember)).toEqual({ message: '404 Project Not Found' });
+    expect(await levelOf(toMember)).toEqual({ access_level: 20, notification_level: 3 });
+    const detail = await api<GroupBody>('GET', `/groups/${target.id}`, { token: owner.token });
+    expect(detail.status).toBe(200);
+    expect(detail.body.shared_with_groups).toEqual([
+      {
+        group_id: child.id,
+        group_name: child.name,
+        group_full_path: `${to.full_path}/${child.full_path.split('/').at(-1)}`,
+        group_access_level: 20,
+        expires_at: null,
+      },
+    ]);
+  });
 });

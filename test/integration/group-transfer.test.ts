@@ -4,7 +4,7 @@
  * creation of subgroups and projects inside the moving subtree, checked by reading everything back.
  */
 
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
 import { listSize, localDatabase, storedItem } from '../support/db.ts';
@@ -251,6 +251,15 @@ describe('POST /groups/:id/transfer', () => {
     const moving = await newGroup(owner.token, from.id);
     const child = await newGroup(owner.token, moving.id);
     const project = await newProject(owner.token, child.id);
+    const movingMember = await createUser();
+    await must(
+      api('POST', `/groups/${moving.id}/members`, {
+        token: owner.token,
+        json: { user_id: movingMember.id, access_level: 30 },
+      }),
+      201,
+      'moving member',
+    );
     // A project elsewhere shared with the moving group's child: the new parent's members reach it too.
     const elsewhere = await newGroup(owner.token);
     const shared = await newProject(owner.token, elsewhere.id);
@@ -286,7 +295,13 @@ describe('POST /groups/:id/transfer', () => {
     );
     const sub = await api<GroupBody>('GET', `/groups/${child.id}`, { token: reader.token });
     expect(sub.status).toBe(200);
-    // The owner's membership of the moved group now sits under the new root in their group list.
+    // A member of the moved group alone finds it and its subgroup under the new root.
+    const own = await api<GroupBody[]>('GET', '/groups?per_page=100', { token: movingMember.token });
+    const byId = (a: number, b: number) => a - b;
+    // Its groups with their ancestors: the new parent now, never the old one.
+    expect(own.body.map((group) => group.id).sort(byId)).toEqual([to.id, moving.id, child.id].sort(byId));
+    expect(own.headers.get('x-total')).toBe('3');
+    // The new parent's member finds the new parent, the moved group and its subgroup.
     const mine = await api<GroupBody[]>('GET', '/groups?per_page=100', { token: reader.token });
     expect(mine.body.map((group) => group.id)).toEqual(expect.arrayContaining([to.id, moving.id, child.id]));
   });
@@ -544,6 +559,7 @@ describe('transfers under concurrency', () => {
       json: { path: unique('rn') },
     });
     expect(rename.status).toBe(409);
+    expect(rename.body).toEqual({ message: '409 Conflict: Resource lock' });
     const moved = await transfer(group.id, (await newGroup(owner.token)).id, owner.token);
     expect(moved.status).toBe(409);
     expect(moved.body).toEqual({ message: '409 Conflict: Resource lock' });
@@ -555,6 +571,98 @@ describe('transfers under concurrency', () => {
     });
     expect(later.status, later.text).toBe(201);
     await expectConsistent([group.id, (later.body as GroupBody).id], []);
+  });
+
+  it('a move cut short after its first step is finished by the next transfer that meets its mark', async () => {
+    const owner = await createUser();
+    const a = await newGroup(owner.token);
+    const b = await newGroup(owner.token);
+    const g = await newGroup(owner.token, a.id);
+    const c = await newGroup(owner.token, g.id);
+    const project = await newProject(owner.token, c.id);
+    // The state the first transaction of "g into b" leaves, as if its function then stopped.
+    const { db, table } = localDatabase();
+    const padded = (...ids: number[]) => ids.map((id) => `${String(id).padStart(12, '0')}/`).join('');
+    const stored = (await storedItem(`GROUP#${g.id}`, 'GROUP')) as Record<string, unknown>;
+    const newPath = `${b.full_path}/${g.path}`;
+    await db.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          ...stored,
+          parent_id: b.id,
+          ancestor_ids: [b.id],
+          full_path: newPath,
+          full_name: `${b.full_name} / ${g.name}`,
+          l2: `GROUPS#CHILDREN#${b.id}`,
+          tree: `TREE#${b.id}#GROUPS`,
+          tpath: padded(b.id, g.id),
+          moving: 'cut-short',
+          move: {
+            token: 'cut-short',
+            since: 0,
+            from_root: a.id,
+            from_prefix: padded(a.id, g.id),
+            counted: [a.id, b.id],
+          },
+        },
+      }),
+    );
+    await db.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          pk: `ROUTE#${newPath.toLowerCase()}`,
+          sk: 'ROUTE',
+          kind: 'group',
+          id: g.id,
+          full_path: newPath,
+        },
+      }),
+    );
+    await db.send(
+      new DeleteCommand({ TableName: table, Key: { pk: `ROUTE#${g.full_path.toLowerCase()}`, sk: 'ROUTE' } }),
+    );
+    for (const [list, delta] of [
+      [`GROUPS#CHILDREN#${a.id}`, -1],
+      [`GROUPS#CHILDREN#${b.id}`, 1],
+    ] as const) {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' },
+          UpdateExpression: 'ADD #count :delta',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':delta': delta },
+        }),
+      );
+    }
+    for (const id of [a.id, b.id]) {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: `GROUP#${id}`, sk: 'GROUP' },
+          UpdateExpression: 'SET moves_below = :one',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
+    }
+    // Until then the subtree takes nothing new.
+    const refused = await api('POST', '/groups', {
+      token: owner.token,
+      json: { name: unique('w'), path: unique('w'), parent_id: g.id },
+    });
+    expect(refused.status).toBe(409);
+    // Moving it back first finishes the move cut short, then makes its own.
+    const back = await transfer(g.id, a.id, owner.token);
+    expect(back.status, back.text).toBe(201);
+    expect(back.body).toMatchObject({ id: g.id, parent_id: a.id, full_path: `${a.full_path}/${g.path}` });
+    await expectConsistent([a.id, b.id, g.id, c.id], [project.id]);
+    expect((await storedItem(`GROUP#${g.id}`, 'GROUP'))?.move).toBeUndefined();
+    expect((await api<ProjectBody>('GET', `/projects/${project.id}`)).body.path_with_namespace).toBe(
+      `${a.full_path}/${g.path}/${c.path}/${project.path}`,
+    );
+    expect(await listSize('l2', `GROUPS#CHILDREN#${b.id}`)).toBe(0);
   });
 
   it('A into B while B into A: at most one wins, never a cycle', async () => {

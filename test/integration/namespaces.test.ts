@@ -89,9 +89,8 @@ describe('GET /namespaces', () => {
         parent_id: null,
         avatar_url: null,
         web_url: `${baseUrl}/groups/${owned.full_path}`,
-        // The owner sees the distinct members of the group and its subgroup: its creator (the
-        // admin), the user, and the subgroup's developer.
-        members_count_with_descendants: 3,
+        // Lists never show the members count, not even to owners (a page's cost would grow with
+        // per_page and the subtrees); GET /namespaces/:id does.
       },
       {
         id: developerOf.id,
@@ -159,6 +158,28 @@ describe('GET /namespaces/:id', () => {
     expect(await api('GET', `/namespaces/${other.username}`, { token: user.token })).toMatchObject(notFound);
     expect(await api('GET', `/namespaces/${foreign.id}`, { token: user.token })).toMatchObject(notFound);
     expect(await api('GET', '/namespaces/999999999', { token: user.token })).toMatchObject(notFound);
+    // The owner sees the distinct members of the group and its subgroup: its creator (the admin),
+    // the user, and the subgroup's developer.
+    const asOwner = await api<NamespaceBody>('GET', `/namespaces/${owned.id}`, { token: user.token });
+    expect({ status: asOwner.status, body: asOwner.body }).toEqual({
+      status: 200,
+      body: {
+        id: owned.id,
+        name: owned.name,
+        path: owned.path,
+        kind: 'group',
+        full_path: owned.full_path,
+        parent_id: null,
+        avatar_url: null,
+        web_url: `${baseUrl}/groups/${owned.full_path}`,
+        members_count_with_descendants: 3,
+      },
+    });
+    // The admin sees it too; the subgroup's count is its own members' (the creator and its developer).
+    expect(
+      (await api<NamespaceBody>('GET', `/namespaces/${encodeURIComponent(child.full_path)}`)).body
+        .members_count_with_descendants,
+    ).toBe(2);
     // A developer of the group sees it without the members count; the admin sees all.
     const asDeveloper = await api<NamespaceBody>('GET', `/namespaces/${developerOf.id}`, {
       token: user.token,
