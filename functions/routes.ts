@@ -697,7 +697,7 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/api/v4/groups/{id}/transfer',
     entry: 'functions/groups/transfer.ts',
-    access: write,
+    access: { table: 'write', queues: ['group-transfer'] },
   },
   { method: 'POST', path: '/api/v4/groups/{id}/share', entry: 'functions/groups/share.ts', access: write },
   {

@@ -86,6 +86,20 @@ export const workers: readonly WorkerDefinition[] = [
     access: { table: 'write', bucket: 'write' },
   },
   {
+    queue: 'group-transfer',
+    entry: 'functions/workers/group-transfer.ts',
+    batchSize: 1,
+    // Covers the worker's timeout; a worker stopped midway is redelivered after its claim ran out.
+    visibilityTimeout: 120,
+    // Each wait for a live settler's lease is a receive too.
+    maxReceiveCount: 10,
+    // Below the move's lease (GROUP_MOVE_LEASE_SECONDS, 60 s): a worker never outlives its claim.
+    timeout: 45,
+    access: { table: 'write' },
+    // It defers its message while the move's settler holds it (deferMessage).
+    ownsRetries: true,
+  },
+  {
     queue: 'hook-delivery',
     entry: 'functions/workers/hook-delivery.ts',
     batchSize: 10,

@@ -5,13 +5,14 @@ import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { transferGroupWithFollowUp } from '#jobs/group-transfer.ts';
 import { readableGroup } from '#store/access.ts';
 import { groupDetailProjects } from '#store/group-projects.ts';
-import { transferGroup } from '#store/group-transfer.ts';
 
 /**
  * Owners move a group, with its subgroups and projects, under a group they may create subgroups
- * in (404 when they cannot see it), or to the top level without `group_id`.
+ * in (404 when they cannot see it), or to the top level without `group_id`. The answer shows the
+ * group moved; a worker finishes the move should this request be cut short.
  */
 export const handler = defineRoute({
   auth: 'user',
@@ -24,7 +25,7 @@ export const handler = defineRoute({
       : canCreateTopLevelGroup(caller);
     const refused = transferError(group, target?.group, mayPlace);
     if (refused) throw transferFailed(refused);
-    const moved = await transferGroup(group, target?.group);
+    const moved = await transferGroupWithFollowUp(group, target?.group);
     const related = await groupDetailProjects(moved, access, caller);
     return reply.created(groupDetail(moved, caller, { baseUrl: request.baseUrl }, related));
   },

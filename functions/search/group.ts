@@ -11,8 +11,8 @@ import {
   searchGroupProjects,
   searchGroupUsers,
   searchIssuables,
+  startGroupProjectSearch,
   startGroupUserSearch,
-  startProjectSearch,
 } from '#store/search.ts';
 
 /** A search the route runs: a known scope with a term (a blank term finds nothing). */
@@ -29,9 +29,11 @@ export const handler = defineRoute({
   params: searchSchemas.group,
   // A project search's candidates (and the likely caller's memberships), beside the credential.
   prefetch: async (input, ahead) =>
-    searches(input, 'projects') ? startProjectSearch(input.search, ahead) : undefined,
+    searches(input, 'projects') ? startGroupProjectSearch(input.search, ahead) : undefined,
   // The members, as soon as the group's item is read, beside the access check.
+  // What the caller sees of the group's projects and members is decided per project and member.
   load: group({
+    seeOnly: true,
     alongside: (item, _caller, input: { id: string | number; search: string; scope: string }) =>
       searches(input, 'users') ? startGroupUserSearch(item) : undefined,
   }),

@@ -21,6 +21,11 @@ export const envNames = {
   hookAllowlist: 'HOOK_ALLOWLIST',
   /** Version announced to webhook receivers in `User-Agent: GitLab/<version>`. */
   gitlabVersion: 'GITLAB_VERSION',
+  /**
+   * Seconds a group transfer's settler holds its move before another may take it up (default 60;
+   * longer than any request or group-transfer worker lives).
+   */
+  groupMoveLeaseSeconds: 'GROUP_MOVE_LEASE_SECONDS',
 } as const;
 
 function read(name: string): string | undefined {
@@ -72,6 +77,10 @@ export const config = {
   },
   get gitlabVersion(): string {
     return read(envNames.gitlabVersion) ?? '17.11.0';
+  },
+  get groupMoveLeaseSeconds(): number {
+    const seconds = Number(read(envNames.groupMoveLeaseSeconds) ?? '60');
+    return Number.isFinite(seconds) && seconds > 0 ? seconds : 60;
   },
 };
 

@@ -139,13 +139,23 @@ type Alongside<P, R> = (item: Promise<Raw | undefined>, caller: Caller | undefin
  * (and the caller) as soon as the item is read, beside the access check.
  */
 export function group<P extends { id: string | number }, R = undefined>(
-  options: { allow?: Rule<LoadedGroup<P>, 'owner'>; alongside?: Alongside<P, R> } = {},
+  options: {
+    allow?: Rule<LoadedGroup<P>, 'owner'>;
+    alongside?: Alongside<P, R>;
+    /**
+     * The route needs only to know the caller may see the group: the caller's memberships are
+     * not read where its visibility alone decides, and `access` is then 0.
+     */
+    seeOnly?: boolean;
+  } = {},
 ): Loader<P, { group: Group; access: number; alongside: R }, Raw | undefined> {
   return {
     start: (params) => lookupGroup(params.id),
     authorize: async (item, caller, params) => {
       const alongside = options.alongside ? options.alongside(item, caller, params) : (undefined as R);
-      const loaded = await readableGroup(item, caller);
+      const loaded = await readableGroup(item, caller, {
+        levelWanted: !options.seeOnly || options.allow !== undefined,
+      });
       if (options.allow !== undefined) {
         const resource = { ...loaded, caller: actor(caller), params };
         // Owners (and admins) are the group's administrators.

@@ -14,6 +14,11 @@ export const queueMessages = {
   'repository-fork': v.object({ projectId: recordId, sourceId: recordId }),
   /** Packs the repository into one pack and records its statistics again. */
   housekeeping: v.object({ projectId: recordId }),
+  /** A group transfer to finish if its request was cut short: the group and the move's token. */
+  'group-transfer': v.object({
+    groupId: recordId,
+    token: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  }),
   'hook-delivery': v.object({ deliveryId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) }),
 } as const;
 

@@ -7,7 +7,7 @@
  * shares count; lists may take the levels from the caller's own membership lists (see
  * membershipLevelsOf).
  */
-import { ACCESS } from '#domain/access.ts';
+import { ACCESS, visibleWithoutMembership } from '#domain/access.ts';
 import { notFound } from '#domain/errors.ts';
 import { canReadGroup } from '#domain/group-policy.ts';
 import { type GroupShare, invitedGroupIds, levelThroughShares, sharesOf } from '#domain/group-shares.ts';
@@ -367,12 +367,20 @@ export const groupAccessOf = (userId: number, group: Group) => inheritedLevel(us
 export async function readableGroup(
   reference: string | number | Promise<Raw | undefined>,
   caller: Caller | undefined,
+  options: { levelWanted?: boolean } = {},
 ): Promise<{ group: Group; access: number }> {
   const item = await (typeof reference === 'object' ? reference : lookupGroup(reference));
   if (!item) throw notFound('Group');
   const group = decodeGroup(item);
-  // Admins act with owner access everywhere (no membership read).
-  const access = !caller ? 0 : caller.admin ? ACCESS.owner : await inheritedLevel(caller.id, group);
+  // Admins act with owner access everywhere (no membership read). A route that only needs the
+  // group to be readable skips the memberships when its visibility alone decides (access 0).
+  const access = !caller
+    ? 0
+    : caller.admin
+      ? ACCESS.owner
+      : options.levelWanted === false && visibleWithoutMembership(group.visibility, caller)
+        ? 0
+        : await inheritedLevel(caller.id, group);
   if (!canReadGroup(group, caller, access)) throw notFound('Group');
   return { group, access };
 }

@@ -22,9 +22,24 @@
  *    moved group is refused (`placementCondition` refuses a `moving` group), so nothing lands at the
  *    new place before everything it could clash with has arrived, and every route stays unique.
  * 3. **The marks** are removed: the descendants' first, then the group's with the ancestors'
- *    `moves_below`.
+ *    `moves_below` (one transaction: a move never ends with a count left behind).
+ *
+ * **A move cut short** (its request stopped at its time limit, its function killed) finishes by
+ * itself. The group's mark records the move (`move`: token, old place, counted ancestors, `since`)
+ * and whoever settles it holds it for a lease (GROUP_MOVE_LEASE_SECONDS, 60 s by default: longer
+ * than a request or a group-transfer worker lives). Once the first transaction commits, the route
+ * sends a `group-transfer` message naming the group and the token, then settles in the request.
+ * The worker does nothing when the group no longer carries that token (the move is finished:
+ * redeliveries are harmless), defers the message to the lease's end while the mark is younger,
+ * and after it takes the move up: it claims it (a conditional write of `since`, so two takers
+ * never both settle), finds what already carries the token at the new place, and runs steps 2
+ * and 3 again, which move only what is still at the old place. A transfer that meets a mark older
+ * than the lease takes it up the same way first. Were the message never sent, a move cut short
+ * would wait for such a transfer (of the group, into it or of a group above it); until then the
+ * subtree refuses creates and renames with 409.
  */
 import { randomUUID } from 'node:crypto';
+import { config } from '#config/env.ts';
 import { VISIBILITIES, type Visibility } from '#domain/access.ts';
 import { notFound } from '#domain/errors.ts';
 import { cappedVisibility, type Group, TRANSFER_ERRORS, transferFailed } from '#domain/groups.ts';
@@ -32,9 +47,9 @@ import { type Project, placedIn } from '#domain/projects.ts';
 import { batchGetItems } from './batch.ts';
 import { decodeGroup, getGroup, getGroupsRaw, groupItem, groupRouteItem } from './group-items.ts';
 import { followGroupShares } from './group-shares.ts';
-import { getItem } from './items.ts';
+import { getItem, readPartition } from './items.ts';
 import { keys, lists, listsOfItem, tree } from './keys.ts';
-import { listCountChange, readSubtreeUpTo, readWholeList } from './lists.ts';
+import { listCountChange, readSubtreeUpTo } from './lists.ts';
 import { groupNamespace } from './namespaces.ts';
 import {
   decodeProject,
@@ -135,11 +150,19 @@ async function chainOf(parent: Group | undefined): Promise<Group[]> {
   return groups;
 }
 
+/** A transfer whose first transaction committed (step 1), to be settled (steps 2 and 3). */
+export interface StartedTransfer {
+  groupId: number;
+  /** The move's token, carried by its marks until they are removed. */
+  token: string;
+  move: Move;
+}
+
 /**
- * Moves `group` under `parent` (the top level when undefined) with its subtree; 400 `Transfer
- * failed: …` as GitLab refuses, 409 while an overlapping move or a rename is under way.
+ * Step 1 of moving `group` under `parent` (the top level when undefined); 400 `Transfer failed: …`
+ * as GitLab refuses, 409 while an overlapping move or a rename is under way.
  */
-export async function transferGroup(group: Group, parent: Group | undefined): Promise<Group> {
+export async function startGroupTransfer(group: Group, parent: Group | undefined): Promise<StartedTransfer> {
   await finishStaleMoves(group);
   if (parent) await finishStaleMoves(parent);
   const move = await retrying(
@@ -150,9 +173,19 @@ export async function transferGroup(group: Group, parent: Group | undefined): Pr
   ).catch((error: unknown) => {
     throw error instanceof StartRaced ? lockLost() : error;
   });
-  await followMembers(move.settled.get(group.id) as Group);
+  return { groupId: group.id, token: move.token, move };
+}
+
+/** Steps 2 and 3 of a started transfer: the moved group as it now is. */
+export async function settleGroupTransfer({ groupId, move }: StartedTransfer): Promise<Group> {
+  await followMembers(move.settled.get(groupId) as Group);
   await completeMove(move);
-  return move.settled.get(group.id) as Group;
+  return move.settled.get(groupId) as Group;
+}
+
+/** Moves `group` under `parent` with its subtree, start to end in this call. */
+export async function transferGroup(group: Group, parent: Group | undefined): Promise<Group> {
+  return settleGroupTransfer(await startGroupTransfer(group, parent));
 }
 
 /** Steps 2 and 3: the subtree follows, the shares of its groups follow, the marks go. */
@@ -257,25 +290,62 @@ function describe(group: Group, token: string, counted: number[]): MoveRecord {
   };
 }
 
-/**
- * A move whose request ended before it did (a function stopped at its time limit) is finished by
- * the next transfer that meets its mark: once the mark is older than any request lives, the
- * subgroups and projects still at the old place are moved under the same token, then the marks go.
- */
-const MOVE_LEASE_MS = 60_000;
+/** How long a settler holds a move (from the mark's `since`) before another may take it up. */
+const leaseMs = () => config.groupMoveLeaseSeconds * 1000;
 
-/** Finishes the moves cut short on the group or above it (see MOVE_LEASE_MS). */
+/** Milliseconds until the move's holder lets it go (0 or less: it may be taken up). */
+const leaseLeft = (record: MoveRecord) => Number(record.since) + leaseMs() - Date.now();
+
+/** Finishes the moves cut short on the group or above it (see leaseMs). */
 async function finishStaleMoves(group: Group): Promise<void> {
   const raw = await getGroupsRaw([...group.ancestor_ids, group.id]);
   for (const item of raw) {
     const record = item.move as MoveRecord | undefined;
-    if (item.moving === undefined || !record || Date.now() - Number(record.since) < MOVE_LEASE_MS) continue;
+    if (item.moving === undefined || !record || leaseLeft(record) > 0) continue;
     await resume(decodeGroup(item), record);
   }
 }
 
-/** Takes up a move cut short: what already carries its token at the new place counts as moved. */
-async function resume(root: Group, record: MoveRecord): Promise<void> {
+/** Where a move named by its group and token stands, for the group-transfer worker. */
+export type CutShortTransfer =
+  | { state: 'finished' }
+  /** Someone holds the move: look again after this many seconds. */
+  | { state: 'held'; retryInSeconds: number };
+
+/**
+ * Finishes the move of `groupId` with `token` if it is still unfinished and nobody holds it: a
+ * finished move (the group carries no such mark) is left alone, a held one is reported with the
+ * time its lease has left.
+ */
+export async function finishCutShortTransfer(groupId: number, token: string): Promise<CutShortTransfer> {
+  const item = await getItem(keys.group(groupId));
+  const record = item?.move as MoveRecord | undefined;
+  if (!item || item.moving !== token || !record) return { state: 'finished' };
+  const left = leaseLeft(record);
+  if (left > 0) return { state: 'held', retryInSeconds: left / 1000 };
+  if (!(await resume(decodeGroup(item), record))) return { state: 'held', retryInSeconds: leaseMs() / 1000 };
+  return { state: 'finished' };
+}
+
+/**
+ * Takes the move over from a holder whose lease ran out, by moving its `since` to now on the
+ * condition that it is still the one read: of two takers only one wins (false for the other).
+ */
+const claim = (groupId: number, record: MoveRecord) =>
+  writeAlone(
+    update(keys.group(groupId), 'SET #move.#since = :now', {
+      condition: 'moving = :token AND #move.#since = :seen',
+      names: { '#move': 'move', '#since': 'since' },
+      values: { ':now': Date.now(), ':token': record.token, ':seen': record.since },
+    }),
+  );
+
+/**
+ * Takes up a move cut short, once claimed (false when another taker claimed it first): what
+ * already carries its token at the new place counts as moved.
+ */
+async function resume(root: Group, record: MoveRecord): Promise<boolean> {
+  if (!(await claim(root.id, record))) return false;
   const above = await chainOf(root.parent_id === null ? undefined : await getGroup(root.parent_id));
   const move: Move = {
     token: record.token,
@@ -306,6 +376,7 @@ async function resume(root: Group, record: MoveRecord): Promise<void> {
   }
   await runAll([...move.settled.values()].map((moved) => () => followMembers(moved).then(() => true)));
   await completeMove(move);
+  return true;
 }
 
 /** Runs the tasks, at most PARALLEL_MOVES at a time; the number that succeeded. */
@@ -344,6 +415,7 @@ async function settle(move: Move): Promise<void> {
       await sleep(100 * 2 ** idle);
       continue;
     }
+    await adoptMovedParents(move, groups, projects);
     // Parents first: a level's moves are done before the next level's are computed.
     const depths = [...new Set(groups.map((group) => group.ancestor_ids.length))].sort((a, b) => a - b);
     let moved = 0;
@@ -367,6 +439,24 @@ async function settle(move: Move): Promise<void> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Groups already moved under this token that the settler does not know (a move taken up after its
+ * holder stopped, before the index showed them at the new place): read consistently as the
+ * parents of what is still at the old place, they join the moved groups with their members.
+ */
+async function adoptMovedParents(move: Move, groups: Group[], projects: Project[]): Promise<void> {
+  const unknown = [
+    ...new Set([
+      ...groups.map((group) => group.parent_id),
+      ...projects.map((project) => project.namespace.id),
+    ]),
+  ].filter((id): id is number => id !== null && !move.settled.has(id));
+  if (unknown.length === 0) return;
+  const adopted = (await getGroupsRaw(unknown)).filter((item) => item.moving === move.token).map(decodeGroup);
+  for (const group of adopted) move.settled.set(group.id, group);
+  await Promise.all(adopted.map(followMembers));
+}
 
 /**
  * Whether every subgroup and project the moved groups' list counters count has been moved: the
@@ -422,9 +512,17 @@ async function moveDescendant(move: Move, group: Group, parent: Group): Promise<
   return true;
 }
 
-/** The group members' copies of the group's ancestors (they place the group in a member's tree). */
+/**
+ * The group members' copies of the group's ancestors (they place the group in a member's tree).
+ * Read consistently from the group's partition: a member added before the group's move committed
+ * is seen; one added after is refused while the group is marked (see addGroupMember).
+ */
 async function followMembers(group: Group): Promise<void> {
-  const { items } = await readWholeList(lists.groupMembers(group.id));
+  const items = await readPartition(keys.group(group.id).pk, {
+    skPrefix: 'MEMBER#',
+    projection: 'user_id',
+    consistent: true,
+  });
   await Promise.all(
     items.map((item) =>
       writeAlone(
@@ -444,7 +542,7 @@ async function followMembers(group: Group): Promise<void> {
  */
 async function followShares(group: Group): Promise<void> {
   const groupIds = [...group.ancestor_ids, group.id];
-  for (const link of await sharedLinksOfGroup(group.id)) {
+  for (const link of await everySharedLink(group.id)) {
     const projectId = Number(link.project_id);
     await withFreshProject(projectId, undefined, async (project) => {
       if (!project.shared_with_groups.some((share) => share.group_id === group.id)) return;
@@ -470,6 +568,22 @@ async function followShares(group: Group): Promise<void> {
         lockLost(),
       );
     });
+  }
+}
+
+/**
+ * The share links of the projects shared with a group, read until they are as many as the list's
+ * counter says (the index follows the table; a share committed just before the group's move must
+ * be seen). More is a share ended since; the project's own list decides.
+ */
+async function everySharedLink(groupId: number): Promise<Record<string, unknown>[]> {
+  for (let attempt = 1; ; attempt++) {
+    const [links, counter] = await Promise.all([
+      sharedLinksOfGroup(groupId),
+      getItem(keys.listCount(lists.sharedWithGroup(groupId))),
+    ]);
+    if (links.length >= Number(counter?.count ?? 0) || attempt >= MAX_IDLE_ROUNDS + 2) return links;
+    await sleep(100 * 2 ** attempt);
   }
 }
 
@@ -518,22 +632,25 @@ async function finish(move: Move): Promise<void> {
     ),
   );
   if (!root) return;
-  await writeAlone(
-    update(keys.group(root.id), 'REMOVE moving, #move', {
-      condition: 'moving = :token',
-      names: { '#move': 'move' },
-      values: { ':token': move.token },
-    }),
-  );
-  // After the group's own mark: an ancestor's move may start only once nothing below is marked.
-  await Promise.all(
-    move.counted.map((id) =>
-      writeAlone(
+  // After the descendants' marks: an ancestor's move may start only once nothing below is marked.
+  // The group's mark and the ancestors' counts go together, once (another taker's finish fails
+  // the token check); an ancestor deleted since counts nothing any more.
+  for (let attempt = 1; ; attempt++) {
+    const counted = (await getGroupsRaw(move.counted)).map((item) => Number(item.id));
+    const done = await commitUnlessDone([
+      update(keys.group(root.id), 'REMOVE moving, #move', {
+        condition: 'moving = :token',
+        names: { '#move': 'move' },
+        values: { ':token': move.token },
+      }),
+      ...counted.map((id) =>
         update(keys.group(id), 'ADD moves_below :minus', {
           condition: 'attribute_exists(pk)',
           values: { ':minus': -1 },
         }),
       ),
-    ),
-  );
+    ]);
+    if (done || (await getItem(keys.group(root.id)))?.moving !== move.token) return;
+    if (attempt >= MAX_START_ATTEMPTS) throw lockLost();
+  }
 }

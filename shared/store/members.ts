@@ -14,7 +14,19 @@ import type { Key } from './batch.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, type ListName, lists, sortAttributes } from './keys.ts';
 import { listCountChange, listCountChanges, readWholeList } from './lists.ts';
-import { check, commit, EXISTING_ITEM, NEW_ITEM, put, refusedWith, remove } from './transaction.ts';
+import {
+  check,
+  commit,
+  EXISTING_ITEM,
+  LIVE_ITEM,
+  lockLost,
+  NEW_ITEM,
+  put,
+  refusedReading,
+  refusedWith,
+  remove,
+  type Step,
+} from './transaction.ts';
 import { getUser, getUsers } from './users.ts';
 
 type Raw = Record<string, unknown>;
@@ -63,16 +75,31 @@ export const projectMemberItem = (member: ProjectMember): Raw => ({
 });
 
 /** Adds a member: 409 `Member already exists`, 404 `User Not Found` when the user is gone. */
-async function insertMember(item: Raw, userId: number): Promise<void> {
+async function insertMember(item: Raw, userId: number, ...guards: Step[]): Promise<void> {
   await commit([
     refusedWith(put(item, NEW_ITEM), conflict('Member already exists')),
     refusedWith(check(keys.user(userId), EXISTING_ITEM), notFound('User')),
     ...listCountChanges(item, 1),
+    ...guards,
   ]);
 }
 
 /** Rewrites an existing member (level, expiry); 404 when it is not a member. */
-const replaceMember = (item: Raw) => commit([put(item, EXISTING_ITEM)], recordNotFound());
+const replaceMember = (item: Raw, ...guards: Step[]) =>
+  commit([put(item, EXISTING_ITEM), ...guards], recordNotFound());
+
+/**
+ * The group still at the path it was read with and not being transferred, so the ancestors a
+ * group member copies are current: a transfer marks the group before it changes them and rewrites
+ * the members it then reads. 409 while it moves or once it has moved (read again), 404 when gone.
+ */
+const groupAsRead = (group: Group): Step =>
+  refusedReading(
+    check(keys.group(group.id), `${LIVE_ITEM} AND attribute_not_exists(moving) AND full_path = :path`, {
+      ':path': group.full_path,
+    }),
+    (stored) => (!stored || stored.deleting ? notFound('Group') : lockLost()),
+  );
 
 /** Removes a member and moves both counters; 404 when it is not a member. */
 const deleteMember = (key: Key, ...memberLists: ListName[]) =>
@@ -128,7 +155,7 @@ export async function addGroupMember(group: Group, change: MemberChange, callerI
   const user = await userOf(change.user_id);
   checkMemberLevel(change.access_level);
   const member: GroupMember = { group_id: group.id, ...newMembership(change, callerId) };
-  await insertMember(groupMemberItem(member, group.ancestor_ids), member.user_id);
+  await insertMember(groupMemberItem(member, group.ancestor_ids), member.user_id, groupAsRead(group));
   return { user, member };
 }
 
@@ -140,7 +167,7 @@ export async function changeGroupMember(group: Group, change: MemberChange): Pro
   if (removesLastOwner(member, await countGroupOwners(group.id), change.access_level)) throw forbidden();
   const user = await userOf(member.user_id);
   const changed = { ...member, access_level: change.access_level, expires_at: nextExpiry(member, change) };
-  await replaceMember(groupMemberItem(changed, group.ancestor_ids));
+  await replaceMember(groupMemberItem(changed, group.ancestor_ids), groupAsRead(group));
   return { user, member: changed };
 }
 

@@ -19,6 +19,8 @@ export interface IndexedSearch {
   caller: Caller | undefined;
   /** From searchCandidateIds. */
   candidateIds: number[];
+  /** The candidates' items, when their read was begun already (beside an access check). */
+  candidates?: Promise<Record<string, unknown>[]>;
   filter: (project: Project) => boolean;
   order: ProjectOrder;
   sort: 'asc' | 'desc';
@@ -29,7 +31,7 @@ export interface IndexedSearch {
 
 export async function searchProjects(query: IndexedSearch): Promise<ListPage<Project>> {
   const { caller } = query;
-  const raw = await getProjectsRaw(query.candidateIds);
+  const raw = await (query.candidates ?? getProjectsRaw(query.candidateIds));
   const projects = new Map(raw.map((item) => [Number(item.id), decodeProject(item)]));
   const needAccess = [...projects.values()].filter(
     (project) => !visibleWithoutMembership(project.visibility, caller),

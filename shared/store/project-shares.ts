@@ -4,15 +4,28 @@
  * one transaction guarded by the project's `updated_at`, so concurrent shares don't lose each other.
  */
 import { badRequest, conflict, notFound } from '#domain/errors.ts';
+import type { Group } from '#domain/groups.ts';
 import type { Project, ProjectShare } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
 import { readableGroup } from './access.ts';
+import { getGroup } from './group-items.ts';
 import { nextId } from './ids.ts';
 import { inLists, keys, lists, sortAttributes, tree } from './keys.ts';
 import { listCountChange, readWholeList } from './lists.ts';
 import { getProjectsRaw, unchangedSince, writeProjectItem } from './project-items.ts';
 import { withFreshProject } from './project-writes.ts';
-import { commit, EXISTING_ITEM, lockLost, NEW_ITEM, put, refusedWith, remove } from './transaction.ts';
+import {
+  check,
+  commit,
+  EXISTING_ITEM,
+  LIVE_ITEM,
+  lockLost,
+  NEW_ITEM,
+  put,
+  refusedReading,
+  refusedWith,
+  remove,
+} from './transaction.ts';
 
 export interface ProjectGroupLink {
   id: number;
@@ -39,19 +52,21 @@ export async function shareProjectWith(
   if (project.shared_with_groups.some((share) => share.group_id === group.id)) {
     throw conflict('Group already shared with this group');
   }
-  return shareProject(project, {
-    group_id: group.id,
-    group_name: group.name,
-    group_full_path: group.full_path,
+  const shareOf = (invited: Group): ProjectShare => ({
+    group_id: invited.id,
+    group_name: invited.name,
+    group_full_path: invited.full_path,
     group_access_level: input.group_access,
     expires_at: input.expires_at ?? null,
-    group_ids: [...group.ancestor_ids, group.id],
+    group_ids: [...invited.ancestor_ids, invited.id],
   });
-}
-
-/** Shares a project with a group; 409 when it already is. */
-function shareProject(project: Project, share: ProjectShare): Promise<ProjectGroupLink> {
-  return withFreshProject(project.id, project, (current) => writeShare(current, share));
+  // The share copies the group's place: a group transferred in between is read again (see writeShare).
+  let attempt = 0;
+  return withFreshProject(project.id, project, async (current) => {
+    const invited = attempt++ === 0 ? group : await getGroup(group.id);
+    if (!invited) throw notFound('Group');
+    return writeShare(current, shareOf(invited));
+  });
 }
 
 async function writeShare(project: Project, share: ProjectShare): Promise<ProjectGroupLink> {
@@ -80,6 +95,17 @@ async function writeShare(project: Project, share: ProjectShare): Promise<Projec
       refusedWith(put(linkItem, NEW_ITEM), conflict('Group already shared with this group')),
       writeProjectItem(next, unchangedSince(project)),
       listCountChange(lists.sharedWithGroup(share.group_id), 1),
+      // The group where it was read, no transfer under way: `group_ids` and the tree place are current.
+      refusedReading(
+        check(
+          keys.group(share.group_id),
+          `${LIVE_ITEM} AND attribute_not_exists(moving) AND full_path = :path`,
+          {
+            ':path': share.group_full_path,
+          },
+        ),
+        (stored) => (!stored || stored.deleting ? notFound('Group') : lockLost()),
+      ),
     ],
     lockLost(),
   );

@@ -36,7 +36,7 @@ import { tree } from './keys.ts';
 import type { ListPage } from './lists.ts';
 import { listGroupMembers } from './members.ts';
 import { listMergeRequests, type StoredMergeRequest } from './merge-requests.ts';
-import { decodeProject } from './project-items.ts';
+import { decodeProject, getProjectsRaw } from './project-items.ts';
 import { type StartedProjectList, startProjectList, visibleProjectsPage } from './project-pages.ts';
 import { memberProjectsOf } from './project-reach.ts';
 import { searchProjects } from './project-search.ts';
@@ -51,6 +51,24 @@ const created = (sort: 'asc' | 'desc') => ({ order_by: 'created_at' as const, so
 /** Reads begun beside authentication for a project search (the index's candidates). */
 export const startProjectSearch = (term: string, ahead: CredentialBatch) =>
   startProjectList({ search: term, simple: true }, ahead);
+
+/** A group's project search begun beside authentication: the candidates' items are read as soon as known. */
+export type StartedGroupProjectSearch = StartedProjectList & { candidates?: Promise<Raw[]> };
+
+/**
+ * Reads begun beside authentication for a group's project search: the index's candidates, then
+ * their items at once (beside the group's access check; nothing is handed on before it).
+ */
+export const startGroupProjectSearch = (
+  term: string,
+  ahead: CredentialBatch,
+): Promise<StartedGroupProjectSearch> =>
+  startProjectSearch(term, ahead).then((started) => {
+    if (!started.candidateIds) return started;
+    const candidates = getProjectsRaw(started.candidateIds);
+    candidates.catch(() => undefined);
+    return { ...started, candidates };
+  });
 
 /** GET /search?scope=projects: GET /projects?search=…&simple=true, newest first unless asked. */
 export const searchVisibleProjects = (
@@ -74,9 +92,9 @@ export async function searchGroupProjects(
   sort: 'asc' | 'desc',
   caller: Caller,
   page: PageRequest,
-  started: Promise<StartedProjectList>,
+  started: Promise<StartedGroupProjectSearch>,
 ): Promise<ListPage<Project>> {
-  const { memberships, candidateIds } = await started;
+  const { memberships, candidateIds, candidates } = await started;
   const levels = membershipLevelsOf(
     caller.id,
     memberships?.userId === caller.id ? Promise.resolve(memberships) : undefined,
@@ -84,7 +102,16 @@ export async function searchGroupProjects(
   const inGroup = (project: Project) =>
     project.namespace.group_ids.includes(group.id) && projectMatchesSearch(project, term);
   if (candidateIds)
-    return searchProjects({ caller, candidateIds, filter: inGroup, order: 'created_at', sort, page, levels });
+    return searchProjects({
+      caller,
+      candidateIds,
+      candidates,
+      filter: inGroup,
+      order: 'created_at',
+      sort,
+      page,
+      levels,
+    });
   const projects = (await readableSubtreeProjects(group, caller, levels)).filter(inGroup);
   return pageByCreated(projects, sort, page);
 }

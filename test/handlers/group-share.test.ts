@@ -2,13 +2,23 @@
  * Groups shared with groups: POST /groups/:id/share, DELETE /groups/:id/share/:group_id, the access
  * a share gives to the invited group's members, and GET /projects/:id/groups.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as share } from '../../functions/groups/share.ts';
 import { handler as unshare } from '../../functions/groups/unshare.ts';
 import { handler as getProject } from '../../functions/projects/get.ts';
+import { handler as listProjects } from '../../functions/projects/list.ts';
 import { handler as listProjectGroups } from '../../functions/projects/list-groups.ts';
 import { invoke } from '../support/events.ts';
-import { emptyHeaders, NOW, resetMocks, sentCommands, TABLE, tokenLookup, USER_TOKEN } from './fixtures.ts';
+import {
+  emptyHeaders,
+  NOW,
+  pad,
+  resetMocks,
+  sentCommands,
+  TABLE,
+  tokenLookup,
+  USER_TOKEN,
+} from './fixtures.ts';
 import {
   api,
   apiMemberKeys,
@@ -16,8 +26,10 @@ import {
   BOB_TOKEN,
   backend,
   batchGet,
+  countItem,
   countRead,
   created,
+  dotfiles,
   getCommand,
   givenWorld,
   groupDetailView,
@@ -40,8 +52,13 @@ import {
   store,
   tokenRead,
   transaction,
+  treeQuery,
   writesSent,
 } from './resource-fixtures.ts';
+
+/** Both groups of a new share must be live, not moving, and where they were read. */
+const PLACED_AS_READ =
+  'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND full_path = :path';
 
 /** platform's share with qa as the group item keeps it. */
 const qaShare = (level: number, expiresAt: string | null = null) => ({
@@ -60,6 +77,11 @@ const qaShareView = (level: number) => ({
   group_access_level: level,
   expires_at: null,
 });
+/** Bob's membership lists (project and group memberships), each read to at most 1000. */
+const bobsMembershipLists = [
+  listQuery('l2', 'MEMBERSHIPS#PROJECT#USER#7', { limit: 1001 }),
+  listQuery('l2', 'MEMBERSHIPS#GROUP#USER#7', { limit: 1001 }),
+];
 /** platform, shared with qa at `level`. */
 const givenPlatformSharedWithQa = (level: number) =>
   store({ ...groupItem(platform), shared_with_groups: [qaShare(level)] });
@@ -105,11 +127,15 @@ describe('POST /groups/:id/share', () => {
               kind: 'group_share',
               shared_group_id: 3,
               shared_with_group_id: 9,
+              shared_group_ids: [3],
               group_access: 30,
               expires_at: null,
               created_at: NOW,
               l1: 'GROUPSHARES#GROUP#9',
               sid: '000000000003',
+              // Under qa's path in its root's share partition, beside the projects shared with it.
+              tree: 'TREE#9#SHARES',
+              tpath: '000000000009/G000000000003',
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
@@ -120,15 +146,23 @@ describe('POST /groups/:id/share', () => {
             Key: groupKey(3),
             UpdateExpression:
               'SET shared_with_groups = list_append(if_not_exists(shared_with_groups, :none), :share), updated_at = :now',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-            ExpressionAttributeValues: { ':none': [], ':share': [qaShare(30)], ':now': NOW },
+            ConditionExpression: PLACED_AS_READ,
+            ExpressionAttributeValues: {
+              ':none': [],
+              ':share': [qaShare(30)],
+              ':now': NOW,
+              ':path': 'platform',
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
         {
           ConditionCheck: {
             TableName: TABLE,
             Key: groupKey(9),
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
+            ConditionExpression: PLACED_AS_READ,
+            ExpressionAttributeValues: { ':path': 'qa' },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
         listCount('GROUPSHARES#GROUP#9', 1),
@@ -322,5 +356,119 @@ describe('GET /projects/:id/groups', () => {
     expect(
       await invoke(listProjectGroups, 'GET', '/api/v4/projects/42/groups', { token: BOB_TOKEN }),
     ).toEqual(message(404, '404 Project Not Found'));
+  });
+});
+
+describe('GET /projects reaches the projects of groups shared with the caller’s groups', () => {
+  /** platform's share with qa as its link keeps it (in qa's share partition). */
+  const qaLink = (level: number) => ({
+    pk: 'GROUP#3',
+    sk: 'SHARE#9',
+    kind: 'group_share',
+    shared_group_id: 3,
+    shared_with_group_id: 9,
+    shared_group_ids: [3],
+    group_access: level,
+    expires_at: null,
+    created_at: NOW,
+    l1: 'GROUPSHARES#GROUP#9',
+    sid: '000000000003',
+    tree: 'TREE#9#SHARES',
+    tpath: '000000000009/G000000000003',
+  });
+  const apiForBob = projectView(api, { extra: { permissions: permissions(0, 20) } });
+  const dotfilesForBob = projectView(dotfiles, { admin: true, extra: { permissions: permissions(50, 0) } });
+
+  beforeEach(() => {
+    givenPlatformSharedWithQa(20);
+    store(qaLink(20), groupMemberItem(qa, { userId: 7, level: 40 }), countItem('PROJECTS#public', 1));
+  });
+
+  it('membership=true: api (under platform) at the share’s reporter level, beside bob’s own project', async () => {
+    // A cold container: no read-ahead guess for bob's credential.
+    vi.resetModules();
+    const coldList = (await import('../../functions/projects/list.ts')).handler;
+    expect(
+      await invoke(coldList, 'GET', '/api/v4/projects', { token: BOB_TOKEN, query: { membership: true } }),
+    ).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/projects', 2, { query: 'membership=true' }),
+      body: [dotfilesForBob, apiForBob],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(BOB_TOKEN),
+      // 2: bob's membership lists, for `permissions` and (read whole) for what he reaches.
+      ...bobsMembershipLists,
+      listQuery('l2', 'MEMBERSHIPS#PROJECT#USER#7'),
+      listQuery('l2', 'MEMBERSHIPS#GROUP#USER#7'),
+      // 3: his group's subtree (its projects, and the shares with it: platform's among them), his
+      // direct project; for `permissions`, the shares with his group.
+      ...['private', 'internal', 'public'].map((visibility) =>
+        treeQuery(`TREE#9#PROJECTS#${visibility}`, `${pad(9)}/`),
+      ),
+      treeQuery('TREE#9#SHARES', `${pad(9)}/`),
+      batchGet(projectKey(43)),
+      treeQuery('TREE#9#SHARES', `${pad(9)}/`),
+      // 4: the subtree of the group shared with his: platform's projects (beside the projects shared
+      // with his group, none here).
+      ...['private', 'internal', 'public'].map((visibility) =>
+        treeQuery(`TREE#3#PROJECTS#${visibility}`, `${pad(3)}/`),
+      ),
+    ]);
+  });
+
+  it('the default list: private api merged in with its permissions', async () => {
+    vi.resetModules();
+    const coldList = (await import('../../functions/projects/list.ts')).handler;
+    expect(await invoke(coldList, 'GET', '/api/v4/projects', { token: BOB_TOKEN })).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/projects', 2),
+      body: [dotfilesForBob, apiForBob],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(BOB_TOKEN),
+      // 2: bob's membership lists beside the lists everyone sees.
+      ...bobsMembershipLists,
+      listQuery('l1', 'PROJECTS#public', { order: 'created_at', limit: 20, asc: false }),
+      listQuery('l1', 'PROJECTS#internal', { order: 'created_at', limit: 20, asc: false }),
+      countRead('PROJECTS#public'),
+      countRead('PROJECTS#internal'),
+      // 3: his group's subtree (groups, hidden projects, shares), his direct project, its own list.
+      treeQuery('TREE#9#GROUPS', `${pad(9)}/`),
+      treeQuery('TREE#9#PROJECTS#private', `${pad(9)}/`, 101),
+      treeQuery('TREE#9#SHARES', `${pad(9)}/`),
+      batchGet(projectKey(43)),
+      listQuery('l2', 'PROJECTS#NS#9#private', { order: 'created_at', limit: 20, asc: false }),
+      countRead('PROJECTS#NS#9#private'),
+      // 4: the hidden projects of the group shared with his.
+      treeQuery('TREE#3#PROJECTS#private', `${pad(3)}/`),
+    ]);
+  });
+
+  it('min_access_level=30 leaves api out (the share caps bob at reporter)', async () => {
+    expect(
+      await invoke(listProjects, 'GET', '/api/v4/projects', {
+        token: BOB_TOKEN,
+        query: { min_access_level: 30 },
+      }),
+    ).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/projects', 1, { query: 'min_access_level=30' }),
+      body: [dotfilesForBob],
+    });
+  });
+
+  it('an expired share reaches nothing', async () => {
+    store({ ...qaLink(20), expires_at: '2020-01-01' });
+    expect(
+      await invoke(listProjects, 'GET', '/api/v4/projects', {
+        token: BOB_TOKEN,
+        query: { membership: true },
+      }),
+    ).toEqual({
+      statusCode: 200,
+      headers: pageHeaders('/api/v4/projects', 1, { query: 'membership=true' }),
+      body: [dotfilesForBob],
+    });
   });
 });

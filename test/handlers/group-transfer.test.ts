@@ -236,28 +236,44 @@ describe('POST /groups/:id/transfer', () => {
       },
       { Put: { TableName: TABLE, Item: routeItem('backend/api', 'project', 42) } },
     ]);
-    // The marks go: the group's, then the count on its old parent.
+    // The marks go: the group's with the count on its old parent, in one transaction.
     expect(writes.slice(2)).toEqual([
       {
-        UpdateCommand: {
-          TableName: TABLE,
-          Key: groupKey(5),
-          UpdateExpression: 'REMOVE moving, #move',
-          ConditionExpression: 'moving = :token',
-          ExpressionAttributeNames: { '#move': 'move' },
-          ExpressionAttributeValues: { ':token': token },
-        },
-      },
-      {
-        UpdateCommand: {
-          TableName: TABLE,
-          Key: groupKey(3),
-          UpdateExpression: 'ADD moves_below :minus',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':minus': -1 },
+        TransactWriteCommand: {
+          TransactItems: [
+            {
+              Update: {
+                TableName: TABLE,
+                Key: groupKey(5),
+                UpdateExpression: 'REMOVE moving, #move',
+                ConditionExpression: 'moving = :token',
+                ExpressionAttributeNames: { '#move': 'move' },
+                ExpressionAttributeValues: { ':token': token },
+              },
+            },
+            {
+              Update: {
+                TableName: TABLE,
+                Key: groupKey(3),
+                UpdateExpression: 'ADD moves_below :minus',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':minus': -1 },
+              },
+            },
+          ],
         },
       },
     ]);
+    // The members of the moved group are read from its partition, consistently.
+    expect(sentCommands()).toContainEqual({
+      QueryCommand: {
+        TableName: TABLE,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': 'GROUP#5', ':prefix': 'MEMBER#' },
+        ProjectionExpression: 'user_id',
+        ConsistentRead: true,
+      },
+    });
     // The old place is read until empty, and the counters confirm nothing is left behind.
     const reads = sentCommands().filter(
       (command) => 'QueryCommand' in command || 'BatchGetCommand' in command,

@@ -40,6 +40,17 @@ const aliceOnBackend = [
   // The memberships of backend's lineage, and platform's item for its shares with other groups.
   batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
 ];
+/** The member copies backend's ancestors: backend must still be where it was read, not moving. */
+const backendAsRead = {
+  ConditionCheck: {
+    TableName: TABLE,
+    Key: { pk: 'GROUP#5', sk: 'GROUP' },
+    ConditionExpression:
+      'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND full_path = :path',
+    ExpressionAttributeValues: { ':path': 'platform/backend' },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  },
+};
 const bobInBackend = (level: number) => groupMemberItem(backend, { userId: 7, level });
 
 beforeEach(() => {
@@ -81,6 +92,7 @@ describe('POST /groups/:id/members', () => {
         },
         listCount('MEMBERS#GROUP#5', 1),
         listCount('MEMBERSHIPS#GROUP#USER#7', 1),
+        backendAsRead,
       ),
     ]);
   });
@@ -165,13 +177,16 @@ describe('PUT /groups/:id/members/:user_id', () => {
       getCommand(memberKey('GROUP', 5, 7)),
       listQuery('l1', 'MEMBERS#GROUP#5'),
       getCommand({ pk: 'USER#7', sk: 'USER' }),
-      transaction({
-        Put: {
-          TableName: TABLE,
-          Item: groupMemberItem(backend, { userId: 7, level: 40, expiresAt: '2027-01-31' }),
-          ConditionExpression: 'attribute_exists(pk)',
+      transaction(
+        {
+          Put: {
+            TableName: TABLE,
+            Item: groupMemberItem(backend, { userId: 7, level: 40, expiresAt: '2027-01-31' }),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
         },
-      }),
+        backendAsRead,
+      ),
     ]);
   });
 

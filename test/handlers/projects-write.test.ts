@@ -296,6 +296,17 @@ describe('POST /projects/:id/share', () => {
         },
         projectWrite(shared, GUARD, { ':previous': api.updated_at }),
         listCount('SHARES#GROUP#9', 1),
+        // The share copies qa's place: qa must still be where it was read, not moving.
+        {
+          ConditionCheck: {
+            TableName: TABLE,
+            Key: { pk: 'GROUP#9', sk: 'GROUP' },
+            ConditionExpression:
+              'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND full_path = :path',
+            ExpressionAttributeValues: { ':path': 'qa' },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
       ),
     ]);
   });

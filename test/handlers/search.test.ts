@@ -319,6 +319,8 @@ describe('GET /search', () => {
       // 2: the rarest key's postings; 3: the candidates (her access to private api from her lists).
       apiPostings,
       batchGet(projectKey(42)),
+      // Beside them, the shares with her groups (for groups shared with them).
+      treeQuery('TREE#3#SHARES', `${pad(3)}/`),
     ]);
   });
 
@@ -337,6 +339,8 @@ describe('GET /search', () => {
       apiPostings,
       ...membershipListsOf(2),
       batchGet(projectKey(42)),
+      // Beside the candidates, the shares with her groups (for groups shared with them).
+      treeQuery('TREE#3#SHARES', `${pad(3)}/`),
     ]);
   });
 

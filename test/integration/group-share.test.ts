@@ -221,6 +221,38 @@ describe('members/all and project groups', () => {
     expect(paged.headers.get('x-total')).toBe('7');
   });
 
+  it("GET /projects lists the shared group's projects for the invited group's members, at the share's level", async () => {
+    type Listed = ProjectBody[];
+    const reached = (body: Listed) => body.find((listed) => listed.id === project.id);
+    const membership = await api<Listed>('GET', '/projects?membership=true&per_page=100', {
+      token: invitedMaintainer.token,
+    });
+    expect(membership.status).toBe(200);
+    expect(reached(membership.body)?.permissions.group_access).toEqual({
+      access_level: 20,
+      notification_level: 3,
+    });
+    // Inherited in the invited group (a guest of its parent): capped lower still.
+    const guest = await api<Listed>('GET', '/projects?membership=true&per_page=100', {
+      token: invitedGuestParent.token,
+    });
+    expect(reached(guest.body)?.permissions.group_access).toEqual({
+      access_level: 10,
+      notification_level: 3,
+    });
+    const all = await api<Listed>('GET', '/projects?per_page=100', { token: invitedMaintainer.token });
+    expect(all.status).toBe(200);
+    expect(reached(all.body)?.permissions.group_access).toEqual({ access_level: 20, notification_level: 3 });
+    const developerOnly = await api<Listed>('GET', '/projects?min_access_level=30&per_page=100', {
+      token: invitedMaintainer.token,
+    });
+    expect(developerOnly.status).toBe(200);
+    expect(reached(developerOnly.body)).toBeUndefined();
+    const stranger = await api<Listed>('GET', '/projects?per_page=100', { token: outsider.token });
+    expect(stranger.status).toBe(200);
+    expect(reached(stranger.body)).toBeUndefined();
+  });
+
   it("lists a project's groups, shared ones when asked", async () => {
     const groups = await api<{ id: number }[]>('GET', `/projects/${project.id}/groups`, {
       token: owner.token,
@@ -348,8 +380,8 @@ describe('authorization matrix', () => {
   }
 });
 
-describe('a transfer of the invited group', () => {
-  it('moves the access that its ancestors’ members have through the share', async () => {
+describe('transfers of the invited and of the shared group', () => {
+  it('the access follows the invited group’s new ancestors; the shared group’s projects stay listed', async () => {
     const [fromMember, toMember] = await Promise.all([createUser(), createUser()]);
     const from = await createGroup(rootToken(), undefined, 'public');
     const to = await createGroup(rootToken(), undefined, 'public');
@@ -384,6 +416,21 @@ describe('a transfer of the invited group', () => {
 
     expect(await levelOf(fromMember)).toEqual({ message: '404 Project Not Found' });
     expect(await levelOf(toMember)).toEqual({ access_level: 20, notification_level: 3 });
+    // The shared group moves too: its projects stay listed for the invited group's members.
+    const newParent = await createGroup(rootToken());
+    await must(
+      api('POST', `/groups/${target.id}/transfer`, { json: { group_id: newParent.id } }),
+      201,
+      'transfer',
+    );
+    const listed = await api<ProjectBody[]>('GET', '/projects?membership=true&per_page=100', {
+      token: toMember.token,
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body.find((item) => item.id === targetProject.id)?.permissions.group_access).toEqual({
+      access_level: 20,
+      notification_level: 3,
+    });
     const detail = await api<GroupBody>('GET', `/groups/${target.id}`, { token: owner.token });
     expect(detail.status).toBe(200);
     expect(detail.body.shared_with_groups).toEqual([

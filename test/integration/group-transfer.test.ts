@@ -5,9 +5,15 @@
  */
 
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { publish, registerLocalDispatch, registerLocalQueueControl } from '#queue/publish.ts';
+import { getGroup } from '#store/group-items.ts';
+import { startGroupTransfer } from '#store/group-transfer.ts';
+import { LocalQueues } from '../../bin/local/queue.ts';
+import { workers } from '../../functions/workers.ts';
 import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
-import { listSize, localDatabase, storedItem } from '../support/db.ts';
+import { listSize, localDatabase, partitionItems, storedItem } from '../support/db.ts';
 
 interface GroupBody {
   id: number;
@@ -682,6 +688,216 @@ describe('transfers under concurrency', () => {
         expect([400, 409], result.text).toContain(result.status);
       }
       await expectConsistent([a.id, b.id, a1.id, b1.id], []);
+    }
+  });
+});
+
+/** Every membership item of the groups carries its group's stored ancestors. */
+async function expectMembersFollow(groupIds: number[]) {
+  for (const id of groupIds) {
+    const group = await storedItem(`GROUP#${id}`, 'GROUP');
+    const members = (await partitionItems(`GROUP#${id}`)).filter((item) =>
+      String(item.sk).startsWith('MEMBER#'),
+    );
+    expect(members.length, `members of ${id}`).toBeGreaterThan(0);
+    for (const member of members)
+      expect(member.group_ancestor_ids, `member ${member.user_id} of ${id}`).toEqual(group?.ancestor_ids);
+  }
+}
+
+describe('a move cut short, finished by the group-transfer worker', () => {
+  // This process plays the part of a function stopped after the first transaction: the store's
+  // start step runs here against the runtime's table, the message goes to a local queue here, and
+  // the real worker handles it with a 2 s lease (the runtime keeps its 60 s).
+  const saved = {
+    DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+    TABLE_NAME: process.env.TABLE_NAME,
+    QUEUE_MODE: process.env.QUEUE_MODE,
+    GROUP_MOVE_LEASE_SECONDS: process.env.GROUP_MOVE_LEASE_SECONDS,
+  };
+  const receives: number[] = [];
+  let queues: LocalQueues;
+
+  beforeAll(async () => {
+    Object.assign(process.env, {
+      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+      TABLE_NAME: inject('tableName'),
+      QUEUE_MODE: 'local',
+      GROUP_MOVE_LEASE_SECONDS: '2',
+    });
+    const { handler } = await import('../../functions/workers/group-transfer.ts');
+    const definition = workers.find((worker) => worker.queue === 'group-transfer');
+    if (!definition) throw new Error('no group-transfer worker');
+    queues = new LocalQueues();
+    queues.register(definition, async (event: SQSEvent) => {
+      receives.push(Date.now());
+      return (await handler(event, {} as never)) as SQSBatchResponse;
+    });
+    registerLocalDispatch(queues.send);
+    registerLocalQueueControl({ defer: queues.defer, deadLetter: queues.deadLetter });
+    queues.start();
+  });
+
+  afterAll(() => {
+    queues?.stop();
+    registerLocalDispatch(undefined);
+    registerLocalQueueControl(undefined);
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it('the worker waits out the lease, then moves the rest of the subtree and removes the marks', async () => {
+    const owner = await createUser();
+    const member = await createUser();
+    const a = await newGroup(owner.token);
+    const b = await newGroup(owner.token);
+    const g = await newGroup(owner.token, a.id);
+    const c = await newGroup(owner.token, g.id);
+    const project = await newProject(owner.token, c.id);
+    await must(
+      api('POST', `/groups/${c.id}/members`, {
+        token: owner.token,
+        json: { user_id: member.id, access_level: 30 },
+      }),
+      201,
+      'member of c',
+    );
+    // The first transaction of "g into b", then the message, as the route sends them; no settling.
+    const [moving, into] = await Promise.all([getGroup(g.id), getGroup(b.id)]);
+    if (!moving || !into) throw new Error('groups not found');
+    const started = await startGroupTransfer(moving, into);
+    const sentAt = Date.now();
+    await publish('group-transfer', { groupId: g.id, token: started.token });
+
+    // Cut short: g is at its new place, its subgroup and project still at the old one, and the
+    // subtree refuses what could clash with the move.
+    expect(await storedItem(`GROUP#${g.id}`, 'GROUP')).toMatchObject({
+      full_path: `${b.full_path}/${g.path}`,
+      moving: started.token,
+    });
+    expect((await api<GroupBody>('GET', `/groups/${c.id}`)).body.full_path).toBe(
+      `${a.full_path}/${g.path}/${c.path}`,
+    );
+    const refused = await api('POST', '/groups', {
+      token: owner.token,
+      json: { name: unique('w'), path: unique('w'), parent_id: g.id },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ message: '409 Conflict: Resource lock' });
+
+    await queues.drain(20_000);
+    // Received at once and deferred while the move was held, then taken up once the lease ran out.
+    expect(receives.length).toBeGreaterThanOrEqual(2);
+    expect((receives.at(-1) ?? 0) - sentAt).toBeGreaterThanOrEqual(1_900);
+    expect(queues.deadLetters('group-transfer')).toEqual([]);
+
+    await expectConsistent([a.id, b.id, g.id, c.id], [project.id]);
+    expect((await api<GroupBody>('GET', `/groups/${c.id}`)).body).toMatchObject({
+      parent_id: g.id,
+      full_path: `${b.full_path}/${g.path}/${c.path}`,
+    });
+    expect((await api<ProjectBody>('GET', `/projects/${project.id}`)).body.path_with_namespace).toBe(
+      `${b.full_path}/${g.path}/${c.path}/${project.path}`,
+    );
+    for (const id of [g.id, c.id]) {
+      const stored = await storedItem(`GROUP#${id}`, 'GROUP');
+      expect(stored?.moving).toBeUndefined();
+      expect(stored?.move).toBeUndefined();
+    }
+    expect(await listSize('l2', `GROUPS#CHILDREN#${a.id}`)).toBe(0);
+    expect(await listSize('l2', `GROUPS#CHILDREN#${b.id}`)).toBe(1);
+    await expectMembersFollow([g.id, c.id]);
+    // The subtree takes creates again.
+    const created = await api<GroupBody>('POST', '/groups', {
+      token: owner.token,
+      json: { name: unique('w'), path: unique('w'), parent_id: c.id },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.full_path).toBe(`${b.full_path}/${g.path}/${c.path}/${created.body.path}`);
+
+    // A redelivery of the same message finds the move finished and does nothing.
+    const before = receives.length;
+    const groupBefore = await storedItem(`GROUP#${g.id}`, 'GROUP');
+    await publish('group-transfer', { groupId: g.id, token: started.token });
+    await queues.drain(10_000);
+    expect(receives.length).toBe(before + 1);
+    expect(await storedItem(`GROUP#${g.id}`, 'GROUP')).toEqual(groupBefore);
+  });
+});
+
+describe('member writes racing a transfer', () => {
+  it('every membership in the moving subtree ends with its group’s ancestors; refused writes say 409', async () => {
+    const owner = await createUser();
+    const users = await Promise.all(Array.from({ length: 9 }, () => createUser()));
+    const a = await newGroup(owner.token);
+    const b = await newGroup(owner.token);
+    const g = await newGroup(owner.token, a.id);
+    const c = await newGroup(owner.token, g.id);
+    const d = await newGroup(owner.token, c.id);
+    const subtree = [g.id, c.id, d.id];
+    const lockRefused = { message: '409 Conflict: Resource lock' };
+    // One member per group whose level is changed again and again while the group moves (a change
+    // rewrites the member's copy of the ancestors too), and six users added during the moves.
+    const [steady, racing] = [users.slice(0, 3), users.slice(3)];
+    for (const [index, user] of steady.entries())
+      await must(
+        api('POST', `/groups/${subtree[index]}/members`, {
+          token: owner.token,
+          json: { user_id: user.id, access_level: 10 },
+        }),
+        201,
+        'steady member',
+      );
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const added = new Map<number, Set<number>>(subtree.map((id) => [id, new Set<number>()]));
+    for (const [round, parent] of [b.id, a.id, b.id, a.id, b.id, a.id].entries()) {
+      let moving = true;
+      // Several writers per member, so that some read the group before its move and write after.
+      const changes = [...steady, ...steady, ...steady, ...steady].map(async (user, at) => {
+        const index = at % 3;
+        const statuses: number[] = [];
+        while (moving) {
+          const response = await api('PUT', `/groups/${subtree[index]}/members/${user.id}`, {
+            token: owner.token,
+            json: { access_level: 20 + 10 * (statuses.length % 2) },
+          });
+          if (response.status !== 200) expect([response.status, response.body]).toEqual([409, lockRefused]);
+          statuses.push(response.status);
+        }
+        return statuses;
+      });
+      const adds = racing.map((user, index) => {
+        const groupId = subtree[index % 3] as number;
+        return pause(index * 10).then(async () => {
+          const response = await api('POST', `/groups/${groupId}/members`, {
+            token: owner.token,
+            json: { user_id: user.id, access_level: 10 + 10 * (round % 4) },
+          });
+          return { response, groupId, userId: user.id };
+        });
+      });
+      const moved = await pause(20).then(() => transfer(g.id, parent, owner.token));
+      moving = false;
+      expect(moved.status, moved.text).toBe(201);
+      expect((await Promise.all(changes)).flat().length).toBeGreaterThan(0);
+      for (const { response, groupId, userId } of await Promise.all(adds)) {
+        if (response.status === 201) added.get(groupId)?.add(userId);
+        else if (added.get(groupId)?.has(userId))
+          expect([response.status, response.body]).toEqual([409, { message: 'Member already exists' }]);
+        else expect([response.status, response.body]).toEqual([409, lockRefused]);
+      }
+      await expectConsistent([a.id, b.id, g.id, c.id, d.id], []);
+      await expectMembersFollow(subtree);
+    }
+    // Every add that answered 201 is a member.
+    for (const [groupId, userIds] of added) {
+      const listed = await api<{ id: number }[]>('GET', `/groups/${groupId}/members?per_page=100`, {
+        token: owner.token,
+      });
+      expect(listed.status).toBe(200);
+      expect(listed.body.map((user) => user.id)).toEqual(expect.arrayContaining([...userIds]));
     }
   });
 });

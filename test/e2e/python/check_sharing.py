@@ -2,7 +2,7 @@
 
 group.share(group_id, group_access) (shared_with_groups on the group, the invited group's members
 reaching a private project of the shared group's subgroup at once, at the lower of their own level
-and the share's; a second share of the same pair is GitlabCreateError 409), group.members_all.list()
+and the share's, in projects.get() and projects.list(membership=True); a second share of the same pair is GitlabCreateError 409), group.members_all.list()
 and .get() (direct, inherited and shared members once each at their effective level),
 project.members_all.list(), project.groups.list() (the namespace's groups, with_shared adding the
 invited group, search, skip_groups), and group.unshare(group_id) (the access gone at once, a second
@@ -96,6 +96,12 @@ def main():
         f"permissions through the share {reached.permissions}",
     )
     check(invited_gl.groups.get(subgroup.id).id == subgroup.id, "subgroup reached through the share")
+    listed = {item.id: item for item in invited_gl.projects.list(membership=True, get_all=True)}
+    check(project.id in listed, f"projects.list(membership=True) {sorted(listed)}")
+    check(
+        listed[project.id].permissions["group_access"] == {"access_level": DEVELOPER, "notification_level": 3},
+        f"listed permissions {listed[project.id].permissions}",
+    )
 
     # members_all: each user once at their effective level.
     expected = {
@@ -152,6 +158,8 @@ def main():
     owner_shared.unshare(invited.id)
     check(owner_gl.groups.get(shared.id).shared_with_groups == [], "shared_with_groups after unshare")
     refused(lambda: invited_gl.projects.get(project.id), errors.GitlabGetError, 404, "project after unshare")
+    listed = [item.id for item in invited_gl.projects.list(membership=True, get_all=True)]
+    check(project.id not in listed, f"projects.list(membership=True) after unshare {listed}")
     levels = {member.username: member.access_level for member in owner_gl.groups.get(subgroup.id).members_all.list()}
     check(levels == {owner.username: OWNER, developer.username: DEVELOPER}, f"members_all after unshare {levels}")
     refused(lambda: owner_shared.unshare(invited.id), errors.GitlabDeleteError, 404, "unshare twice")
