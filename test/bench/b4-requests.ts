@@ -465,7 +465,11 @@ function membershipAndSearchScenarios(data: B4Data, stamp: string): Scenario[] {
   const projectSearch = `search=${encodeURIComponent(`bench-${stamp}-1`)}`;
   return [
     ...anonymize(reads(`/groups/${g}/descendant_groups`, { paged: true }), `/groups/${g}/`, '/groups/:id/'),
-    ...anonymize(reads(`/groups/${g}/members/all`, { paged: true, callers: signedIn }), `/groups/${g}/`, '/groups/:id/'),
+    ...anonymize(
+      reads(`/groups/${g}/members/all`, { paged: true, callers: signedIn }),
+      `/groups/${g}/`,
+      '/groups/:id/',
+    ),
     ...anonymize(
       reads(`/groups/${g}/members/all/${data.member.id}`, { paged: false, callers: signedIn }),
       `/groups/${g}/members/all/${data.member.id}`,

@@ -73,13 +73,11 @@ describe('group-transfer worker', () => {
 
   it('a move another taker claimed first → deferred by a whole lease, nothing else written', async () => {
     givenMoveStarted(NOW_MS - 61_000);
-    ddb
-      .on(UpdateCommand, { Key: groupKey(5) })
-      .rejects(
-        Object.assign(new Error('The conditional request failed'), {
-          name: 'ConditionalCheckFailedException',
-        }),
-      );
+    ddb.on(UpdateCommand, { Key: groupKey(5) }).rejects(
+      Object.assign(new Error('The conditional request failed'), {
+        name: 'ConditionalCheckFailedException',
+      }),
+    );
     sqs.on(ChangeMessageVisibilityCommand).resolves({});
     expect(await run()).toEqual({ batchItemFailures: [{ itemIdentifier: 'msg-1' }] });
     expect(writesSent()).toEqual([claimOf(NOW_MS - 61_000)]);

@@ -22,8 +22,11 @@ const MARGIN_NOW = { root: 0.7, nested: 0.5 };
  * paths, or routes split over two APIs) before more routes are added.
  */
 const MARGIN_PLANNED = { root: 0.8, nested: 0.7 };
-/** The route table expected soon (the rest of users, groups and projects on top of today's). */
-const PLANNED_ROUTES = 170;
+/**
+ * The route table expected next: today's plus LDAP group links and sync (5) and the OpenAPI
+ * document (1), with room for a few more. (Alarms, planned too, belong in a nested stack.)
+ */
+const PLANNED_ROUTES = 160;
 /** New areas of functions/ expected with them (each a nested stack, and say a role and its policy). */
 const PLANNED_NEW_AREAS = 3;
 

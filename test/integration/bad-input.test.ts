@@ -4,9 +4,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
-import { api, apiUrl, rootToken } from '../support/api.ts';
+import { api, apiUrl, createUser, rootToken } from '../support/api.ts';
 
 const concrete = routes.filter((route) => route.path !== '$default');
+
+/**
+ * Routes that act on the credential presented (a token revoking itself): swept with a throwaway
+ * admin's token, never root's. They declare no parameters, so a body of wrong types is ignored
+ * as GitLab ignores undeclared parameters, and the token is revoked.
+ */
+const ON_CREDENTIAL = new Set(['DELETE /api/v4/personal_access_tokens/self']);
+
+/** Routes whose `{id}` is a name to test, not a thing to find: any well-formed path is an answer. */
+const NAMES_TO_TEST = new Set(['GET /api/v4/namespaces/{id}/exists']);
+
+const keyOf = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
 
 function fill(path: string, value: string): string {
   return path.replace(/^\/api\/v4/, '').replace(/\{[^}]+\}/g, value);
@@ -57,6 +69,13 @@ describe('bad input on every route', () => {
     async (_label, route) => {
       for (const value of ['999999999', 'abc', '-1', '1.5', '%20']) {
         const response = await api(route.method, fill(route.path, value));
+        if (NAMES_TO_TEST.has(keyOf(route)) && response.status === 200) {
+          expect(response.body, `${route.method} ${route.path} with ${value}`).toEqual({
+            exists: false,
+            suggests: [],
+          });
+          continue;
+        }
         expectGitlabError(response, `${route.method} ${route.path} with ${value}`);
       }
     },
@@ -81,20 +100,29 @@ describe('bad input on every route', () => {
         if (response.status !== 200) expectGitlabError(response, `GET ${path} wrong types`);
         return;
       }
+      const onCredential = ON_CREDENTIAL.has(keyOf(route));
+      const token = onCredential ? (await createUser({ admin: true })).token : rootToken();
       const malformed = await api(route.method, path, {
+        token,
         body: '{"name": "x", ',
         headers: { 'Content-Type': 'application/json' },
       });
       expectGitlabError(malformed, `${route.method} ${path} malformed JSON`);
 
       const arrayBody = await api(route.method, path, {
+        token,
         body: '[1,2,3]',
         headers: { 'Content-Type': 'application/json' },
       });
       expectGitlabError(arrayBody, `${route.method} ${path} JSON array body`);
 
-      const wrongTypes = await api(route.method, path, { json: WRONG_TYPES });
-      expectGitlabError(wrongTypes, `${route.method} ${path} wrong types`);
+      const wrongTypes = await api(route.method, path, { token, json: WRONG_TYPES });
+      if (onCredential) {
+        expect(wrongTypes.status, `${route.method} ${path} wrong types: ${wrongTypes.text}`).toBe(204);
+        expect(wrongTypes.text).toBe('');
+      } else {
+        expectGitlabError(wrongTypes, `${route.method} ${path} wrong types`);
+      }
 
       const huge = Buffer.alloc(7 * 1024 * 1024, 'a');
       const response = await fetch(`${apiUrl()}${path}`, {
@@ -126,7 +154,11 @@ describe('bad input on every route', () => {
           continue;
         }
         expectGitlabError(response, `${path}?${query}`);
-        if (response.status === 400) expect(response.body).toEqual({ error: error });
+        // A route with required parameters names those missing first, then the page's (Grape).
+        const missing = plain.status === 400 ? (plain.body as { error?: string }).error : undefined;
+        if (response.status === 400) {
+          expect(response.body).toEqual({ error: missing ? `${missing}, ${error}` : error });
+        }
       }
     },
   );

@@ -34,7 +34,9 @@ export async function api<T = unknown>(
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(options.form).toString();
   }
-  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body });
+  // Uploads (avatars) are served outside the API, as GitLab serves them.
+  const base = path.startsWith('/uploads/') ? apiUrl().replace(/\/api\/v4$/, '') : apiUrl();
+  const response = await fetch(`${base}${path}`, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
   try {
