@@ -58,13 +58,18 @@ export const routes: readonly RouteDefinition[] = [
     access: write,
   },
   { method: 'GET', path: '/api/v4/groups', entry: 'functions/groups/list.ts', access: read },
-  { method: 'POST', path: '/api/v4/groups', entry: 'functions/groups/create.ts', access: writeWithAvatar },
+  {
+    method: 'POST',
+    path: '/api/v4/groups',
+    entry: 'functions/groups/create.ts',
+    access: { ...writeWithAvatar, queues: ['search-index'] },
+  },
   { method: 'GET', path: '/api/v4/groups/{id}', entry: 'functions/groups/get.ts', access: read },
   {
     method: 'PUT',
     path: '/api/v4/groups/{id}',
     entry: 'functions/groups/update.ts',
-    access: writeWithAvatar,
+    access: { ...writeWithAvatar, queues: ['search-index'] },
   },
   {
     method: 'DELETE',

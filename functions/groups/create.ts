@@ -8,6 +8,7 @@ import { optionalGroup } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { applyNewAvatar } from '#jobs/avatars.ts';
+import { publish } from '#queue/publish.ts';
 import { createGroup } from '#store/group-writes.ts';
 
 /** GitLab reports a new group's model errors inside "Failed to save group {...}". */
@@ -26,6 +27,8 @@ export const handler = defineRoute({
     const fields = newGroupFrom(input, parent);
     const avatarRequest = requestedAvatar(files.avatar, avatar, failedToSave);
     const created = await createGroup(fields, parent, caller.id);
+    // Its pending marker keeps it found by searches until the worker has indexed it.
+    await publish('search-index', { groupId: created.id });
     const group = { ...created, ...(await applyNewAvatar('group', created.id, avatarRequest)) };
     const related = { projects: noProjects, shared: noProjects };
     return reply.created(groupDetail(group, caller, { baseUrl: request.baseUrl }, related));

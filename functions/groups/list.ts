@@ -3,7 +3,7 @@ import { showsGroupStatistics } from '#domain/groups.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { visibleGroupsPage } from '#store/group-lists.ts';
+import { startGroupSearch, visibleGroupsPage } from '#store/group-lists.ts';
 import { statisticsOfGroups } from '#store/group-statistics.ts';
 
 /**
@@ -15,10 +15,13 @@ export const handler = defineRoute({
   auth: 'optional',
   paginated: true,
   params: groupSchemas.list,
-  run: async ({ params: input, caller, page, request }) => {
+  // A search's candidates from the index and their items, and the caller's memberships, beside the credential.
+  prefetch: async (input, ahead) =>
+    input.search === undefined ? undefined : startGroupSearch(input.search, ahead),
+  run: async ({ params: input, caller, page, request, prefetched }) => {
     // `visibility` chooses the lists read (see visibleGroupsPage), not a filter over them.
     const { visibility: _visibility, ...filters } = input;
-    const result = await visibleGroupsPage(input, caller, page, groupListFilter(filters, caller));
+    const result = await visibleGroupsPage(input, caller, page, groupListFilter(filters, caller), prefetched);
     const statistics = showsGroupStatistics(input, caller)
       ? await statisticsOfGroups(result.items)
       : undefined;

@@ -2,9 +2,11 @@ import { requestedAvatar } from '#domain/avatars.ts';
 import { mayUpdateGroup } from '#domain/group-policy.ts';
 import { groupDetail } from '#domain/group-views.ts';
 import { type GroupUpdateInput, groupSchemas } from '#domain/schemas/groups.ts';
+import { touchesGroupSearchText } from '#domain/search.ts';
 import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
 import { applyAvatar } from '#jobs/avatars.ts';
+import { publish } from '#queue/publish.ts';
 import { groupDetailProjects } from '#store/group-projects.ts';
 import { updateGroup } from '#store/group-writes.ts';
 
@@ -19,6 +21,7 @@ export const handler = defineRoute({
   run: async ({ params: { id: _id, avatar, ...changes }, caller, request, files, group, access }) => {
     const avatarRequest = requestedAvatar(files.avatar, avatar);
     const saved = await updateGroup(group, changes);
+    if (touchesGroupSearchText(changes)) await publish('search-index', { groupId: saved.id });
     const shown = { ...saved, ...(await applyAvatar('group', saved.id, avatarRequest)) };
     const related = await groupDetailProjects(shown, access, caller);
     return groupDetail(shown, caller, { baseUrl: request.baseUrl }, related);

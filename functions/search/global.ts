@@ -7,6 +7,7 @@ import { presentFoundIssuables } from '#domain/search-views.ts';
 import { userBasic } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { startGroupSearch } from '#store/group-lists.ts';
 import {
   memberProjectsForSearch,
   searchIssuables,
@@ -24,9 +25,14 @@ export const handler = defineRoute({
   auth: 'user',
   paginated: true,
   params: searchSchemas.global,
-  // A project search's candidates from the index, beside the credential.
-  prefetch: async (input, ahead) =>
-    input.scope === 'projects' && input.search ? startProjectSearch(input.search, ahead) : undefined,
+  // A project or group search's candidates from the index, beside the credential.
+  prefetch: async (input, ahead) => {
+    if (!input.search) return undefined;
+    if (input.scope === 'projects') return { projects: await startProjectSearch(input.search, ahead) };
+    // A group search's candidates, then their items at once, and the caller's memberships.
+    if (input.scope === 'groups') return { groups: startGroupSearch(input.search, ahead) };
+    return undefined;
+  },
   run: async ({ params: input, caller, page, request, prefetched }) => {
     const answer = searchScopeAnswer(input.scope);
     if (answer === 'unsupported') throw invalidParams(UNSUPPORTED_SCOPE_ERROR);
@@ -35,7 +41,7 @@ export const handler = defineRoute({
     const { baseUrl } = request;
     if (input.scope === 'projects') {
       const started = prefetched.then(
-        (value) => value ?? { memberships: undefined, candidateIds: undefined },
+        (value) => value?.projects ?? { memberships: undefined, candidateIds: undefined },
       );
       const result = await searchVisibleProjects(input.search, searchSort(input.sort), caller, page, started);
       return reply.page(presentProjects(result, caller, { baseUrl, simple: true }), result.total, page);
@@ -49,7 +55,8 @@ export const handler = defineRoute({
       );
     }
     if (input.scope === 'groups') {
-      const result = await searchVisibleGroups(input.search, caller, page);
+      const started = prefetched.then((value) => value?.groups);
+      const result = await searchVisibleGroups(input.search, caller, page, started);
       const items = result.items.map((group) =>
         presentGroupListItem(group, { search: input.search }, caller, baseUrl),
       );

@@ -28,14 +28,32 @@ export const searchColumns = (project: {
   description?: string | null;
 }): string[] => [project.name, project.path, project.description ?? ''];
 
+/**
+ * The columns GitLab's group search looks at (Group.search: a fuzzy match of name and path; the
+ * full path and description are not searched).
+ */
+export const groupSearchColumns = (group: { name: string; path: string }): string[] => [
+  group.name,
+  group.path,
+];
+
+/** Whether two versions of a thing differ in the columns `columnsOf` gives. */
+const columnsDiffer = <T>(columnsOf: (item: T) => string[], previous: T, next: T) => {
+  const after = columnsOf(next);
+  return columnsOf(previous).some((column, index) => column !== after[index]);
+};
+
 /** Whether a change touches what the search looks at. */
 export const searchTextChanged = (
   previous: Parameters<typeof searchColumns>[0],
   next: Parameters<typeof searchColumns>[0],
-) => {
-  const after = searchColumns(next);
-  return searchColumns(previous).some((column, index) => column !== after[index]);
-};
+) => columnsDiffer(searchColumns, previous, next);
+
+/** Whether a group's change touches what the group search looks at. */
+export const groupSearchTextChanged = (
+  previous: Parameters<typeof groupSearchColumns>[0],
+  next: Parameters<typeof groupSearchColumns>[0],
+) => columnsDiffer(groupSearchColumns, previous, next);
 
 /** The index keys a project is listed under, from its searchable columns. */
 export function searchKeysOf(columns: readonly string[]): string[] {
@@ -60,6 +78,10 @@ export function searchKeysForTerm(term: string): string[] {
 /** Whether a change asks to set any searchable column (the save then marks the project for the index). */
 export const touchesSearchText = (input: { name?: string; path?: string; description?: string }) =>
   input.name !== undefined || input.path !== undefined || input.description !== undefined;
+
+/** Whether a group change asks to set any column the group search looks at. */
+export const touchesGroupSearchText = (input: { name?: string; path?: string }) =>
+  input.name !== undefined || input.path !== undefined;
 
 // The search API (GET /search, /groups/:id/search, /projects/:id/search) -----------------------
 

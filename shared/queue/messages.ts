@@ -5,7 +5,8 @@ const recordId = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 export const queueMessages = {
   'user-cleanup': v.object({ userId: recordId }),
-  'search-index': v.object({ projectId: recordId }),
+  /** A project's or a group's search postings to write. */
+  'search-index': v.union([v.object({ projectId: recordId }), v.object({ groupId: recordId })]),
   'group-delete': v.object({ groupId: recordId }),
   'project-delete': v.object({ projectId: recordId }),
   /** An import, or a mirror's update: the project's import_url is fetched into its repository. */

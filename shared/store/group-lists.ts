@@ -3,12 +3,14 @@ import type { Visibility } from '#domain/access.ts';
 import { canReadGroup } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
+import { searchKeysForTerm } from '#domain/search.ts';
 import type { Caller } from '#domain/users.ts';
-import { directAccessTo } from './access.ts';
+import { type CredentialBatch, directAccessTo } from './access.ts';
 import { decodeGroup, getGroupsRaw } from './group-items.ts';
-import { membershipsOfUser, readSubtrees } from './group-tree.ts';
-import { keys, lists, sortAttributes, tree } from './keys.ts';
+import { type GroupMembership, membershipsOfUser, readSubtrees } from './group-tree.ts';
+import { keys, type ListName, type ListRef, lists, listsOfItem, sortAttributes, tree } from './keys.ts';
 import { type ListPage, listMerged, mergeSorted, readWholeList } from './lists.ts';
+import { groupSearchCandidateIds } from './search-index.ts';
 import type { ListOrder } from './table.ts';
 
 type Raw = Record<string, unknown>;
@@ -36,11 +38,17 @@ function pageOf(
 
 /**
  * Groups a signed-in user is entitled to see through membership: member groups, their ancestors
- * and their descendants. Two round trips: the memberships, then one batch read of the ancestors
- * beside one tree Query per outermost member group.
+ * and their descendants. Two round trips: the memberships (unless read ahead), then one batch
+ * read of the ancestors beside one tree Query per outermost member group.
  */
-export async function authorizedGroupsOf(userId: number, minimumAccess = 0): Promise<Raw[]> {
-  const memberships = (await membershipsOfUser(userId)).filter((m) => m.accessLevel >= minimumAccess);
+export async function authorizedGroupsOf(
+  userId: number,
+  minimumAccess = 0,
+  readAheadMemberships?: Promise<GroupMembership[]>,
+): Promise<Raw[]> {
+  const memberships = (await (readAheadMemberships ?? membershipsOfUser(userId))).filter(
+    (m) => m.accessLevel >= minimumAccess,
+  );
   if (memberships.length === 0) return [];
   const memberIds = new Set(memberships.map((m) => m.groupId));
   if (minimumAccess > 0) return getGroupsRaw([...memberIds]);
@@ -53,6 +61,21 @@ export async function authorizedGroupsOf(userId: number, minimumAccess = 0): Pro
     ),
   ]);
   return [...ancestors, ...subtrees];
+}
+
+/**
+ * Whether a group is among those authorizedGroupsOf answers, decided from the memberships alone
+ * (a member group, an ancestor of one, or, unless only member groups count, a descendant).
+ */
+function authorizedBy(memberships: GroupMembership[], minimumAccess: number, item: Raw): boolean {
+  const id = Number(item.id);
+  const ancestorIds = (item.ancestor_ids as number[] | undefined) ?? [];
+  return memberships.some(
+    (m) =>
+      m.accessLevel >= minimumAccess &&
+      (m.groupId === id ||
+        (minimumAccess === 0 && (m.ancestorIds.includes(id) || ancestorIds.includes(m.groupId)))),
+  );
 }
 
 /** A page of the group's direct subgroups that the caller can see. */
@@ -114,6 +137,8 @@ export async function visibleDescendantsPage(
  * belong to (with ancestors and descendants), or with `all_available` also every public and
  * internal group. The caller's own groups are read while the visibility lists are. `visibility`
  * narrows the lists read and the caller's own groups, so the total still comes from counters.
+ * A search the index narrows (`started`, from startGroupSearch) reads its candidates in place of
+ * the lists, deciding which the caller reaches through membership from their memberships alone.
  */
 export function visibleGroupsPage(
   input: {
@@ -126,25 +151,64 @@ export function visibleGroupsPage(
   caller: Caller | undefined,
   page: PageRequest,
   filter: ((group: Group) => boolean) | undefined,
+  /** A search begun by startGroupSearch; only with a filter that holds the search. */
+  started?: Promise<StartedGroupSearch | undefined>,
 ): Promise<ListPage<Group>> {
   const allAvailable = input.all_available ?? Boolean(caller?.admin);
   let visibilities: Visibility[] = [];
-  let extra: Promise<Raw[]> | [] = [];
+  // The caller's memberships that reach groups beyond the lists read, and at which level.
+  let reach: { userId: number; minimumAccess: number } | undefined;
   if (!caller) visibilities = ['public'];
-  else if (input.owned) extra = authorizedGroupsOf(caller.id, 50);
+  else if (input.owned) reach = { userId: caller.id, minimumAccess: 50 };
   else if (caller.admin && allAvailable) visibilities = ['public', 'internal', 'private'];
   else {
-    extra = authorizedGroupsOf(caller.id);
+    reach = { userId: caller.id, minimumAccess: 0 };
     if (allAvailable) visibilities = caller.external ? ['public'] : ['public', 'internal'];
   }
   const wanted = input.visibility;
-  if (wanted !== undefined) {
-    visibilities = visibilities.filter((visibility) => visibility === wanted);
-    extra = Promise.resolve(extra).then((items) => items.filter((item) => item.visibility === wanted));
-  }
+  if (wanted !== undefined) visibilities = visibilities.filter((visibility) => visibility === wanted);
+  const readLists = visibilities.map(lists.groupsWithVisibility);
+  const ownGroups = (memberships?: Promise<GroupMembership[]>): Promise<Raw[]> | [] => {
+    if (!reach) return [];
+    const own = authorizedGroupsOf(reach.userId, reach.minimumAccess, memberships);
+    return wanted === undefined
+      ? own
+      : own.then((items) => items.filter((item) => item.visibility === wanted));
+  };
+  if (!started || !filter) return mergedListsPage(readLists, ownGroups(), input, page, filter);
+  // A search: the memberships (read ahead when this container knew the caller) beside the index's
+  // answer, then either its candidates alone or, for a term it cannot narrow, the lists.
+  return started.then(async (search) => {
+    const readAhead = search?.memberships;
+    const memberships = !reach
+      ? Promise.resolve([])
+      : readAhead && readAhead.userId === reach.userId
+        ? readAhead.read
+        : membershipsOfUser(reach.userId);
+    memberships.catch(() => undefined);
+    const candidates = await search?.candidates;
+    if (!candidates) return mergedListsPage(readLists, ownGroups(memberships), input, page, filter);
+    const held = await memberships;
+    const own = (item: Raw) =>
+      reach !== undefined &&
+      authorizedBy(held, reach.minimumAccess, item) &&
+      (wanted === undefined || item.visibility === wanted);
+    return candidatesPage(candidates, readLists, own, input, page, filter);
+  });
+}
+
+type GroupOrderInput = { order_by?: 'id' | 'name' | 'path'; sort?: 'asc' | 'desc' };
+
+function mergedListsPage(
+  readLists: ListRef<'id' | 'name' | 'path' | 'created_at'>[],
+  extra: Promise<Raw[]> | [],
+  input: GroupOrderInput,
+  page: PageRequest,
+  filter: ((group: Group) => boolean) | undefined,
+): Promise<ListPage<Group>> {
   // Without a filter each list is read only to the end of the page; totals come from counters.
   return listMerged({
-    lists: visibilities.map(lists.groupsWithVisibility),
+    lists: readLists,
     extra,
     decode: decodeGroup,
     order: input.order_by ?? 'name',
@@ -152,4 +216,60 @@ export function visibleGroupsPage(
     page,
     filter,
   });
+}
+
+/**
+ * The page a search narrowed by the index gives: the candidates that sit in one of the lists the
+ * caller would have read or that the caller reaches through membership, through the same filter
+ * and order as the lists' read (the search itself is in the filter, so every candidate is checked).
+ */
+function candidatesPage(
+  candidates: Raw[],
+  readLists: ListName[],
+  own: (item: Raw) => boolean,
+  input: GroupOrderInput,
+  page: PageRequest,
+  filter: (group: Group) => boolean,
+): ListPage<Group> {
+  const listed = new Set(readLists.map((ref) => `${ref.attribute}|${ref.partition}`));
+  const inReadList = (item: Raw) =>
+    listsOfItem(item).some((ref) => listed.has(`${ref.attribute}|${ref.partition}`));
+  const merged = mergeSorted(
+    [candidates.filter((item) => inReadList(item) || own(item))],
+    input.order_by ?? 'name',
+    input.sort ?? 'asc',
+  )
+    .map(decodeGroup)
+    .filter(filter);
+  const offset = offsetOf(page);
+  return { items: merged.slice(offset, offset + page.perPage), total: merged.length };
+}
+
+/** A group search's reads begun beside authentication (see startGroupSearch). */
+export interface StartedGroupSearch {
+  /** The index's candidates' items; undefined when the index cannot narrow the term. */
+  candidates: Promise<Raw[] | undefined>;
+  /** The likely caller's group memberships, when this container knew whose credential it is. */
+  memberships?: { userId: number; read: Promise<GroupMembership[]> };
+}
+
+/**
+ * Begins a group search's reads beside authentication: the index's candidate ids, then their
+ * items at once, and the likely caller's group memberships. The candidates are undefined when
+ * the index cannot narrow the term (too short for a key, or too common): the lists are read.
+ */
+export function startGroupSearch(
+  term: string,
+  ahead?: Pick<CredentialBatch, 'likelyUserId'>,
+): StartedGroupSearch {
+  const searchKeys = searchKeysForTerm(term);
+  const candidates = (
+    searchKeys.length ? groupSearchCandidateIds(searchKeys) : Promise.resolve(undefined)
+  ).then((ids) => (ids === undefined ? undefined : getGroupsRaw(ids)));
+  candidates.catch(() => undefined);
+  const userId = ahead?.likelyUserId;
+  if (userId === undefined) return { candidates };
+  const read = membershipsOfUser(userId);
+  read.catch(() => undefined);
+  return { candidates, memberships: { userId, read } };
 }

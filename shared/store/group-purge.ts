@@ -19,8 +19,9 @@ import { decodeProject } from './project-items.ts';
 import { namespaceProjectsRaw } from './project-lists.ts';
 import { type ProjectFiles, purgeProject } from './project-purge.ts';
 import { projectsSharedWith, unshareProject } from './project-shares.ts';
+import { groupSearchItemKeys } from './search-index.ts';
 import { treeIndex } from './table.ts';
-import { commitUnlessDone, EXISTING_ITEM, releaseOwned, remove } from './transaction.ts';
+import { commitUnlessDone, EXISTING_ITEM, releaseOwned, remove, writeAlone } from './transaction.ts';
 
 /** Done by an earlier delivery of the same job. */
 const alreadyGone = (error: unknown) => {
@@ -57,6 +58,8 @@ export async function purgeGroupTree(groupId: number, files: ProjectFiles = uplo
     }
     // A group that ever had an avatar (the attribute stays, null, once removed) has objects to remove.
     if (item.avatar !== undefined) await deleteBlobPrefix(avatarPrefix('group', group.id));
+    // Its search postings and pending marker (their keys' counters only guide searches: left as they are).
+    await Promise.all((await groupSearchItemKeys(group.id)).map((key) => writeAlone(remove(key))));
     await commitUnlessDone([releaseOwned(keys.route(group.full_path), group.id)]);
     await commitUnlessDone([remove(keys.group(group.id), EXISTING_ITEM), ...listCountChanges(item, -1)]);
   }

@@ -183,11 +183,6 @@ export async function settleGroupTransfer({ groupId, move }: StartedTransfer): P
   return move.settled.get(groupId) as Group;
 }
 
-/** Moves `group` under `parent` with its subtree, start to end in this call. */
-export async function transferGroup(group: Group, parent: Group | undefined): Promise<Group> {
-  return settleGroupTransfer(await startGroupTransfer(group, parent));
-}
-
 /** Steps 2 and 3: the subtree follows, the shares of its groups follow, the marks go. */
 async function completeMove(move: Move): Promise<void> {
   await settle(move);

@@ -12,6 +12,7 @@ import {
   rubyErrorHash,
   updatedGroupErrors,
 } from '#domain/groups.ts';
+import { groupSearchTextChanged } from '#domain/search.ts';
 import { decodeGroup, getGroup, groupItem, groupRouteItem } from './group-items.ts';
 import { childrenOf } from './group-lists.ts';
 import { followGroupChange } from './group-projects.ts';
@@ -22,6 +23,7 @@ import { listCountChange, listCountChanges } from './lists.ts';
 import { groupOwnerItem } from './members.ts';
 import { placementCondition } from './project-items.ts';
 import { namespaceProjectsRaw } from './project-lists.ts';
+import { groupSearchPendingPut } from './search-index.ts';
 import { listPartitionAttributes, treeIndex } from './table.ts';
 import {
   check,
@@ -123,6 +125,8 @@ async function writeNewGroup(
     put(owner),
     ...listCountChanges(groupItem(group), 1),
     ...listCountChanges(owner, 1),
+    // Keeps the group a search candidate until the search-index worker has written its postings.
+    groupSearchPendingPut(id),
   ];
   if (parent) {
     steps.push(
@@ -216,6 +220,7 @@ async function writeGroup(previous: Group, next: Group, parent: Group | undefine
     steps.push(listCountChange(lists.groupsWithVisibility(previous.visibility), -1));
     steps.push(listCountChange(lists.groupsWithVisibility(next.visibility), 1));
   }
+  if (groupSearchTextChanged(previous, next)) steps.push(groupSearchPendingPut(next.id));
   await commit(steps, new GroupChanged());
 }
 

@@ -80,6 +80,13 @@ export const keys = {
   }),
   /** Marks a project whose search postings the worker has yet to write. */
   searchPending: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'SEARCHPENDING' }),
+  /** A group listed under one key of the search index (see #domain/search.ts). */
+  groupSearchPosting: (groupId: number, searchKey: string): Key => ({
+    pk: `GROUP#${groupId}`,
+    sk: `SEARCH#${searchKey}`,
+  }),
+  /** Marks a group whose search postings the worker has yet to write. */
+  groupSearchPending: (groupId: number): Key => ({ pk: `GROUP#${groupId}`, sk: 'SEARCHPENDING' }),
   /** An issue (its partition also holds its notes). */
   issue: (projectId: number, iid: number): Key => ({ pk: `ISSUE#${projectId}#${iid}`, sk: 'ISSUE' }),
   mergeRequest: (projectId: number, iid: number): Key => ({ pk: `MR#${projectId}#${iid}`, sk: 'MR' }),
@@ -193,6 +200,10 @@ export const lists = {
   searchPostings: (searchKey: string) => listOf('l1', byId)(`SEARCH#${searchKey}`),
   /** Projects waiting for their search postings. */
   searchPending: listOf('l1', byId)('SEARCH#PENDING'),
+  /** Groups listed under a search key. */
+  groupSearchPostings: (searchKey: string) => listOf('l1', byId)(`GSEARCH#${searchKey}`),
+  /** Groups waiting for their search postings. */
+  groupSearchPending: listOf('l1', byId)('GSEARCH#PENDING'),
   /** Projects shared with a group. */
   sharedWithGroup: (groupId: number) => listOf('l1', byId)(`SHARES#GROUP#${groupId}`),
   /** Groups shared with a group. */

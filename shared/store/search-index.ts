@@ -1,117 +1,188 @@
 /**
- * The project search index: one small posting item per search key (see #domain/search.ts) in the
- * project's partition, listed under the key in id order. Postings are written by a worker; until
- * it has run, a project's pending marker (written in the same transaction as the change) keeps it
- * a candidate for every search, so a search never misses a project. Candidates are always checked
- * against the project itself, so a posting left over from an older name costs a read, never a
- * wrong answer.
+ * The search index of projects and of groups: one small posting item per search key (see
+ * #domain/search.ts) in the project's or group's partition, listed under the key in id order
+ * (each kind in lists of its own). Postings are written by a worker; until it has run, a pending
+ * marker (written in the same transaction as the change) keeps the project or group a candidate
+ * for every search, so a search never misses one. Candidates are always checked against the item
+ * itself, so a posting left over from an older name costs a read, never a wrong answer.
  */
 import { randomUUID } from 'node:crypto';
-import type { Project } from '#domain/projects.ts';
-import { searchColumns, searchKeysOf } from '#domain/search.ts';
+import { groupSearchColumns, searchColumns, searchKeysOf } from '#domain/search.ts';
 import { batchGetItems, batchWriteItems } from './batch.ts';
 import { getItem, readPartition } from './items.ts';
-import { inLists, keys, lists, sortAttributes } from './keys.ts';
+import { inLists, keys, type ListRef, lists, sortAttributes } from './keys.ts';
 import { listCountChange, readListHead, readWholeList } from './lists.ts';
 import { put, remove, type TransactItem, writeAlone } from './transaction.ts';
 
 type Raw = Record<string, unknown>;
+type Key = { pk: string; sk: string };
 
-/** The posting items of a project (also used to seed benchmarks exactly as the worker writes them). */
-export function postingItems(projectId: number, columns: readonly string[]): Raw[] {
+/** Where one kind of thing keeps its part of the index, and what of it is searched. */
+export interface SearchIndexKind {
+  /** The item indexed. */
+  item: (id: number) => Key;
+  posting: (id: number, searchKey: string) => Key;
+  pending: (id: number) => Key;
+  postings: (searchKey: string) => ListRef;
+  pendingList: ListRef;
+  /** The attribute naming the indexed item's id on postings and markers. */
+  idAttribute: 'project_id' | 'group_id';
+  postingKind: string;
+  pendingKind: string;
+  /** The searched columns of a stored item. */
+  columns: (item: Raw) => string[];
+}
+
+export const projectSearchIndex: SearchIndexKind = {
+  item: keys.project,
+  posting: keys.searchPosting,
+  pending: keys.searchPending,
+  postings: lists.searchPostings,
+  pendingList: lists.searchPending,
+  idAttribute: 'project_id',
+  postingKind: 'search_posting',
+  pendingKind: 'search_pending',
+  columns: (item) =>
+    searchColumns({
+      name: String(item.name),
+      path: String(item.path),
+      description: (item.description as string | null | undefined) ?? null,
+    }),
+};
+
+export const groupSearchIndex: SearchIndexKind = {
+  item: keys.group,
+  posting: keys.groupSearchPosting,
+  pending: keys.groupSearchPending,
+  postings: lists.groupSearchPostings,
+  pendingList: lists.groupSearchPending,
+  idAttribute: 'group_id',
+  postingKind: 'group_search_posting',
+  pendingKind: 'group_search_pending',
+  columns: (item) => groupSearchColumns({ name: String(item.name), path: String(item.path) }),
+};
+
+/** The posting items of a project or group (also used to seed benchmarks exactly as the worker writes them). */
+export function searchPostingItems(index: SearchIndexKind, id: number, columns: readonly string[]): Raw[] {
   return searchKeysOf(columns).map((key) => ({
-    ...keys.searchPosting(projectId, key),
-    kind: 'search_posting',
-    project_id: projectId,
+    ...index.posting(id, key),
+    kind: index.postingKind,
+    [index.idAttribute]: id,
     search_key: key,
-    ...inLists(lists.searchPostings(key)),
-    ...sortAttributes({ id: projectId }),
+    ...inLists(index.postings(key)),
+    ...sortAttributes({ id }),
   }));
 }
 
+/** The posting items of a project. */
+export const postingItems = (projectId: number, columns: readonly string[]): Raw[] =>
+  searchPostingItems(projectSearchIndex, projectId, columns);
+
 /**
- * The pending marker, put in the transaction that creates a project or changes its searchable
- * text; each write gets a new version so the worker removes only the marker it has served.
+ * The pending marker, put in the transaction that creates a project or group or changes its
+ * searchable text; each write gets a new version so the worker removes only the marker it has served.
  */
-export function searchPendingPut(projectId: number): TransactItem {
+export function pendingMarkerPut(index: SearchIndexKind, id: number): TransactItem {
   return put({
-    ...keys.searchPending(projectId),
-    kind: 'search_pending',
-    project_id: projectId,
+    ...index.pending(id),
+    kind: index.pendingKind,
+    [index.idAttribute]: id,
     version: randomUUID(),
-    ...inLists(lists.searchPending),
-    ...sortAttributes({ id: projectId }),
+    ...inLists(index.pendingList),
+    ...sortAttributes({ id }),
   });
 }
 
+export const searchPendingPut = (projectId: number) => pendingMarkerPut(projectSearchIndex, projectId);
+export const groupSearchPendingPut = (groupId: number) => pendingMarkerPut(groupSearchIndex, groupId);
+
 /**
- * The worker's step: writes the postings of the project's current text, then removes the marker
- * it read, unless a newer change replaced it meanwhile (that change's message does the rest).
- * Safe to run twice and on a project deleted meanwhile (its partition goes with it).
+ * The worker's step: writes the postings of the item's current text, then removes the marker it
+ * read, unless a newer change replaced it meanwhile (that change's message does the rest). Safe
+ * to run twice and on an item deleted meanwhile (its purge removes what is left).
  */
-export async function indexProjectForSearch(projectId: number): Promise<void> {
-  const marker = await getItem(keys.searchPending(projectId));
+export async function indexForSearch(index: SearchIndexKind, id: number): Promise<void> {
+  const marker = await getItem(index.pending(id));
   if (!marker) return;
-  const [project, existing] = await Promise.all([getItem(keys.project(projectId)), postingKeysOf(projectId)]);
-  if (project && !project.deleting) {
-    const added = postingItems(projectId, searchColumns(project as unknown as Project)).filter(
+  const [item, existing] = await Promise.all([getItem(index.item(id)), postingKeysOf(index, id)]);
+  if (item && !item.deleting) {
+    const added = searchPostingItems(index, id, index.columns(item)).filter(
       (posting) => !existing.has(String(posting.search_key)),
     );
     await batchWriteItems(added);
-    // How many projects each key lists: it only chooses which key a search reads, so a count
+    // How many items each key lists: it only chooses which key a search reads, so a count
     // off by a retried message costs a little more reading, never a wrong answer.
     await Promise.all(
-      added.map((posting) =>
-        writeAlone(listCountChange(lists.searchPostings(String(posting.search_key)), 1)),
-      ),
+      added.map((posting) => writeAlone(listCountChange(index.postings(String(posting.search_key)), 1))),
     );
   }
-  await writeAlone(
-    remove(keys.searchPending(projectId), 'version = :version', { ':version': marker.version }),
-  );
+  await writeAlone(remove(index.pending(id), 'version = :version', { ':version': marker.version }));
 }
 
-/** The search keys a project is already listed under. */
-async function postingKeysOf(projectId: number): Promise<Set<string>> {
-  const postings = await readPartition(keys.project(projectId).pk, {
-    skPrefix: keys.searchPosting(projectId, '').sk,
+export const indexProjectForSearch = (projectId: number) => indexForSearch(projectSearchIndex, projectId);
+export const indexGroupForSearch = (groupId: number) => indexForSearch(groupSearchIndex, groupId);
+
+/** The search keys an item is already listed under. */
+async function postingKeysOf(index: SearchIndexKind, id: number): Promise<Set<string>> {
+  const postings = await readPartition(index.item(id).pk, {
+    skPrefix: index.posting(id, '').sk,
     projection: 'search_key',
   });
   return new Set(postings.map((item) => String(item.search_key)));
+}
+
+/**
+ * A group's postings and pending marker, for its purge: one read of its partition, as both sort
+ * keys begin with `SEARCH` (SEARCH#<key> and SEARCHPENDING).
+ */
+export async function groupSearchItemKeys(groupId: number): Promise<Key[]> {
+  const pending = keys.groupSearchPending(groupId);
+  const items = await readPartition(pending.pk, {
+    skPrefix: 'SEARCH',
+    projection: 'pk, sk',
+    consistent: true,
+  });
+  return items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
 }
 
 /** Postings read for a search at most; a term whose every key lists more is too common to narrow. */
 export const MAX_CANDIDATES = 200;
 
 /**
- * Ids of the projects that may match a search: those listed under the least common of the term's
- * keys (chosen by the keys' counts, read in one batch), plus every project still waiting for the
- * worker. Undefined when that key lists more than MAX_CANDIDATES projects (the term is too common
+ * Ids of the projects (or groups) that may match a search: those listed under the least common of
+ * the term's keys (chosen by the keys' counts, read in one batch), plus every one still waiting
+ * for the worker. Undefined when that key lists more than MAX_CANDIDATES (the term is too common
  * for the index to help).
  */
-export async function searchCandidateIds(searchKeys: string[]): Promise<number[] | undefined> {
-  const pending = readPending();
+export async function candidateIdsOf(
+  index: SearchIndexKind,
+  searchKeys: string[],
+): Promise<number[] | undefined> {
+  const pending = readPending(index);
   pending.catch(() => undefined);
   const counts = new Map(
-    (await batchGetItems(searchKeys.map((key) => keys.listCount(lists.searchPostings(key))))).map((item) => [
+    (await batchGetItems(searchKeys.map((key) => keys.listCount(index.postings(key))))).map((item) => [
       String(item.pk),
       Number(item.count ?? 0),
     ]),
   );
-  const countOf = (key: string) => counts.get(keys.listCount(lists.searchPostings(key)).pk) ?? 0;
+  const countOf = (key: string) => counts.get(keys.listCount(index.postings(key)).pk) ?? 0;
   const rarest = [...searchKeys].sort((a, b) => countOf(a) - countOf(b))[0];
   if (rarest === undefined) return undefined;
-  const postings = await readListHead(lists.searchPostings(rarest), 'id', 'asc', MAX_CANDIDATES + 1);
+  const postings = await readListHead(index.postings(rarest), 'id', 'asc', MAX_CANDIDATES + 1);
   const waiting = await pending;
   if (postings.length > MAX_CANDIDATES || !waiting) return undefined;
-  return [...new Set([...postings, ...waiting].map((item) => Number(item.project_id)))];
+  return [...new Set([...postings, ...waiting].map((item) => Number(item[index.idAttribute])))];
 }
+
+export const searchCandidateIds = (searchKeys: string[]) => candidateIdsOf(projectSearchIndex, searchKeys);
+export const groupSearchCandidateIds = (searchKeys: string[]) => candidateIdsOf(groupSearchIndex, searchKeys);
 
 /**
  * Every pending marker (normally none: the worker runs within moments of each change); undefined
  * when there are too many to read, and the search is left to the lists.
  */
-async function readPending(): Promise<Raw[] | undefined> {
-  const { items, complete } = await readWholeList(lists.searchPending);
+async function readPending(index: SearchIndexKind): Promise<Raw[] | undefined> {
+  const { items, complete } = await readWholeList(index.pendingList);
   return complete ? items : undefined;
 }

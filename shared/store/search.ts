@@ -29,7 +29,7 @@ import { issueSearchState, type SearchState, searchSort } from '#domain/search.t
 import type { Caller, User } from '#domain/users.ts';
 import { userMatchesSearch } from '#domain/users.ts';
 import { accessFromLevels, type CredentialBatch, membershipLevelsOf } from './access.ts';
-import { visibleGroupsPage } from './group-lists.ts';
+import { type StartedGroupSearch, visibleGroupsPage } from './group-lists.ts';
 import { readSubtrees } from './group-tree.ts';
 import { listIssues, type StoredIssue } from './issues.ts';
 import { tree } from './keys.ts';
@@ -175,9 +175,23 @@ async function readMemberIds(groupId: number): Promise<number[]> {
   return members.filter((member) => isMembershipActive(member.expires_at)).map((member) => member.user_id);
 }
 
-/** GET /search?scope=groups: every group the caller may see (GET /groups?all_available=true&search=…). */
-export const searchVisibleGroups = (term: string, caller: Caller, page: PageRequest) =>
-  visibleGroupsPage({ all_available: true }, caller, page, (group) => groupMatchesSearch(group, term));
+/**
+ * GET /search?scope=groups: every group the caller may see (GET /groups?all_available=true&search=…),
+ * through the index's candidates when the search begun by startGroupSearch (`started`) has them.
+ */
+export const searchVisibleGroups = (
+  term: string,
+  caller: Caller,
+  page: PageRequest,
+  started?: Promise<StartedGroupSearch | undefined>,
+) =>
+  visibleGroupsPage(
+    { all_available: true },
+    caller,
+    page,
+    (group) => groupMatchesSearch(group, term),
+    started,
+  );
 
 // Issues and merge requests ---------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ import { groupNamespace, userNamespace } from '#store/namespaces.ts';
 import { createNoteBy } from '#store/notes.ts';
 import { newRunnersToken } from '#store/project-items.ts';
 import { createProject } from '#store/project-writes.ts';
-import { indexProjectForSearch } from '#store/search-index.ts';
+import { indexGroupForSearch, indexProjectForSearch } from '#store/search-index.ts';
 import { getUser } from '#store/users.ts';
 
 export const VISIBILITY_CYCLE: readonly Visibility[] = ['public', 'internal', 'private'];
@@ -45,8 +45,11 @@ export function groupFields(path: string, visibility: Visibility, parent?: Group
   };
 }
 
-export function seedGroup(path: string, visibility: Visibility, creatorId: number, parent?: Group) {
-  return createGroup(groupFields(path, visibility, parent), parent, creatorId);
+/** A group as POST /groups makes it, its search postings written as the queue's worker would. */
+export async function seedGroup(path: string, visibility: Visibility, creatorId: number, parent?: Group) {
+  const group = await createGroup(groupFields(path, visibility, parent), parent, creatorId);
+  await indexGroupForSearch(group.id);
+  return group;
 }
 
 /** A project as POST /projects makes it, its search postings written as the queue's worker would. */

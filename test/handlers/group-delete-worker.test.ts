@@ -13,7 +13,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/group-delete.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import { BUCKET, ddb, NOW, resetMocks, sentCommands, TABLE } from './fixtures.ts';
+import { BUCKET, ddb, NOW, pad, resetMocks, sentCommands, TABLE } from './fixtures.ts';
 import {
   backend,
   getCommand,
@@ -94,6 +94,25 @@ beforeEach(() => {
     { ...marked, deleting: true },
     groupMemberItem(backend, { userId: 7, level: 30 }),
     projectMemberItem(42, { userId: 7, level: 30 }),
+    // One of its search postings, and a pending marker of a rename the index had not served.
+    {
+      pk: 'GROUP#5',
+      sk: 'SEARCH#~bac',
+      kind: 'group_search_posting',
+      group_id: 5,
+      search_key: '~bac',
+      l1: 'GSEARCH#~bac',
+      sid: pad(5),
+    },
+    {
+      pk: 'GROUP#5',
+      sk: 'SEARCHPENDING',
+      kind: 'group_search_pending',
+      group_id: 5,
+      version: 'v-1',
+      l1: 'GSEARCH#PENDING',
+      sid: pad(5),
+    },
   );
 });
 
@@ -164,6 +183,19 @@ describe('group-delete worker', () => {
         listCount('MEMBERS#GROUP#5', -1),
         listCount('MEMBERSHIPS#GROUP#USER#7', -1),
       ),
+      // Its search postings and pending marker, in one read of its partition.
+      {
+        QueryCommand: {
+          TableName: TABLE,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': 'GROUP#5', ':prefix': 'SEARCH' },
+          ProjectionExpression: 'pk, sk',
+          ConsistentRead: true,
+          ExclusiveStartKey: undefined,
+        },
+      },
+      { DeleteCommand: { TableName: TABLE, Key: { pk: 'GROUP#5', sk: 'SEARCH#~bac' } } },
+      { DeleteCommand: { TableName: TABLE, Key: { pk: 'GROUP#5', sk: 'SEARCHPENDING' } } },
       deleteIfOwn({ pk: 'ROUTE#platform/backend', sk: 'ROUTE' }, 5),
       transaction(deleteExisting(groupKey(5))),
     ]);

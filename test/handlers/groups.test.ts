@@ -16,7 +16,9 @@ import {
   ddb,
   GROUP_DELETE_QUEUE_URL,
   NOW,
+  pad,
   resetMocks,
+  SEARCH_QUEUE_URL,
   sentCommands,
   sqs,
   TABLE,
@@ -65,6 +67,22 @@ import {
 } from './resource-fixtures.ts';
 
 const NEW_ITEM = 'attribute_not_exists(pk)';
+/** The group's search pending marker, put in the transaction that creates or renames it. */
+const groupSearchPending = (groupId: number) => ({
+  Put: {
+    TableName: TABLE,
+    Item: {
+      pk: `GROUP#${groupId}`,
+      sk: 'SEARCHPENDING',
+      kind: 'group_search_pending',
+      group_id: groupId,
+      version: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+      l1: 'GSEARCH#PENDING',
+      sid: pad(groupId),
+    },
+  },
+});
+const sentMessages = () => sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
 const GROUP_NOT_FOUND = message(404, '404 Group Not Found');
 /** A namespace's project lists read to the end of a page, in one order, and their counters. */
 const namespaceLists = (namespaceId: number, order: string, limit: number, asc: boolean) => [
@@ -84,6 +102,10 @@ beforeEach(() => {
 });
 
 describe('POST /groups', () => {
+  beforeEach(() => {
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+  });
+
   it('creates a top-level group with its route, its creator as owner and the counters → 201', async () => {
     givenCounter('namespace', 20);
     const mobile = groupRecord({
@@ -118,8 +140,10 @@ describe('POST /groups', () => {
         listCount('GROUPS#CHILDREN#ROOT', 1),
         listCount('MEMBERS#GROUP#11', 1),
         listCount('MEMBERSHIPS#GROUP#USER#2', 1),
+        groupSearchPending(11),
       ),
     ]);
+    expect(sentMessages()).toEqual([{ QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"groupId":11}' }]);
   });
 
   it('creates a subgroup under a group the caller owns, checking the parent’s path and name', async () => {
@@ -167,6 +191,7 @@ describe('POST /groups', () => {
         listCount('GROUPS#CHILDREN#3', 1),
         listCount('MEMBERS#GROUP#11', 1),
         listCount('MEMBERSHIPS#GROUP#USER#2', 1),
+        groupSearchPending(11),
         {
           ConditionCheck: {
             TableName: TABLE,
@@ -179,6 +204,7 @@ describe('POST /groups', () => {
         },
       ),
     ]);
+    expect(sentMessages()).toEqual([{ QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"groupId":11}' }]);
   });
 
   it('a parent the caller cannot see → 404 Group Not Found, nothing written', async () => {
@@ -336,6 +362,37 @@ describe('PUT /groups/:id', () => {
       listQuery('l1', 'SHARES#GROUP#5'),
       ...namespaceLists(5, 'name', 100, true),
     ]);
+    // The description is not searched: no pending marker, no message to the index.
+    expect(sentMessages()).toEqual([]);
+  });
+
+  it('a new name puts the search pending marker in the same transaction and queues the index', async () => {
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+    const renamed = { ...qa, name: 'Quality', full_name: 'Quality', updated_at: NOW };
+    expect(
+      await invoke(updateGroup, 'PUT', '/api/v4/groups/9', { token: ADMIN_TOKEN, json: { name: 'Quality' } }),
+    ).toEqual(ok(groupDetailView(renamed, [], [])));
+    // The reads are those of any save (above); the one write is the group beside its marker.
+    expect(writesSent()).toEqual([
+      transaction(
+        {
+          Put: {
+            TableName: TABLE,
+            Item: groupItem(renamed),
+            ConditionExpression:
+              'updated_at = :previous AND full_path = :path AND full_name = :name AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND (attribute_not_exists(moves_below) OR moves_below = :zero)',
+            ExpressionAttributeValues: {
+              ':previous': qa.updated_at,
+              ':path': 'qa',
+              ':name': 'QA',
+              ':zero': 0,
+            },
+          },
+        },
+        groupSearchPending(9),
+      ),
+    ]);
+    expect(sentMessages()).toEqual([{ QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"groupId":9}' }]);
   });
 
   it('a developer of the group → 403, nothing written', async () => {

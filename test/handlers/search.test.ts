@@ -129,6 +129,17 @@ const apiPosting: Item = {
   sid: pad(42),
 };
 
+/** platform (group 3) is listed under the keys of `plat` (its name and path). */
+const platformPosting = (key: string): Item => ({
+  pk: 'GROUP#3',
+  sk: `SEARCH#${key}`,
+  kind: 'group_search_posting',
+  group_id: 3,
+  search_key: key,
+  l1: `GSEARCH#${key}`,
+  sid: pad(3),
+});
+
 // Views -------------------------------------------------------------------------------------------
 
 const TIME_STATS = {
@@ -280,6 +291,10 @@ beforeEach(() => {
     issuableItem('merge_request', mrRecord),
     countItem('SEARCH#~api', 1),
     apiPosting,
+    countItem('GSEARCH#~pla', 1),
+    countItem('GSEARCH#~lat', 1),
+    platformPosting('~pla'),
+    platformPosting('~lat'),
     grantItem(CAROL_TOKEN, { user: CAROL }),
   );
   readAhead.rememberUser(grantKey(USER_TOKEN), 2);
@@ -368,12 +383,14 @@ describe('GET /search', () => {
       body: [{ id: 3, name: 'Platform', path: 'platform', description: 'Platform teams' }],
     });
     expect(sentCommands()).toEqual([
-      tokenRead(USER_TOKEN),
-      // 2: her group memberships beside the public and internal lists; 3: her groups' subtrees.
+      // 1: the index's pending groups, the term's key counters and her group memberships (read
+      // ahead) beside the credential; 2: the rarest key's postings; 3: the candidates' items.
+      listQuery('l1', 'GSEARCH#PENDING'),
+      batchGet({ pk: 'LISTCOUNT#GSEARCH#~pla', sk: 'COUNT' }, { pk: 'LISTCOUNT#GSEARCH#~lat', sk: 'COUNT' }),
       listQuery('l2', 'MEMBERSHIPS#GROUP#USER#2'),
-      listQuery('l1', 'GROUPS#public', { order: 'name' }),
-      listQuery('l1', 'GROUPS#internal', { order: 'name' }),
-      treeQuery('TREE#3#GROUPS', `${pad(3)}/`),
+      tokenRead(USER_TOKEN),
+      listQuery('l1', 'GSEARCH#~pla', { limit: 201 }),
+      batchGet(groupKey(3)),
     ]);
   });
 

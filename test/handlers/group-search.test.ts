@@ -1,0 +1,291 @@
+/**
+ * The group search index: the `search-index` worker writing a group's postings (name and path),
+ * counting its keys and removing its pending marker, and GET /groups?search reading the index's
+ * candidates (beside the credential) in place of the visibility lists, with a pending group
+ * always a candidate and the lists still read for a term the index has no key for.
+ */
+import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readAhead } from '#store/read-ahead.ts';
+import { handler as listGroups } from '../../functions/groups/list.ts';
+import { handler as searchIndexWorker } from '../../functions/workers/search-index.ts';
+import { invoke, lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
+import {
+  ADMIN_TOKEN,
+  ddb,
+  jsonHeaders,
+  pad,
+  resetMocks,
+  sentCommands,
+  sha256,
+  TABLE,
+  USER_TOKEN,
+} from './fixtures.ts';
+import {
+  BASE_URL,
+  BOB_TOKEN,
+  backend,
+  batchGet,
+  countItem,
+  type GroupRecord,
+  givenWorld,
+  groupItem,
+  groupKey,
+  type Item,
+  listQuery,
+  platform,
+  qa,
+  store,
+  tokenRead,
+} from './resource-fixtures.ts';
+
+const postingItem = (groupId: number, searchKey: string): Item => ({
+  pk: `GROUP#${groupId}`,
+  sk: `SEARCH#${searchKey}`,
+  kind: 'group_search_posting',
+  group_id: groupId,
+  search_key: searchKey,
+  l1: `GSEARCH#${searchKey}`,
+  sid: pad(groupId),
+});
+
+const markerKey = (groupId: number) => ({ pk: `GROUP#${groupId}`, sk: 'SEARCHPENDING' });
+const markerItem = (groupId: number, version: string): Item => ({
+  ...markerKey(groupId),
+  kind: 'group_search_pending',
+  group_id: groupId,
+  version,
+  l1: 'GSEARCH#PENDING',
+  sid: pad(groupId),
+});
+
+const consistentGet = (key: { pk: string; sk: string }) => ({
+  GetCommand: { TableName: TABLE, Key: key, ConsistentRead: true },
+});
+const existingPostingsQuery = (groupId: number) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': `GROUP#${groupId}`, ':prefix': 'SEARCH#' },
+    ProjectionExpression: 'search_key',
+    ExclusiveStartKey: undefined,
+  },
+});
+const batchWrite = (...items: Item[]) => ({
+  BatchWriteCommand: { RequestItems: { [TABLE]: items.map((Item) => ({ PutRequest: { Item } })) } },
+});
+const counterUpdate = (searchKey: string) => ({
+  UpdateCommand: {
+    TableName: TABLE,
+    Key: { pk: `LISTCOUNT#GSEARCH#${searchKey}`, sk: 'COUNT' },
+    UpdateExpression: 'ADD #count :delta',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':delta': 1 },
+  },
+});
+const markerDelete = (groupId: number, version: string) => ({
+  DeleteCommand: {
+    TableName: TABLE,
+    Key: markerKey(groupId),
+    ConditionExpression: 'version = :version',
+    ExpressionAttributeValues: { ':version': version },
+  },
+});
+const counterKey = (searchKey: string) => ({ pk: `LISTCOUNT#GSEARCH#${searchKey}`, sk: 'COUNT' });
+
+/** What a group search shows of a group (spec §2.5). */
+const searchView = (group: GroupRecord) => ({
+  id: group.id,
+  name: group.name,
+  path: group.path,
+  description: group.description,
+});
+
+/** One page of GET /groups asked with `query` (its parameters in order, page and per_page among them). */
+const onePage = (query: string, total: number) => {
+  const link = (rel: string) => `<${BASE_URL}/api/v4/groups?${query}>; rel="${rel}"`;
+  return jsonHeaders({
+    'X-Per-Page': '20',
+    'X-Page': '1',
+    'X-Next-Page': '',
+    'X-Prev-Page': '',
+    Link: `${link('first')}, ${link('last')}`,
+    'X-Total': String(total),
+    'X-Total-Pages': '1',
+  });
+};
+
+const runWorker = (body: string) =>
+  searchIndexWorker(sqsEvent(sqsRecord(body, 'msg-1')), lambdaContext('search-index'));
+
+const grantKey = (secret: string) => ({ pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' });
+const membershipsQuery = (userId: number) => listQuery('l2', `MEMBERSHIPS#GROUP#USER#${userId}`);
+
+beforeEach(() => {
+  resetMocks();
+  givenWorld();
+  // A warm container: it has seen each credential, so the caller's memberships are read beside it.
+  readAhead.rememberUser(grantKey(ADMIN_TOKEN), 1);
+  readAhead.rememberUser(grantKey(USER_TOKEN), 2);
+  readAhead.rememberUser(grantKey(BOB_TOKEN), 7);
+  ddb.on(BatchWriteCommand).resolves({});
+  ddb.on(DeleteCommand).resolves({});
+});
+
+describe('search-index worker, groups', () => {
+  it('writes the postings of every key of the name and path, counts them, removes the marker', async () => {
+    // Name 'Platform' and path 'platform' share their windows: ~pla ~lat ~atf ~tfo ~for ~orm.
+    store(markerItem(3, 'v-1'));
+    expect(await runWorker('{"groupId":3}')).toEqual({ batchItemFailures: [] });
+    const windows = ['~pla', '~lat', '~atf', '~tfo', '~for', '~orm'];
+    expect(sentCommands()).toEqual([
+      consistentGet(markerKey(3)),
+      consistentGet(groupKey(3)),
+      existingPostingsQuery(3),
+      batchWrite(...windows.map((key) => postingItem(3, key))),
+      ...windows.map(counterUpdate),
+      markerDelete(3, 'v-1'),
+    ]);
+  });
+
+  it('lists a short name and path under their whole value; the description is not searched', async () => {
+    // qa: name 'QA', path 'qa' (shorter than a window), description 'Testing'.
+    store(markerItem(9, 'v-2'));
+    expect(await runWorker('{"groupId":9}')).toEqual({ batchItemFailures: [] });
+    expect(sentCommands()).toEqual([
+      consistentGet(markerKey(9)),
+      consistentGet(groupKey(9)),
+      existingPostingsQuery(9),
+      batchWrite(postingItem(9, '=qa')),
+      counterUpdate('=qa'),
+      markerDelete(9, 'v-2'),
+    ]);
+  });
+
+  it('writes nothing for a group being deleted, and removes its marker', async () => {
+    store(markerItem(9, 'v-3'), { ...groupItem(qa), deleting: true });
+    expect(await runWorker('{"groupId":9}')).toEqual({ batchItemFailures: [] });
+    expect(sentCommands()).toEqual([
+      consistentGet(markerKey(9)),
+      consistentGet(groupKey(9)),
+      existingPostingsQuery(9),
+      markerDelete(9, 'v-3'),
+    ]);
+  });
+
+  it('does nothing without a marker (already served)', async () => {
+    expect(await runWorker('{"groupId":9}')).toEqual({ batchItemFailures: [] });
+    expect(sentCommands()).toEqual([consistentGet(markerKey(9))]);
+  });
+
+  it('refuses a message naming neither a project nor a group', async () => {
+    expect(await runWorker('{"userId":9}')).toEqual({ batchItemFailures: [{ itemIdentifier: 'msg-1' }] });
+    expect(sentCommands()).toEqual([]);
+  });
+});
+
+describe('GET /groups?search through the index', () => {
+  const plat = [counterKey('~pla'), counterKey('~lat')];
+
+  it('admins: the rarest key’s candidates read beside the credential, then their items (3 round trips)', async () => {
+    store(
+      countItem('GSEARCH#~pla', 2),
+      countItem('GSEARCH#~lat', 1),
+      postingItem(3, '~pla'),
+      postingItem(3, '~lat'),
+      // A posting left from backend's older name: read, checked against the group, dropped.
+      postingItem(5, '~pla'),
+    );
+    expect(
+      await invoke(listGroups, 'GET', '/api/v4/groups', { token: ADMIN_TOKEN, query: { search: 'plat' } }),
+    ).toEqual({
+      statusCode: 200,
+      headers: onePage('page=1&per_page=20&search=plat', 1),
+      body: [searchView(platform)],
+    });
+    expect(sentCommands()).toEqual([
+      // 1: the index's pending groups and key counters, and the likely caller's memberships (an
+      // admin needs none: a read of this warm container's guess), beside the credential;
+      // 2: the rarest key's postings; 3: the candidates' items.
+      listQuery('l1', 'GSEARCH#PENDING'),
+      batchGet(...plat),
+      membershipsQuery(1),
+      tokenRead(ADMIN_TOKEN),
+      listQuery('l1', 'GSEARCH#~lat', { limit: 201 }),
+      batchGet(groupKey(3)),
+    ]);
+  });
+
+  it('a group still waiting for the worker is a candidate; what the caller may not see stays hidden', async () => {
+    // qa (internal) renamed to Platform QA: only its marker so far. bob sees internal groups
+    // with all_available, but platform is private and he is no member of it.
+    store(
+      { ...groupItem(qa), name: 'Platform QA', sname: `platform qa ${pad(9)}` },
+      markerItem(9, 'v-4'),
+      countItem('GSEARCH#~pla', 1),
+      countItem('GSEARCH#~lat', 1),
+      postingItem(3, '~pla'),
+      postingItem(3, '~lat'),
+    );
+    expect(
+      await invoke(listGroups, 'GET', '/api/v4/groups', {
+        token: BOB_TOKEN,
+        query: { search: 'plat', all_available: 'true' },
+      }),
+    ).toEqual({
+      statusCode: 200,
+      headers: onePage('all_available=true&page=1&per_page=20&search=plat', 1),
+      body: [{ ...searchView(qa), name: 'Platform QA' }],
+    });
+    expect(sentCommands()).toEqual([
+      listQuery('l1', 'GSEARCH#PENDING'),
+      batchGet(...plat),
+      membershipsQuery(7),
+      tokenRead(BOB_TOKEN),
+      listQuery('l1', 'GSEARCH#~pla', { limit: 201 }),
+      batchGet(groupKey(3), groupKey(9)),
+    ]);
+  });
+
+  it('a term without a key (two code points in three units) reads the visibility lists as before', async () => {
+    expect(
+      await invoke(listGroups, 'GET', '/api/v4/groups', { token: ADMIN_TOKEN, query: { search: '😀a' } }),
+    ).toEqual({
+      statusCode: 200,
+      headers: onePage(`page=1&per_page=20&search=${encodeURIComponent('😀a')}`, 0),
+      body: [],
+    });
+    expect(sentCommands()).toEqual([
+      membershipsQuery(1),
+      tokenRead(ADMIN_TOKEN),
+      ...['public', 'internal', 'private'].map((visibility) =>
+        listQuery('l1', `GROUPS#${visibility}`, { order: 'name' }),
+      ),
+    ]);
+  });
+
+  it('a signed-in member: the candidates she reaches through her memberships, no subtree read', async () => {
+    store(
+      countItem('GSEARCH#~bac', 1),
+      countItem('GSEARCH#~ack', 1),
+      postingItem(5, '~bac'),
+      postingItem(5, '~ack'),
+    );
+    expect(
+      await invoke(listGroups, 'GET', '/api/v4/groups', { token: USER_TOKEN, query: { search: 'back' } }),
+    ).toEqual({
+      statusCode: 200,
+      headers: onePage('page=1&per_page=20&search=back', 1),
+      body: [searchView(backend)],
+    });
+    expect(sentCommands()).toEqual([
+      listQuery('l1', 'GSEARCH#PENDING'),
+      batchGet(counterKey('~bac'), counterKey('~ack')),
+      membershipsQuery(2),
+      tokenRead(USER_TOKEN),
+      listQuery('l1', 'GSEARCH#~bac', { limit: 201 }),
+      // backend (private) is a descendant of platform, which she owns.
+      batchGet(groupKey(5)),
+    ]);
+  });
+});
