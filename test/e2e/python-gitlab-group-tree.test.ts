@@ -4,26 +4,14 @@
  * list, include_subgroups on a group's projects). On a machine without the package the test is
  * reported as skipped, never as passed.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
-
-const PYTHON = '/usr/bin/python3';
-const available = spawnSync(PYTHON, ['-c', 'import gitlab'], { encoding: 'utf8' }).status === 0;
+import { describe, expect, it } from 'vitest';
+import { PASSED, pythonGitlabAvailable, runCheck } from '../support/python-gitlab.ts';
 
 describe('python-gitlab group tree', () => {
-  it.skipIf(!available)(
+  it.skipIf(!pythonGitlabAvailable)(
     'descendant_groups.list, transfer(parent) and transfer(), groups.list(visibility), projects.list(include_subgroups)',
     async () => {
-      const script = join(import.meta.dirname, 'python', 'check_group_tree.py');
-      const result = await promisify(execFile)(PYTHON, [script, inject('baseUrl'), inject('rootToken')], {
-        timeout: 100_000,
-      }).catch((error: { stdout?: string; stderr?: string }) => error);
-      expect({ stdout: result.stdout?.trim(), stderr: result.stderr?.trim() }).toEqual({
-        stdout: 'ok',
-        stderr: '',
-      });
+      expect(await runCheck('check_group_tree.py')).toEqual(PASSED);
     },
     120_000,
   );

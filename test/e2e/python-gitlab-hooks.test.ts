@@ -5,36 +5,22 @@
  * part per test. CI installs the package; on a machine without it these tests are reported as
  * skipped, never as passed.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
-
-const PYTHON = '/usr/bin/python3';
-const available = spawnSync(PYTHON, ['-c', 'import gitlab'], { encoding: 'utf8' }).status === 0;
-
-/** Runs one part of check_hooks.py; the script's stderr names the first mismatch. */
-async function runPart(part: string) {
-  const script = join(import.meta.dirname, 'python', 'check_hooks.py');
-  const result = await promisify(execFile)(PYTHON, [script, inject('baseUrl'), inject('rootToken'), part], {
-    timeout: 100_000,
-  }).catch((error: { stdout?: string; stderr?: string; code?: number }) => error);
-  return { stdout: result.stdout?.trim(), stderr: result.stderr?.trim() };
-}
+import { describe, expect, it } from 'vitest';
+import { PASSED, pythonGitlabAvailable, runCheck } from '../support/python-gitlab.ts';
 
 describe('python-gitlab project hooks and push rules', () => {
-  it.skipIf(!available)(
+  it.skipIf(!pythonGitlabAvailable)(
     'hooks: create, list, get, save (wiki_events), update, delete; no token shown; 422/404/403/401',
     async () => {
-      expect(await runPart('hooks')).toEqual({ stdout: 'ok', stderr: '' });
+      expect(await runCheck('check_hooks.py', ['hooks'])).toEqual(PASSED);
     },
     120_000,
   );
 
-  it.skipIf(!available)(
+  it.skipIf(!pythonGitlabAvailable)(
     'push rules: create, get, save, delete; 422 for a second, 400 for a bad regex, null when none',
     async () => {
-      expect(await runPart('push_rules')).toEqual({ stdout: 'ok', stderr: '' });
+      expect(await runCheck('check_hooks.py', ['push_rules'])).toEqual(PASSED);
     },
     120_000,
   );

@@ -5,52 +5,38 @@
  * raises for strangers. One script, one part per test. CI installs the package; on a machine
  * without it these tests are reported as skipped, never as passed.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
-
-const PYTHON = '/usr/bin/python3';
-const available = spawnSync(PYTHON, ['-c', 'import gitlab'], { encoding: 'utf8' }).status === 0;
-
-/** Runs one part of check_notes.py; the script's stderr names the first mismatch. */
-async function runPart(part: string) {
-  const script = join(import.meta.dirname, 'python', 'check_notes.py');
-  const result = await promisify(execFile)(PYTHON, [script, inject('baseUrl'), inject('rootToken'), part], {
-    timeout: 100_000,
-  }).catch((error: { stdout?: string; stderr?: string; code?: number }) => error);
-  return { stdout: result.stdout?.trim(), stderr: result.stderr?.trim() };
-}
+import { describe, expect, it } from 'vitest';
+import { PASSED, pythonGitlabAvailable, runCheck } from '../support/python-gitlab.ts';
 
 describe('python-gitlab notes and their parents', () => {
-  it.skipIf(!available)(
+  it.skipIf(!pythonGitlabAvailable)(
     'issues: create, list, get, save, close and reopen with system notes, delete; notes round trip; 404/403/401',
     async () => {
-      expect(await runPart('issues')).toEqual({ stdout: 'ok', stderr: '' });
+      expect(await runCheck('check_notes.py', ['issues'])).toEqual(PASSED);
     },
     120_000,
   );
 
-  it.skipIf(!available)(
+  it.skipIf(!pythonGitlabAvailable)(
     'merge requests: create, list, get, save, close, delete; notes round trip; 404 for a stranger',
     async () => {
-      expect(await runPart('merge_requests')).toEqual({ stdout: 'ok', stderr: '' });
+      expect(await runCheck('check_notes.py', ['merge_requests'])).toEqual(PASSED);
     },
     120_000,
   );
 
-  it.skipIf(!available)(
+  it.skipIf(!pythonGitlabAvailable)(
     'snippets: create, list, get, content, save, delete; notes round trip with the single read of §2.4',
     async () => {
-      expect(await runPart('snippets')).toEqual({ stdout: 'ok', stderr: '' });
+      expect(await runCheck('check_notes.py', ['snippets'])).toEqual(PASSED);
     },
     120_000,
   );
 
-  it.skipIf(!available)(
+  it.skipIf(!pythonGitlabAvailable)(
     'epics: create, list, get, save, delete; notes by the epic id; 404 for a stranger',
     async () => {
-      expect(await runPart('epics')).toEqual({ stdout: 'ok', stderr: '' });
+      expect(await runCheck('check_notes.py', ['epics'])).toEqual(PASSED);
     },
     120_000,
   );

@@ -4,44 +4,30 @@
  * revoking itself. One script, one part per test. CI installs the package; on a machine without it
  * these tests are reported as skipped, never as passed.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
-
-const PYTHON = '/usr/bin/python3';
-const available = spawnSync(PYTHON, ['-c', 'import gitlab'], { encoding: 'utf8' }).status === 0;
-
-/** Runs one part of check_sudo_head.py; the script's stderr names the first mismatch. */
-async function runPart(part: string) {
-  const script = join(import.meta.dirname, 'python', 'check_sudo_head.py');
-  const result = await promisify(execFile)(PYTHON, [script, inject('baseUrl'), inject('rootToken'), part], {
-    timeout: 100_000,
-  }).catch((error: { stdout?: string; stderr?: string; code?: number }) => error);
-  return { stdout: result.stdout?.trim(), stderr: result.stderr?.trim() };
-}
+import { describe, expect, it } from 'vitest';
+import { PASSED, pythonGitlabAvailable, runCheck } from '../support/python-gitlab.ts';
 
 describe('python-gitlab sudo, HEAD and self-revocation', () => {
-  it.skipIf(!available)(
+  it.skipIf(!pythonGitlabAvailable)(
     'projects.create(..., sudo=uid) creates as that user; users.create under sudo; the Sudo header; 403 and 404',
     async () => {
-      expect(await runPart('sudo')).toEqual({ stdout: 'ok', stderr: '' });
+      expect(await runCheck('check_sudo_head.py', ['sudo'])).toEqual(PASSED);
     },
     120_000,
   );
 
-  it.skipIf(!available)(
+  it.skipIf(!pythonGitlabAvailable)(
     'http_head on a list gives X-Total, X-Total-Pages and Link; on one project its content type; 404 raises',
     async () => {
-      expect(await runPart('head')).toEqual({ stdout: 'ok', stderr: '' });
+      expect(await runCheck('check_sudo_head.py', ['head'])).toEqual(PASSED);
     },
     120_000,
   );
 
-  it.skipIf(!available)(
+  it.skipIf(!pythonGitlabAvailable)(
     'http_delete("/personal_access_tokens/self") revokes the token in use; it then fails authentication',
     async () => {
-      expect(await runPart('revoke')).toEqual({ stdout: 'ok', stderr: '' });
+      expect(await runCheck('check_sudo_head.py', ['revoke'])).toEqual(PASSED);
     },
     120_000,
   );

@@ -16,24 +16,7 @@ import gitlab
 from gitlab import exceptions as errors
 from gitlab.v4.objects import GroupEpic
 
-
-def check(condition, message):
-    if not condition:
-        print(f"FAILED: {message}", file=sys.stderr)
-        sys.exit(1)
-
-
-def refused(call, error_class, code, message):
-    """Runs call, which must raise error_class with response_code code; returns the error."""
-    try:
-        result = call()
-    except error_class as error:
-        check(error.response_code == code, f"{message}: expected {code}, got {error.response_code}")
-        return error
-    except errors.GitlabError as error:
-        check(False, f"{message}: expected {error_class.__name__} {code}, got {type(error).__name__} {error}")
-    check(False, f"{message}: expected {error_class.__name__} {code}, got success {result!r}")
-    return None
+from e2e_checks import check, refused, user_with_client
 
 
 url, token = sys.argv[1], sys.argv[2]
@@ -46,16 +29,7 @@ prefix = f"pyn-{secrets.token_hex(4)}"
 
 
 def new_user(name):
-    user = gl.users.create(
-        {
-            "email": f"{prefix}-{name}@example.com",
-            "username": f"{prefix}-{name}",
-            "name": f"Py {name}",
-            "password": "password123",
-        }
-    )
-    user_token = user.personal_access_tokens.create({"name": "py", "scopes": ["api"]}).token
-    return user, gitlab.Gitlab(url, private_token=user_token)
+    return user_with_client(gl, url, f"{prefix}-{name}", f"Py {name}")
 
 
 stranger, as_stranger = new_user("stranger")

@@ -15,11 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import gitlab
 
-
-def check(condition, message):
-    if not condition:
-        print(f"FAILED: {message}", file=sys.stderr)
-        sys.exit(1)
+from e2e_checks import check, create_token, create_user
 
 
 url, token = sys.argv[1], sys.argv[2]
@@ -29,16 +25,8 @@ gl.auth()
 prefix = f"pyp-{secrets.token_hex(4)}"
 
 # A user to act as a second party, with a token of their own.
-user = gl.users.create(
-    {
-        "email": f"{prefix}@example.com",
-        "username": f"{prefix}-user",
-        "name": f"Py {prefix}",
-        "password": "password123",
-    }
-)
-user_token = user.personal_access_tokens.create({"name": "py", "scopes": ["api"]}).token
-as_user = gitlab.Gitlab(url, private_token=user_token)
+user = create_user(gl, f"{prefix}-user", f"Py {prefix}", email=f"{prefix}@example.com")
+as_user = gitlab.Gitlab(url, private_token=create_token(user))
 
 # Create: defaults, path from name, get by id and by path.
 project = gl.projects.create({"name": f"Py Project {prefix}", "description": "from python"})

@@ -14,35 +14,14 @@ import sys
 import gitlab
 from gitlab import exceptions as errors
 
-
-def check(condition, message):
-    if not condition:
-        print(f"FAILED: {message}", file=sys.stderr)
-        sys.exit(1)
-
-
-def refused(call, error_class, code, message):
-    try:
-        result = call()
-    except error_class as error:
-        check(error.response_code == code, f"{message}: expected {code}, got {error.response_code}")
-        return error
-    except errors.GitlabError as error:
-        check(False, f"{message}: expected {error_class.__name__} {code}, got {type(error).__name__} {error}")
-    check(False, f"{message}: expected {error_class.__name__} {code}, got success {result!r}")
-    return None
+from e2e_checks import check, refused, user_with_client
 
 
 def main():
     base_url, admin_token = sys.argv[1], sys.argv[2]
     admin = gitlab.Gitlab(base_url, private_token=admin_token)
     suffix = secrets.token_hex(4)
-    user = admin.users.create(
-        {"username": f"ns-{suffix}", "email": f"ns-{suffix}@example.com", "name": f"ns-{suffix}",
-         "password": "password123"}
-    )
-    token = user.personal_access_tokens.create({"name": "e2e", "scopes": ["api"]})
-    gl = gitlab.Gitlab(base_url, private_token=token.token)
+    user, gl = user_with_client(admin, base_url, f"ns-{suffix}", f"ns-{suffix}", token_name="e2e")
     group = admin.groups.create({"name": f"nsg-{suffix}", "path": f"nsg-{suffix}"})
     group.members.create({"user_id": user.id, "access_level": 40})
 

@@ -18,24 +18,7 @@ import time
 import gitlab
 from gitlab import exceptions as errors
 
-
-def check(condition, message):
-    if not condition:
-        print(f"FAILED: {message}", file=sys.stderr)
-        sys.exit(1)
-
-
-def refused(call, error_class, code, message):
-    """Runs call, which must raise error_class with response_code code; returns the error."""
-    try:
-        result = call()
-    except error_class as error:
-        check(error.response_code == code, f"{message}: expected {code}, got {error.response_code}")
-        return error
-    except errors.GitlabError as error:
-        check(False, f"{message}: expected {error_class.__name__} {code}, got {type(error).__name__} {error}")
-    check(False, f"{message}: expected {error_class.__name__} {code}, got success {result!r}")
-    return None
+from e2e_checks import check, refused
 
 
 url, token, remote, remote_count = sys.argv[1:5]

@@ -14,11 +14,7 @@ import gitlab
 import gitlab.const
 from gitlab import exceptions as errors
 
-
-def check(condition, message):
-    if not condition:
-        print(f"FAILED: {message}", file=sys.stderr)
-        sys.exit(1)
+from e2e_checks import check
 
 
 url, token = sys.argv[1:3]

@@ -17,26 +17,9 @@ import sys
 import gitlab
 from gitlab import exceptions as errors
 
+from e2e_checks import check, refused, user_with_client
+
 GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER = 10, 20, 30, 40, 50
-
-
-def check(condition, message):
-    if not condition:
-        print(f"FAILED: {message}", file=sys.stderr)
-        sys.exit(1)
-
-
-def refused(call, error_class, code, message):
-    """Runs call, which must raise error_class with response_code code; returns the error."""
-    try:
-        result = call()
-    except error_class as error:
-        check(error.response_code == code, f"{message}: expected {code}, got {error.response_code}")
-        return error
-    except errors.GitlabError as error:
-        check(False, f"{message}: expected {error_class.__name__} {code}, got {type(error).__name__} {error}")
-    check(False, f"{message}: expected {error_class.__name__} {code}, got success {result!r}")
-    return None
 
 
 def main():
@@ -47,11 +30,7 @@ def main():
 
     def new_user(role):
         name = f"sh-{role}-{suffix}"
-        user = admin.users.create(
-            {"username": name, "email": f"{name}@example.com", "name": name, "password": "password123"}
-        )
-        token = user.personal_access_tokens.create({"name": "e2e", "scopes": ["api"]})
-        return user, gitlab.Gitlab(base_url, private_token=token.token)
+        return user_with_client(admin, base_url, name, name, token_name="e2e")
 
     owner, owner_gl = new_user("owner")
     invited_maintainer, invited_gl = new_user("invited")

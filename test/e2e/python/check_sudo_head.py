@@ -17,24 +17,7 @@ import sys
 import gitlab
 from gitlab import exceptions as errors
 
-
-def check(condition, message):
-    if not condition:
-        print(f"FAILED: {message}", file=sys.stderr)
-        sys.exit(1)
-
-
-def refused(call, error_class, code, message):
-    """Runs call, which must raise error_class with response_code code; returns the error."""
-    try:
-        result = call()
-    except error_class as error:
-        check(error.response_code == code, f"{message}: expected {code}, got {error.response_code}")
-        return error
-    except errors.GitlabError as error:
-        check(False, f"{message}: expected {error_class.__name__} {code}, got {type(error).__name__} {error}")
-    check(False, f"{message}: expected {error_class.__name__} {code}, got success {result!r}")
-    return None
+from e2e_checks import check, create_token, create_user, refused
 
 
 url, token = sys.argv[1:3]
@@ -45,17 +28,8 @@ prefix = f"pys-{secrets.token_hex(4)}"
 
 
 def new_user(name, admin=False, scopes=("api",)):
-    user = gl.users.create(
-        {
-            "username": f"{prefix}-{name}",
-            "email": f"{prefix}-{name}@example.com",
-            "name": f"{prefix} {name}",
-            "password": "password123",
-            "admin": admin,
-        }
-    )
-    secret = user.personal_access_tokens.create({"name": "e2e", "scopes": list(scopes)}).token
-    return user, secret
+    user = create_user(gl, f"{prefix}-{name}", f"{prefix} {name}", admin=admin)
+    return user, create_token(user, "e2e", scopes)
 
 
 if "sudo" in parts:

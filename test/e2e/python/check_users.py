@@ -8,11 +8,7 @@ import sys
 
 import gitlab
 
-
-def check(condition, message):
-    if not condition:
-        print(f"FAILED: {message}", file=sys.stderr)
-        sys.exit(1)
+from e2e_checks import check
 
 
 url, token = sys.argv[1], sys.argv[2]

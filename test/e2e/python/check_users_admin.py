@@ -19,24 +19,7 @@ import gitlab
 import requests
 from gitlab import exceptions as errors
 
-
-def check(condition, message):
-    if not condition:
-        print(f"FAILED: {message}", file=sys.stderr)
-        sys.exit(1)
-
-
-def refused(call, error_class, code, message):
-    """Runs call, which must raise error_class with response_code code; returns the error."""
-    try:
-        result = call()
-    except error_class as error:
-        check(error.response_code == code, f"{message}: expected {code}, got {error.response_code}")
-        return error
-    except errors.GitlabError as error:
-        check(False, f"{message}: expected {error_class.__name__} {code}, got {type(error).__name__} {error}")
-    check(False, f"{message}: expected {error_class.__name__} {code}, got success {result!r}")
-    return None
+from e2e_checks import check, create_token, create_user, refused
 
 
 url, token = sys.argv[1], sys.argv[2]
@@ -49,13 +32,7 @@ counter = iter(range(1000))
 
 def new_user(**extra):
     name = f"{prefix}-{next(counter)}"
-    return gl.users.create(
-        {"email": f"{name}@example.com", "username": name, "name": name, "password": "password123", **extra}
-    )
-
-
-def token_of(user):
-    return user.personal_access_tokens.create({"name": "py", "scopes": ["api"]}).token
+    return create_user(gl, name, name, **extra)
 
 
 def token_refused(secret, expected_message):
@@ -66,7 +43,7 @@ def token_refused(secret, expected_message):
 
 if "states" in parts:
     user = new_user()
-    secret = token_of(user)
+    secret = create_token(user)
     check(user.block() is True, "first block() returns True")
     check(user.state == "blocked", f"block() sets state, got {user.state}")
     check(user.block() is None, "second block() returns None (201 with no value)")
@@ -98,7 +75,7 @@ if "states" in parts:
     check(gl.users.get(user.id).state == "active", "stored state active")
     check(gitlab.Gitlab(url, private_token=secret).http_get("/user")["id"] == user.id, "token works again")
 
-    as_user = gitlab.Gitlab(url, private_token=token_of(new_user()))
+    as_user = gitlab.Gitlab(url, private_token=create_token(new_user()))
     refused(lambda: as_user.users.get(user.id, lazy=True).ban(), errors.GitlabBanError, 403, "ban() by a non-admin")
 
 if "identities" in parts:
