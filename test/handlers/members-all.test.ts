@@ -9,7 +9,7 @@ import { handler as listGroupMembersAll } from '../../functions/groups/members/l
 import { handler as getProjectMemberAll } from '../../functions/projects/members/get-all.ts';
 import { handler as listProjectMembersAll } from '../../functions/projects/members/list-all.ts';
 import { invoke } from '../support/events.ts';
-import { resetMocks, sentCommands, USER_TOKEN } from './fixtures.ts';
+import { resetMocks, sentCommands, tokenLookup, USER_TOKEN } from './fixtures.ts';
 import {
   aliceUser,
   apiMemberKeys,
@@ -161,10 +161,9 @@ describe('GET /projects/:id/members/all', () => {
       body: [memberView(rootUser, 30), memberView(aliceUser, 50), memberView(bobUser, 20)],
     });
     expect(sentCommands()).toEqual([
-      // The direct members as soon as the id is known, beside the credential and the project…
+      // The credential and the project in one batch, the direct members beside it…
+      batchGet(tokenLookup(USER_TOKEN).Key, projectKey(42)),
       membersOf('PROJECT', 42),
-      tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
       // …the access check, and beside it the lists of the namespace's groups with their items…
       batchGet(...apiMemberKeys(2)),
       membersOf('GROUP', 5),

@@ -12,7 +12,12 @@ import { memberWithUser } from '#store/members.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: sharingSchemas.memberAll,
-  load: project({ alongside: (projectId, _params, item) => effectiveMembersOfProjectItem(projectId, item) }),
+  // The project in one batch with the credential, so the member lists and the access check start
+  // together once it is back.
+  load: project({
+    ahead: true,
+    alongside: (projectId, _params, item) => effectiveMembersOfProjectItem(projectId, item),
+  }),
   run: async ({ params: input, request, alongside }) => {
     const { user, member } = await memberWithUser(effectiveMember(alongside, input.user_id));
     return memberEntity(user, member, request.baseUrl);

@@ -14,7 +14,12 @@ export const handler = defineRoute({
   auth: 'user',
   paginated: true,
   params: sharingSchemas.membersAll,
-  load: project({ alongside: (projectId, _params, item) => effectiveMembersOfProjectItem(projectId, item) }),
+  // The project in one batch with the credential, so the member lists and the access check start
+  // together once it is back.
+  load: project({
+    ahead: true,
+    alongside: (projectId, _params, item) => effectiveMembersOfProjectItem(projectId, item),
+  }),
   run: async ({ params: input, page, request, alongside }) => {
     const { items, total } = await effectiveMembersPage(await alongside, input, (all) =>
       slicePage(all, page),
