@@ -149,6 +149,36 @@ export const routes: readonly RouteDefinition[] = [
     entry: 'functions/groups/transfer-project.ts',
     access: write,
   },
+  {
+    method: 'GET',
+    path: '/api/v4/groups/{id}/ldap_group_links',
+    entry: 'functions/groups/ldap-group-links/list.ts',
+    access: read,
+  },
+  {
+    method: 'POST',
+    path: '/api/v4/groups/{id}/ldap_group_links',
+    entry: 'functions/groups/ldap-group-links/create.ts',
+    access: write,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v4/groups/{id}/ldap_group_links',
+    entry: 'functions/groups/ldap-group-links/delete-by-name.ts',
+    access: write,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v4/groups/{id}/ldap_group_links/{cn}',
+    entry: 'functions/groups/ldap-group-links/delete.ts',
+    access: write,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v4/groups/{id}/ldap_group_links/{provider}/{cn}',
+    entry: 'functions/groups/ldap-group-links/delete-for-provider.ts',
+    access: write,
+  },
   { method: 'GET', path: '/api/v4/projects', entry: 'functions/projects/list.ts', access: read },
   {
     method: 'POST',

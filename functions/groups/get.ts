@@ -6,10 +6,11 @@ import { defineRoute } from '#http/route.ts';
 import { groupDetailProjects, startGroupDetail } from '#store/group-projects.ts';
 import { sharedWithGroupsSeenBy } from '#store/group-shares.ts';
 import { startGroupStatistics } from '#store/group-statistics.ts';
+import { startLdapGroupLinks } from '#store/ldap-group-links.ts';
 
 /**
  * A group with its projects and shared projects; anonymous callers see public groups. Statistics
- * (admins only) are read beside the access check.
+ * (admins only) and the group's LDAP group links are read beside the access check.
  */
 export const handler = defineRoute({
   auth: 'optional',
@@ -18,13 +19,15 @@ export const handler = defineRoute({
     alongside: (item, caller, params: { id: string | number; statistics?: boolean }) => ({
       detail: startGroupDetail(item, caller),
       statistics: startGroupStatistics(item, showsGroupStatistics(params, caller)),
+      ldapGroupLinks: startLdapGroupLinks(item),
     }),
   }),
   run: async ({ params: input, caller, request, group, access, alongside }) => {
-    const [related, statistics, sharedWithGroups] = await Promise.all([
+    const [related, statistics, sharedWithGroups, ldapGroupLinks] = await Promise.all([
       groupDetailProjects(group, access, caller, alongside.detail),
       alongside.statistics,
       sharedWithGroupsSeenBy(group, caller),
+      alongside.ldapGroupLinks,
     ]);
     // The entity options reach groupEntity whole, statistics included.
     const options: GroupEntityOptions = {
@@ -32,6 +35,6 @@ export const handler = defineRoute({
       customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
       statistics,
     };
-    return groupDetail(group, caller, options, { ...related, sharedWithGroups });
+    return groupDetail(group, caller, options, { ...related, sharedWithGroups, ldapGroupLinks });
   },
 });

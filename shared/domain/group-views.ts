@@ -4,6 +4,7 @@
  */
 import { sharedWithGroupEntity, sharesOf } from './group-shares.ts';
 import { type Group, groupDetailEntity } from './groups.ts';
+import { type LdapGroupLink, ldapGroupLinkEntity } from './ldap-group-links.ts';
 import { type ProjectPage, presentProjects } from './project-views.ts';
 import type { Caller } from './users.ts';
 
@@ -14,13 +15,19 @@ export const noProjects: ProjectsSeen = { items: [], access: new Map() };
 
 /**
  * `sharedWithGroups` are the shares as the caller may see them (read with the invited groups);
- * without them, the shares the group keeps are shown as they were made.
+ * without them, the shares the group keeps are shown as they were made. `ldapGroupLinks`, when
+ * read, are shown as GitLab EE's group entity shows them: only when the group has any.
  */
 export function groupDetail(
   group: Group,
   caller: Caller | undefined,
   options: { baseUrl: string; customAttributes?: boolean },
-  related: { projects: ProjectsSeen; shared: ProjectsSeen; sharedWithGroups?: unknown[] },
+  related: {
+    projects: ProjectsSeen;
+    shared: ProjectsSeen;
+    sharedWithGroups?: unknown[];
+    ldapGroupLinks?: LdapGroupLink[];
+  },
 ) {
   const present = (page: ProjectsSeen) => presentProjects(page, caller, { baseUrl: options.baseUrl });
   return {
@@ -28,6 +35,9 @@ export function groupDetail(
       projects: present(related.projects),
       shared_projects: present(related.shared),
     }),
+    ...(related.ldapGroupLinks?.length
+      ? { ldap_group_links: related.ldapGroupLinks.map(ldapGroupLinkEntity) }
+      : {}),
     shared_with_groups: related.sharedWithGroups ?? sharesOf(group).map(sharedWithGroupEntity),
   };
 }

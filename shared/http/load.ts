@@ -5,7 +5,7 @@
  * see it (GitLab never says 403 for what one cannot see), 403 when they may see it but not act.
  * The handler receives the resource and the caller's level, and never checks a level itself.
  */
-import { forbidden, unauthorized } from '#domain/errors.ts';
+import { ApiError, forbidden, invalidParams, unauthorized } from '#domain/errors.ts';
 import { canAdminGroup } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
 import { canAdminProject, canOwnProject, type Project, type ProjectAccess } from '#domain/projects.ts';
@@ -162,6 +162,32 @@ export function group<P extends { id: string | number }, R = undefined>(
         enforce(options.allow, resource, () => canAdminGroup(resource.caller, loaded.access));
       }
       return { ...loaded, alongside };
+    },
+  };
+}
+
+/**
+ * The group named by `id`, for its owners and admins, as GitLab's routes that look the group up
+ * without the "!" helper (LDAP group links): a group the caller may not see is refused as one
+ * they may not administer (403), never 404. `refuse` judges the parameters first, as Grape does
+ * before the route runs.
+ */
+export function administeredGroup<P extends { id: string | number }>(
+  refuse?: (params: P) => string | undefined,
+): Loader<P, { group: Group; access: number }, Raw | undefined> {
+  const owned = group<P>({ allow: 'owner' });
+  return {
+    start: owned.start,
+    authorize: async (started, caller, params) => {
+      const refusal = refuse?.(params);
+      if (refusal) throw invalidParams(refusal);
+      try {
+        const { group, access } = await owned.authorize(started, caller, params);
+        return { group, access };
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) throw forbidden();
+        throw error;
+      }
     },
   };
 }

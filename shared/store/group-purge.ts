@@ -1,7 +1,7 @@
 /**
  * Removing a deleted group for good (the group-delete worker): its subgroups deepest first, their
  * projects with everything of them (the bucket's objects through `files`), members, shares,
- * routes and counters. Every step is conditional, so a redelivered message finishes the job
+ * LDAP group links, routes and counters. Every step is conditional, so a redelivered message finishes the job
  * without counting anything twice.
  */
 import { deleteBlob, deleteBlobPrefix } from '#blob/s3.ts';
@@ -12,6 +12,7 @@ import { decodeGroup, getRawGroup } from './group-items.ts';
 import { purgeGroupShares } from './group-shares.ts';
 import { descendantsOf } from './group-tree.ts';
 import { keys, lists } from './keys.ts';
+import { purgeLdapGroupLinks } from './ldap-group-links.ts';
 import { listCountChanges, readWholeList } from './lists.ts';
 import { removeGroupMember } from './members.ts';
 import { purgeGroupEpics } from './noteable-purge.ts';
@@ -52,6 +53,7 @@ export async function purgeGroupTree(groupId: number, files: ProjectFiles = uplo
     await purgeGroupProjects(group.id, files);
     await purgeGroupEpics(group.id);
     await purgeGroupShares(group);
+    await purgeLdapGroupLinks(group.id);
     const members = await readWholeList(lists.groupMembers(group.id));
     for (const member of members.items) {
       await removeGroupMember(group.id, Number(member.user_id)).catch(alreadyGone);

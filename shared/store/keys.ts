@@ -25,6 +25,9 @@ export const NOTE_PREFIX = 'NOTE#';
 /** A project's hooks sort by id in its partition. */
 export const HOOK_PREFIX = 'HOOK#';
 
+/** A group's LDAP group links sort under this prefix in its partition. */
+export const LDAP_LINK_PREFIX = 'LDAPLINK#';
+
 /** A project's forks sort by id in its partition. */
 export const FORK_PREFIX = 'FORK#';
 
@@ -57,6 +60,16 @@ export const keys = {
   groupShare: (groupId: number, sharedWithId: number): Key => ({
     pk: `GROUP#${groupId}`,
     sk: `SHARE#${sharedWithId}`,
+  }),
+  /**
+   * A group's LDAP group link, in the group's partition: one per provider and cn (or filter),
+   * the name hashed so any provider and value make a key that fits.
+   */
+  ldapGroupLink: (groupId: number, provider: string, kind: 'cn' | 'filter', value: string): Key => ({
+    pk: `GROUP#${groupId}`,
+    sk: `${LDAP_LINK_PREFIX}${createHash('sha256')
+      .update(JSON.stringify([provider, kind, value]), 'utf8')
+      .digest('hex')}`,
   }),
   /** A user's personal namespace (group namespaces are the groups themselves). */
   userNamespace: (namespaceId: number): Key => ({ pk: `NAMESPACE#${namespaceId}`, sk: 'NAMESPACE' }),

@@ -13,7 +13,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/group-delete.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import { BUCKET, ddb, NOW, pad, resetMocks, sentCommands, TABLE } from './fixtures.ts';
+import { BUCKET, ddb, NOW, pad, resetMocks, sentCommands, sha256, TABLE } from './fixtures.ts';
 import {
   backend,
   getCommand,
@@ -21,6 +21,7 @@ import {
   groupItem,
   groupKey,
   groupMemberItem,
+  ldapLinksQuery,
   listCount,
   listQuery,
   memberKey,
@@ -83,6 +84,9 @@ const deleteExisting = (key: { pk: string; sk: string }) => ({
   Delete: { TableName: TABLE, Key: key, ConditionExpression: 'attribute_exists(pk)' },
 });
 
+/** The sort key of backend's link to the `developers` LDAP group of `ldapmain`. */
+const BACKEND_LINK_SK = `LDAPLINK#${sha256(JSON.stringify(['ldapmain', 'cn', 'developers']))}`;
+
 beforeEach(() => {
   resetMocks();
   s3.reset();
@@ -103,6 +107,18 @@ beforeEach(() => {
       search_key: '~bac',
       l1: 'GSEARCH#~bac',
       sid: pad(5),
+    },
+    // An LDAP group link of the group.
+    {
+      pk: 'GROUP#5',
+      sk: BACKEND_LINK_SK,
+      kind: 'ldap_group_link',
+      group_id: 5,
+      provider: 'ldapmain',
+      cn: 'developers',
+      filter: null,
+      group_access: 30,
+      created_at: NOW,
     },
     {
       pk: 'GROUP#5',
@@ -177,6 +193,9 @@ describe('group-delete worker', () => {
       ...epicsOfGroup(5),
       // The shares of other groups with it (it keeps none of its own).
       listQuery('l1', 'GROUPSHARES#GROUP#5'),
+      // Its LDAP group links.
+      ldapLinksQuery(5),
+      { DeleteCommand: { TableName: TABLE, Key: { pk: 'GROUP#5', sk: BACKEND_LINK_SK } } },
       listQuery('l1', 'MEMBERS#GROUP#5'),
       transaction(
         deleteExisting(memberKey('GROUP', 5, 7)),

@@ -44,6 +44,7 @@ import {
   groupNamespace,
   groupRecord,
   groupView,
+  ldapLinksQuery,
   listCount,
   listQuery,
   memberKey,
@@ -233,6 +234,8 @@ describe('GET /groups/:id', () => {
       getCommand(groupKey(5)),
       listQuery('l1', 'SHARES#GROUP#5'),
       ...membershipLists(2),
+      // Its LDAP group links, beside the access check (none: the entity shows no `ldap_group_links`).
+      ldapLinksQuery(5),
       batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
       ...namespaceLists(5, 'name', 100, true),
     ]);

@@ -676,6 +676,18 @@ export const partitionQuery = (pk: string) => ({
   },
 });
 
+/** The Query of a group's LDAP group links: its partition under `LDAPLINK#`, read consistently. */
+export const ldapLinksQuery = (groupId: number) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': `GROUP#${groupId}`, ':prefix': 'LDAPLINK#' },
+    ProjectionExpression: undefined,
+    ConsistentRead: true,
+    ExclusiveStartKey: undefined,
+  },
+});
+
 export const transaction = (...TransactItems: unknown[]) => ({ TransactWriteCommand: { TransactItems } });
 
 export const listCount = (list: string, delta: number) => ({
