@@ -150,6 +150,12 @@ export const routes: readonly RouteDefinition[] = [
     access: write,
   },
   {
+    method: 'POST',
+    path: '/api/v4/groups/{id}/ldap_sync',
+    entry: 'functions/groups/ldap-sync.ts',
+    access: { table: 'write', queues: ['ldap-sync'] },
+  },
+  {
     method: 'GET',
     path: '/api/v4/groups/{id}/ldap_group_links',
     entry: 'functions/groups/ldap-group-links/list.ts',

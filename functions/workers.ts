@@ -22,6 +22,15 @@ export interface WorkerDefinition {
 
 export const workers: readonly WorkerDefinition[] = [
   {
+    queue: 'ldap-sync',
+    entry: 'functions/workers/ldap-sync.ts',
+    batchSize: 1,
+    visibilityTimeout: 600,
+    maxReceiveCount: 3,
+    timeout: 120,
+    access: { table: 'write' },
+  },
+  {
     queue: 'user-cleanup',
     entry: 'functions/workers/user-cleanup.ts',
     batchSize: 10,

@@ -20,6 +20,8 @@ export const queueMessages = {
     groupId: recordId,
     token: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   }),
+  /** A group's membership made to follow its linked LDAP groups. */
+  'ldap-sync': v.object({ groupId: recordId }),
   'hook-delivery': v.object({ deliveryId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) }),
 } as const;
 

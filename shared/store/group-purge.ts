@@ -13,6 +13,7 @@ import { purgeGroupShares } from './group-shares.ts';
 import { descendantsOf } from './group-tree.ts';
 import { keys, lists } from './keys.ts';
 import { purgeLdapGroupLinks } from './ldap-group-links.ts';
+import { purgeLdapSyncState } from './ldap-sync-state.ts';
 import { listCountChanges, readWholeList } from './lists.ts';
 import { removeGroupMember } from './members.ts';
 import { purgeGroupEpics } from './noteable-purge.ts';
@@ -54,6 +55,7 @@ export async function purgeGroupTree(groupId: number, files: ProjectFiles = uplo
     await purgeGroupEpics(group.id);
     await purgeGroupShares(group);
     await purgeLdapGroupLinks(group.id);
+    await purgeLdapSyncState(group.id);
     const members = await readWholeList(lists.groupMembers(group.id));
     for (const member of members.items) {
       await removeGroupMember(group.id, Number(member.user_id)).catch(alreadyGone);

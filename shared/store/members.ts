@@ -17,6 +17,7 @@ import { listCountChange, listCountChanges, readWholeList } from './lists.ts';
 import {
   check,
   commit,
+  commitUnlessDone,
   EXISTING_ITEM,
   LIVE_ITEM,
   lockLost,
@@ -33,6 +34,8 @@ type Raw = Record<string, unknown>;
 
 export interface GroupMember extends Membership {
   group_id: number;
+  /** Added by the LDAP group sync, which may change or remove it (members added by hand it never touches). */
+  ldap?: boolean;
 }
 
 export interface ProjectMember extends Membership {
@@ -50,6 +53,7 @@ const membershipOf = (item: Raw): Membership => ({
 export const decodeGroupMember = (item: Raw): GroupMember => ({
   group_id: Number(item.group_id),
   ...membershipOf(item),
+  ...(item.ldap === true ? { ldap: true } : {}),
 });
 
 const decodeProjectMember = (item: Raw): ProjectMember => ({
@@ -193,6 +197,59 @@ export async function removeGroupMemberKeepingOwner(groupId: number, userId: num
 /** How many direct owners the group has (the last one may not leave). */
 async function countGroupOwners(groupId: number): Promise<number> {
   return (await listGroupMembers(groupId)).filter((member) => member.access_level === 50).length;
+}
+
+// The LDAP group sync: each change conditional on the member as read, so a concurrent change by
+// hand wins; false when refused.
+
+const groupUnmoved = (group: Group) =>
+  check(keys.group(group.id), `${LIVE_ITEM} AND attribute_not_exists(moving) AND full_path = :path`, {
+    ':path': group.full_path,
+  });
+const asSynced = { ':level': 0, ':ldap': true };
+const syncedAsRead = (member: GroupMember) => ({
+  condition: 'access_level = :level AND ldap = :ldap',
+  values: { ...asSynced, ':level': member.access_level },
+});
+
+/** Adds a user as a member marked as the sync's, unless a member already. */
+export function addSyncedGroupMember(group: Group, userId: number, level: number): Promise<boolean> {
+  const member: GroupMember = {
+    group_id: group.id,
+    ...newMembership({ user_id: userId, access_level: level }, userId),
+    ldap: true,
+  };
+  member.created_by_id = null;
+  const item = groupMemberItem(member, group.ancestor_ids);
+  return commitUnlessDone([
+    put(item, NEW_ITEM),
+    check(keys.user(userId), EXISTING_ITEM),
+    ...listCountChanges(item, 1),
+    groupUnmoved(group),
+  ]);
+}
+
+/** Moves a member the sync added to another level, if still as read. */
+export function changeSyncedGroupMember(group: Group, member: GroupMember, level: number): Promise<boolean> {
+  const guard = syncedAsRead(member);
+  return commitUnlessDone([
+    put(
+      groupMemberItem({ ...member, access_level: level }, group.ancestor_ids),
+      guard.condition,
+      guard.values,
+    ),
+    groupUnmoved(group),
+  ]);
+}
+
+/** Removes a member the sync added, if still as read. */
+export function removeSyncedGroupMember(group: Group, member: GroupMember): Promise<boolean> {
+  const guard = syncedAsRead(member);
+  return commitUnlessDone([
+    remove(keys.groupMember(group.id, member.user_id), guard.condition, guard.values),
+    listCountChange(lists.groupMembers(group.id), -1),
+    listCountChange(lists.groupMembershipsOfUser(member.user_id), -1),
+  ]);
 }
 
 // Projects ----------------------------------------------------------------------------------------

@@ -196,6 +196,8 @@ describe('group-delete worker', () => {
       // Its LDAP group links.
       ldapLinksQuery(5),
       { DeleteCommand: { TableName: TABLE, Key: { pk: 'GROUP#5', sk: BACKEND_LINK_SK } } },
+      // Its LDAP sync state.
+      { DeleteCommand: { TableName: TABLE, Key: { pk: 'GROUP#5', sk: 'LDAPSYNC' } } },
       listQuery('l1', 'MEMBERS#GROUP#5'),
       transaction(
         deleteExisting(memberKey('GROUP', 5, 7)),

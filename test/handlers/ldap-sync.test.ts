@@ -1,0 +1,98 @@
+/** POST /groups/:id/ldap_sync: 404 without providers, the owner rule, one conditional write and one send. */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { handler as ldapSync } from '../../functions/groups/ldap-sync.ts';
+import { invoke } from '../support/events.ts';
+import { ddb, resetMocks, sqs, TABLE, USER_TOKEN } from './fixtures.ts';
+import {
+  BOB_TOKEN,
+  FORBIDDEN,
+  givenWorld,
+  groupMemberItem,
+  message,
+  ok,
+  platform,
+  store,
+  writesSent,
+} from './resource-fixtures.ts';
+
+const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/gitlab-ldap-sync';
+process.env.QUEUE_URL_LDAP_SYNC = QUEUE_URL;
+const PROVIDERS = JSON.stringify([
+  {
+    name: 'ldapmain',
+    url: 'ldap://127.0.0.1:1',
+    bindDn: 'cn=admin,dc=example,dc=org',
+    bindPassword: 'secret',
+    base: 'dc=example,dc=org',
+    groupBase: 'ou=groups,dc=example,dc=org',
+  },
+]);
+
+const pendingWrite = {
+  UpdateCommand: {
+    TableName: TABLE,
+    Key: { pk: 'GROUP#3', sk: 'LDAPSYNC' },
+    UpdateExpression: 'SET kind = :kind, ldap_sync_status = :pending',
+    ConditionExpression: 'attribute_not_exists(ldap_sync_status) OR ldap_sync_status <> :pending',
+    ExpressionAttributeValues: { ':kind': 'ldap_sync', ':pending': 'pending' },
+  },
+};
+const sends = () => sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
+
+beforeEach(() => {
+  resetMocks();
+  givenWorld();
+  process.env.LDAP_PROVIDERS = PROVIDERS;
+});
+afterEach(() => {
+  delete process.env.LDAP_PROVIDERS;
+});
+
+describe('POST /groups/:id/ldap_sync', () => {
+  it('an owner asks → 202 with the bare number, one conditional write, one message', async () => {
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+    const response = await invoke(ldapSync, 'POST', '/api/v4/groups/3/ldap_sync', { token: USER_TOKEN });
+    expect(response).toEqual(ok(202, 202));
+    expect(writesSent()).toEqual([pendingWrite]);
+    expect(sends()).toEqual([{ QueueUrl: QUEUE_URL, MessageBody: '{"groupId":3}' }]);
+  });
+
+  it('a sync already pending → 202, nothing queued', async () => {
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'x', $metadata: {} }));
+    const response = await invoke(ldapSync, 'POST', '/api/v4/groups/3/ldap_sync', { token: USER_TOKEN });
+    expect(response).toEqual(ok(202, 202));
+    expect(writesSent()).toEqual([pendingWrite]);
+    expect(sends()).toEqual([]);
+  });
+
+  it('no provider configured → 404 Not Found before the group is looked at', async () => {
+    delete process.env.LDAP_PROVIDERS;
+    const response = await invoke(ldapSync, 'POST', '/api/v4/groups/999/ldap_sync', { token: USER_TOKEN });
+    expect(response).toEqual(message(404, '404 Not Found'));
+    expect(writesSent()).toEqual([]);
+    expect(sends()).toEqual([]);
+  });
+
+  it('no such group → 404 Group Not Found', async () => {
+    const response = await invoke(ldapSync, 'POST', '/api/v4/groups/999/ldap_sync', { token: USER_TOKEN });
+    expect(response).toEqual(message(404, '404 Group Not Found'));
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('a maintainer → 403, nothing written or queued', async () => {
+    store(groupMemberItem(platform, { userId: 7, level: 40 }));
+    const response = await invoke(ldapSync, 'POST', '/api/v4/groups/3/ldap_sync', { token: BOB_TOKEN });
+    expect(response).toEqual(FORBIDDEN);
+    expect(writesSent()).toEqual([]);
+    expect(sends()).toEqual([]);
+  });
+
+  it('a non-member of the private group → 404 Group Not Found', async () => {
+    const response = await invoke(ldapSync, 'POST', '/api/v4/groups/3/ldap_sync', { token: BOB_TOKEN });
+    expect(response).toEqual(message(404, '404 Group Not Found'));
+    expect(writesSent()).toEqual([]);
+  });
+});
