@@ -60,13 +60,6 @@ export const allowsSudo = (scopes: readonly string[]) => scopes.includes('sudo')
  * The user a `sudo` parameter or header names, as text (GitLab reads any value given, an empty one
  * included; all digits is an id, anything else a username). Undefined when none was given.
  */
-/**
- * Whether a sudo value can name a user at all (a safe integer id, or a username of GitLab's
- * length): anything else names nobody and is answered 404 without a read.
- */
-export const sudoMayNameUser = (identifier: string) =>
-  /^\d+$/.test(identifier) ? Number.isSafeInteger(Number(identifier)) : identifier.length <= 255;
-
 export function sudoIdentifier(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;

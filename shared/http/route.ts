@@ -14,7 +14,6 @@ import {
   isExpired,
   scopeAllows,
   sudoIdentifier,
-  sudoMayNameUser,
   type TokenGrant,
 } from '#domain/access-tokens.ts';
 import {
@@ -193,7 +192,7 @@ async function resolveCaller(
 async function impersonated(grant: TokenGrant, identifier: string): Promise<Caller> {
   if (!grant.user.admin) throw forbidden('Must be admin to use sudo');
   if (!allowsSudo(grant.scopes)) throw insufficientScope('sudo');
-  const user = sudoMayNameUser(identifier) ? await findUser(identifier) : undefined;
+  const user = await findUser(identifier);
   if (!user) throw notFound(`User with ID or username '${identifier}'`);
   if (isBlockedState(user.state)) throw forbidden('User is blocked');
   return callerOf(user);

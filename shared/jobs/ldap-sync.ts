@@ -8,14 +8,14 @@ import type { User } from '#domain/users.ts';
 import { DirectoryError, type DirectoryMember, readLdapGroupMembers } from '#ldap/directory.ts';
 import { getGroup } from '#store/group-items.ts';
 import { readLdapGroupLinks } from '#store/ldap-group-links.ts';
-import { findUserByEmail, recordLdapSync } from '#store/ldap-sync-state.ts';
+import { recordLdapSync } from '#store/ldap-sync-state.ts';
 import {
   addSyncedGroupMember,
   changeSyncedGroupMember,
   listGroupMembers,
   removeSyncedGroupMember,
 } from '#store/members.ts';
-import { findUserByIdentity, findUserByUsername } from '#store/users.ts';
+import { findUserByEmail, findUserByIdentity, findUserByUsername } from '#store/users.ts';
 
 export interface LdapSyncOutcome {
   status: 'ready' | 'failed' | 'gone';

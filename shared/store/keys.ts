@@ -56,6 +56,8 @@ export const keys = {
   accessTokenHash: (hash: string): Key => ({ pk: `TOKENHASH#${hash}`, sk: 'TOKENHASH' }),
   group: (id: number): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' }),
   groupMember: (groupId: number, userId: number): Key => ({ pk: `GROUP#${groupId}`, sk: `MEMBER#${userId}` }),
+  /** A group's LDAP sync state: its own item, so whole-item group saves never carry it. */
+  ldapSyncState: (groupId: number): Key => ({ pk: `GROUP#${groupId}`, sk: 'LDAPSYNC' }),
   /** A group shared with another group (the link lives in the shared group's partition). */
   groupShare: (groupId: number, sharedWithId: number): Key => ({
     pk: `GROUP#${groupId}`,

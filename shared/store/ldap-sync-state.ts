@@ -1,12 +1,6 @@
-/**
- * A group's LDAP sync state (GitLab EE's ldap_sync_* attributes): its own item in the group's
- * partition, so whole-item group saves never carry it and the sync never races a user's edit.
- */
-import type { User } from '#domain/users.ts';
 import { getItem } from './items.ts';
 import { keys } from './keys.ts';
 import { remove, update, writeAlone } from './transaction.ts';
-import { getUser } from './users.ts';
 
 type Raw = Record<string, unknown>;
 
@@ -17,7 +11,7 @@ export interface LdapSyncState {
   ldap_sync_last_successful_update_at: string | null;
 }
 
-const stateKey = (groupId: number) => ({ pk: keys.group(groupId).pk, sk: 'LDAPSYNC' });
+const stateKey = keys.ldapSyncState;
 
 /** A deleted group's sync state (the group purge's step). */
 export const purgeLdapSyncState = (groupId: number) => writeAlone(remove(stateKey(groupId)));
@@ -61,12 +55,4 @@ export async function recordLdapSync(
       { values: { ':kind': 'ldap_sync', ':status': ok ? 'ready' : 'failed', ':error': error, ':at': at } },
     ),
   );
-}
-
-/** The user holding an email address (the sync's last way of matching a directory entry). */
-export async function findUserByEmail(email: string): Promise<User | undefined> {
-  const item = await getItem(keys.email(email));
-  if (item?.kind !== 'email') return undefined;
-  const user = await getUser(Number(item.user_id));
-  return user && user.email.toLowerCase() === email.toLowerCase() ? user : undefined;
 }

@@ -8,7 +8,7 @@ import { type Caller, callerOf, type Identity, type User, type UserState } from 
 import { batchGetItems } from './batch.ts';
 import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
-import { inLists, keyFits, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { forEachListPage, type ListPage, listCountChange, listCountChanges, queryList } from './lists.ts';
 import { userNamespaceItem } from './namespace-items.ts';
 import {
@@ -132,6 +132,14 @@ export async function findUserByUsername(username: string): Promise<User | undef
   return getUser(Number(route.id));
 }
 
+/** The user holding an email address (the sync's last way of matching a directory entry). */
+export async function findUserByEmail(email: string): Promise<User | undefined> {
+  const item = await getItem(keys.email(email));
+  if (item?.kind !== 'email') return undefined;
+  const user = await getUser(Number(item.user_id));
+  return user && user.email.toLowerCase() === email.toLowerCase() ? user : undefined;
+}
+
 /** A user by id or username. */
 export const findUser = (reference: string) =>
   /^\d+$/.test(reference) ? getUser(Number(reference)) : findUserByUsername(reference);
@@ -246,9 +254,7 @@ export function updateUser<T>(
 
 /** The user who holds an external identity (the directory sync finds its users this way). */
 export async function findUserByIdentity(provider: string, externUid: string): Promise<User | undefined> {
-  const key = keys.identity(provider, externUid);
-  if (!keyFits(key)) return undefined;
-  const item = await getItem(key);
+  const item = await getItem(keys.identity(provider, externUid));
   if (item?.kind !== 'identity') return undefined;
   const user = await getUser(Number(item.user_id));
   // The user item is the truth: an identity it no longer lists finds nobody.
