@@ -797,5 +797,7 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/v4/search', entry: 'functions/search/global.ts', access: read },
   { method: 'GET', path: '/api/v4/groups/{id}/search', entry: 'functions/search/group.ts', access: read },
   { method: 'GET', path: '/api/v4/projects/{id}/search', entry: 'functions/search/project.ts', access: read },
+  // About the API --------------------------------------------------------------------------------
+  { method: 'GET', path: '/api/v4/openapi.json', entry: 'functions/meta/openapi.ts', access: {} },
   { method: 'ANY', path: '$default', entry: 'functions/not-found.ts', access: {} },
 ];

@@ -94,6 +94,13 @@ export interface RouteSpec<S extends ObjectSchema, C extends AuthMode, F, L> {
   ) => Promise<unknown>;
 }
 
+/** What a route declares to its callers, read by the OpenAPI document (shared/openapi). */
+export interface RouteContract {
+  auth: AuthMode;
+  params: ObjectSchema;
+  paginated: boolean;
+}
+
 // Middlewares ------------------------------------------------------------------------------------
 
 const parseParams = (): MiddlewareObj<ApiEvent, Response> => ({
@@ -353,9 +360,11 @@ export function defineRoute<
     });
     return toResponse(value, api);
   };
-  return middy<ApiEvent, Response>(base)
+  const handler = middy<ApiEvent, Response>(base)
     .use(requestLog())
     .use(gitlabErrors())
     .use(parseParams())
     .use(validate(spec.params, spec.paginated ?? false, mode, rule));
+  const contract: RouteContract = { auth: mode, params: spec.params, paginated: spec.paginated ?? false };
+  return Object.assign(handler, { contract });
 }
