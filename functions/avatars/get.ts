@@ -1,4 +1,4 @@
-import { getBlob } from '#blob/s3.ts';
+import { getBlobDownload } from '#blob/downloads.ts';
 import { avatarInlineHeaders } from '#domain/avatars.ts';
 import { recordNotFound } from '#domain/errors.ts';
 import { avatarSchemas } from '#domain/schemas/avatars.ts';
@@ -15,8 +15,9 @@ export const handler = defineRoute({
   params: avatarSchemas.file,
   load: avatarOwner(),
   run: async ({ avatar }) => {
-    const blob = await getBlob(avatar.key);
-    if (!blob) throw recordNotFound();
-    return reply.raw(blob.body, avatar.content_type, avatarInlineHeaders(avatar.filename));
+    const headers = avatarInlineHeaders(avatar.filename);
+    const file = await getBlobDownload(avatar.key, headers, avatar.content_type);
+    if (!file) throw recordNotFound();
+    return reply.file(file, headers);
   },
 });

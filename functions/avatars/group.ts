@@ -1,4 +1,4 @@
-import { getBlob } from '#blob/s3.ts';
+import { getBlobDownload } from '#blob/downloads.ts';
 import { avatarDownloadHeaders } from '#domain/avatars.ts';
 import { notFound } from '#domain/errors.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
@@ -12,8 +12,11 @@ export const handler = defineRoute({
   params: groupSchemas.byId,
   load: group(),
   run: async ({ group }) => {
-    const blob = group.avatar ? await getBlob(group.avatar.key) : undefined;
-    if (!group.avatar || !blob) throw notFound('Avatar');
-    return reply.raw(blob.body, group.avatar.content_type, avatarDownloadHeaders(group.avatar.filename));
+    const avatar = group.avatar;
+    if (!avatar) throw notFound('Avatar');
+    const headers = avatarDownloadHeaders(avatar.filename);
+    const file = await getBlobDownload(avatar.key, headers, avatar.content_type);
+    if (!file) throw notFound('Avatar');
+    return reply.file(file, headers);
   },
 });

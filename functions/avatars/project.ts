@@ -1,4 +1,4 @@
-import { getBlob } from '#blob/s3.ts';
+import { getBlobDownload } from '#blob/downloads.ts';
 import { avatarDownloadHeaders } from '#domain/avatars.ts';
 import { notFound } from '#domain/errors.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
@@ -12,8 +12,11 @@ export const handler = defineRoute({
   params: projectSchemas.byId,
   load: project(),
   run: async ({ project }) => {
-    const blob = project.avatar ? await getBlob(project.avatar.key) : undefined;
-    if (!project.avatar || !blob) throw notFound('Avatar');
-    return reply.raw(blob.body, project.avatar.content_type, avatarDownloadHeaders(project.avatar.filename));
+    const avatar = project.avatar;
+    if (!avatar) throw notFound('Avatar');
+    const headers = avatarDownloadHeaders(avatar.filename);
+    const file = await getBlobDownload(avatar.key, headers, avatar.content_type);
+    if (!file) throw notFound('Avatar');
+    return reply.file(file, headers);
   },
 });

@@ -1,4 +1,4 @@
-import { getBlob } from '#blob/s3.ts';
+import { getBlobDownload } from '#blob/downloads.ts';
 import { recordNotFound } from '#domain/errors.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { downloadHeaders, uploadKey } from '#domain/uploads.ts';
@@ -6,15 +6,19 @@ import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 
-/** The bytes of an upload, to whoever can read the project. */
+/**
+ * The bytes of an upload, to whoever can read the project; one too large for a Lambda response is
+ * a redirect to a short-lived URL of the bucket's.
+ */
 export const handler = defineRoute({
   auth: 'optional',
   params: projectSchemas.upload,
   load: project(),
   run: async ({ params: input, project }) => {
     const key = uploadKey(project.id, input.secret, input.filename);
-    const blob = key && (await getBlob(key));
-    if (!blob) throw recordNotFound();
-    return reply.raw(blob.body, blob.contentType, downloadHeaders(input.filename));
+    const headers = downloadHeaders(input.filename);
+    const file = key && (await getBlobDownload(key, headers));
+    if (!file) throw recordNotFound();
+    return reply.file(file, headers);
   },
 });

@@ -14,7 +14,8 @@ const sdk = () => import('@aws-sdk/client-s3');
 
 let client: S3Client | undefined;
 
-async function s3(): Promise<S3Client> {
+/** The container's one S3 client, pointed at s3rver when S3_ENDPOINT names one. */
+export async function s3(): Promise<S3Client> {
   if (!client) {
     const { S3Client } = await sdk();
     const endpoint = config.s3Endpoint;

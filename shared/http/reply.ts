@@ -29,7 +29,29 @@ export const reply = {
   },
   raw: (body: Buffer, contentType: string, headers?: Record<string, string>) =>
     tag({ kind: 'raw', status: 200, body, contentType, headers }),
+  /**
+   * A stored file: its bytes with these headers, or, when it is too large to answer with, a redirect
+   * to a URL that serves it with the same headers.
+   */
+  file: (file: StoredFile, headers: Record<string, string>) =>
+    'location' in file ? redirect(file.location) : reply.raw(file.body, file.contentType, headers),
 };
+
+/** A stored file as the bucket hands it over: its bytes, or a short-lived URL that serves them. */
+type StoredFile = { body: Buffer; contentType: string } | { location: string };
+
+/**
+ * 302 as Grape's `redirect` answers it (GitLab's downloads from object storage): the URL in
+ * Location and in a plain-text sentence. Never stored by a cache: the URL expires.
+ */
+const redirect = (location: string) =>
+  tag({
+    kind: 'raw',
+    status: 302,
+    body: Buffer.from(`This resource has been moved temporarily to ${location}.`),
+    contentType: 'text/plain',
+    headers: { Location: location, 'Cache-Control': 'no-store' },
+  });
 
 export function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && REPLY in value;

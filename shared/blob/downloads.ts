@@ -1,0 +1,88 @@
+/**
+ * Stored files as a download answers them: the bytes themselves when they fit a Lambda response,
+ * else a short-lived presigned URL from which S3 serves them with the same headers (GitLab, too,
+ * redirects a download to object storage).
+ */
+import type { Readable } from 'node:stream';
+import type { GetObjectCommandOutput } from '@aws-sdk/client-s3';
+import { config } from '#config/env.ts';
+import { s3 } from './s3.ts';
+
+/**
+ * The largest file a download answers with itself. Lambda's synchronous response is at most 6 MiB
+ * of JSON (its error names 6,291,556 bytes) and carries a binary body base64-encoded, 4 bytes for
+ * every 3: 4 MiB becomes 5,592,408 bytes, leaving over 680 KiB for the headers and the envelope.
+ */
+export const DIRECT_DOWNLOAD_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * How long a download's presigned URL is valid: time enough for a client to follow the redirect
+ * (and a slow one to retry), too little to make the URL worth passing around.
+ */
+const DOWNLOAD_URL_SECONDS = 300;
+
+/** Whether a file of this many bytes is answered with its bytes (else with a redirect). */
+export const answeredDirectly = (size: number) => size <= DIRECT_DOWNLOAD_MAX_BYTES;
+
+/** What a download answers with: the file's bytes, or where the client fetches them itself. */
+type BlobDownload = { body: Buffer; contentType: string } | { location: string };
+
+const sdk = () => import('@aws-sdk/client-s3');
+
+/**
+ * A stored object for a download, or undefined when the bucket does not hold it. It is served as
+ * `contentType` (by default the type it was stored with) with `headers`' disposition, and a presigned
+ * URL makes S3 answer with the same. One GET either way: the length is known before the body is
+ * read, so a file too large to answer is never read into the function.
+ */
+export async function getBlobDownload(
+  key: string,
+  headers: { 'Content-Disposition': string },
+  contentType?: string,
+): Promise<BlobDownload | undefined> {
+  const { GetObjectCommand, NoSuchKey } = await sdk();
+  const client = await s3();
+  let object: GetObjectCommandOutput;
+  try {
+    object = await client.send(new GetObjectCommand({ Bucket: config.bucketName, Key: key }));
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchKey'))
+      return undefined;
+    throw error;
+  }
+  const servedAs = contentType ?? object.ContentType ?? 'application/octet-stream';
+  if (object.ContentLength === undefined || answeredDirectly(object.ContentLength)) {
+    const body = Buffer.from((await object.Body?.transformToByteArray()) ?? []);
+    if (answeredDirectly(body.length)) return { body, contentType: servedAs };
+  } else {
+    // Close the connection rather than read what will not be answered.
+    (object.Body as Partial<Readable> | undefined)?.destroy?.();
+  }
+  return { location: await presignedDownloadUrl(key, servedAs, headers['Content-Disposition']) };
+}
+
+/**
+ * A GET of the object signed with the function's own credentials (its role may read the bucket),
+ * valid for DOWNLOAD_URL_SECONDS, that S3 answers with the given type and disposition. Signing is
+ * local: no request is made.
+ */
+async function presignedDownloadUrl(
+  key: string,
+  contentType: string,
+  contentDisposition: string,
+): Promise<string> {
+  const [{ GetObjectCommand }, { getSignedUrl }] = await Promise.all([
+    sdk(),
+    import('@aws-sdk/s3-request-presigner'),
+  ]);
+  return getSignedUrl(
+    await s3(),
+    new GetObjectCommand({
+      Bucket: config.bucketName,
+      Key: key,
+      ResponseContentType: contentType,
+      ResponseContentDisposition: contentDisposition,
+    }),
+    { expiresIn: DOWNLOAD_URL_SECONDS },
+  );
+}
