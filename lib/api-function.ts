@@ -9,12 +9,14 @@ import {
   LoggingFormat,
   Runtime,
   StartingPosition,
+  Tracing,
 } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import type { Access } from '../functions/routes.ts';
 import type { StreamConsumerDefinition } from '../functions/stream-consumers.ts';
@@ -90,7 +92,15 @@ export interface ApiFunctionProps {
   /** @default 1024 */
   memorySize?: number;
   description?: string;
+  /** X-Ray active tracing of every invocation (the Lambda service's segments). @default false */
+  tracing?: boolean;
 }
+
+/** The cdk context value that turns tracing on for every function: `cdk deploy -c tracing=true`. */
+export const tracingContextKey = 'tracing';
+
+/** Roles already excused for X-Ray's wildcard (a role is shared by many functions). */
+const tracedRoles = new WeakSet<IRole>();
 
 /**
  * A NodejsFunction with the project's fixed defaults (Node 22 on arm64, ESM bundle built by the
@@ -117,10 +127,15 @@ export class ApiFunction extends NodejsFunction {
       role: props.role,
       logGroup: props.logGroup,
       loggingFormat: LoggingFormat.JSON,
+      ...(props.tracing ? { tracing: Tracing.ACTIVE } : {}),
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         [envNames.idBlockSize]: '10',
         ...accessEnvironment(props.entry, props.access, props.targets),
+        // Declared empty (AWS's endpoints) so that SAM CLI's --env-vars can point them at local
+        // engines: it sets only the variables a function declares.
+        ...(props.access.table ? { [envNames.dynamodbEndpoint]: '' } : {}),
+        ...(props.access.bucket ? { [envNames.s3Endpoint]: '' } : {}),
       },
       bundling: {
         forceDockerBundling: false,
@@ -138,6 +153,28 @@ export class ApiFunction extends NodejsFunction {
     });
     this.entryPath = props.entry;
     this.access = props.access;
+    if (props.tracing && !tracedRoles.has(props.role)) {
+      tracedRoles.add(props.role);
+      NagSuppressions.addResourceSuppressions(
+        props.role,
+        [
+          {
+            id: 'AwsSolutions-IAM5',
+            reason:
+              'xray:PutTraceSegments and xray:PutTelemetryRecords, granted for active tracing, have no resource-level permissions: IAM accepts only "*" for them.',
+            appliesTo: ['Resource::*'],
+          },
+        ],
+        true,
+      );
+    }
+    NagSuppressions.addResourceSuppressions(this, [
+      {
+        id: 'AwsSolutions-L1',
+        reason:
+          'Pinned to nodejs22.x on purpose: the bundles are built for node22 (esbuild target), and the local runtime, the tests and the benchmarks run on Node 22; the runtime moves with them, deliberately.',
+      },
+    ]);
   }
 
   /** Consumes `queue` (the event source mapping grants receive/delete on that queue only). */

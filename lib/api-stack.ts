@@ -1,12 +1,13 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { CfnRoute, HttpApi, HttpMethod, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
 import { type RouteDefinition, routes as routeTable } from '../functions/routes.ts';
 import { type ScheduleDefinition, schedules as scheduleTable } from '../functions/schedules.ts';
 import {
@@ -17,8 +18,9 @@ import { type WorkerDefinition, workers as workerTable } from '../functions/work
 import { queueDlqUrlVariable, queueUrlVariable } from '../shared/config/env.ts';
 import { indexes, keyAttributes, localIndexes, streamViewType, ttlAttribute } from '../shared/store/table.ts';
 import { AccessRoles, grantKey } from './access-roles.ts';
-import { type AccessTargets, ApiFunction, constructIdFor } from './api-function.ts';
-import { areaOf, RouteFunctions } from './route-functions.ts';
+import { type AccessTargets, ApiFunction, constructIdFor, tracingContextKey } from './api-function.ts';
+import { type MonitoredFunction, Monitoring } from './monitoring.ts';
+import { areaOf, RouteFunctions, routeKeysOf } from './route-functions.ts';
 
 export interface ApiStackProps extends StackProps {
   /** @default functions/routes.ts */
@@ -49,43 +51,37 @@ export interface ScheduledFunction {
   rule: Rule;
 }
 
+/** Days the bucket's server access logs are kept. */
+const accessLogRetentionDays = 90;
+
+/** One JSON line per API request: who, what, how it ended, how long it took. */
+const accessLogFormat = {
+  requestId: '$context.requestId',
+  ip: '$context.identity.sourceIp',
+  requestTime: '$context.requestTime',
+  routeKey: '$context.routeKey',
+  path: '$context.path',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  latency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+  userAgent: '$context.identity.userAgent',
+};
+
 const streamViewTypes: Record<typeof streamViewType, StreamViewType> = {
   NEW_AND_OLD_IMAGES: StreamViewType.NEW_AND_OLD_IMAGES,
 };
-
-const methods: Record<RouteDefinition['method'], HttpMethod> = {
-  GET: HttpMethod.GET,
-  POST: HttpMethod.POST,
-  PUT: HttpMethod.PUT,
-  DELETE: HttpMethod.DELETE,
-  ANY: HttpMethod.ANY,
-};
-
-/** Construct id of a route in the root stack (unchanged since routes lived beside their functions). */
-export function routeIdFor(route: RouteDefinition): string {
-  return route.path === '$default'
-    ? 'DefaultRoute'
-    : `${constructIdFor(route.entry)}${constructIdFor(route.method.toLowerCase())}Route`;
-}
-
-/**
- * The routes that get a HEAD twin: every GET. An HTTP API matches methods exactly (only `ANY`
- * covers HEAD), and GitLab answers HEAD on every GET route as the GET without its body.
- */
-export const headTwinsOf = (routes: readonly RouteDefinition[]) =>
-  routes.filter((route) => route.method === 'GET');
-
-/** Construct id of a GET route's HEAD twin in the root stack. */
-export const headRouteIdFor = (route: RouteDefinition) => `${constructIdFor(route.entry)}HeadRoute`;
 
 /**
  * The whole service, deployed as one root stack: one table, one bucket, one queue (+ DLQ) and
  * consumer per worker, one IAM role per distinct declared access, one log group for the route
  * functions and one for the workers (and scheduled functions), an EventBridge rule per schedule,
- * and an HTTP API with a route per route-table entry (and a HEAD twin per GET route). The
- * route functions (with their integrations and invoke permissions) live in one nested stack per
- * area of `functions/` (see route-functions.ts), which keeps every template far below
- * CloudFormation's 500 resources. Each function is granted exactly its declared `access`.
+ * and an HTTP API. The route functions, with their integrations, invoke permissions and routes
+ * (one per route-table entry, and a HEAD twin per GET route), live in one nested stack per area of
+ * `functions/` (see route-functions.ts), which keeps every template far below CloudFormation's 500
+ * resources; the alarms and the dashboard in one more (monitoring.ts). Each function is granted
+ * exactly its declared `access`.
  */
 export class ApiStack extends Stack {
   readonly table: Table;
@@ -94,6 +90,12 @@ export class ApiStack extends Stack {
   readonly roles: AccessRoles;
   readonly apiLogGroup: LogGroup;
   readonly workerLogGroup: LogGroup;
+  /** The HTTP API's access log (one JSON line per request). */
+  readonly apiAccessLogGroup: LogGroup;
+  /** Where the bucket's server access logs go. */
+  readonly accessLogsBucket: Bucket;
+  /** Alarms, their SNS topic and the dashboard. */
+  readonly monitoring: Monitoring;
   /** By worker-table queue name. */
   readonly workerQueues: ReadonlyMap<string, WorkerQueue>;
   /** By stream-consumer name. */
@@ -107,10 +109,15 @@ export class ApiStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ApiStackProps = {}) {
     super(scope, id, props);
+    // Server access logs delivered under a bucket policy (not the log-delivery ACL), so that the
+    // log bucket keeps ACLs disabled. Set here, not in cdk.json, because the stack depends on it.
+    this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
     const routes = props.routes ?? routeTable;
     const workers = props.workers ?? workerTable;
     const streamConsumers = props.streamConsumers ?? streamConsumerTable;
     const schedules = props.schedules ?? scheduleTable;
+    const tracingContext: unknown = this.node.tryGetContext(tracingContextKey);
+    const tracing = tracingContext === true || tracingContext === 'true';
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: keyAttributes.partition, type: AttributeType.STRING },
@@ -137,11 +144,21 @@ export class ApiStack extends Stack {
       });
     }
 
+    this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // Server access logs can only be delivered to a bucket encrypted with S3-managed keys.
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ expiration: Duration.days(accessLogRetentionDays) }],
+    });
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       removalPolicy: RemovalPolicy.RETAIN,
+      serverAccessLogsBucket: this.accessLogsBucket,
+      serverAccessLogsPrefix: 'bucket/',
     });
 
     // Queues first: route and worker functions may send to any of them.
@@ -172,9 +189,9 @@ export class ApiStack extends Stack {
       queues: new Map([...queues].map(([name, { queue }]) => [name, queue])),
       deadLetterQueues: new Map([...queues].map(([name, { deadLetterQueue }]) => [name, deadLetterQueue])),
     };
-    this.roles = new AccessRoles(this, 'AccessRoles', targets);
     this.apiLogGroup = new LogGroup(this, 'ApiLogGroup', { retention: RetentionDays.ONE_MONTH });
     this.workerLogGroup = new LogGroup(this, 'WorkerLogGroup', { retention: RetentionDays.ONE_MONTH });
+    this.roles = new AccessRoles(this, 'AccessRoles', targets, [this.apiLogGroup, this.workerLogGroup]);
 
     const workerQueues = new Map<string, WorkerQueue>();
     for (const worker of workers) {
@@ -189,6 +206,7 @@ export class ApiStack extends Stack {
           deadLetters: worker.ownsRetries,
         }),
         logGroup: this.workerLogGroup,
+        tracing,
         timeout: Duration.seconds(worker.timeout),
       });
       if (worker.ownsRetries) {
@@ -204,9 +222,14 @@ export class ApiStack extends Stack {
     // Check the route table as a whole before splitting it by area.
     const accessByEntry = new Map<string, string>();
     const byArea = new Map<string, RouteDefinition[]>();
+    const routeKeys = new Set<string>();
     for (const route of routes) {
       if (route.path === '$default' && route.method !== 'ANY') {
         throw new Error('the $default route must use method ANY');
+      }
+      for (const key of routeKeysOf(route)) {
+        if (routeKeys.has(key)) throw new Error(`route ${key} is declared twice`);
+        routeKeys.add(key);
       }
       const key = grantKey({ access: route.access });
       const known = accessByEntry.get(route.entry);
@@ -219,6 +242,12 @@ export class ApiStack extends Stack {
     }
 
     this.api = new HttpApi(this, 'HttpApi', { apiName: id, description: 'GitLab-compatible REST API' });
+    this.apiAccessLogGroup = new LogGroup(this, 'ApiAccessLogGroup', { retention: RetentionDays.ONE_MONTH });
+    // The L2 default stage takes no access log settings; its CloudFormation resource does.
+    (this.api.defaultStage!.node.defaultChild as CfnStage).accessLogSettings = {
+      destinationArn: this.apiAccessLogGroup.logGroupArn,
+      format: JSON.stringify(accessLogFormat),
+    };
     const routeStacks = new Map<string, RouteFunctions>();
     for (const [area, areaRoutes] of byArea) {
       routeStacks.set(
@@ -229,29 +258,11 @@ export class ApiStack extends Stack {
           roles: this.roles,
           targets,
           logGroup: this.apiLogGroup,
+          tracing,
         }),
       );
     }
     this.routeStacks = routeStacks;
-
-    // Routes stay in the root stack, each pointing at its function's integration in a nested stack;
-    // so do the HEAD twins of GET routes (same function, same logical-id stability).
-    const routeKeys = new Set<string>();
-    const addRoute = (id: string, route: RouteDefinition, method: HttpMethod) => {
-      const { integration } = routeStacks.get(areaOf(route.entry))!.targets.get(route.entry)!;
-      const { key } =
-        route.path === '$default' ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, method);
-      if (routeKeys.has(key)) throw new Error(`route ${key} is declared twice`);
-      routeKeys.add(key);
-      new CfnRoute(new Construct(this, id), 'Resource', {
-        apiId: this.api.apiId,
-        routeKey: key,
-        authorizationType: 'NONE',
-        target: `integrations/${integration.integrationId}`,
-      });
-    };
-    for (const route of routes) addRoute(routeIdFor(route), route, methods[route.method]);
-    for (const route of headTwinsOf(routes)) addRoute(headRouteIdFor(route), route, HttpMethod.HEAD);
 
     this.routeFunctions = new Map(
       [...routeStacks.values()].flatMap((nested) =>
@@ -276,9 +287,29 @@ export class ApiStack extends Stack {
         targets,
         role: this.roles.roleFor(definition.entry, { access: definition.access, stream: definition.name }),
         logGroup: this.workerLogGroup,
+        tracing,
         timeout: Duration.seconds(definition.timeout),
       });
       consumer.consumeStream(this.table, definition, failureQueue);
+      NagSuppressions.addResourceSuppressions(failureQueue, [
+        {
+          id: 'AwsSolutions-SQS3',
+          reason:
+            "This queue is a dead-letter queue: the stream event source mapping's on-failure destination (nothing consumes it; its depth alarms).",
+        },
+      ]);
+      NagSuppressions.addResourceSuppressions(
+        consumer.role!,
+        [
+          {
+            id: 'AwsSolutions-IAM5',
+            reason:
+              'dynamodb:ListStreams, granted by the stream event source, has no resource-level permissions: IAM accepts only "*" for it.',
+            appliesTo: ['Resource::*'],
+          },
+        ],
+        true,
+      );
       consumers.set(definition.name, { consumer, failureQueue });
     }
     this.streamConsumers = consumers;
@@ -297,6 +328,7 @@ export class ApiStack extends Stack {
         targets,
         role: this.roles.roleFor(schedule.entry, { access: schedule.access }),
         logGroup: this.workerLogGroup,
+        tracing,
         timeout: Duration.seconds(schedule.timeout),
       });
       const rule = new Rule(this, `${constructIdFor(schedule.name)}Schedule`, {
@@ -309,8 +341,33 @@ export class ApiStack extends Stack {
     }
     this.scheduledFunctions = scheduled;
 
+    const monitored = (fn: ApiFunction): MonitoredFunction => ({ entry: fn.entryPath, fn });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      rootStackName: this.stackName,
+      api: this.api,
+      table: this.table,
+      indexNames: indexes.map((index) => index.name),
+      queues: new Map([...workerQueues].map(([name, { queue }]) => [name, queue])),
+      deadLetterQueues: new Map([
+        ...[...workerQueues].map(([name, { deadLetterQueue }]) => [name, deadLetterQueue] as const),
+        ...[...consumers].map(([name, { failureQueue }]) => [`${name} (stream)`, failureQueue] as const),
+      ]),
+      functionAlarms: new Map([...routeStacks].map(([area, nested]) => [area, nested.alarms])),
+      functions: [
+        ...[...workerQueues.values()].map(({ consumer }) => monitored(consumer)),
+        ...[...consumers.values()].map(({ consumer }) => monitored(consumer)),
+        ...[...scheduled.values()].map(({ fn }) => monitored(fn)),
+      ],
+      logGroups: [this.apiLogGroup, this.workerLogGroup],
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.monitoring.topic.topicArn,
+      description: 'SNS topic every alarm notifies (subscribe an email, chat or paging endpoint to it)',
+    });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
   }
 }

@@ -1,23 +1,65 @@
 import { NestedStack, Stack } from 'aws-cdk-lib';
 import {
+  CfnRoute,
   HttpIntegration,
   HttpIntegrationType,
+  HttpMethod,
+  HttpRouteKey,
   type IHttpApi,
   PayloadFormatVersion,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
-import type { Construct } from 'constructs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/routes.ts';
 import type { AccessRoles } from './access-roles.ts';
 import { type AccessTargets, ApiFunction, constructIdFor } from './api-function.ts';
+import { type FunctionAlarms, functionAlarms } from './monitoring.ts';
 
 /**
- * Route functions per nested stack, at most. Each route costs three resources here (function,
- * integration, invoke permission), so this keeps a nested stack under 330 of CloudFormation's
- * 500; an area that outgrows it must be split (see `areaOf`).
+ * Routes per nested stack, at most. Each route costs at most five resources here (function,
+ * integration, invoke permission, route and, for a GET, its HEAD twin) and every ten functions two
+ * alarms (errors, throttles), so this keeps a nested stack under 400 of CloudFormation's 500; an
+ * area that outgrows it must be split (see `areaOf`).
  */
-export const maxRoutesPerNestedStack = 110;
+export const maxRoutesPerNestedStack = 75;
+
+const methods: Record<RouteDefinition['method'], HttpMethod> = {
+  GET: HttpMethod.GET,
+  POST: HttpMethod.POST,
+  PUT: HttpMethod.PUT,
+  DELETE: HttpMethod.DELETE,
+  ANY: HttpMethod.ANY,
+};
+
+/** Construct id of a route (unchanged since the first single-stack layout). */
+function routeIdFor(route: RouteDefinition): string {
+  return route.path === '$default'
+    ? 'DefaultRoute'
+    : `${constructIdFor(route.entry)}${constructIdFor(route.method.toLowerCase())}Route`;
+}
+
+/** Construct id of a GET route's HEAD twin. */
+const headRouteIdFor = (route: RouteDefinition) => `${constructIdFor(route.entry)}HeadRoute`;
+
+/**
+ * The API Gateway routes of a route-table entry: its own and, for a GET, a HEAD twin (an HTTP
+ * API matches methods exactly, only `ANY` covers HEAD, and GitLab answers HEAD on every GET route
+ * as the GET without its body), as construct id and route key.
+ */
+function apiRoutesOf(route: RouteDefinition): { id: string; key: string }[] {
+  if (route.path === '$default') return [{ id: routeIdFor(route), key: HttpRouteKey.DEFAULT.key }];
+  return [
+    { id: routeIdFor(route), key: HttpRouteKey.with(route.path, methods[route.method]).key },
+    ...(route.method === 'GET'
+      ? [{ id: headRouteIdFor(route), key: HttpRouteKey.with(route.path, HttpMethod.HEAD).key }]
+      : []),
+  ];
+}
+
+/** The route keys a route-table entry deploys (`GET /api/v4/user`, `HEAD /api/v4/user`, `$default`). */
+export const routeKeysOf = (route: RouteDefinition) => apiRoutesOf(route).map(({ key }) => key);
 
 /**
  * The area a route's function is deployed with: the first folder under `functions/`
@@ -42,6 +84,8 @@ export interface RouteFunctionsProps {
   roles: AccessRoles;
   targets: AccessTargets;
   logGroup: ILogGroup;
+  /** X-Ray tracing for every function (see ApiFunctionProps). */
+  tracing?: boolean;
 }
 
 /** One function per distinct entry, with its integration and an invoke permission per route. */
@@ -51,16 +95,20 @@ export interface RouteTarget {
 }
 
 /**
- * A nested stack holding one area's route functions, their API Gateway integrations and invoke
- * permissions. The HTTP API, its routes, the roles and the log group stay in the root stack: a
- * route keeps its logical id there whichever nested stack serves it, so moving a function only
- * re-points its route (API Gateway refuses two routes with one key, which a route created in a
- * new nested stack before its old copy is deleted would be).
+ * A nested stack holding one area's route functions, their API Gateway integrations, invoke
+ * permissions and routes. A route lives in the template of its integration because SAM CLI
+ * (`sam local start-api`) looks a route's integration up in the route's own template only. The
+ * HTTP API, the roles and the log group stay in the root stack. A function moves to another
+ * nested stack only when its file moves to another folder of `functions/`; its route then moves
+ * too, and since API Gateway refuses two routes with one key (the new one is created before the
+ * old one is deleted), such a move is deployed in two steps: route removed, then added back.
  */
 export class RouteFunctions extends NestedStack {
   readonly area: string;
   /** By handler entry. */
   readonly targets: ReadonlyMap<string, RouteTarget>;
+  /** Errors and Throttles alarms of this area's functions (the monitoring stack's composite alarms watch them). */
+  readonly alarms: FunctionAlarms;
 
   constructor(scope: Construct, area: string, props: RouteFunctionsProps) {
     super(scope, nestedStackIdFor(area), {
@@ -85,6 +133,7 @@ export class RouteFunctions extends NestedStack {
           targets: props.targets,
           role: props.roles.roleFor(route.entry, { access: route.access }),
           logGroup: props.logGroup,
+          tracing: props.tracing,
         });
         const integration = new HttpIntegration(this, `${fnId}Integration`, {
           httpApi: props.api,
@@ -94,6 +143,21 @@ export class RouteFunctions extends NestedStack {
         });
         target = { fn, integration };
         targets.set(route.entry, target);
+      }
+      for (const { id, key } of apiRoutesOf(route)) {
+        const cfnRoute = new CfnRoute(new Construct(this, id), 'Resource', {
+          apiId: props.api.apiId,
+          routeKey: key,
+          authorizationType: 'NONE',
+          target: `integrations/${target.integration.integrationId}`,
+        });
+        NagSuppressions.addResourceSuppressions(cfnRoute, [
+          {
+            id: 'AwsSolutions-APIG4',
+            reason:
+              "Authorization is GitLab's: each function authenticates the request's token (personal, OAuth or job token; anonymous reads of public resources are part of the API) and authorizes the resource it loads.",
+          },
+        ]);
       }
       // As HttpLambdaIntegration does: API Gateway may invoke the function for this path, any stage
       // and method (`$default` has no path of its own).
@@ -111,5 +175,10 @@ export class RouteFunctions extends NestedStack {
       });
     }
     this.targets = targets;
+    this.alarms = functionAlarms(
+      this,
+      `functions/${area === '' ? '*.ts' : `${area}/`}`,
+      [...targets].map(([entry, { fn }]) => ({ entry, fn })),
+    );
   }
 }

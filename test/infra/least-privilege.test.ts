@@ -41,12 +41,8 @@ const QUEUE_CONSUME = [
 /** Reading the table's stream, as the stream event source grants it (ListStreams takes no resource). */
 const STREAM_READ = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
 const TABLE_WRITE_ONLY = TABLE_WRITE.filter((action) => !TABLE_READ.includes(action));
-const BASIC_EXECUTION_ROLE = {
-  'Fn::Join': [
-    '',
-    ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
-  ],
-};
+/** Writing logs into the stack's two function log groups (no managed policy: it allows any log group). */
+const LOG_WRITE = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 
 interface Grant {
   action: string;
@@ -66,7 +62,7 @@ function grantsOf(synth: Synthesized, fn: ApiFunction): string[] {
   expect(synth.inRoot(Stack.of(fn), synth.resourceOf(fn).Properties.Role)).toEqual(getAtt(roleId));
   const role = template.findResources('AWS::IAM::Role')[roleId]!;
   expect(role.Properties.Policies).toBeUndefined();
-  expect(role.Properties.ManagedPolicyArns).toEqual([BASIC_EXECUTION_ROLE]);
+  expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
     { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
   ]);
@@ -117,6 +113,7 @@ function expectedGrants(stack: ApiStack, access: Access, beyond: Beyond = {}): s
     for (const action of actions)
       for (const resource of on) grants.add(key({ action, resource: JSON.stringify(resource) }));
   };
+  allow(LOG_WRITE, [getAtt(logicalId(stack.apiLogGroup)), getAtt(logicalId(stack.workerLogGroup))]);
   if (access.table) allow(access.table === 'write' ? TABLE_WRITE : TABLE_READ, resources.table);
   if (access.bucket) allow(access.bucket === 'write' ? BUCKET_WRITE : BUCKET_READ, resources.objects);
   for (const queue of access.queues ?? []) allow(QUEUE_SEND, resources.queue(queue));

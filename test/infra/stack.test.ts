@@ -108,7 +108,7 @@ describe('nested stacks', () => {
   });
 
   it.each(synth.nested.map((nested) => [nested.node.id, nested] as const))(
-    '%s holds only functions, their integrations and invoke permissions',
+    '%s holds only functions, their integrations, invoke permissions and routes, and their alarms',
     (_id, nested) => {
       const resources = Object.values(
         synth.templates.get(nested)!.toJSON().Resources as Record<string, Json>,
@@ -116,12 +116,18 @@ describe('nested stacks', () => {
       const types = [...new Set(resources.map((resource) => resource.Type))].sort();
       expect(types).toEqual([
         'AWS::ApiGatewayV2::Integration',
+        'AWS::ApiGatewayV2::Route',
+        'AWS::CloudWatch::Alarm',
         'AWS::Lambda::Function',
         'AWS::Lambda::Permission',
       ]);
       const entries = new Set(routes.filter((r) => areaOf(r.entry) === nested.area).map((r) => r.entry));
       expect(resources.filter((r) => r.Type === 'AWS::Lambda::Function')).toHaveLength(entries.size);
       expect(resources.filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration')).toHaveLength(entries.size);
+      // Errors and throttles, for every ten functions (see monitoring.test.ts).
+      expect(resources.filter((r) => r.Type === 'AWS::CloudWatch::Alarm')).toHaveLength(
+        2 * Math.ceil(entries.size / 10),
+      );
     },
   );
 });
@@ -133,15 +139,49 @@ describe('HTTP API', () => {
     const [, api] = only('AWS::ApiGatewayV2::Api');
     expect(api.Properties.ProtocolType).toBe('HTTP');
     const [, stage] = only('AWS::ApiGatewayV2::Stage');
-    expect(stage.Properties).toEqual({ ApiId: ref(apiId), StageName: '$default', AutoDeploy: true });
+    expect(stage.Properties).toEqual({
+      ApiId: ref(apiId),
+      StageName: '$default',
+      AutoDeploy: true,
+      AccessLogSettings: {
+        DestinationArn: getAtt(logicalId(stack.apiAccessLogGroup)),
+        Format: expect.any(String),
+      },
+    });
+  });
+
+  it('writes an access log line per request (JSON, with request id, route, status and latencies), kept a month', () => {
+    const [, stage] = only('AWS::ApiGatewayV2::Stage');
+    const format = JSON.parse(stage.Properties.AccessLogSettings.Format);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      latency: '$context.responseLatency',
+      integrationLatency: '$context.integrationLatency',
+      integrationError: '$context.integrationErrorMessage',
+    });
+    const logGroup = synth.resourceOf(stack.apiAccessLogGroup);
+    expect(synth.templateOf(stack.apiAccessLogGroup)).toBe(template);
+    expect(logGroup.Properties.RetentionInDays).toBe(30);
   });
 
   const headTwins = routes
     .filter((route) => route.method === 'GET')
     .map((route) => [`HEAD ${route.path}`, route] as const);
 
-  it('has one route per route-table entry, $default included, and a HEAD twin per GET route, all in the root stack', () => {
-    expect(routeResources.every((route) => route.stack === stack)).toBe(true);
+  it('has one route per route-table entry, $default included, and a HEAD twin per GET route, each in the nested stack of its function', () => {
+    for (const route of routeResources) {
+      const entry = [...routes, ...headTwins.map(([, r]) => r)].find(
+        (r) => routeKeyOf(r) === route.resource.Properties.RouteKey,
+      )?.entry;
+      const nested = entry
+        ? stack.routeStacks.get(areaOf(entry))
+        : stack.routeStacks.get(
+            areaOf(routes.find((r) => `HEAD ${r.path}` === route.resource.Properties.RouteKey)!.entry),
+          );
+      expect(route.stack, route.resource.Properties.RouteKey).toBe(nested);
+    }
     const deployed = routeResources.map((route) => route.resource.Properties.RouteKey as string).sort();
     const expected = [...routes.map(routeKeyOf), ...headTwins.map(([key]) => key)];
     expect(expected).toContain('$default');
@@ -152,18 +192,18 @@ describe('HTTP API', () => {
   it.each([...routes.map((route) => [routeKeyOf(route), route] as const), ...headTwins])(
     '%s invokes the function built from its entry',
     (routeKey, route) => {
-      const deployed = routeResources.find((r) => r.resource.Properties.RouteKey === routeKey)!.resource;
-      expect(deployed.Properties.ApiId).toEqual(ref(apiId));
-      expect(deployed.Properties.AuthorizationType).toBe('NONE');
-      const [prefix, integrationRef] = deployed.Properties.Target['Fn::Join'][1];
-      expect(prefix).toBe('integrations/');
-
+      const found = routeResources.find((r) => r.resource.Properties.RouteKey === routeKey)!;
+      const deployed = found.resource;
       const fn = stack.routeFunctions.get(route.entry)!;
       const nested = stack.routeStacks.get(areaOf(route.entry))!;
       const functionId = logicalId(fn);
-      const { stack: holder, value } = synth.fromNestedOutput(integrationRef);
-      expect(holder).toBe(nested);
-      const integration = synth.templates.get(nested)!.toJSON().Resources[value.Ref];
+      // The route, its integration and its function in one template (SAM CLI needs them together).
+      expect(found.stack).toBe(nested);
+      expect(synth.inRoot(nested, deployed.Properties.ApiId)).toEqual(ref(apiId));
+      expect(deployed.Properties.AuthorizationType).toBe('NONE');
+      const [prefix, integrationRef] = deployed.Properties.Target['Fn::Join'][1];
+      expect(prefix).toBe('integrations/');
+      const integration = synth.templates.get(nested)!.toJSON().Resources[integrationRef.Ref];
       expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
       expect(synth.inRoot(nested, integration.Properties)).toEqual({
         ApiId: ref(apiId),
@@ -204,12 +244,12 @@ describe('HTTP API', () => {
     },
   );
 
-  it('keeps every route’s logical id from the single-stack layout (routes are updated in place)', () => {
-    expect(logicalId(stack.node.findChild('UsersGetCurrentGetRoute').node.findChild('Resource'))).toBe(
+  it('names every route after its entry and method, so it never moves when routes are added', () => {
+    const users = stack.routeStacks.get('users')!;
+    expect(logicalId(users.node.findChild('UsersGetCurrentGetRoute').node.findChild('Resource'))).toBe(
       'UsersGetCurrentGetRouteCEE236D2',
     );
-    // A HEAD twin is named after its entry too, so it never moves when routes are added.
-    expect(stack.node.findChild('UsersGetCurrentHeadRoute').node.findChild('Resource')).toBeDefined();
+    expect(users.node.findChild('UsersGetCurrentHeadRoute').node.findChild('Resource')).toBeDefined();
   });
 });
 
@@ -218,14 +258,14 @@ describe('functions', () => {
   const apiLogGroupId = logicalId(stack.apiLogGroup);
   const workerLogGroupId = logicalId(stack.workerLogGroup);
 
-  it('writes to two log groups in the root stack: one for route functions, one for workers', () => {
-    expect(logGroups.map((group) => [group.stack, group.id])).toEqual(
-      expect.arrayContaining([
+  it('writes to two log groups in the root stack: one for route functions, one for workers (a third holds the API access log)', () => {
+    expect(logGroups.map((group) => [group.stack, group.id]).sort()).toEqual(
+      [
         [stack, apiLogGroupId],
         [stack, workerLogGroupId],
-      ]),
+        [stack, logicalId(stack.apiAccessLogGroup)],
+      ].sort(),
     );
-    expect(logGroups).toHaveLength(2);
     for (const { resource } of logGroups) {
       expect(resource.Properties.RetentionInDays).toBe(30);
       expect(resource.DeletionPolicy).toBe('Retain');
@@ -267,6 +307,9 @@ describe('functions', () => {
     };
     if (access.table) expected[envNames.tableName] = ref(tableId);
     if (access.bucket) expected[envNames.bucketName] = ref(bucketId);
+    // Empty on AWS; declared so that SAM CLI's --env-vars may point them at local engines.
+    if (access.table) expected[envNames.dynamodbEndpoint] = '';
+    if (access.bucket) expected[envNames.s3Endpoint] = '';
     for (const queue of access.queues ?? []) {
       expected[queueUrlVariable(queue)] = ref(logicalId(stack.workerQueues.get(queue)!.queue));
     }
@@ -319,9 +362,20 @@ describe('table', () => {
 });
 
 describe('bucket', () => {
-  it('blocks public access, encrypts with S3-managed keys, is retained', () => {
-    const [id, bucket] = only('AWS::S3::Bucket');
-    expect(id).toBe(bucketId);
+  const buckets = synth.resources('AWS::S3::Bucket');
+  const accessLogsBucketId = logicalId(stack.accessLogsBucket);
+
+  it.each([
+    ['the bucket', () => bucketId],
+    ['the access-log bucket', () => accessLogsBucketId],
+  ])('%s blocks public access, encrypts with S3-managed keys, is retained', (_name, idOf) => {
+    expect(buckets.map(({ stack: holder, id }) => [holder, id]).sort()).toEqual(
+      [
+        [stack, bucketId],
+        [stack, accessLogsBucketId],
+      ].sort(),
+    );
+    const bucket = buckets.find(({ id }) => id === idOf())!.resource;
     expect(bucket.DeletionPolicy).toBe('Retain');
     expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
       BlockPublicAcls: true,
@@ -334,16 +388,44 @@ describe('bucket', () => {
     });
   });
 
-  it('denies every request that does not use TLS', () => {
-    const [, policy] = only('AWS::S3::BucketPolicy');
-    expect(policy.Properties.Bucket).toEqual(ref(bucketId));
+  it.each([
+    ['the bucket', () => bucketId],
+    ['the access-log bucket', () => accessLogsBucketId],
+  ])('%s denies every request that does not use TLS', (_name, idOf) => {
+    const id = idOf();
+    const policies = synth.resources('AWS::S3::BucketPolicy');
+    expect(policies).toHaveLength(2);
+    const policy = policies.find(({ resource }) => resource.Properties.Bucket.Ref === id)!.resource;
     expect(policy.Properties.PolicyDocument.Statement).toContainEqual({
       Effect: 'Deny',
       Action: 's3:*',
       Principal: { AWS: '*' },
       Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-      Resource: [getAtt(bucketId), { 'Fn::Join': ['', [getAtt(bucketId), '/*']] }],
+      Resource: [getAtt(id), { 'Fn::Join': ['', [getAtt(id), '/*']] }],
     });
+  });
+
+  it('logs every request to the bucket into the access-log bucket, by bucket policy (ACLs stay disabled), kept 90 days', () => {
+    const bucket = buckets.find(({ id }) => id === bucketId)!.resource;
+    expect(bucket.Properties.LoggingConfiguration).toEqual({
+      DestinationBucketName: ref(accessLogsBucketId),
+      LogFilePrefix: 'bucket/',
+    });
+    const logs = buckets.find(({ id }) => id === accessLogsBucketId)!.resource;
+    expect(logs.Properties.AccessControl).toBeUndefined();
+    expect(logs.Properties.LifecycleConfiguration).toEqual({
+      Rules: [{ ExpirationInDays: 90, Status: 'Enabled' }],
+    });
+    const policy = synth
+      .resources('AWS::S3::BucketPolicy')
+      .find(({ resource }) => resource.Properties.Bucket.Ref === accessLogsBucketId)!.resource;
+    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Allow',
+        Action: 's3:PutObject',
+        Principal: { Service: 'logging.s3.amazonaws.com' },
+      }),
+    );
   });
 });
 
@@ -527,12 +609,21 @@ describe('stack', () => {
     expect(synth.nested.every((nested) => nested.nestedStackParent === stack)).toBe(true);
   });
 
-  it('outputs the API URL, table name and bucket name', () => {
+  it('outputs the API URL, table name, bucket name, the alarm topic and the dashboard name', () => {
+    const monitoringId = logicalId(stack.monitoring.nestedStackResource!);
     expect(template.findOutputs('*')).toEqual({
       ApiUrl: { Value: getAtt(apiId, 'ApiEndpoint') },
       TableName: { Value: ref(tableId) },
       BucketName: { Value: ref(bucketId) },
+      AlarmTopicArn: {
+        Value: expect.objectContaining({ 'Fn::GetAtt': [monitoringId, expect.any(String)] }),
+        Description: expect.any(String),
+      },
+      DashboardName: { Value: expect.objectContaining({ 'Fn::GetAtt': [monitoringId, expect.any(String)] }) },
     });
+    const topic = synth.fromNestedOutput(template.findOutputs('*').AlarmTopicArn!.Value);
+    expect(topic.stack).toBe(stack.monitoring);
+    expect(topic.value).toEqual(ref(logicalId(stack.monitoring.topic)));
   });
 
   it('rejects tables it cannot deploy', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, type NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { projectRoot } from '../../lib/api-function.ts';
@@ -18,6 +18,8 @@ export interface SynthOptions {
   props?: ApiStackProps;
   /** Add the CDKMetadata resource to every template, as the CDK CLI does. */
   analyticsReporting?: boolean;
+  /** Context values beyond cdk.json's, as `cdk synth -c key=value` gives them. */
+  context?: Record<string, unknown>;
 }
 
 export function buildApp(options: SynthOptions = {}) {
@@ -26,6 +28,7 @@ export function buildApp(options: SynthOptions = {}) {
     analyticsReporting: options.analyticsReporting ?? false,
     context: {
       ...cdkContext,
+      ...options.context,
       'aws:cdk:enable-asset-metadata': true,
       ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
     },
@@ -53,7 +56,7 @@ export class Synthesized {
     readonly app: App,
     readonly stack: ApiStack,
   ) {
-    const stacks: Stack[] = [stack, ...stack.routeStacks.values()];
+    const stacks: Stack[] = [stack, ...stack.routeStacks.values(), stack.monitoring];
     this.templates = new Map(stacks.map((s) => [s, Template.fromStack(s)]));
   }
 
@@ -89,7 +92,7 @@ export class Synthesized {
    */
   inRoot(stack: Stack, value: Json): Json {
     if (stack === this.stack) return value;
-    const nested = stack as RouteFunctions;
+    const nested = stack as NestedStack;
     const parameters = this.template.toJSON().Resources[logicalId(nested.nestedStackResource!)].Properties
       .Parameters as Record<string, Json>;
     const declared = this.templates.get(stack)!.toJSON().Parameters ?? {};
@@ -109,7 +112,9 @@ export class Synthesized {
    */
   fromNestedOutput(value: Json): { stack: Stack; value: Json } {
     const [resourceId, attribute] = value['Fn::GetAtt'] as [string, string];
-    const nested = this.nested.find((n) => logicalId(n.nestedStackResource!) === resourceId);
+    const nested = [...this.nested, this.stack.monitoring].find(
+      (n) => logicalId(n.nestedStackResource!) === resourceId,
+    );
     if (!nested || !attribute.startsWith('Outputs.'))
       throw new Error(`not a nested output: ${JSON.stringify(value)}`);
     const outputs = this.templates.get(nested)!.toJSON().Outputs as Record<string, { Value: Json }>;
@@ -118,8 +123,11 @@ export class Synthesized {
 }
 
 /** The root stack, every nested stack and their templates, with bundling skipped. */
-export function synthesize(props?: ApiStackProps, options: { analyticsReporting?: boolean } = {}) {
-  const { app, stack } = buildApp({ props, analyticsReporting: options.analyticsReporting });
+export function synthesize(
+  props?: ApiStackProps,
+  options: Pick<SynthOptions, 'analyticsReporting' | 'context'> = {},
+) {
+  const { app, stack } = buildApp({ props, ...options });
   return new Synthesized(app, stack);
 }
 
