@@ -9,6 +9,8 @@ export interface Access {
   bucket?: 'read' | 'write';
   /** Queues the function sends to (by worker-table queue name). */
   queues?: readonly string[];
+  /** Reads the LDAP providers' configuration (LDAP_PROVIDERS) and their bind passwords' secrets. */
+  ldap?: boolean;
 }
 
 export interface RouteDefinition {
@@ -153,7 +155,7 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/api/v4/groups/{id}/ldap_sync',
     entry: 'functions/groups/ldap-sync.ts',
-    access: { table: 'write', queues: ['ldap-sync'] },
+    access: { table: 'write', queues: ['ldap-sync'], ldap: true },
   },
   {
     method: 'GET',

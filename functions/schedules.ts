@@ -30,4 +30,13 @@ export const schedules: readonly ScheduleDefinition[] = [
     access: { table: 'write', queues: ['repository-import'] },
     localRateVariable: 'MIRROR_SCHEDULE_MINUTES',
   },
+  {
+    // GitLab's LDAP group sync runs hourly.
+    name: 'ldap-sync',
+    entry: 'functions/schedules/ldap-sync.ts',
+    rateMinutes: 60,
+    timeout: 300,
+    access: { table: 'write', queues: ['ldap-sync'], ldap: true },
+    localRateVariable: 'LDAP_SYNC_SCHEDULE_MINUTES',
+  },
 ];

@@ -28,7 +28,7 @@ export const workers: readonly WorkerDefinition[] = [
     visibilityTimeout: 600,
     maxReceiveCount: 3,
     timeout: 120,
-    access: { table: 'write' },
+    access: { table: 'write', ldap: true },
   },
   {
     queue: 'user-cleanup',

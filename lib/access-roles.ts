@@ -38,6 +38,7 @@ export function grantKey({ access, consumes, deadLetters, stream }: Grant): stri
     // Only when set, so that the keys of other grants stay as they were.
     ...(consumes && deadLetters ? { deadLetters: true } : {}),
     ...(stream ? { stream } : {}),
+    ...(access.ldap ? { ldap: true } : {}),
   });
 }
 
@@ -50,6 +51,7 @@ export function roleIdFor({ access, consumes, deadLetters, stream }: Grant): str
     consumes ? `consume-${consumes}` : '',
     consumes && deadLetters ? 'dead-letters' : '',
     stream ? `stream-${stream}` : '',
+    access.ldap ? 'ldap' : '',
   ].filter((part) => part !== '');
   return parts.length === 0 ? 'NoAccess' : constructIdFor(parts.join('-'));
 }
@@ -62,6 +64,7 @@ function describe({ access, consumes, deadLetters, stream }: Grant): string {
     consumes ? `consume ${consumes}` : '',
     consumes && deadLetters ? `send to the dead-letter queue of ${consumes}` : '',
     stream ? `read the table's stream as ${stream}` : '',
+    access.ldap ? 'read the LDAP bind password secrets' : '',
   ].filter((part) => part !== '');
   return `Lambda functions that may: ${parts.length === 0 ? 'nothing beyond logging' : parts.join(', ')}`;
 }
@@ -135,6 +138,12 @@ export class AccessRoles extends Construct {
     for (const queue of queues) {
       role.addToPrincipalPolicy(
         new PolicyStatement({ actions: [...queueSendActions], resources: [queue.queueArn] }),
+      );
+    }
+    const secretArns = access.ldap ? (this.targets.ldap?.secretArns ?? []) : [];
+    if (secretArns.length > 0) {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [...secretArns] }),
       );
     }
     if (grant.consumes && grant.deadLetters) {

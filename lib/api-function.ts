@@ -21,6 +21,7 @@ import type { Construct } from 'constructs';
 import type { Access } from '../functions/routes.ts';
 import type { StreamConsumerDefinition } from '../functions/stream-consumers.ts';
 import { envNames, queueUrlVariable } from '../shared/config/env.ts';
+import { LDAP_PROVIDERS_VARIABLE } from '../shared/config/ldap.ts';
 
 /** The repository root: route and worker entries are relative to it, and it holds the lock file. */
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -71,6 +72,8 @@ export interface AccessTargets {
   queues: ReadonlyMap<string, IQueue>;
   /** Each worker queue's dead-letter queue, by the worker queue's name. */
   deadLetterQueues?: ReadonlyMap<string, IQueue>;
+  /** The LDAP providers (LDAP_PROVIDERS' JSON) and the ARNs of their bind password secrets. */
+  ldap?: { providers: string; secretArns: readonly string[] };
 }
 
 /** Lambda bundles are ESM; CommonJS dependencies inside them still call `require`. */
@@ -214,7 +217,7 @@ export class ApiFunction extends NodejsFunction {
   }
 }
 
-/** TABLE_NAME, BUCKET_NAME and QUEUE_URL_<NAME> for exactly what `access` declares. */
+/** TABLE_NAME, BUCKET_NAME, QUEUE_URL_<NAME> and LDAP_PROVIDERS for exactly what `access` declares. */
 export function accessEnvironment(entry: string, access: Access, targets: AccessTargets) {
   const environment: Record<string, string> = {};
   if (access.table) environment[envNames.tableName] = targets.table.tableName;
@@ -222,6 +225,7 @@ export function accessEnvironment(entry: string, access: Access, targets: Access
   for (const name of access.queues ?? []) {
     environment[queueUrlVariable(name)] = queueOf(entry, name, targets).queueUrl;
   }
+  if (access.ldap && targets.ldap) environment[LDAP_PROVIDERS_VARIABLE] = targets.ldap.providers;
   return environment;
 }
 

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -16,6 +16,7 @@ import {
 } from '../functions/stream-consumers.ts';
 import { type WorkerDefinition, workers as workerTable } from '../functions/workers.ts';
 import { queueDlqUrlVariable, queueUrlVariable } from '../shared/config/env.ts';
+import { LDAP_PROVIDERS_VARIABLE, ldapProviders } from '../shared/config/ldap.ts';
 import { indexes, keyAttributes, localIndexes, streamViewType, ttlAttribute } from '../shared/store/table.ts';
 import { AccessRoles, grantKey } from './access-roles.ts';
 import { type AccessTargets, ApiFunction, constructIdFor, tracingContextKey } from './api-function.ts';
@@ -31,6 +32,11 @@ export interface ApiStackProps extends StackProps {
   streamConsumers?: readonly StreamConsumerDefinition[];
   /** @default functions/schedules.ts */
   schedules?: readonly ScheduleDefinition[];
+  /**
+   * LDAP_PROVIDERS' JSON (shared/config/ldap.ts) for the functions that sync groups; bind passwords
+   * by `bindPasswordSecret` (an ARN or a secret's name). @default the `ldapProviders` context value
+   */
+  ldapProviders?: string;
 }
 
 export interface WorkerQueue {
@@ -72,6 +78,32 @@ const accessLogFormat = {
 const streamViewTypes: Record<typeof streamViewType, StreamViewType> = {
   NEW_AND_OLD_IMAGES: StreamViewType.NEW_AND_OLD_IMAGES,
 };
+
+/**
+ * The LDAP providers as the functions get them, checked at synth (a malformed setting fails the
+ * deploy, not the first sync), and the secrets their roles may read: an ARN as given, a name as
+ * the ARN of that name in this account and region (Secrets Manager adds six characters).
+ */
+function ldapTargets(stack: Stack, setting: unknown): AccessTargets['ldap'] {
+  if (setting === undefined || setting === null || setting === '') return undefined;
+  const providers = typeof setting === 'string' ? setting : JSON.stringify(setting);
+  const secretArns = ldapProviders({ [LDAP_PROVIDERS_VARIABLE]: providers }).flatMap(
+    ({ bindPasswordSecret }) =>
+      bindPasswordSecret === undefined
+        ? []
+        : bindPasswordSecret.startsWith('arn:')
+          ? [bindPasswordSecret]
+          : [
+              stack.formatArn({
+                service: 'secretsmanager',
+                resource: 'secret',
+                resourceName: `${bindPasswordSecret}-??????`,
+                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+              }),
+            ],
+  );
+  return { providers, secretArns };
+}
 
 /**
  * The whole service, deployed as one root stack: one table, one bucket, one queue (+ DLQ) and
@@ -188,6 +220,7 @@ export class ApiStack extends Stack {
       bucket: this.bucket,
       queues: new Map([...queues].map(([name, { queue }]) => [name, queue])),
       deadLetterQueues: new Map([...queues].map(([name, { deadLetterQueue }]) => [name, deadLetterQueue])),
+      ldap: ldapTargets(this, props.ldapProviders ?? this.node.tryGetContext('ldapProviders')),
     };
     this.apiLogGroup = new LogGroup(this, 'ApiLogGroup', { retention: RetentionDays.ONE_MONTH });
     this.workerLogGroup = new LogGroup(this, 'WorkerLogGroup', { retention: RetentionDays.ONE_MONTH });

@@ -1,3 +1,4 @@
+import { canAdminGroup } from '#domain/group-policy.ts';
 import { groupDetail } from '#domain/group-views.ts';
 import { type GroupEntityOptions, showsGroupStatistics } from '#domain/groups.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
@@ -6,11 +7,12 @@ import { defineRoute } from '#http/route.ts';
 import { groupDetailProjects, startGroupDetail } from '#store/group-projects.ts';
 import { sharedWithGroupsSeenBy } from '#store/group-shares.ts';
 import { startGroupStatistics } from '#store/group-statistics.ts';
-import { startLdapGroupLinks } from '#store/ldap-group-links.ts';
+import { startGroupLdap } from '#store/ldap-group-links.ts';
 
 /**
  * A group with its projects and shared projects; anonymous callers see public groups. Statistics
- * (admins only) and the group's LDAP group links are read beside the access check.
+ * (admins only) and the group's LDAP group links and sync state (owners and admins) are read
+ * beside the access check.
  */
 export const handler = defineRoute({
   auth: 'optional',
@@ -19,15 +21,15 @@ export const handler = defineRoute({
     alongside: (item, caller, params: { id: string | number; statistics?: boolean }) => ({
       detail: startGroupDetail(item, caller),
       statistics: startGroupStatistics(item, showsGroupStatistics(params, caller)),
-      ldapGroupLinks: startLdapGroupLinks(item),
+      ldap: startGroupLdap(item),
     }),
   }),
   run: async ({ params: input, caller, request, group, access, alongside }) => {
-    const [related, statistics, sharedWithGroups, ldapGroupLinks] = await Promise.all([
+    const [related, statistics, sharedWithGroups, ldap] = await Promise.all([
       groupDetailProjects(group, access, caller, alongside.detail),
       alongside.statistics,
       sharedWithGroupsSeenBy(group, caller),
-      alongside.ldapGroupLinks,
+      alongside.ldap,
     ]);
     // The entity options reach groupEntity whole, statistics included.
     const options: GroupEntityOptions = {
@@ -35,6 +37,11 @@ export const handler = defineRoute({
       customAttributes: Boolean(input.with_custom_attributes && caller?.admin),
       statistics,
     };
-    return groupDetail(group, caller, options, { ...related, sharedWithGroups, ldapGroupLinks });
+    return groupDetail(group, caller, options, {
+      ...related,
+      sharedWithGroups,
+      ldapGroupLinks: ldap.links,
+      ...(caller && canAdminGroup(caller, access) ? { ldapSync: ldap.sync } : {}),
+    });
   },
 });

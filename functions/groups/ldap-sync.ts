@@ -4,8 +4,7 @@ import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { publish } from '#queue/publish.ts';
-import { markLdapSyncPending } from '#store/ldap-sync-state.ts';
+import { requestLdapSync } from '#jobs/ldap-sync-requests.ts';
 
 const owned = group<{ id: string | number }>({ allow: 'owner' });
 /** GitLab checks that group sync is on before it looks the group up. */
@@ -19,14 +18,14 @@ const syncableGroup: typeof owned = {
 
 /**
  * Owners and admins ask for a group's LDAP sync: 404 when no provider is configured, else 202; a
- * sync already pending is not queued twice.
+ * sync already pending or running is not queued twice.
  */
 export const handler = defineRoute({
   auth: 'user',
   params: groupSchemas.byId,
   load: syncableGroup,
   run: async ({ group }) => {
-    if (await markLdapSyncPending(group.id)) await publish('ldap-sync', { groupId: group.id });
+    await requestLdapSync(group.id);
     return reply.acceptedStatus();
   },
 });

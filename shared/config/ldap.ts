@@ -17,6 +17,11 @@ const providerSchema = v.object({
   url: v.pipe(text(2048), v.regex(/^ldaps?:\/\//i)),
   /** Upgrade a plain `ldap://` connection with StartTLS before binding. */
   startTls: v.optional(v.boolean(), false),
+  /**
+   * PEM of a CA to trust for this provider's certificate (ldaps or StartTLS), beside the system's
+   * CAs: a directory with a private CA. The certificate is always verified.
+   */
+  tlsCa: v.optional(v.pipe(text(16_384), v.includes('-----BEGIN CERTIFICATE-----'))),
   bindDn: text(1024),
   bindPassword: v.optional(text(1024)),
   /** ARN of a Secrets Manager secret holding the bind password (AWS). */

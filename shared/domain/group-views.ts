@@ -5,6 +5,7 @@
 import { sharedWithGroupEntity, sharesOf } from './group-shares.ts';
 import { type Group, groupDetailEntity } from './groups.ts';
 import { type LdapGroupLink, ldapGroupLinkEntity } from './ldap-group-links.ts';
+import type { LdapSyncState } from './ldap-sync.ts';
 import { type ProjectPage, presentProjects } from './project-views.ts';
 import type { Caller } from './users.ts';
 
@@ -17,6 +18,7 @@ export const noProjects: ProjectsSeen = { items: [], access: new Map() };
  * `sharedWithGroups` are the shares as the caller may see them (read with the invited groups);
  * without them, the shares the group keeps are shown as they were made. `ldapGroupLinks`, when
  * read, are shown as GitLab EE's group entity shows them: only when the group has any.
+ * `ldapSync`, given only to those who administer the group, shows how it was last synced.
  */
 export function groupDetail(
   group: Group,
@@ -27,6 +29,7 @@ export function groupDetail(
     shared: ProjectsSeen;
     sharedWithGroups?: unknown[];
     ldapGroupLinks?: LdapGroupLink[];
+    ldapSync?: LdapSyncState;
   },
 ) {
   const present = (page: ProjectsSeen) => presentProjects(page, caller, { baseUrl: options.baseUrl });
@@ -38,6 +41,7 @@ export function groupDetail(
     ...(related.ldapGroupLinks?.length
       ? { ldap_group_links: related.ldapGroupLinks.map(ldapGroupLinkEntity) }
       : {}),
+    ...related.ldapSync,
     shared_with_groups: related.sharedWithGroups ?? sharesOf(group).map(sharedWithGroupEntity),
   };
 }

@@ -2,6 +2,27 @@
 import { ACCESS } from './access.ts';
 import type { Membership } from './members.ts';
 
+/** GitLab EE's LDAP sync state machine: ready → pending → started → ready | failed. */
+export type LdapSyncStatus = 'ready' | 'pending' | 'started' | 'failed';
+
+/** How a group was last synced, with GitLab EE's column names (shown to those who administer it). */
+export interface LdapSyncState {
+  ldap_sync_status: LdapSyncStatus;
+  ldap_sync_error: string | null;
+  ldap_sync_last_update_at: string | null;
+  ldap_sync_last_successful_update_at: string | null;
+  ldap_sync_last_sync_at: string | null;
+}
+
+/** A group never synced: GitLab's column defaults. */
+export const NEVER_SYNCED: LdapSyncState = {
+  ldap_sync_status: 'ready',
+  ldap_sync_error: null,
+  ldap_sync_last_update_at: null,
+  ldap_sync_last_successful_update_at: null,
+  ldap_sync_last_sync_at: null,
+};
+
 /** A member as the sync sees it: `ldap` marks a membership the sync made (it may change it). */
 export interface SyncedMembership extends Membership {
   ldap?: boolean;

@@ -8,7 +8,7 @@ import type { User } from '#domain/users.ts';
 import { DirectoryError, type DirectoryMember, readLdapGroupMembers } from '#ldap/directory.ts';
 import { getGroup } from '#store/group-items.ts';
 import { readLdapGroupLinks } from '#store/ldap-group-links.ts';
-import { recordLdapSync } from '#store/ldap-sync-state.ts';
+import { markLdapSyncStarted, recordLdapSync } from '#store/ldap-sync-state.ts';
 import {
   addSyncedGroupMember,
   changeSyncedGroupMember,
@@ -39,6 +39,7 @@ export async function runLdapSync(
 ): Promise<LdapSyncOutcome> {
   const group = await getGroup(groupId);
   if (!group) return { status: 'gone', changed: 0, keptOwners: [], error: null };
+  await markLdapSyncStarted(groupId, now().toISOString());
   const links = await readLdapGroupLinks(groupId);
   const read: { level: number; provider: string; members: DirectoryMember[] }[] = [];
   try {

@@ -5,8 +5,10 @@
  * failed bind an open connection keeps the process alive). Failures become a DirectoryError with a
  * reason and a message fit to show and record: it names the provider and its URL, never the password.
  */
+import { checkServerIdentity, rootCertificates } from 'node:tls';
 import { Client, type Entry, NoSuchObjectError, ResultCodeError, TimeLimitExceededError } from 'ldapts';
 import type { LdapProvider } from '#config/ldap.ts';
+import { BindPasswordUnavailable, bindPassword } from './bind-password.ts';
 import {
   dnKey,
   groupByCnFilter,
@@ -58,17 +60,29 @@ export async function readLdapGroupMembers(
   provider: LdapProvider,
   selector: GroupSelector,
 ): Promise<GroupMembers> {
-  const password = bindPassword(provider);
+  const password = await bindPassword(provider).catch((error: unknown) => {
+    throw error instanceof BindPasswordUnavailable ? new DirectoryError('bind', error.message) : error;
+  });
+  // A CA of the provider's own is trusted beside Node's (`ca` alone would replace them).
+  const tls = provider.tlsCa === undefined ? {} : { ca: [...rootCertificates, provider.tlsCa] };
+  const ldaps = /^ldaps:/i.test(provider.url);
   const client = new Client({
     url: provider.url,
     timeout: provider.timeoutMs,
     connectTimeout: provider.timeoutMs,
+    // Given TLS options, ldapts speaks TLS from the first byte: only for ldaps.
+    ...(ldaps ? { tlsOptions: tls } : {}),
   });
   let phase: Phase = 'connect';
   try {
-    if (provider.startTls && !/^ldaps:/i.test(provider.url)) {
+    if (provider.startTls && !ldaps) {
       phase = 'tls';
-      await client.startTLS({ host: new URL(provider.url).hostname });
+      // The certificate is checked against the URL's host: the upgraded socket knows none.
+      const host = new URL(provider.url).hostname.replace(/^\[|\]$/g, '');
+      await client.startTLS({
+        ...tls,
+        checkServerIdentity: (_name, cert) => checkServerIdentity(host, cert),
+      });
     }
     phase = 'bind';
     await client.bind(provider.bindDn, password);
@@ -80,18 +94,6 @@ export async function readLdapGroupMembers(
   } finally {
     await client.unbind().catch(() => undefined);
   }
-}
-
-function bindPassword(provider: LdapProvider): string {
-  if (provider.bindPassword !== undefined) return provider.bindPassword;
-  const where = `LDAP provider ${provider.name}`;
-  if (provider.bindPasswordSecret !== undefined) {
-    throw new DirectoryError(
-      'bind',
-      `${where}: its bind password is in Secrets Manager, and reading secrets is not configured in this build`,
-    );
-  }
-  throw new DirectoryError('bind', `${where}: no bind password configured`);
 }
 
 class EntryReader {
@@ -229,6 +231,12 @@ class Members {
 type Phase = 'connect' | 'tls' | 'bind' | 'search';
 
 /** Node's socket errors carry a string code (ECONNREFUSED, ENOTFOUND, ECONNRESET, …). */
+/** Node's codes for a peer certificate that does not verify (untrusted, expired, wrong name). */
+const isCertificateError = (error: Error): boolean =>
+  /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT_ALTNAME_INVALID/.test(
+    String((error as { code?: unknown }).code ?? ''),
+  );
+
 const isSocketError = (error: Error): boolean =>
   typeof (error as { code?: unknown }).code === 'string' ||
   /^(Socket error|Connection closed|Socket connection not established)/.test(error.message);
@@ -248,6 +256,9 @@ function directoryError(
   if (cause instanceof TimeLimitExceededError || /timed out|timeout/i.test(cause.message)) {
     reason = 'timeout';
     message = `${server} did not answer within ${provider.timeoutMs} ms`;
+  } else if (isCertificateError(cause)) {
+    reason = 'unreachable';
+    message = `${server}: its TLS certificate was refused: ${detail}`;
   } else if (isSocketError(cause) || phase === 'connect') {
     reason = 'unreachable';
     message = `${server} is unreachable: ${detail}`;

@@ -25,8 +25,10 @@ export const NOTE_PREFIX = 'NOTE#';
 /** A project's hooks sort by id in its partition. */
 export const HOOK_PREFIX = 'HOOK#';
 
+/** What a group's LDAP links and its LDAP sync state share: one Query reads both. */
+export const LDAP_PREFIX = 'LDAP';
 /** A group's LDAP group links sort under this prefix in its partition. */
-export const LDAP_LINK_PREFIX = 'LDAPLINK#';
+export const LDAP_LINK_PREFIX = `${LDAP_PREFIX}LINK#`;
 
 /** A project's forks sort by id in its partition. */
 export const FORK_PREFIX = 'FORK#';
@@ -57,7 +59,7 @@ export const keys = {
   group: (id: number): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' }),
   groupMember: (groupId: number, userId: number): Key => ({ pk: `GROUP#${groupId}`, sk: `MEMBER#${userId}` }),
   /** A group's LDAP sync state: its own item, so whole-item group saves never carry it. */
-  ldapSyncState: (groupId: number): Key => ({ pk: `GROUP#${groupId}`, sk: 'LDAPSYNC' }),
+  ldapSyncState: (groupId: number): Key => ({ pk: `GROUP#${groupId}`, sk: `${LDAP_PREFIX}SYNC` }),
   /** A group shared with another group (the link lives in the shared group's partition). */
   groupShare: (groupId: number, sharedWithId: number): Key => ({
     pk: `GROUP#${groupId}`,
@@ -236,6 +238,8 @@ export const lists = {
     listOf('l2', timed)(`EPICS#GROUP#${groupId}#${state}`),
   /** Pull mirrors, for the schedule that updates them. */
   pullMirrors: listOf('l1', byId)('MIRRORS'),
+  /** Every LDAP group link, by its group's id: the groups the hourly LDAP sync visits. */
+  ldapGroupLinks: listOf('l1', byId)('LDAPLINKS'),
   /** A hook's delivery attempts of one kind of outcome (successful, client_failure, server_failure). */
   hookLogsOfOutcome: (hookId: number, outcome: string) =>
     listOf('l1', dated)(`HOOKLOGS#${hookId}#${outcome}`),

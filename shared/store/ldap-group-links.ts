@@ -10,8 +10,11 @@ import {
   type LdapLinkName,
   linkNameOfLink,
 } from '#domain/ldap-group-links.ts';
+import { type LdapSyncState, NEVER_SYNCED } from '#domain/ldap-sync.ts';
 import { readPartition } from './items.ts';
-import { keys, LDAP_LINK_PREFIX } from './keys.ts';
+import { inLists, keys, LDAP_LINK_PREFIX, LDAP_PREFIX, lists, sortAttributes } from './keys.ts';
+import { decodeLdapSyncState } from './ldap-sync-state.ts';
+import { forEachListPage } from './lists.ts';
 import {
   check,
   commit,
@@ -44,14 +47,51 @@ export async function readLdapGroupLinks(groupId: number): Promise<LdapGroupLink
   return items.map(decodeLink).sort(byCreation);
 }
 
+export interface GroupLdap {
+  links: LdapGroupLink[];
+  sync: LdapSyncState;
+}
+
+/** A group's links and its sync state: one Query, as both sort under LDAP_PREFIX. */
+export async function readGroupLdap(groupId: number): Promise<GroupLdap> {
+  const items = await readPartition(keys.group(groupId).pk, { skPrefix: LDAP_PREFIX });
+  const syncItem = items.find((item) => item.sk === keys.ldapSyncState(groupId).sk);
+  return {
+    links: items
+      .filter((item) => String(item.sk).startsWith(LDAP_LINK_PREFIX))
+      .map(decodeLink)
+      .sort(byCreation),
+    sync: syncItem ? decodeLdapSyncState(syncItem) : NEVER_SYNCED,
+  };
+}
+
 /**
- * A group's links, read as soon as its item is (beside the access check of its detail); a
- * failed read is reported where the result is awaited.
+ * A group's links and sync state, read as soon as its item is (beside the access check of its
+ * detail); a failed read is reported where the result is awaited.
  */
-export function startLdapGroupLinks(item: Promise<Raw | undefined>): Promise<LdapGroupLink[]> {
-  const links = item.then((found) => (found ? readLdapGroupLinks(Number(found.id)) : []));
-  links.catch(() => undefined);
-  return links;
+export function startGroupLdap(item: Promise<Raw | undefined>): Promise<GroupLdap> {
+  const read = item.then((found) =>
+    found ? readGroupLdap(Number(found.id)) : { links: [], sync: NEVER_SYNCED },
+  );
+  read.catch(() => undefined);
+  return read;
+}
+
+/**
+ * The id of every group with a link, each once, page by page in id order (a group's links sit
+ * together in the list, so one seen at a page's end is not handed on again at the next's start).
+ */
+export async function forEachLdapLinkedGroup(onPage: (groupIds: number[]) => Promise<void>): Promise<void> {
+  let last: number | undefined;
+  await forEachListPage(lists.ldapGroupLinks, 'group_id', async (items) => {
+    const ids: number[] = [];
+    for (const item of items) {
+      const id = Number(item.group_id);
+      if (id !== last) ids.push(id);
+      last = id;
+    }
+    if (ids.length) await onPage(ids);
+  });
 }
 
 /**
@@ -62,7 +102,16 @@ export async function addLdapGroupLink(link: LdapGroupLink): Promise<void> {
   const name = linkNameOfLink(link);
   await commit([
     refusedWith(
-      put({ ...linkKey(link.group_id, name), kind: 'ldap_group_link', ...link }, NEW_ITEM),
+      put(
+        {
+          ...linkKey(link.group_id, name),
+          kind: 'ldap_group_link',
+          ...link,
+          ...inLists(lists.ldapGroupLinks),
+          ...sortAttributes({ id: link.group_id }),
+        },
+        NEW_ITEM,
+      ),
       conflict(duplicateLinkMessage(name.kind)),
     ),
     refusedWith(check(keys.group(link.group_id), LIVE_ITEM), forbidden()),

@@ -1,7 +1,9 @@
 /** Groups: create, read, list, update, delete, their subgroups and projects, and project transfer. */
+
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { NEVER_SYNCED } from '#domain/ldap-sync.ts';
 import { handler as createGroup } from '../../functions/groups/create.ts';
 import { handler as deleteGroup } from '../../functions/groups/delete.ts';
 import { handler as getGroup } from '../../functions/groups/get.ts';
@@ -40,11 +42,11 @@ import {
   groupDetailView,
   groupItem,
   groupKey,
+  groupLdapQuery,
   groupMemberItem,
   groupNamespace,
   groupRecord,
   groupView,
-  ldapLinksQuery,
   listCount,
   listQuery,
   memberKey,
@@ -227,15 +229,17 @@ describe('GET /groups/:id', () => {
   it('shows the group with the projects the caller sees and their permissions', async () => {
     store(countItem('PROJECTS#NS#5#private', 1));
     expect(await invoke(getGroup, 'GET', '/api/v4/groups/5', { token: USER_TOKEN })).toEqual(
-      ok(groupDetailView(backend, [apiForAlice], [])),
+      // Alice owns it: she sees how it was LDAP-synced (never).
+      ok({ ...groupDetailView(backend, [apiForAlice], []), ...NEVER_SYNCED }),
     );
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
       getCommand(groupKey(5)),
       listQuery('l1', 'SHARES#GROUP#5'),
       ...membershipLists(2),
-      // Its LDAP group links, beside the access check (none: the entity shows no `ldap_group_links`).
-      ldapLinksQuery(5),
+      // Its LDAP group links and sync state, beside the access check (no links: the entity shows
+      // no `ldap_group_links`).
+      groupLdapQuery(5),
       batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
       ...namespaceLists(5, 'name', 100, true),
     ]);

@@ -2,9 +2,11 @@
  * LDAP group links: POST/GET /groups/:id/ldap_group_links, the three DELETE forms, and the links
  * on the group's detail.
  */
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { NEVER_SYNCED } from '#domain/ldap-sync.ts';
 import { handler as getGroup } from '../../functions/groups/get.ts';
 import { handler as createLink } from '../../functions/groups/ldap-group-links/create.ts';
 import { handler as deleteLinkByCn } from '../../functions/groups/ldap-group-links/delete.ts';
@@ -34,6 +36,7 @@ import {
   givenWorld,
   groupDetailView,
   groupKey,
+  groupLdapQuery,
   ldapLinksQuery,
   memberKey,
   message,
@@ -70,6 +73,9 @@ const linkItem = (fields: {
     filter: fields.filter ?? null,
     group_access: fields.access ?? 30,
     created_at: fields.at ?? NOW,
+    // Listed by group id for the hourly sync.
+    l1: 'LDAPLINKS',
+    sid: '000000000003',
   };
 };
 
@@ -383,8 +389,9 @@ describe('GET /groups/:id', () => {
       ok({
         ...groupDetailView(platform),
         ldap_group_links: [{ cn: 'developers', group_access: 30, provider: 'ldapmain', filter: null }],
+        ...NEVER_SYNCED,
       }),
     );
-    expect(sentCommands()).toContainEqual(ldapLinksQuery(3));
+    expect(sentCommands()).toContainEqual(groupLdapQuery(3));
   });
 });

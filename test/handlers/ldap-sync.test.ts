@@ -1,11 +1,16 @@
-/** POST /groups/:id/ldap_sync: 404 without providers, the owner rule, one conditional write and one send. */
+/**
+ * POST /groups/:id/ldap_sync (404 without providers, the owner rule, one conditional write and one
+ * send) and the hourly schedule that asks for every linked group's sync.
+ */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ScheduledEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handler as ldapSync } from '../../functions/groups/ldap-sync.ts';
+import { handler as ldapSchedule } from '../../functions/schedules/ldap-sync.ts';
 import { invoke } from '../support/events.ts';
-import { ddb, resetMocks, sqs, TABLE, USER_TOKEN } from './fixtures.ts';
+import { ddb, resetMocks, sentCommands, sqs, TABLE, USER_TOKEN } from './fixtures.ts';
 import {
   BOB_TOKEN,
   FORBIDDEN,
@@ -35,9 +40,18 @@ const pendingWrite = {
   UpdateCommand: {
     TableName: TABLE,
     Key: { pk: 'GROUP#3', sk: 'LDAPSYNC' },
-    UpdateExpression: 'SET kind = :kind, ldap_sync_status = :pending',
-    ConditionExpression: 'attribute_not_exists(ldap_sync_status) OR ldap_sync_status <> :pending',
-    ExpressionAttributeValues: { ':kind': 'ldap_sync', ':pending': 'pending' },
+    UpdateExpression: 'SET kind = :kind, ldap_sync_status = :pending, ldap_sync_status_since = :at',
+    // From ready or failed only, unless the pending or running sync is an hour old (its message lost).
+    ConditionExpression:
+      'attribute_not_exists(ldap_sync_status) OR ldap_sync_status IN (:ready, :failed) OR ldap_sync_status_since < :stale',
+    ExpressionAttributeValues: {
+      ':kind': 'ldap_sync',
+      ':pending': 'pending',
+      ':ready': 'ready',
+      ':failed': 'failed',
+      ':at': '2026-11-22T10:00:00.000Z',
+      ':stale': '2026-11-22T09:00:00.000Z',
+    },
   },
 };
 const sends = () => sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
@@ -60,7 +74,7 @@ describe('POST /groups/:id/ldap_sync', () => {
     expect(sends()).toEqual([{ QueueUrl: QUEUE_URL, MessageBody: '{"groupId":3}' }]);
   });
 
-  it('a sync already pending → 202, nothing queued', async () => {
+  it('a sync already pending or running → 202, nothing queued', async () => {
     ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'x', $metadata: {} }));
     const response = await invoke(ldapSync, 'POST', '/api/v4/groups/3/ldap_sync', { token: USER_TOKEN });
     expect(response).toEqual(ok(202, 202));
@@ -94,5 +108,44 @@ describe('POST /groups/:id/ldap_sync', () => {
     const response = await invoke(ldapSync, 'POST', '/api/v4/groups/3/ldap_sync', { token: BOB_TOKEN });
     expect(response).toEqual(message(404, '404 Group Not Found'));
     expect(writesSent()).toEqual([]);
+  });
+});
+
+describe('the hourly LDAP sync schedule', () => {
+  const linkOf = (groupId: number, cn: string) => ({
+    pk: `GROUP#${groupId}`,
+    sk: `LDAPLINK#${cn}`,
+    kind: 'ldap_group_link',
+    group_id: groupId,
+    provider: 'ldapmain',
+    cn,
+    filter: null,
+    group_access: 30,
+    created_at: '2026-11-01T00:00:00.000Z',
+    l1: 'LDAPLINKS',
+    sid: String(groupId).padStart(12, '0'),
+  });
+  const event = { time: '2026-11-22T10:00:00Z' } as ScheduledEvent;
+
+  it('asks once for each group with links (two links, one sync); a group already pending is not queued', async () => {
+    store(linkOf(3, 'developers'), linkOf(3, 'operators'), linkOf(4, 'qa'));
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+    ddb
+      .on(UpdateCommand, { Key: { pk: 'GROUP#4', sk: 'LDAPSYNC' } })
+      .rejects(new ConditionalCheckFailedException({ message: 'x', $metadata: {} }));
+    expect(await ldapSchedule(event)).toEqual({ queued: 1 });
+    expect(writesSent()).toEqual([
+      pendingWrite,
+      { UpdateCommand: { ...pendingWrite.UpdateCommand, Key: { pk: 'GROUP#4', sk: 'LDAPSYNC' } } },
+    ]);
+    expect(sends()).toEqual([{ QueueUrl: QUEUE_URL, MessageBody: '{"groupId":3}' }]);
+  });
+
+  it('no provider configured → nothing read, nothing queued', async () => {
+    delete process.env.LDAP_PROVIDERS;
+    store(linkOf(3, 'developers'));
+    expect(await ldapSchedule(event)).toEqual({ queued: 0 });
+    expect(sentCommands()).toEqual([]);
+    expect(sends()).toEqual([]);
   });
 });

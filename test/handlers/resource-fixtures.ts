@@ -688,6 +688,17 @@ export const ldapLinksQuery = (groupId: number) => ({
   },
 });
 
+/** GET /groups/:id's read of a group's LDAP links and its sync state (one Query). */
+export const groupLdapQuery = (groupId: number) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': `GROUP#${groupId}`, ':prefix': 'LDAP' },
+    ProjectionExpression: undefined,
+    ExclusiveStartKey: undefined,
+  },
+});
+
 export const transaction = (...TransactItems: unknown[]) => ({ TransactWriteCommand: { TransactItems } });
 
 export const listCount = (list: string, delta: number) => ({

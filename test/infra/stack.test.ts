@@ -557,13 +557,24 @@ describe.each(schedules.map((schedule) => [schedule.name, schedule] as const))(
       });
     });
 
+    /** EventBridge's rate in the largest whole unit (`rate(30 minutes)`, `rate(1 hour)`). */
+    const rateExpression = (minutes: number) => {
+      const [value, unit] =
+        minutes % 1440 === 0
+          ? [minutes / 1440, 'day']
+          : minutes % 60 === 0
+            ? [minutes / 60, 'hour']
+            : [minutes, 'minute'];
+      return `rate(${value} ${unit}${value === 1 ? '' : 's'})`;
+    };
+
     it('is invoked by an EventBridge rule at its rate, without retries', () => {
       expect(synth.templateOf(rule)).toBe(template);
       const rules = synth.resources('AWS::Events::Rule');
       expect(rules).toHaveLength(schedules.length);
       const properties = synth.resourceOf(rule).Properties;
       expect(properties).toMatchObject({
-        ScheduleExpression: `rate(${definition.rateMinutes} minutes)`,
+        ScheduleExpression: rateExpression(definition.rateMinutes),
         State: 'ENABLED',
         Targets: [{ Arn: getAtt(functionId), Id: 'Target0', RetryPolicy: { MaximumRetryAttempts: 0 } }],
       });

@@ -3,18 +3,21 @@
  * with test/support/ldap-seed.ldif): each membership schema, nesting one level, the filter form,
  * a missing group, a change between reads, and the failures a sync must record.
  */
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryError, readLdapGroupMembers } from '#ldap/directory.ts';
 import { type LdapServer, startLdapServer } from '../support/ldap-server.ts';
 
 let server: LdapServer;
+let tlsServer: LdapServer;
 
 beforeAll(async () => {
-  server = await startLdapServer();
+  [server, tlsServer] = await Promise.all([startLdapServer(), startLdapServer(undefined, { tls: true })]);
 });
 
 afterAll(async () => {
-  await server?.stop();
+  await Promise.all([server?.stop(), tlsServer?.stop()]);
 });
 
 const person = (username: string) => ({
@@ -186,6 +189,43 @@ describe('reading LDAP group members', () => {
   });
 });
 
+describe('TLS', () => {
+  const developers = () => [person('alice'), person('bob')];
+
+  it('ldaps, trusting the provider CA', async () => {
+    const provider = tlsServer.provider({ url: tlsServer.ldapsUrl, tlsCa: tlsServer.caPem });
+    expect(await readLdapGroupMembers(provider, { cn: 'developers' })).toEqual({
+      found: true,
+      members: developers(),
+    });
+  });
+
+  it('StartTLS on the plain port, trusting the provider CA', async () => {
+    const provider = tlsServer.provider({ startTls: true, tlsCa: tlsServer.caPem });
+    expect(await readLdapGroupMembers(provider, { cn: 'developers' })).toEqual({
+      found: true,
+      members: developers(),
+    });
+  });
+
+  it('a certificate nobody vouches for is refused, over ldaps and StartTLS alike', async () => {
+    const ldaps = await failure(
+      readLdapGroupMembers(tlsServer.provider({ url: tlsServer.ldapsUrl }), { cn: 'developers' }),
+    );
+    expect(ldaps.reason).toBe('unreachable');
+    expect(ldaps.message).toBe(
+      `LDAP server ldapmain (${tlsServer.ldapsUrl}): its TLS certificate was refused: self-signed certificate in certificate chain`,
+    );
+    const startTls = await failure(
+      readLdapGroupMembers(tlsServer.provider({ startTls: true }), { cn: 'developers' }),
+    );
+    expect(startTls.reason).toBe('unreachable');
+    expect(startTls.message).toBe(
+      `LDAP server ldapmain (${tlsServer.url}): its TLS certificate was refused: self-signed certificate in certificate chain`,
+    );
+  });
+});
+
 describe('directory failures', () => {
   it('a wrong bind password: reason bind, and the message never holds the password', async () => {
     const password = 'Wrong-Pa55word-7x';
@@ -199,16 +239,34 @@ describe('directory failures', () => {
     expect(error.message).not.toContain(password);
   });
 
-  it('a bind password kept in Secrets Manager is not readable in this build', async () => {
-    const provider = server.provider({
-      bindPassword: undefined,
-      bindPasswordSecret: 'arn:aws:secretsmanager:x',
-    });
-    const error = await failure(readLdapGroupMembers(provider, { cn: 'developers' }));
-    expect(error.reason).toBe('bind');
-    expect(error.message).toBe(
-      'LDAP provider ldapmain: its bind password is in Secrets Manager, and reading secrets is not configured in this build',
-    );
+  it('a bind password kept in Secrets Manager is read once and binds; an unreadable one fails the bind', async () => {
+    const secrets = mockClient(SecretsManagerClient);
+    try {
+      const arn = `arn:aws:secretsmanager:eu-west-1:123456789012:secret:ldap-${Date.now()}-AbCdEf`;
+      secrets.on(GetSecretValueCommand, { SecretId: arn }).resolves({
+        SecretString: JSON.stringify({ password: server.bindPassword }),
+      });
+      const provider = server.provider({ bindPassword: undefined, bindPasswordSecret: arn });
+      expect((await readLdapGroupMembers(provider, { cn: 'developers' })).members).toHaveLength(2);
+      expect((await readLdapGroupMembers(provider, { cn: 'operators' })).found).toBe(true);
+      expect(secrets.commandCalls(GetSecretValueCommand, { SecretId: arn })).toHaveLength(1);
+
+      const denied = `${arn}-denied`;
+      secrets
+        .on(GetSecretValueCommand, { SecretId: denied })
+        .rejects(Object.assign(new Error('not authorized'), { name: 'AccessDeniedException' }));
+      const error = await failure(
+        readLdapGroupMembers(server.provider({ bindPassword: undefined, bindPasswordSecret: denied }), {
+          cn: 'developers',
+        }),
+      );
+      expect(error.reason).toBe('bind');
+      expect(error.message).toBe(
+        'LDAP provider ldapmain: its bind password could not be read from Secrets Manager (AccessDeniedException)',
+      );
+    } finally {
+      secrets.restore();
+    }
   });
 
   it('an invalid link filter: reason search', async () => {

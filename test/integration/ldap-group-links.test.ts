@@ -157,6 +157,18 @@ describe('authorization matrix', () => {
   });
 });
 
+describe('POST /groups/:id/ldap_sync without a provider', () => {
+  it('the runtime has no LDAP provider → 404 Not Found, even for an owner and an admin', async () => {
+    for (const token of [users.owner.token, rootToken()]) {
+      const response = await api('POST', `/groups/${groupId}/ldap_sync`, { token });
+      expect({ status: response.status, body: response.body }).toEqual({
+        status: 404,
+        body: { message: '404 Not Found' },
+      });
+    }
+  });
+});
+
 describe('answers', () => {
   let otherGroup: number;
 

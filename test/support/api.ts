@@ -2,8 +2,17 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 
-export const apiUrl = () => inject('apiUrl');
-export const rootToken = () => inject('rootToken');
+/** A runtime a test file starts for itself (its own configuration), instead of the shared one. */
+let ownRuntime: { url: string; apiUrl: string; rootToken: string } | undefined;
+
+/** From now on this file's requests (and python-gitlab checks) go to `runtime`. */
+export function useRuntime(runtime: { url: string; apiUrl: string; rootToken: string }): void {
+  ownRuntime = runtime;
+}
+
+export const baseUrl = () => ownRuntime?.url ?? inject('baseUrl');
+export const apiUrl = () => ownRuntime?.apiUrl ?? inject('apiUrl');
+export const rootToken = () => ownRuntime?.rootToken ?? inject('rootToken');
 
 export interface ApiResponse<T = unknown> {
   status: number;

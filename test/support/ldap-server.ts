@@ -15,6 +15,7 @@ const SLAPD = '/usr/sbin/slapd';
 const SLAPADD = '/usr/sbin/slapadd';
 const LDAPMODIFY = '/usr/bin/ldapmodify';
 const LDAPWHOAMI = '/usr/bin/ldapwhoami';
+const OPENSSL = '/usr/bin/openssl';
 const SCHEMAS = ['core', 'cosine', 'nis', 'inetorgperson'];
 const SUFFIX = 'dc=example,dc=com';
 const ROOT_DN = `cn=admin,${SUFFIX}`;
@@ -26,6 +27,10 @@ const defaultSeed = () => readFileSync(new URL('./ldap-seed.ldif', import.meta.u
 export interface LdapServer {
   /** `ldap://127.0.0.1:<port>` */
   url: string;
+  /** With `tls`: `ldaps://127.0.0.1:<port>` (the plain URL then offers StartTLS too). */
+  ldapsUrl?: string;
+  /** With `tls`: the PEM of the test CA that signed the server's certificate (for 127.0.0.1). */
+  caPem?: string;
   bindDn: string;
   bindPassword: string;
   /** Where people are (`ou=people,…`). */
@@ -39,8 +44,15 @@ export interface LdapServer {
   stop(): Promise<void>;
 }
 
-/** Starts slapd loaded with `seed` (a full LDIF, the suffix entry included); resolves once a bind succeeds. */
-export async function startLdapServer(seed: string = defaultSeed()): Promise<LdapServer> {
+/**
+ * Starts slapd loaded with `seed` (a full LDIF, the suffix entry included); resolves once a bind
+ * succeeds. With `tls`, a CA and a certificate for 127.0.0.1 are made with openssl, and slapd
+ * listens for ldaps beside the plain port, which then accepts StartTLS.
+ */
+export async function startLdapServer(
+  seed: string = defaultSeed(),
+  options: { tls?: boolean } = {},
+): Promise<LdapServer> {
   for (const tool of [SLAPD, SLAPADD, LDAPMODIFY, LDAPWHOAMI]) {
     if (!existsSync(tool)) {
       throw new Error(`${tool} is missing: the LDAP tests need OpenLDAP — apt-get install slapd ldap-utils`);
@@ -48,11 +60,19 @@ export async function startLdapServer(seed: string = defaultSeed()): Promise<Lda
   }
   const dir = mkdtempSync(join(tmpdir(), 'slapd-test-'));
   const conf = join(dir, 'slapd.conf');
+  const tls = options.tls ? await makeCertificates(dir) : undefined;
   writeFileSync(
     conf,
     [
       ...SCHEMAS.map((schema) => `include /etc/ldap/schema/${schema}.schema`),
       `pidfile ${join(dir, 'slapd.pid')}`,
+      ...(tls
+        ? [
+            `TLSCACertificateFile ${tls.caFile}`,
+            `TLSCertificateFile ${tls.certFile}`,
+            `TLSCertificateKeyFile ${tls.keyFile}`,
+          ]
+        : []),
       'modulepath /usr/lib/ldap',
       'moduleload back_mdb',
       'database mdb',
@@ -71,7 +91,9 @@ export async function startLdapServer(seed: string = defaultSeed()): Promise<Lda
     await run(SLAPADD, ['-q', '-f', conf, '-l', seedFile]);
     const port = await freePort();
     const url = `ldap://127.0.0.1:${port}`;
-    const child = spawn(SLAPD, ['-d', '0', '-f', conf, '-h', `${url}/`], {
+    const ldapsUrl = tls ? `ldaps://127.0.0.1:${await freePort()}` : undefined;
+    const listen = ldapsUrl ? `${url}/ ${ldapsUrl}/` : `${url}/`;
+    const child = spawn(SLAPD, ['-d', '0', '-f', conf, '-h', listen], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     slapd = child;
@@ -95,6 +117,7 @@ export async function startLdapServer(seed: string = defaultSeed()): Promise<Lda
     const groupBase = `ou=groups,${SUFFIX}`;
     return {
       url,
+      ...(ldapsUrl && tls ? { ldapsUrl, caPem: readFileSync(tls.caFile, 'utf8') } : {}),
       bindDn: ROOT_DN,
       bindPassword: ROOT_PASSWORD,
       base,
@@ -126,12 +149,69 @@ export async function startLdapServer(seed: string = defaultSeed()): Promise<Lda
   }
 }
 
+/** A throwaway CA and a server certificate it signed, for 127.0.0.1 and localhost. */
+async function makeCertificates(dir: string) {
+  const file = (name: string) => join(dir, name);
+  const caFile = file('ca.pem');
+  const certFile = file('server.pem');
+  const keyFile = file('server.key');
+  const openssl = (...args: string[]) => run(OPENSSL, args);
+  await openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=ldap test CA',
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    caFile,
+  );
+  writeFileSync(file('server.ext'), 'subjectAltName = IP:127.0.0.1, DNS:localhost\n');
+  await openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-keyout',
+    keyFile,
+    '-out',
+    file('server.csr'),
+  );
+  await openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    caFile,
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    file('server.ext'),
+    '-out',
+    certFile,
+  );
+  return { caFile, certFile, keyFile };
+}
+
 function run(file: string, args: string[], input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile(file, args, { timeout: 10_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${file} failed: ${stderr.trim() || error.message}`));
       else resolve(stdout);
     });
+    // A tool that fails before reading its input closes the pipe: its exit status tells.
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(input ?? '');
   });
 }

@@ -6,7 +6,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { inject } from 'vitest';
+import { baseUrl, rootToken } from './api.ts';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -23,7 +23,7 @@ export const PASSED = { stdout: 'ok', stderr: '', exitCode: 0 } as const;
  */
 export async function runCheck(script: string, args: string[] = [], timeoutMs = 100_000) {
   const path = join(import.meta.dirname, '..', 'e2e', 'python', script);
-  const result = await promisify(execFile)(PYTHON, [path, inject('baseUrl'), inject('rootToken'), ...args], {
+  const result = await promisify(execFile)(PYTHON, [path, baseUrl(), rootToken(), ...args], {
     timeout: timeoutMs,
     // The scripts import e2e_checks.py: no __pycache__ left in the working tree.
     env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },

@@ -54,3 +54,17 @@ describe('LDAP providers from the environment', () => {
     expect(error).not.toContain('secret');
   });
 });
+
+describe('a provider CA', () => {
+  const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+
+  it('is kept as given', () => {
+    expect(ldapProviders(env([{ ...main, tlsCa: pem }]))[0]?.tlsCa).toBe(pem);
+  });
+
+  it('must be a PEM certificate', () => {
+    expect(() => ldapProviders(env([{ ...main, tlsCa: 'not a certificate' }]))).toThrow(
+      /^LDAP_PROVIDERS: 0\.tlsCa: /,
+    );
+  });
+});
