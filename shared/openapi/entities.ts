@@ -161,6 +161,12 @@ const group = v.strictObject({
   projects: v.optional(v.array(project)),
   shared_projects: v.optional(v.array(project)),
   ldap_group_links: v.optional(v.array(v.record(text, v.unknown()))),
+  // How the group was last LDAP-synced: shown to its owners and admins.
+  ldap_sync_status: v.optional(v.picklist(['ready', 'pending', 'started', 'failed'])),
+  ldap_sync_error: v.optional(nullableText),
+  ldap_sync_last_update_at: v.optional(nullableText),
+  ldap_sync_last_successful_update_at: v.optional(nullableText),
+  ldap_sync_last_sync_at: v.optional(nullableText),
   shared_with_groups: v.optional(v.array(v.record(text, v.unknown()))),
 });
 
