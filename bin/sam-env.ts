@@ -53,7 +53,13 @@ if (options.serve) {
   try {
     const dataDir = resolve(options['data-dir']);
     const dynamodb = await startDynamoDbLocal({ port: dynamodbPort, dataDir: join(dataDir, 'dynamodb') });
-    const s3 = await startS3rver({ port: s3Port, dataDir: join(dataDir, 's3'), bucket: LOCAL_BUCKET_NAME });
+    // On all interfaces: containers on Docker's bridge network reach the host by its bridge address.
+    const s3 = await startS3rver({
+      port: s3Port,
+      dataDir: join(dataDir, 's3'),
+      bucket: LOCAL_BUCKET_NAME,
+      address: '0.0.0.0',
+    });
     await ensureTable(dynamodb.endpoint, LOCAL_TABLE_NAME);
     Object.assign(process.env, {
       [envNames.tableName]: LOCAL_TABLE_NAME,

@@ -235,13 +235,15 @@ export async function startS3rver(options: {
   dataDir: string;
   port?: number;
   bucket: string;
+  /** Where it listens: loopback unless containers must reach it (`0.0.0.0` for sam local). */
+  address?: string;
 }): Promise<S3Local> {
   const { default: S3rver } = await import('s3rver');
   mkdirSync(options.dataDir, { recursive: true });
   const port = options.port ?? (await freePort());
   const server = new S3rver({
     port,
-    address: '127.0.0.1',
+    address: options.address ?? '127.0.0.1',
     directory: options.dataDir,
     silent: true,
     allowMismatchedSignatures: true,
