@@ -60,4 +60,11 @@ export const entityResponses: Readonly<Record<string, EntityResponse>> = {
 export const otherStatuses: Readonly<Record<string, readonly number[]>> = {
   'functions/groups/delete.ts': [202],
   'functions/projects/delete.ts': [202],
+  'functions/groups/ldap-sync.ts': [202],
+  'functions/repository/mirror-pull.ts': [200],
+  // Files over a Lambda response's size redirect to a presigned S3 URL (shared/blob/downloads.ts).
+  'functions/projects/get-upload.ts': [200, 302],
+  'functions/avatars/get.ts': [200, 302],
+  'functions/avatars/group.ts': [200, 302],
+  'functions/avatars/project.ts': [200, 302],
 };

@@ -80,6 +80,12 @@ describe('the OpenAPI document', () => {
       ['note_id', 'path', true],
     ]);
     expect(operations['/api/v4/openapi.json']?.get?.security).toEqual([]);
+    // Success statuses that are not the method's own.
+    const successes = (path: string, method: string) =>
+      Object.keys(operations[path]?.[method]?.responses ?? {}).filter((status) => /^[23]/.test(status));
+    expect(successes('/api/v4/groups/{id}/ldap_sync', 'post')).toEqual(['202']);
+    expect(successes('/api/v4/projects/{id}/mirror/pull', 'post')).toEqual(['200']);
+    expect(successes('/api/v4/projects/{id}/uploads/{secret}/{filename}', 'get')).toEqual(['200', '302']);
   }, 60_000);
 });
 
