@@ -9,6 +9,7 @@ import {
   api,
   apiUrl,
   createUser,
+  must,
   rootToken,
   type TestUser,
   unique,
@@ -47,12 +48,6 @@ const NOT_FOUND = { message: '404 Not found' };
 
 /** The base URL entities are written with (the gateway's own host). */
 const base = () => new URL(apiUrl()).origin;
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
-}
 
 interface UserView {
   id: number;

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser } from '../support/api.ts';
+import { api, createUser, must, type TestUser } from '../support/api.ts';
 import { localDatabase, storedItem } from '../support/db.ts';
 
 interface GroupBody {
@@ -55,12 +55,6 @@ async function postingsOf(groupId: number): Promise<Record<string, unknown>[]> {
     }),
   );
   return result.Items ?? [];
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
 }
 
 const createGroup = (fields: Record<string, unknown>, token?: string) =>

@@ -5,7 +5,7 @@
  * new operation × every role.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
 
 interface GroupBody {
   id: number;
@@ -21,12 +21,6 @@ interface MemberBody {
   id: number;
   username: string;
   access_level: number;
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
 }
 
 const createGroup = (token: string, parentId?: number, visibility = 'private') => {

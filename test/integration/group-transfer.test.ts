@@ -12,7 +12,7 @@ import { getGroup } from '#store/group-items.ts';
 import { startGroupTransfer } from '#store/group-transfer.ts';
 import { LocalQueues } from '../../bin/local/queue.ts';
 import { workers } from '../../functions/workers.ts';
-import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
 import { listSize, localDatabase, partitionItems, storedItem } from '../support/db.ts';
 
 interface GroupBody {
@@ -32,12 +32,6 @@ interface ProjectBody {
   name_with_namespace: string;
   visibility: string;
   namespace: { id: number; full_path: string; parent_id: number | null };
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
 }
 
 const newGroup = (token: string, parentId?: number, visibility = 'private', path = unique('g')) =>

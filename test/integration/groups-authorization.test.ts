@@ -4,7 +4,7 @@
  * not read 404 `Group Not Found`; readable but not permitted 403; owners and admins succeed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
+import { type ApiResponse, api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
 
 const ROLES = ['anonymous', 'non-member', 'guest', 'developer', 'maintainer', 'owner', 'admin'] as const;
 type Role = (typeof ROLES)[number];
@@ -40,12 +40,6 @@ const tokenOf = (role: Role): string | null => {
   if (role === 'admin') return rootToken();
   return world.users[role].token;
 };
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
-}
 
 /** A private group created by the owner, with each member role (or only the one given) added. */
 async function privateGroup(only?: Role): Promise<GroupBody> {

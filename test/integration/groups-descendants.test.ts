@@ -4,7 +4,7 @@
  * with their pagination totals.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
 
 interface GroupBody {
   id: number;
@@ -18,12 +18,6 @@ interface ProjectBody {
   id: number;
   name: string;
   visibility: string;
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
 }
 
 const newGroup = (token: string, parentId: number | undefined, visibility: string, name = unique('d')) =>

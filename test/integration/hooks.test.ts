@@ -9,7 +9,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
+import { type ApiResponse, api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
 import { localDatabase, partitionItems, storedItem } from '../support/db.ts';
 
 const HOOK_URL = 'http://127.0.0.1:9/hook';
@@ -21,12 +21,6 @@ interface HookBody {
   url: string;
   project_id: number;
   [field: string]: unknown;
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text.slice(0, 300)}`);
-  return settled.body;
 }
 
 async function newProject(visibility: 'private' | 'public' = 'private', namespaceId?: number) {

@@ -5,7 +5,7 @@
  * anonymous callers, and no 5xx for anything a client sends.
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, type TestUser, unique } from '../support/api.ts';
 import { partitionItems, storedItem } from '../support/db.ts';
 
 interface Author {
@@ -71,12 +71,6 @@ const TOO_LONG_EDIT = {
 };
 
 let baseUrl: string;
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text.slice(0, 500)}`);
-  return settled.body;
-}
 
 /** A user with what a note's author shows of them (read as admin). */
 async function person(user: TestUser): Promise<Person> {

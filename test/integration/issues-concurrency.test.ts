@@ -4,7 +4,7 @@
  * notes exactly as the issues' final states say; notes written at once are all counted.
  */
 import { describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, type TestUser, unique } from '../support/api.ts';
 
 interface IssueBody {
   id: number;
@@ -23,12 +23,6 @@ interface NoteBody {
 interface ProjectBody {
   id: number;
   open_issues_count: number;
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text.slice(0, 500)}`);
-  return settled.body;
 }
 
 async function createProject(): Promise<ProjectBody> {

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
+import { type ApiResponse, api, createUser, must, type TestUser, unique } from '../support/api.ts';
 import { localDatabase } from '../support/db.ts';
 
 interface UserBasic {
@@ -69,12 +69,6 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 let baseUrl: string;
 let root: Person;
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text.slice(0, 500)}`);
-  return settled.body;
-}
 
 const person = (user: TestUser): Person => ({ ...user, name: user.username });
 

@@ -3,7 +3,7 @@
  * maintainer, owner, admin), GitLab's statuses and bodies, and the links on the group's detail.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
 
 const ROLES = ['anonymous', 'non-member', 'developer', 'maintainer', 'owner', 'admin'] as const;
 type Role = (typeof ROLES)[number];
@@ -32,12 +32,6 @@ const tokenOf = (role: Role): string | null => {
   if (role === 'admin') return rootToken();
   return users[role].token;
 };
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
-}
 
 const cnLink = (cn: string, access = 30, provider = 'ldapmain'): Link => ({
   cn,

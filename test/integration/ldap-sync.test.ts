@@ -10,15 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalRuntime, startLocalRuntime } from '../../bin/local/runtime.ts';
-import {
-  type ApiResponse,
-  api,
-  createUser,
-  rootToken,
-  type TestUser,
-  unique,
-  useRuntime,
-} from '../support/api.ts';
+import { api, createUser, must, rootToken, type TestUser, unique, useRuntime } from '../support/api.ts';
 import { type LdapServer, startLdapServer } from '../support/ldap-server.ts';
 import { PASSED, pythonGitlabAvailable, runCheck } from '../support/python-gitlab.ts';
 
@@ -55,12 +47,6 @@ afterAll(async () => {
     else process.env[name] = value;
   }
 });
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
-}
 
 const personDn = (uid: string) => `uid=${uid},${ldap.base}`;
 const groupDn = (cn: string) => `cn=${cn},${ldap.groupBase}`;

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, type TestUser, unique } from '../support/api.ts';
 import { listSize, partitionItems } from '../support/db.ts';
 
 interface UserBasic {
@@ -67,12 +67,6 @@ const PROJECT_NOT_FOUND = { message: '404 Project Not Found' };
 const FORBIDDEN = { message: '403 Forbidden' };
 
 let baseUrl: string;
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text.slice(0, 500)}`);
-  return settled.body;
-}
 
 const basic = (user: TestUser) => ({
   id: user.id,

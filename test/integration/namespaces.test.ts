@@ -3,7 +3,7 @@
  * the entity, pagination and GitLab's refusals.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
 
 interface NamespaceBody {
   id: number;
@@ -20,12 +20,6 @@ interface GroupBody {
   full_path: string;
   name: string;
   web_url: string;
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
 }
 
 const newGroup = (parentId?: number, path = unique('ns')) =>

@@ -18,7 +18,7 @@
  * targets for writes, so cells never disturb each other) while all cells run at once.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
+import { type ApiResponse, api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
 
 const VISIBILITIES = ['public', 'internal', 'private'] as const;
 type Visibility = (typeof VISIBILITIES)[number];
@@ -545,12 +545,6 @@ async function call<T = unknown>(
     running--;
     waiting.shift()?.();
   }
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text.slice(0, 300)}`);
-  return settled.body;
 }
 
 const tokenOf = (caller: Caller | 'bystander'): string | null => {

@@ -13,7 +13,7 @@ import { EPIC_STATES } from '#domain/epics.ts';
 import { ISSUE_STATES } from '#domain/issues.ts';
 import { MERGE_REQUEST_STATES } from '#domain/merge-requests.ts';
 import { keys, type ListName, lists } from '#store/keys.ts';
-import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, type TestUser, unique } from '../support/api.ts';
 import { listSize, partitionItems, storedItem } from '../support/db.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -28,12 +28,6 @@ async function counter(list: ListName): Promise<number | undefined> {
   const key = keys.listCount(list);
   const item = await storedItem(key.pk, key.sk);
   return item === undefined ? undefined : Number(item.count);
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text.slice(0, 300)}`);
-  return settled.body;
 }
 
 interface Parent {

@@ -11,7 +11,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser } from '../support/api.ts';
+import { api, createUser, must, type TestUser } from '../support/api.ts';
 import { listSize, localDatabase, storedItem } from '../support/db.ts';
 
 interface ProjectBody {
@@ -65,12 +65,6 @@ async function waitForIndexed(projectIds: number[], attempts = 100): Promise<num
     await sleep(100);
   }
   return left;
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
 }
 
 const createProject = (fields: Record<string, unknown>, token?: string) =>

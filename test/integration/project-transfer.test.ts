@@ -4,7 +4,7 @@
  * racing each other and renames, checked by reading everything back.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
 import { storedItem } from '../support/db.ts';
 
 interface ProjectBody {
@@ -21,12 +21,6 @@ interface ProjectBody {
 interface GroupBody {
   id: number;
   full_path: string;
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
 }
 
 const newGroup = (visibility = 'private', path = unique('tg')) =>

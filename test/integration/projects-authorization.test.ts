@@ -5,7 +5,7 @@
  * 404 `Project Not Found`; readable but not permitted 403; admin-only endpoints 403 for everyone else.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
+import { type ApiResponse, api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
 
 const ROLES = [
   'anonymous',
@@ -73,12 +73,6 @@ const tokenOf = (role: Role): string | null => {
   if (role === 'admin') return rootToken();
   return world.users[role].token;
 };
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
-}
 
 /** A group created by the owner with each member role added. */
 async function groupWithRoles(visibility: 'private' | 'public'): Promise<GroupBody> {

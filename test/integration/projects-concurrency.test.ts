@@ -4,7 +4,7 @@
  * and updates of one project lose nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, type TestUser, unique } from '../support/api.ts';
 
 interface ProjectBody {
   id: number;
@@ -13,12 +13,6 @@ interface ProjectBody {
   path_with_namespace: string;
   star_count: number;
   shared_with_groups: { group_id: number; group_access_level: number }[];
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
 }
 
 /** Creates `count` users, a few at a time. */

@@ -3,17 +3,11 @@
  * exclusive, they combine with the order and each other, and X-Total counts the bounded set.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
+import { type ApiResponse, api, createUser, must, type TestUser, unique } from '../support/api.ts';
 
 interface ProjectBody {
   id: number;
   last_activity_at: string;
-}
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
 }
 
 let user: TestUser;

@@ -4,7 +4,7 @@
  * users, update rules, stars, archive, shares, members, custom attributes and transfer to a group.
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, type TestUser, unique } from '../support/api.ts';
 
 interface NamespaceBody {
   id: number;
@@ -100,12 +100,6 @@ const SIMPLE_KEYS = [
   'tag_list',
   'web_url',
 ];
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
-}
 
 /** Creates a project (as root unless a token is given) and insists on 201. */
 function createProject(fields: Record<string, unknown>, token?: string | null): Promise<ProjectBody> {

@@ -7,7 +7,7 @@
  * project).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, rootToken, type TestUser, unique } from '../support/api.ts';
+import { type ApiResponse, api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
 import { storedItem } from '../support/db.ts';
 
 const MISSING =
@@ -28,12 +28,6 @@ const DEFAULTS = {
   commit_committer_check: false,
   reject_unsigned_commits: false,
 };
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text.slice(0, 300)}`);
-  return settled.body;
-}
 
 const newProject = async () =>
   (await must(api<{ id: number }>('POST', '/projects', { json: { name: unique('Rules') } }), 201, 'project'))

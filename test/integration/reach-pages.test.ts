@@ -7,7 +7,7 @@
  * same answer.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, type TestUser, unique } from '../support/api.ts';
 
 interface ProjectBody {
   id: number;
@@ -24,12 +24,6 @@ const DEVELOPER = 30;
 const REPORTER = 20;
 /** More subgroups than the list-per-group reading takes (MAX_GROUP_LISTS in shared/store/projects.ts). */
 const WIDE_SUBGROUPS = 52;
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
-}
 
 const createGroup = (path: string, parentId?: number) =>
   must(

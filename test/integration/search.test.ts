@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser } from '../support/api.ts';
+import { type ApiResponse, api, createUser, must, type TestUser } from '../support/api.ts';
 
 interface Named {
   id: number;
@@ -26,12 +26,6 @@ let privateProject: Named;
 let publicIssue: Named;
 let confidentialIssue: Named;
 let privateIssue: Named;
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${settled.status} ${settled.text}`);
-  return settled.body;
-}
 
 const search = (path: string, token?: string | null) => api<Named[]>('GET', path, { token });
 const ids = (response: ApiResponse<Named[]>) => response.body.map((row) => row.id);

@@ -6,7 +6,7 @@
  * tree away again.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, must, type TestUser, unique } from '../support/api.ts';
 
 interface AccessBody {
   access_level: number;
@@ -35,12 +35,6 @@ interface GroupBody {
 const DEVELOPER = 30;
 const projectNotFound = { message: '404 Project Not Found' };
 const groupNotFound = { message: '404 Group Not Found' };
-
-async function must<T>(response: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
-  const settled = await response;
-  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text}`);
-  return settled.body;
-}
 
 /** Creates a private group as root. */
 function createGroup(path: string, parentId?: number): Promise<GroupBody> {

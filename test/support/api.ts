@@ -56,6 +56,17 @@ export async function api<T = unknown>(
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
+/** The body of a response that must have `status`; otherwise the test stops naming `what` and the answer. */
+export async function must<T>(
+  response: Promise<ApiResponse<T>>,
+  status: number,
+  what = 'request',
+): Promise<T> {
+  const settled = await response;
+  if (settled.status !== status) throw new Error(`${what}: ${settled.status} ${settled.text.slice(0, 500)}`);
+  return settled.body;
+}
+
 export const unique = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
 
 export interface TestUser {
