@@ -37,10 +37,9 @@ export async function runLdapSync(
   groupId: number,
   now: () => Date = () => new Date(),
 ): Promise<LdapSyncOutcome> {
-  const group = await getGroup(groupId);
+  const [group, links] = await Promise.all([getGroup(groupId), readLdapGroupLinks(groupId)]);
   if (!group) return { status: 'gone', changed: 0, keptOwners: [], error: null };
   await markLdapSyncStarted(groupId, now().toISOString());
-  const links = await readLdapGroupLinks(groupId);
   const read: { level: number; provider: string; members: DirectoryMember[] }[] = [];
   try {
     for (const link of links) {
