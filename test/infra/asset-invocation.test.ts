@@ -308,15 +308,19 @@ function sqsEvent(queue: string, body: unknown): SQSEvent {
   };
 }
 
-/** A message about something that does not exist, for each worker queue. */
+/**
+ * A message about something that does not exist, for each worker queue. The import, fork and
+ * housekeeping workers each name a project of their own: they take the project's repository lease,
+ * and as they run side by side one would find another's lease held and ask for a retry.
+ */
 const missingMessages: Record<string, unknown> = {
   'user-cleanup': { userId: Number(MISSING_ID) },
   'search-index': { projectId: Number(MISSING_ID) },
   'group-delete': { groupId: Number(MISSING_ID) },
   'project-delete': { projectId: Number(MISSING_ID) },
-  'repository-import': { projectId: Number(MISSING_ID) },
-  'repository-fork': { projectId: Number(MISSING_ID), sourceId: Number(MISSING_ID) + 1 },
-  housekeeping: { projectId: Number(MISSING_ID) },
+  'repository-import': { projectId: Number(MISSING_ID) - 1 },
+  'repository-fork': { projectId: Number(MISSING_ID) - 2, sourceId: Number(MISSING_ID) - 3 },
+  housekeeping: { projectId: Number(MISSING_ID) - 4 },
   'group-transfer': { groupId: Number(MISSING_ID), token: 'no-such-move' },
   'ldap-sync': { groupId: Number(MISSING_ID) },
   'hook-delivery': { deliveryId: 'no-such-delivery' },
