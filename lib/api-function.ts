@@ -22,6 +22,7 @@ import type { Access } from '../functions/routes.ts';
 import type { StreamConsumerDefinition } from '../functions/stream-consumers.ts';
 import { envNames, queueUrlVariable } from '../shared/config/env.ts';
 import { LDAP_PROVIDERS_VARIABLE } from '../shared/config/ldap.ts';
+import { bundleAliases } from './bundling.ts';
 
 /** The repository root: route and worker entries are relative to it, and it holds the lock file. */
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -76,6 +77,9 @@ export interface AccessTargets {
   ldap?: { providers: string; secretArns: readonly string[] };
 }
 
+/** The module shared/http/tracing.ts imports when tracing is on. */
+const tracingModule = '#http/tracing-xray.ts';
+
 /** Lambda bundles are ESM; CommonJS dependencies inside them still call `require`. */
 const esmRequireBanner =
   "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);";
@@ -95,7 +99,7 @@ export interface ApiFunctionProps {
   /** @default 1024 */
   memorySize?: number;
   description?: string;
-  /** X-Ray active tracing of every invocation (the Lambda service's segments). @default false */
+  /** X-Ray active tracing, and the bundle built with the tracer (shared/http/tracing.ts). @default false */
   tracing?: boolean;
 }
 
@@ -152,6 +156,13 @@ export class ApiFunction extends NodejsFunction {
         bundleAwsSDK: true,
         externalModules: [],
         logLevel: LogLevel.WARNING,
+        esbuildArgs: {
+          '--alias': Object.entries(bundleAliases).map(([module, replacement]) => `${module}=${replacement}`),
+        },
+        // The tracer is bundled only when tracing is on (see shared/http/tracing.ts).
+        ...(props.tracing
+          ? { define: { [`process.env.${envNames.tracingModule}`]: JSON.stringify(tracingModule) } }
+          : {}),
       },
     });
     this.entryPath = props.entry;

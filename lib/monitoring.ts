@@ -23,6 +23,7 @@ import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-log
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { MetricName } from '../shared/http/metrics.ts';
 import { constructIdFor } from './api-function.ts';
 
 /** The most metrics one alarm's metric math may watch (a CloudWatch quota). */
@@ -37,8 +38,18 @@ export const serverErrorRatePercent = 1;
 /** Below this many requests in five minutes the 5xx rate is not judged (one 500 among three is no outage). */
 const serverErrorRateMinimumRequests = 20;
 
-/** Namespace of the metrics the stack derives from the functions' logs. */
+/** Namespace of the functions' EMF metrics (Powertools Metrics; POWERTOOLS_METRICS_NAMESPACE's default). */
 const metricsNamespace = 'GitlabApi';
+
+/** The functions' EMF metrics the dashboard shows (written by shared/http/metrics.ts). */
+const emf = {
+  requests: 'Requests',
+  jobsSucceeded: 'JobsSucceeded',
+  jobsRetried: 'JobsRetried',
+  jobsFailed: 'JobsFailed',
+  deliveryAttempts: 'WebhookDeliveryAttempts',
+  deliveryFailures: 'WebhookDeliveryFailures',
+} as const satisfies Record<string, MetricName>;
 
 /** One entry of `functions/` and the function deployed from it. */
 export interface MonitoredFunction {
@@ -290,6 +301,8 @@ export class Monitoring extends NestedStack {
     });
     const lambdaSearch = (metricName: string, statistic: string) =>
       `SEARCH('{AWS/Lambda,FunctionName} MetricName="${metricName}" ${props.rootStackName}', '${statistic}', 300)`;
+    const insights = (query: string, label: string) =>
+      new MathExpression({ expression: query, usingMetrics: {}, label, period });
     const queueDepths = (queues: ReadonlyMap<string, IQueue>) =>
       [...queues].map(([name, queue]) =>
         queue.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period, label: name }),
@@ -376,6 +389,45 @@ export class Monitoring extends NestedStack {
       new GraphWidget({
         title: 'Dead-letter queue depths',
         left: queueDepths(props.deadLetterQueues),
+        width,
+      }),
+      new GraphWidget({
+        title: 'Requests by status',
+        left: [insights(`SELECT SUM(${emf.requests}) FROM ${metricsNamespace} GROUP BY status`, 'requests')],
+        width,
+      }),
+      new GraphWidget({
+        title: 'Busiest routes',
+        left: [
+          insights(
+            `SELECT SUM(${emf.requests}) FROM ${metricsNamespace} GROUP BY route ORDER BY SUM() DESC LIMIT 10`,
+            'requests',
+          ),
+        ],
+        width,
+      }),
+    );
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Jobs by outcome',
+        left: [
+          insights(`SELECT SUM(${emf.jobsSucceeded}) FROM ${metricsNamespace}`, 'succeeded'),
+          insights(`SELECT SUM(${emf.jobsRetried}) FROM ${metricsNamespace}`, 'retried'),
+          insights(`SELECT SUM(${emf.jobsFailed}) FROM ${metricsNamespace}`, 'failed'),
+        ],
+        width,
+      }),
+      new GraphWidget({
+        title: 'Failed jobs by worker',
+        left: [insights(`SELECT SUM(${emf.jobsFailed}) FROM ${metricsNamespace} GROUP BY worker`, 'failed')],
+        width,
+      }),
+      new GraphWidget({
+        title: 'Webhook deliveries',
+        left: [
+          insights(`SELECT SUM(${emf.deliveryAttempts}) FROM ${metricsNamespace}`, 'attempts'),
+          insights(`SELECT SUM(${emf.deliveryFailures}) FROM ${metricsNamespace}`, 'failures'),
+        ],
         width,
       }),
     );

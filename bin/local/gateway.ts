@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { invocationScope } from '#http/log.ts';
 import type { RouteDefinition } from '../../functions/routes.ts';
 import { lambdaContext } from './lambda-context.ts';
 
@@ -267,7 +268,9 @@ export function gatewayListener(matcher: RouteMatcher) {
       const functionName = match.route.definition.entry
         .replace(/^functions\/|\.ts$/g, '')
         .replace(/\W+/g, '-');
-      const result = await match.route.handler(event, lambdaContext(functionName, FUNCTION_TIMEOUT_SECONDS));
+      const result = await invocationScope(() =>
+        match.route.handler(event, lambdaContext(functionName, FUNCTION_TIMEOUT_SECONDS)),
+      );
       send(res, result, req.method);
     } catch (error) {
       process.stderr.write(

@@ -7,7 +7,9 @@
  * itself: the local side of `deferMessage` and `deadLetter` (shared/queue/publish.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import { invocationScope } from '#http/log.ts';
+import type { MessageAttributes } from '#queue/publish.ts';
 import type { WorkerDefinition } from '../../functions/workers.ts';
 import { lambdaContext } from './lambda-context.ts';
 
@@ -19,6 +21,8 @@ type WorkerHandler = (
 interface Message {
   id: string;
   body: string;
+  /** Its message attributes (the correlation id), as SQS keeps them beside the body. */
+  attributes: MessageAttributes;
   receiveCount: number;
   sentAt: number;
   visibleAt: number;
@@ -47,11 +51,11 @@ export class LocalQueues {
   }
 
   /** Accepts a message like SendMessage does. */
-  send = (queue: string, body: string): void => {
+  send = (queue: string, body: string, attributes: MessageAttributes = {}): void => {
     const state = this.queues.get(queue);
     if (!state) throw new Error(`unknown queue ${queue}`);
     const now = Date.now();
-    state.ready.push({ id: randomUUID(), body, receiveCount: 0, sentAt: now, visibleAt: now });
+    state.ready.push({ id: randomUUID(), body, attributes, receiveCount: 0, sentAt: now, visibleAt: now });
     this.schedule(0);
   };
 
@@ -64,13 +68,17 @@ export class LocalQueues {
   };
 
   /** SendMessage to the queue's dead-letter queue, as a worker that counts its own attempts does. */
-  deadLetter = (queue: string, record: { messageId: string; body: string }): void => {
+  deadLetter = (
+    queue: string,
+    record: { messageId: string; body: string; attributes: MessageAttributes },
+  ): void => {
     const state = this.queues.get(queue);
     if (!state) throw new Error(`unknown queue ${queue}`);
     const now = Date.now();
     state.deadLetters.push({
       id: record.messageId,
       body: record.body,
+      attributes: record.attributes,
       receiveCount: 0,
       sentAt: now,
       visibleAt: now,
@@ -150,7 +158,7 @@ export class LocalQueues {
         SenderId: 'local',
         ApproximateFirstReceiveTimestamp: String(Date.now()),
       },
-      messageAttributes: {},
+      messageAttributes: lambdaMessageAttributes(message.attributes),
       md5OfBody: createHash('md5').update(message.body).digest('hex'),
       eventSource: 'aws:sqs',
       eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${state.worker.queue}`,
@@ -158,9 +166,11 @@ export class LocalQueues {
     }));
     let failed: Set<string>;
     try {
-      const result = await state.handler(
-        { Records: records },
-        lambdaContext(`worker-${state.worker.queue}`, state.worker.timeout),
+      const result = await invocationScope(() =>
+        state.handler(
+          { Records: records },
+          lambdaContext(`worker-${state.worker.queue}`, state.worker.timeout),
+        ),
       );
       failed = new Set((result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch {
@@ -196,3 +206,12 @@ export class LocalQueues {
 }
 
 const receiptHandleOf = (message: Message) => `${message.id}#${message.receiveCount}`;
+
+/** String attributes as the SQS event source hands them to Lambda. */
+const lambdaMessageAttributes = (attributes: MessageAttributes): SQSMessageAttributes =>
+  Object.fromEntries(
+    Object.entries(attributes).map(([name, value]) => [
+      name,
+      { dataType: 'String', stringValue: value, stringListValues: [], binaryListValues: [] },
+    ]),
+  );

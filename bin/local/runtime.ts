@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ScheduledEvent } from 'aws-lambda';
 import { envNames } from '#config/env.ts';
+import { invocationScope } from '#http/log.ts';
 import { registerLocalDispatch, registerLocalQueueControl } from '#queue/publish.ts';
 import { ensureRootToken, isLiveAdminToken } from '#store/bootstrap.ts';
 import { routes } from '../../functions/routes.ts';
@@ -196,7 +197,9 @@ async function startSchedules(
   );
   const running = new Set<Promise<unknown>>();
   const run = (schedule: ScheduleDefinition, handler: ScheduleHandler) => {
-    const invocation = handler(scheduledEvent(schedule), lambdaContext(schedule.name, schedule.timeout));
+    const invocation = invocationScope(() =>
+      handler(scheduledEvent(schedule), lambdaContext(schedule.name, schedule.timeout)),
+    );
     running.add(invocation);
     return invocation.finally(() => running.delete(invocation));
   };

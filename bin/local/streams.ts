@@ -27,14 +27,13 @@ import type {
   DynamoDBRecord,
   DynamoDBStreamEvent,
 } from 'aws-lambda';
-import { log } from '#http/log.ts';
+import { invocationScope, log } from '#http/log.ts';
 import type {
   StreamConsumerDefinition,
   StreamFilterPattern,
   StreamFilterValue,
 } from '../../functions/stream-consumers.ts';
 import { lambdaContext } from './lambda-context.ts';
-
 export type StreamHandler = (
   event: DynamoDBStreamEvent,
   context: Context,
@@ -484,9 +483,11 @@ export class LocalStreams {
         );
       });
       const result = await Promise.race([
-        consumer.handler(
-          { Records: structuredClone(batch) },
-          lambdaContext(`stream-${definition.name}`, definition.timeout),
+        invocationScope(() =>
+          consumer.handler(
+            { Records: structuredClone(batch) },
+            lambdaContext(`stream-${definition.name}`, definition.timeout),
+          ),
         ),
         timedOut,
       ]);

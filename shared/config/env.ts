@@ -26,6 +26,20 @@ export const envNames = {
    * longer than any request or group-transfer worker lives).
    */
   groupMoveLeaseSeconds: 'GROUP_MOVE_LEASE_SECONDS',
+  /** The `service` of every log line and metric (Powertools' own variable). */
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+  /** CloudWatch namespace of the EMF metrics (Powertools' own variable). */
+  metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+  /** `true` keeps metrics off, `false` writes them anywhere; unset, they are written inside Lambda only. */
+  metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
+  /** Set by the Lambda runtime (and by SAM CLI's container) in every function. */
+  lambdaFunctionName: 'AWS_LAMBDA_FUNCTION_NAME',
+  /**
+   * The X-Ray module (`#http/tracing-xray.ts`) when tracing is on. The stack sets it at bundling
+   * (esbuild `define`), never at run time, so a bundle built without it holds no tracer; read only
+   * by shared/http/tracing.ts, literally, for that reason.
+   */
+  tracingModule: 'TRACING_MODULE',
 } as const;
 
 function read(name: string): string | undefined {
@@ -77,6 +91,18 @@ export const config = {
   },
   get gitlabVersion(): string {
     return read(envNames.gitlabVersion) ?? '17.11.0';
+  },
+  get serviceName(): string {
+    return read(envNames.serviceName) ?? 'gitlab-api';
+  },
+  get metricsNamespace(): string {
+    return read(envNames.metricsNamespace) ?? 'GitlabApi';
+  },
+  /** Locally and in tests metrics stay off (they would be EMF lines on stdout), unless asked for. */
+  get metricsEnabled(): boolean {
+    const disabled = read(envNames.metricsDisabled)?.toLowerCase();
+    if (disabled !== undefined) return !['true', '1', 'yes', 'on'].includes(disabled);
+    return read(envNames.lambdaFunctionName) !== undefined;
   },
   get groupMoveLeaseSeconds(): number {
     const seconds = Number(read(envNames.groupMoveLeaseSeconds) ?? '60');

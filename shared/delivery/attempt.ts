@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AttemptVerdict, type HookLog, INTERNAL_ERROR, verdictOf } from '#domain/hook-deliveries.ts';
 import { eventHeaderOf, type Hook, type HookTrigger } from '#domain/hooks.ts';
+import { count } from '#http/metrics.ts';
 import { appendHookLog } from '#store/hook-deliveries.ts';
 import { recordHookFailure, recordHookSuccess } from '#store/hooks.ts';
 import { deliveryHeaders, displayUrl, maskedHeaders } from './headers.ts';
@@ -50,6 +51,9 @@ export async function attemptOnce(request: AttemptRequest): Promise<AttemptOutco
     verifyTls: hook.enable_ssl_verification,
   });
   const verdict = verdictOf(result);
+  // Every attempt, the worker's and a maintainer's resend or test alike.
+  count('WebhookDeliveryAttempts');
+  if (verdict !== 'delivered') count('WebhookDeliveryFailures');
   const log = await appendHookLog({
     hook_id: hook.id,
     delivery_id: request.deliveryId,

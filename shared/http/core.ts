@@ -10,10 +10,12 @@ import type { Credential } from '#domain/access-tokens.ts';
 import { ApiError } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Caller } from '#domain/users.ts';
-import { log } from './log.ts';
+import { log, logContext, logs, setCorrelationId } from './log.ts';
+import { countRequest } from './metrics.ts';
 import { paginationHeaders } from './pagination.ts';
 import type { ParsedRequest } from './parse.ts';
 import { isReply, type Reply } from './reply.ts';
+import { handlerTracing } from './tracing.ts';
 
 export type Response = APIGatewayProxyStructuredResultV2;
 
@@ -31,7 +33,13 @@ export type ApiEvent = APIGatewayProxyEventV2 & { api?: ApiState };
 
 export interface ApiState {
   started: number;
+  /** API Gateway's id of the request. */
   requestId: string;
+  /**
+   * The id that follows the request into its logs, its queued jobs and the `X-Request-Id` answer:
+   * the client's `X-Request-Id` when it sent a well-formed one (a proxy's, say), else `requestId`.
+   */
+  correlationId: string;
   parsed?: ParsedRequest;
   /** Who the request acts as: the token's owner, or the user an admin impersonates (sudo). */
   caller?: Caller;
@@ -61,46 +69,70 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   };
 }
 
+/** What an incoming X-Request-Id may be to be taken as the correlation id (safe in any log or header). */
+const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 export const state = (event: ApiEvent): ApiState => {
-  if (!event.api)
-    event.api = { started: Date.now(), requestId: event.requestContext?.requestId ?? randomUUID() };
+  if (!event.api) {
+    const requestId = event.requestContext?.requestId ?? randomUUID();
+    const incoming = event.headers?.['x-request-id'];
+    const correlationId = incoming !== undefined && CORRELATION_ID.test(incoming) ? incoming : requestId;
+    event.api = { started: Date.now(), requestId, correlationId };
+  }
   return event.api;
 };
 
 // Middlewares ------------------------------------------------------------------------------------
 
-/** Logs one structured line per request; registered first so it sees the final response. */
-export const requestLog = (): MiddlewareObj<ApiEvent, Response> => {
+/**
+ * The request's observability, first in the chain so it sees the final response: its segment
+ * when tracing is on, the Lambda context and the correlation id on every log line (Powertools'
+ * middleware, which also forgets them after the request), one structured line and one
+ * `Requests` metric per request, and `X-Request-Id` on the answer.
+ */
+export const requestLog = (): MiddlewareObj<ApiEvent, Response>[] => {
   const write = (event: ApiEvent, response: Response | undefined) => {
     const api = state(event);
-    log('info', 'request', {
-      requestId: api.requestId,
-      method: event.requestContext?.http?.method,
-      route: event.routeKey,
-      status: response?.statusCode,
-      durationMs: Date.now() - api.started,
-      userId: api.caller?.id,
-      // Under sudo `userId` is the impersonated user; the admin whose token it was is named too.
-      ...(api.impersonatedBy === undefined ? {} : { impersonatedBy: api.impersonatedBy }),
-    });
+    // The route template (`GET /api/v4/projects/{id}`), never the raw path: a metric dimension.
+    const route = event.routeKey;
+    const status = response?.statusCode;
+    if (logs('info'))
+      log('info', 'request', {
+        requestId: api.requestId,
+        method: event.requestContext?.http?.method,
+        route,
+        status,
+        durationMs: Date.now() - api.started,
+        userId: api.caller?.id,
+        // Under sudo `userId` is the impersonated user; the admin whose token it was is named too.
+        ...(api.impersonatedBy === undefined ? {} : { impersonatedBy: api.impersonatedBy }),
+      });
+    countRequest(route ?? 'unknown', status ?? 500);
   };
   const finish = (event: ApiEvent, response: Response | null | undefined) => {
-    const answered = withHeaders(response, { 'X-Request-Id': state(event).requestId });
+    const answered = withHeaders(response, { 'X-Request-Id': state(event).correlationId });
     const final = event.requestContext?.http?.method === 'HEAD' ? withoutBody(answered) : answered;
     write(event, final);
     return final;
   };
-  return {
+  // One middy step for Powertools' context and this request's line: the line is written before
+  // the context and the correlation id are forgotten.
+  const context = logContext();
+  const own: MiddlewareObj<ApiEvent, Response> = {
     before: (request) => {
-      state(request.event);
+      context.before(request);
+      setCorrelationId(state(request.event).correlationId);
     },
     after: (request) => {
       request.response = finish(request.event, request.response);
+      return context.after(request);
     },
     onError: (request) => {
       request.response = finish(request.event, request.response);
+      return context.onError(request);
     },
   };
+  return [...handlerTracing(), own];
 };
 
 /** A HEAD is answered as its GET, headers and status alike, without the body. */
@@ -123,7 +155,6 @@ export const gitlabErrors = (): MiddlewareObj<ApiEvent, Response> => ({
       return;
     }
     log('error', 'unhandled error', {
-      requestId: state(request.event).requestId,
       error:
         error instanceof Error
           ? { name: error.name, message: error.message, stack: error.stack }

@@ -4,7 +4,7 @@
  * Bracket keys are expanded: `a[]=x&a[]=y` → a: [x, y]; `attrs[key]=v` → attrs: {key: v};
  * a key repeated without brackets becomes an array.
  */
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { ApiError, invalidParams, payloadTooLarge } from '#domain/errors.ts';
 import { RepeatedValues } from '#domain/params.ts';
 
@@ -80,7 +80,10 @@ export function headerValue(
 ): string | undefined {
   if (!headers) return undefined;
   const lower = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === lower) return value;
+  // API Gateway's HTTP API hands header names over lowercased; other callers may not.
+  const direct = headers[lower];
+  if (direct !== undefined) return direct;
+  for (const key in headers) if (key.toLowerCase() === lower) return headers[key];
   return undefined;
 }
 
@@ -101,10 +104,13 @@ function parseJson(text: string): ParamMap {
 async function parseMultipart(body: Buffer, contentType: string): Promise<ParsedRequest> {
   const params: ParamMap = Object.create(null);
   const files: Record<string, UploadedFile> = {};
+  // Loaded with the first multipart body, not with the function: most requests carry none, and
+  // evaluating busboy at import would cost every function's cold start (budget B2).
+  const { default: parse } = await import('busboy');
   await new Promise<void>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = parse({
         headers: { 'content-type': contentType },
         limits: { fileSize: MAX_BODY_BYTES, fieldSize: MAX_BODY_BYTES },
       });

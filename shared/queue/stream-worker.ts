@@ -5,13 +5,24 @@
  * ITEMS_AT_ONCE; a busy issue's notes are different items), as a mapping's parallelization keeps
  * order per key. A failure stops its item's records; the first failed record and every later one
  * in the batch are reported in `batchItemFailures`, so the event source retries from there (records
- * after it that were handled are handled again: consumers are idempotent).
+ * after it that were handled are handled again: consumers are idempotent). The invocation's request
+ * id is the correlation id of its log lines and of the messages it queues (records of different
+ * items are handled side by side, so a per-record id could not be told apart); each line names its
+ * record. Records are counted (`JobsSucceeded`, `JobsFailed`, dimension `worker`: the consumer).
  */
 import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import middy from '@middy/core';
-import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { log } from '#http/log.ts';
+import type {
+  AttributeValue,
+  Context,
+  DynamoDBBatchResponse,
+  DynamoDBRecord,
+  DynamoDBStreamEvent,
+} from 'aws-lambda';
+import { log, logContext, setCorrelationId } from '#http/log.ts';
+import { count, countJobsOf, publishMetrics } from '#http/metrics.ts';
+import { handlerTracing } from '#http/tracing.ts';
 
 type Image = Record<string, unknown>;
 
@@ -33,7 +44,8 @@ export interface StreamChange {
 const ITEMS_AT_ONCE = 10;
 
 export function defineStreamWorker(name: string, handle: (change: StreamChange) => Promise<void>) {
-  const base = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  const base = async (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> => {
+    setCorrelationId(context.awsRequestId);
     const records = event.Records ?? [];
     // The records of each item, in stream order.
     const byItem = new Map<string, number[]>();
@@ -50,6 +62,7 @@ export function defineStreamWorker(name: string, handle: (change: StreamChange) 
           const change = streamChange(record);
           await handle(change);
           log('info', 'stream record done', { consumer: name, eventId: change.eventId, sequenceNumber });
+          count('JobsSucceeded');
         } catch (error) {
           log('warn', 'stream record failed', {
             consumer: name,
@@ -57,17 +70,20 @@ export function defineStreamWorker(name: string, handle: (change: StreamChange) 
             sequenceNumber,
             error: error instanceof Error ? error.message : String(error),
           });
+          count('JobsFailed');
           failed.push(index);
           return;
         }
       }
     };
+    countJobsOf(name);
     const waiting = [...byItem.values()];
     await Promise.all(
       Array.from({ length: Math.min(ITEMS_AT_ONCE, waiting.length) }, async () => {
         for (let next = waiting.shift(); next; next = waiting.shift()) await handleItem(next);
       }),
     );
+    publishMetrics();
     if (failed.length === 0) return { batchItemFailures: [] };
     return {
       batchItemFailures: records.slice(Math.min(...failed)).map((record) => ({
@@ -75,7 +91,7 @@ export function defineStreamWorker(name: string, handle: (change: StreamChange) 
       })),
     };
   };
-  return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>(base);
+  return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>(base).use([...handlerTracing(), logContext()]);
 }
 
 /** The change a stream record describes; throws on a record that lacks what every change has. */

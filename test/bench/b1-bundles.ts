@@ -9,6 +9,7 @@ import * as esbuild from 'esbuild';
 import { type Access, routes } from '../../functions/routes.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
+import { bundleAliases } from '../../lib/bundling.ts';
 import { type BudgetResult, benchDir, kB, projectRoot, table } from './common.ts';
 
 export const bundleDir = join(benchDir, 'bundles');
@@ -19,7 +20,7 @@ export const WITH_BUCKET_OR_QUEUE_BUDGET = 850_000;
 
 /**
  * The options of a deployed bundle (NodejsFunction with `format: ESM`, `minify`, `target: node22`,
- * no external modules, so the SDK is bundled). The banner gives CommonJS dependencies a `require`.
+ * no external modules, so the SDK is bundled, lib/bundling.ts's aliases). The banner gives CommonJS dependencies a `require`.
  */
 export const deployedBundleOptions: esbuild.BuildOptions = {
   bundle: true,
@@ -33,6 +34,8 @@ export const deployedBundleOptions: esbuild.BuildOptions = {
     js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);",
   },
   legalComments: 'none',
+  alias: bundleAliases,
+  absWorkingDir: projectRoot,
   logLevel: 'silent',
 };
 

@@ -9,6 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { vi } from 'vitest';
 import { forgetReservedIds } from '#store/ids.ts';
+import { TEST_REQUEST_ID } from '../support/events.ts';
 
 export const TABLE = 'gitlab-test';
 export const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/gitlab-user-cleanup';
@@ -27,6 +28,11 @@ for (const name of [
   'HOOK_ALLOWLIST',
 ])
   delete process.env[name];
+
+/** What every message a request queues carries beside its body: the request's correlation id. */
+export const REQUEST_CORRELATION = {
+  MessageAttributes: { CorrelationId: { DataType: 'String', StringValue: TEST_REQUEST_ID } },
+};
 
 /** The client the repositories really send through (created lazily in shared/store/client.ts). */
 export const ddb = mockClient(DynamoDBDocumentClient);

@@ -13,6 +13,7 @@ import {
   emptyHeaders,
   NOW,
   pad,
+  REQUEST_CORRELATION,
   resetMocks,
   sentCommands,
   sqs,
@@ -195,7 +196,7 @@ describe('POST /projects/:id/fork', () => {
       batchGet(memberKey('PROJECT', 41, 1), memberKey('GROUP', 9, 1)),
     ]);
     expect(forkMessages()).toEqual([
-      { QueueUrl: FORK_QUEUE_URL, MessageBody: '{"projectId":41,"sourceId":43}' },
+      { QueueUrl: FORK_QUEUE_URL, MessageBody: '{"projectId":41,"sourceId":43}', ...REQUEST_CORRELATION },
     ]);
   });
 

@@ -19,6 +19,7 @@ import {
   GROUP_DELETE_QUEUE_URL,
   NOW,
   pad,
+  REQUEST_CORRELATION,
   resetMocks,
   SEARCH_QUEUE_URL,
   sentCommands,
@@ -146,7 +147,9 @@ describe('POST /groups', () => {
         groupSearchPending(11),
       ),
     ]);
-    expect(sentMessages()).toEqual([{ QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"groupId":11}' }]);
+    expect(sentMessages()).toEqual([
+      { QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"groupId":11}', ...REQUEST_CORRELATION },
+    ]);
   });
 
   it('creates a subgroup under a group the caller owns, checking the parent’s path and name', async () => {
@@ -207,7 +210,9 @@ describe('POST /groups', () => {
         },
       ),
     ]);
-    expect(sentMessages()).toEqual([{ QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"groupId":11}' }]);
+    expect(sentMessages()).toEqual([
+      { QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"groupId":11}', ...REQUEST_CORRELATION },
+    ]);
   });
 
   it('a parent the caller cannot see → 404 Group Not Found, nothing written', async () => {
@@ -399,7 +404,9 @@ describe('PUT /groups/:id', () => {
         groupSearchPending(9),
       ),
     ]);
-    expect(sentMessages()).toEqual([{ QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"groupId":9}' }]);
+    expect(sentMessages()).toEqual([
+      { QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"groupId":9}', ...REQUEST_CORRELATION },
+    ]);
   });
 
   it('a developer of the group → 403, nothing written', async () => {
@@ -445,7 +452,7 @@ describe('DELETE /groups/:id', () => {
       ),
     ]);
     expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
-      { QueueUrl: GROUP_DELETE_QUEUE_URL, MessageBody: '{"groupId":5}' },
+      { QueueUrl: GROUP_DELETE_QUEUE_URL, MessageBody: '{"groupId":5}', ...REQUEST_CORRELATION },
     ]);
   });
 

@@ -142,6 +142,44 @@ describe('hook-delivery worker', () => {
     expect(updates().at(-1)).toMatchObject({ ExpressionAttributeValues: { ':status': 'pending' } });
   });
 
+  it('counts the attempt, its failure and the deferred job in the invocation’s EMF line', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    const lines: string[] = [];
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      given(deliveryItem(), hookItem(), 2);
+      answer = response(503);
+      expect(await run()).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
+      given(deliveryItem(), hookItem(), MAX_DELIVERY_ATTEMPTS);
+      expect(await run()).toEqual({ batchItemFailures: [] });
+    } finally {
+      out.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    const metrics = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(metrics).toEqual([
+      expect.objectContaining({
+        worker: 'hook-delivery',
+        WebhookDeliveryAttempts: 1,
+        WebhookDeliveryFailures: 1,
+        JobsRetried: 1,
+      }),
+      expect.objectContaining({
+        worker: 'hook-delivery',
+        WebhookDeliveryAttempts: 1,
+        WebhookDeliveryFailures: 1,
+        JobsFailed: 1,
+      }),
+    ]);
+    expect(metrics.map((line) => Object.keys(line).filter((key) => key.startsWith('Jobs')))).toEqual([
+      ['JobsRetried'],
+      ['JobsFailed'],
+    ]);
+  });
+
   it('honours a longer Retry-After on 429', async () => {
     given(deliveryItem(), hookItem(), 1);
     answer = response(429, { retryAfterSeconds: 120 });
@@ -164,6 +202,8 @@ describe('hook-delivery worker', () => {
     expect(sqs.commandCalls(SendMessageCommand)[0]?.args[0].input).toEqual({
       QueueUrl: DLQ,
       MessageBody: record.body,
+      // The message carried no correlation id: its own id stands for it.
+      MessageAttributes: { CorrelationId: { DataType: 'String', StringValue: record.messageId } },
     });
     expect(updates().at(-1)).toMatchObject({ ExpressionAttributeValues: { ':status': 'failed' } });
   });

@@ -6,7 +6,16 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as housekeeping } from '../../functions/repository/housekeeping.ts';
 import { invoke } from '../support/events.ts';
-import { ddb, NOW, resetMocks, sentCommands, sqs, TABLE, USER_TOKEN } from './fixtures.ts';
+import {
+  ddb,
+  NOW,
+  REQUEST_CORRELATION,
+  resetMocks,
+  sentCommands,
+  sqs,
+  TABLE,
+  USER_TOKEN,
+} from './fixtures.ts';
 import {
   apiMemberKeys,
   BOB_TOKEN,
@@ -66,7 +75,7 @@ describe('POST /projects/:id/housekeeping', () => {
       leasePut,
     ]);
     expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
-      { QueueUrl: QUEUE_URL, MessageBody: '{"projectId":42}' },
+      { QueueUrl: QUEUE_URL, MessageBody: '{"projectId":42}', ...REQUEST_CORRELATION },
     ]);
   });
 

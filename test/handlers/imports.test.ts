@@ -9,8 +9,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as mirrorPull } from '../../functions/repository/mirror-pull.ts';
 import { handler as mirrorStatus } from '../../functions/repository/mirror-status.ts';
 import { handler as mirrorSchedule } from '../../functions/schedules/mirror-update.ts';
-import { invoke } from '../support/events.ts';
-import { pad, resetMocks, sentCommands, sqs, TABLE, USER_TOKEN } from './fixtures.ts';
+import { invoke, lambdaContext } from '../support/events.ts';
+import { pad, REQUEST_CORRELATION, resetMocks, sentCommands, sqs, TABLE, USER_TOKEN } from './fixtures.ts';
 import {
   api,
   apiMemberKeys,
@@ -91,7 +91,9 @@ describe('POST /projects/:id/mirror/pull', () => {
       batchGet(...apiMemberKeys(2)),
       scheduleUpdate(42),
     ]);
-    expect(messagesSent()).toEqual([{ QueueUrl: QUEUE_URL, MessageBody: '{"projectId":42}' }]);
+    expect(messagesSent()).toEqual([
+      { QueueUrl: QUEUE_URL, MessageBody: '{"projectId":42}', ...REQUEST_CORRELATION },
+    ]);
   });
 
   it('a project that is no mirror → 400 The project is not mirrored, nothing written or sent', async () => {
@@ -167,7 +169,7 @@ describe('the mirror schedule', () => {
       marker(43),
       marker(44),
     );
-    expect(await mirrorSchedule(event)).toEqual({ scheduled: 1 });
+    expect(await mirrorSchedule(event, lambdaContext())).toEqual({ scheduled: 1 });
     expect(sentCommands()).toEqual([
       {
         QueryCommand: {
@@ -206,11 +208,18 @@ describe('the mirror schedule', () => {
         },
       },
     ]);
-    expect(messagesSent()).toEqual([{ QueueUrl: QUEUE_URL, MessageBody: '{"projectId":42}' }]);
+    expect(messagesSent()).toEqual([
+      // The schedule's run (its EventBridge event) is what the update's logs are correlated with.
+      {
+        QueueUrl: QUEUE_URL,
+        MessageBody: '{"projectId":42}',
+        MessageAttributes: { CorrelationId: { DataType: 'String', StringValue: 'e-1' } },
+      },
+    ]);
   });
 
   it('with no mirrors reads the list once and does nothing else', async () => {
-    expect(await mirrorSchedule(event)).toEqual({ scheduled: 0 });
+    expect(await mirrorSchedule(event, lambdaContext())).toEqual({ scheduled: 0 });
     expect(sentCommands()).toHaveLength(1);
     expect(sqs.calls()).toHaveLength(0);
   });

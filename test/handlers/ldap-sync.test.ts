@@ -9,8 +9,8 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handler as ldapSync } from '../../functions/groups/ldap-sync.ts';
 import { handler as ldapSchedule } from '../../functions/schedules/ldap-sync.ts';
-import { invoke } from '../support/events.ts';
-import { ddb, resetMocks, sentCommands, sqs, TABLE, USER_TOKEN } from './fixtures.ts';
+import { invoke, lambdaContext } from '../support/events.ts';
+import { ddb, REQUEST_CORRELATION, resetMocks, sentCommands, sqs, TABLE, USER_TOKEN } from './fixtures.ts';
 import {
   BOB_TOKEN,
   FORBIDDEN,
@@ -71,7 +71,7 @@ describe('POST /groups/:id/ldap_sync', () => {
     const response = await invoke(ldapSync, 'POST', '/api/v4/groups/3/ldap_sync', { token: USER_TOKEN });
     expect(response).toEqual(ok(202, 202));
     expect(writesSent()).toEqual([pendingWrite]);
-    expect(sends()).toEqual([{ QueueUrl: QUEUE_URL, MessageBody: '{"groupId":3}' }]);
+    expect(sends()).toEqual([{ QueueUrl: QUEUE_URL, MessageBody: '{"groupId":3}', ...REQUEST_CORRELATION }]);
   });
 
   it('a sync already pending or running → 202, nothing queued', async () => {
@@ -125,7 +125,7 @@ describe('the hourly LDAP sync schedule', () => {
     l1: 'LDAPLINKS',
     sid: String(groupId).padStart(12, '0'),
   });
-  const event = { time: '2026-11-22T10:00:00Z' } as ScheduledEvent;
+  const event = { id: 'run-1', time: '2026-11-22T10:00:00Z' } as ScheduledEvent;
 
   it('asks once for each group with links (two links, one sync); a group already pending is not queued', async () => {
     store(linkOf(3, 'developers'), linkOf(3, 'operators'), linkOf(4, 'qa'));
@@ -133,18 +133,25 @@ describe('the hourly LDAP sync schedule', () => {
     ddb
       .on(UpdateCommand, { Key: { pk: 'GROUP#4', sk: 'LDAPSYNC' } })
       .rejects(new ConditionalCheckFailedException({ message: 'x', $metadata: {} }));
-    expect(await ldapSchedule(event)).toEqual({ queued: 1 });
+    expect(await ldapSchedule(event, lambdaContext())).toEqual({ queued: 1 });
     expect(writesSent()).toEqual([
       pendingWrite,
       { UpdateCommand: { ...pendingWrite.UpdateCommand, Key: { pk: 'GROUP#4', sk: 'LDAPSYNC' } } },
     ]);
-    expect(sends()).toEqual([{ QueueUrl: QUEUE_URL, MessageBody: '{"groupId":3}' }]);
+    // Correlated with the schedule's run (its EventBridge event).
+    expect(sends()).toEqual([
+      {
+        QueueUrl: QUEUE_URL,
+        MessageBody: '{"groupId":3}',
+        MessageAttributes: { CorrelationId: { DataType: 'String', StringValue: 'run-1' } },
+      },
+    ]);
   });
 
   it('no provider configured → nothing read, nothing queued', async () => {
     delete process.env.LDAP_PROVIDERS;
     store(linkOf(3, 'developers'));
-    expect(await ldapSchedule(event)).toEqual({ queued: 0 });
+    expect(await ldapSchedule(event, lambdaContext())).toEqual({ queued: 0 });
     expect(sentCommands()).toEqual([]);
     expect(sends()).toEqual([]);
   });

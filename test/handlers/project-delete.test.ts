@@ -16,7 +16,18 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as deleteProject } from '../../functions/projects/delete.ts';
 import { handler as worker } from '../../functions/workers/project-delete.ts';
 import { invoke, lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import { BUCKET, ddb, NOW, pad, resetMocks, sentCommands, sqs, TABLE, USER_TOKEN } from './fixtures.ts';
+import {
+  BUCKET,
+  ddb,
+  NOW,
+  pad,
+  REQUEST_CORRELATION,
+  resetMocks,
+  sentCommands,
+  sqs,
+  TABLE,
+  USER_TOKEN,
+} from './fixtures.ts';
 import {
   api,
   apiMemberKeys,
@@ -127,7 +138,9 @@ describe('DELETE /projects/:id', () => {
       batchGet(...apiMemberKeys(2)),
       markTransaction('none'),
     ]);
-    expect(sentMessages()).toEqual([{ QueueUrl: PROJECT_DELETE_QUEUE_URL, MessageBody: '{"projectId":42}' }]);
+    expect(sentMessages()).toEqual([
+      { QueueUrl: PROJECT_DELETE_QUEUE_URL, MessageBody: '{"projectId":42}', ...REQUEST_CORRELATION },
+    ]);
   });
 
   it('a fork: its link and its source’s forks_count go in the same transaction', async () => {

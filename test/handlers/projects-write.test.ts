@@ -14,6 +14,7 @@ import {
   emptyHeaders,
   NOW,
   pad,
+  REQUEST_CORRELATION,
   resetMocks,
   SEARCH_QUEUE_URL,
   sentCommands,
@@ -142,7 +143,9 @@ describe('POST /projects', () => {
       notesCreation,
       batchGet(memberKey('PROJECT', 41, 7)),
     ]);
-    expect(searchMessages()).toEqual([{ QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"projectId":41}' }]);
+    expect(searchMessages()).toEqual([
+      { QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"projectId":41}', ...REQUEST_CORRELATION },
+    ]);
   });
 
   it('a group namespace the caller has no access to → 400 namespace is not valid, nothing written', async () => {
@@ -179,7 +182,9 @@ describe('POST /projects/user/:user_id', () => {
       notesCreation,
       batchGet(memberKey('PROJECT', 41, 1)),
     ]);
-    expect(searchMessages()).toEqual([{ QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"projectId":41}' }]);
+    expect(searchMessages()).toEqual([
+      { QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"projectId":41}', ...REQUEST_CORRELATION },
+    ]);
   });
 
   it('an unknown user → 404 User Not Found, nothing written', async () => {
@@ -231,7 +236,9 @@ describe('PUT /projects/:id', () => {
       getCommand(projectKey(42)),
       transaction(projectWrite(changed, GUARD, { ':previous': api.updated_at }), searchPending(42)),
     ]);
-    expect(searchMessages()).toEqual([{ QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"projectId":42}' }]);
+    expect(searchMessages()).toEqual([
+      { QueueUrl: SEARCH_QUEUE_URL, MessageBody: '{"projectId":42}', ...REQUEST_CORRELATION },
+    ]);
   });
 
   it('a maintainer renaming → 403, nothing written', async () => {

@@ -65,11 +65,32 @@ describe('on AWS', () => {
     expect(sqs.calls()).toHaveLength(0);
   });
 
-  it('deadLetter sends the record’s body to the queue’s dead-letter queue', async () => {
+  it('deadLetter sends the record’s body to the queue’s dead-letter queue, with its correlation id', async () => {
     sqs.on(SendMessageCommand).resolves({ MessageId: 'dlq-1' });
     await deadLetter('hook-delivery', record());
+    const correlated: SQSRecord = {
+      ...record(),
+      messageAttributes: {
+        CorrelationId: {
+          dataType: 'String',
+          stringValue: 'req-7',
+          stringListValues: [],
+          binaryListValues: [],
+        },
+      },
+    };
+    await deadLetter('hook-delivery', correlated);
     expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
-      { QueueUrl: DLQ_URL, MessageBody: body },
+      {
+        QueueUrl: DLQ_URL,
+        MessageBody: body,
+        MessageAttributes: { CorrelationId: { DataType: 'String', StringValue: 'msg-1' } },
+      },
+      {
+        QueueUrl: DLQ_URL,
+        MessageBody: body,
+        MessageAttributes: { CorrelationId: { DataType: 'String', StringValue: 'req-7' } },
+      },
     ]);
     delete process.env.QUEUE_DLQ_URL_HOOK_DELIVERY;
     await expect(deadLetter('hook-delivery', record())).rejects.toThrow(/no dead-letter queue URL/);
@@ -147,6 +168,8 @@ describe('in the local dispatcher', () => {
     const queues = new LocalQueues();
     queues.register(definition, async () => ({ batchItemFailures: [] }));
     expect(() => queues.defer('hook-delivery', 'unknown#1', 5)).toThrow(/no message in flight/);
-    expect(() => queues.deadLetter('nope', { messageId: 'm', body })).toThrow(/unknown queue nope/);
+    expect(() => queues.deadLetter('nope', { messageId: 'm', body, attributes: {} })).toThrow(
+      /unknown queue nope/,
+    );
   });
 });

@@ -19,6 +19,7 @@ import {
   jsonHeaders,
   NOW,
   QUEUE_URL,
+  REQUEST_CORRELATION,
   resetMocks,
   sentCommands,
   sqs,
@@ -296,9 +297,10 @@ describe('DELETE /users/:id', () => {
     expect(sqs).toHaveReceivedCommandExactlyOnceWith(SendMessageCommand, {
       QueueUrl: QUEUE_URL,
       MessageBody: '{"userId":7}',
+      ...REQUEST_CORRELATION,
     });
     expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
-      { QueueUrl: QUEUE_URL, MessageBody: '{"userId":7}' },
+      { QueueUrl: QUEUE_URL, MessageBody: '{"userId":7}', ...REQUEST_CORRELATION },
     ]);
   });
 

@@ -262,6 +262,13 @@ describe('dashboard', () => {
     ['DynamoDB consumed capacity', 'ConsumedWriteCapacityUnits'],
     ['DynamoDB throttles', 'WriteThrottleEvents'],
     ['queue depths', 'ApproximateNumberOfMessagesVisible'],
+    ['requests by status', 'SUM(Requests) FROM GitlabApi GROUP BY status'],
+    ['requests by route', 'SUM(Requests) FROM GitlabApi GROUP BY route'],
+    ['jobs succeeded', 'SUM(JobsSucceeded) FROM GitlabApi'],
+    ['jobs retried', 'SUM(JobsRetried) FROM GitlabApi'],
+    ['jobs failed by worker', 'SUM(JobsFailed) FROM GitlabApi GROUP BY worker'],
+    ['webhook delivery attempts', 'SUM(WebhookDeliveryAttempts) FROM GitlabApi'],
+    ['webhook delivery failures', 'SUM(WebhookDeliveryFailures) FROM GitlabApi'],
   ])('shows %s', (_name, needle) => {
     expect(body).toContain(needle);
   });

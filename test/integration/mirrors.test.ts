@@ -16,6 +16,7 @@ import { handler as mirrorSchedule } from '../../functions/schedules/mirror-upda
 import { materializeRepository } from '../../shared/repository/storage.ts';
 import { getItem } from '../../shared/store/items.ts';
 import { keys } from '../../shared/store/keys.ts';
+import { lambdaContext } from '../support/events.ts';
 import {
   addCommits,
   type GitServer,
@@ -249,7 +250,7 @@ describe('pull mirrors', () => {
     const refused = await call('POST', `/projects/${created.body.id}/mirror/pull`);
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ message: 'The project is not mirrored' });
-    await mirrorSchedule(scheduledEvent());
+    await mirrorSchedule(scheduledEvent(), lambdaContext());
     expect(await marker(created.body.id)).toBeUndefined();
   });
 
@@ -259,7 +260,7 @@ describe('pull mirrors', () => {
     expect((await settled(created.id)).statistics?.commit_count).toBe(3);
     const added = await addCommits(remote.dir, 4, 'develop');
 
-    const run = await mirrorSchedule(scheduledEvent());
+    const run = await mirrorSchedule(scheduledEvent(), lambdaContext());
     expect(run.scheduled).toBeGreaterThanOrEqual(1);
     const updated = await settled(created.id);
     expect(updated.import_status).toBe('finished');
