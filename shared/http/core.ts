@@ -125,11 +125,11 @@ export const requestLog = (): MiddlewareObj<ApiEvent, Response>[] => {
     },
     after: (request) => {
       request.response = finish(request.event, request.response);
-      return context.after(request);
+      context.after(request);
     },
     onError: (request) => {
       request.response = finish(request.event, request.response);
-      return context.onError(request);
+      context.onError(request);
     },
   };
   return [...handlerTracing(), own];

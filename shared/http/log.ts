@@ -27,9 +27,6 @@ const LEVELS = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', sil
 
 let instance: Logger | undefined;
 
-/** LOG_LEVEL as the Logger last followed it, so that asking whether a level logs reads no getter. */
-let threshold: number = LogLevelThreshold.SILENT;
-
 /**
  * The Logger, with LOG_LEVEL followed on every call as the rest of the configuration is: a test
  * or the local runtime may change it after the logger exists (Powertools reads it once).
@@ -40,11 +37,9 @@ export function logger(): Logger {
     logLevel: config.logLevel,
     jsonReplacerFn: redact,
   });
-  const wanted = LogLevelThreshold[LEVELS[config.logLevel]];
-  if (threshold !== wanted || instance.level !== wanted) {
-    instance.setLogLevel(LEVELS[config.logLevel]);
-    threshold = wanted;
-  }
+  // Powertools' middleware also puts back the level the Logger was built with on each invocation.
+  const wanted = LEVELS[config.logLevel];
+  if (instance.level !== LogLevelThreshold[wanted]) instance.setLogLevel(wanted);
   return instance;
 }
 
@@ -101,15 +96,18 @@ export function logContext(): Required<Pick<MiddlewareObj, 'before' | 'after' | 
     middleware ??= injectLambdaContext(logger(), { resetKeys: true, logEvent: false });
     return middleware;
   };
+  // Powertools' parts are synchronous; returning nothing keeps middy from taking an early response.
   return {
-    before: (request: Request) => inner().before?.(request),
+    before: (request: Request) => {
+      inner().before?.(request);
+    },
     after: (request: Request) => {
       setCorrelationId(undefined);
-      return inner().after?.(request);
+      inner().after?.(request);
     },
     onError: (request: Request) => {
       setCorrelationId(undefined);
-      return inner().onError?.(request);
+      inner().onError?.(request);
     },
   };
 }
