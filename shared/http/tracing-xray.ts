@@ -1,6 +1,6 @@
 /**
- * X-Ray tracing through Powertools' Tracer: each invocation a segment, each AWS SDK call a
- * subsegment. Bundled only when the stack turns tracing on (see ./tracing.ts): it brings
+ * X-Ray tracing through Powertools' Tracer: each invocation a segment, and the calls of each client
+ * given to captureClient (today the SQS client) a subsegment. Bundled only when the stack turns tracing on (see ./tracing.ts): it brings
  * aws-xray-sdk-core, which no bundle should carry otherwise.
  */
 import { Tracer } from '@aws-lambda-powertools/tracer';
