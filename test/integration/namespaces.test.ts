@@ -48,7 +48,9 @@ let baseUrl: string;
 
 beforeAll(async () => {
   [user, other] = await Promise.all([createUser(), createUser()]);
-  [owned, developerOf, foreign] = await Promise.all([newGroup(), newGroup(), newGroup()]);
+  // One after the other: the lists are in id order, and ids follow the order of creation.
+  owned = await newGroup();
+  [developerOf, foreign] = await Promise.all([newGroup(), newGroup()]);
   child = await newGroup(owned.id);
   await Promise.all([
     addMember(owned.id, user, 50),
