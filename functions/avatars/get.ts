@@ -15,9 +15,8 @@ export const handler = defineRoute({
   params: avatarSchemas.file,
   load: avatarOwner(),
   run: async ({ avatar }) => {
-    const headers = avatarInlineHeaders(avatar.filename);
-    const file = await getBlobDownload(avatar.key, headers, avatar.content_type);
+    const file = await getBlobDownload(avatar.key, avatarInlineHeaders(avatar.filename), avatar.content_type);
     if (!file) throw recordNotFound();
-    return reply.file(file, headers);
+    return reply.file(file);
   },
 });

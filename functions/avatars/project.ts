@@ -14,9 +14,12 @@ export const handler = defineRoute({
   run: async ({ project }) => {
     const avatar = project.avatar;
     if (!avatar) throw notFound('Avatar');
-    const headers = avatarDownloadHeaders(avatar.filename);
-    const file = await getBlobDownload(avatar.key, headers, avatar.content_type);
+    const file = await getBlobDownload(
+      avatar.key,
+      avatarDownloadHeaders(avatar.filename),
+      avatar.content_type,
+    );
     if (!file) throw notFound('Avatar');
-    return reply.file(file, headers);
+    return reply.file(file);
   },
 });

@@ -16,9 +16,8 @@ export const handler = defineRoute({
   load: project(),
   run: async ({ params: input, project }) => {
     const key = uploadKey(project.id, input.secret, input.filename);
-    const headers = downloadHeaders(input.filename);
-    const file = key && (await getBlobDownload(key, headers));
+    const file = key && (await getBlobDownload(key, downloadHeaders(input.filename)));
     if (!file) throw recordNotFound();
-    return reply.file(file, headers);
+    return reply.file(file);
   },
 });

@@ -6,6 +6,7 @@
 import type { Readable } from 'node:stream';
 import type { GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import { config } from '#config/env.ts';
+import type { DownloadHeaders, FileDownload } from '#domain/uploads.ts';
 import { s3 } from './s3.ts';
 
 /**
@@ -24,9 +25,6 @@ const DOWNLOAD_URL_SECONDS = 300;
 /** Whether a file of this many bytes is answered with its bytes (else with a redirect). */
 export const answeredDirectly = (size: number) => size <= DIRECT_DOWNLOAD_MAX_BYTES;
 
-/** What a download answers with: the file's bytes, or where the client fetches them itself. */
-type BlobDownload = { body: Buffer; contentType: string } | { location: string };
-
 const sdk = () => import('@aws-sdk/client-s3');
 
 /**
@@ -37,9 +35,9 @@ const sdk = () => import('@aws-sdk/client-s3');
  */
 export async function getBlobDownload(
   key: string,
-  headers: { 'Content-Disposition': string },
+  headers: DownloadHeaders,
   contentType?: string,
-): Promise<BlobDownload | undefined> {
+): Promise<FileDownload | undefined> {
   const { GetObjectCommand, NoSuchKey } = await sdk();
   const client = await s3();
   let object: GetObjectCommandOutput;
@@ -53,7 +51,7 @@ export async function getBlobDownload(
   const servedAs = contentType ?? object.ContentType ?? 'application/octet-stream';
   if (object.ContentLength === undefined || answeredDirectly(object.ContentLength)) {
     const body = Buffer.from((await object.Body?.transformToByteArray()) ?? []);
-    if (answeredDirectly(body.length)) return { body, contentType: servedAs };
+    if (answeredDirectly(body.length)) return { body, contentType: servedAs, headers };
   } else {
     // Close the connection rather than read what will not be answered.
     (object.Body as Partial<Readable> | undefined)?.destroy?.();

@@ -69,6 +69,18 @@ export const downloadHeaders = (filename: string) => ({
   'Content-Disposition': `${isEmbeddable(filename) ? 'inline' : 'attachment'}; filename="${filename.replace(/"/g, '')}"`,
 });
 
+/**
+ * A stored file as a download answers it (uploads and avatars): its bytes with their type and the
+ * download's headers, or, too large for a Lambda response, a short-lived URL that serves them with
+ * the same (shared/blob/downloads.ts).
+ */
+export type FileDownload =
+  | { body: Buffer; contentType: string; headers: DownloadHeaders }
+  | { location: string };
+
+/** A download's headers: at least how it is disposed (inline or attachment, and its name). */
+export type DownloadHeaders = { 'Content-Disposition': string } & Record<string, string>;
+
 /** Every upload of a project lives under its prefix, so a project's uploads go with it. */
 export const uploadPrefix = (projectId: number) => `uploads/${projectId}/`;
 

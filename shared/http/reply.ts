@@ -1,5 +1,6 @@
 /** What a handler returns: a value (status chosen by method) or one of these replies. */
 import { type PageRequest, slicePage } from '#domain/pagination.ts';
+import type { FileDownload } from '#domain/uploads.ts';
 
 export type Reply =
   | { kind: 'body'; status: number; body: unknown }
@@ -30,15 +31,12 @@ export const reply = {
   raw: (body: Buffer, contentType: string, headers?: Record<string, string>) =>
     tag({ kind: 'raw', status: 200, body, contentType, headers }),
   /**
-   * A stored file: its bytes with these headers, or, when it is too large to answer with, a redirect
+   * A stored file: its bytes with its headers, or, when it is too large to answer with, a redirect
    * to a URL that serves it with the same headers.
    */
-  file: (file: StoredFile, headers: Record<string, string>) =>
-    'location' in file ? redirect(file.location) : reply.raw(file.body, file.contentType, headers),
+  file: (file: FileDownload) =>
+    'location' in file ? redirect(file.location) : reply.raw(file.body, file.contentType, file.headers),
 };
-
-/** A stored file as the bucket hands it over: its bytes, or a short-lived URL that serves them. */
-type StoredFile = { body: Buffer; contentType: string } | { location: string };
 
 /**
  * 302 as Grape's `redirect` answers it (GitLab's downloads from object storage): the URL in
