@@ -81,6 +81,17 @@ export class RouteMatcher {
 
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i;
 
+/** The client closed or reset its connection before its request's body had all come. */
+class ClientGone extends Error {
+  constructor() {
+    super('the client went away before the end of its request');
+  }
+}
+
+function logGatewayError(message: string, error: unknown): void {
+  process.stderr.write(`${JSON.stringify({ level: 'error', message, error: String(error) })}\n`);
+}
+
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
@@ -98,7 +109,11 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
       chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    // A client gone mid-body: the stream errors (aborted, reset) or closes without its end.
+    req.on('error', () => reject(new ClientGone()));
+    req.on('close', () => {
+      if (!req.complete) reject(new ClientGone());
+    });
   });
 }
 
@@ -215,7 +230,8 @@ function watchRequestHeads(socket: Duplex): void {
 
 /** The raw answer to a request Node could not parse: JSON in GitLab's shape, then the socket closes. */
 function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
-  if (!socket.writable) {
+  // Node ignores the socket's later errors once it has reported one here; a reset one gets no answer.
+  if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
@@ -242,11 +258,19 @@ export function createGatewayServer(matcher: RouteMatcher): Server {
   // The next request on a kept-alive connection starts a new head.
   server.on('request', (req: IncomingMessage) => requestHeads.set(req.socket, ''));
   server.on('clientError', answerClientError);
+  // Errors before listening (an address in use) are the caller's to handle; later ones only cost a log line.
+  server.on('error', (error) => {
+    if (server.listening) logGatewayError('gateway: server error', error);
+  });
   return server;
 }
 
 export function gatewayListener(matcher: RouteMatcher) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // A client that aborts, or a socket that errors, must cost its request only: every stream of the
+    // exchange has a listener, so no 'error' event goes unhandled.
+    req.on('error', () => undefined);
+    res.on('error', (error) => logGatewayError('gateway: response failed', error));
     try {
       const refused = headTooLarge(req);
       if (refused) {
@@ -273,11 +297,18 @@ export function gatewayListener(matcher: RouteMatcher) {
       );
       send(res, result, req.method);
     } catch (error) {
-      process.stderr.write(
-        `${JSON.stringify({ level: 'error', message: 'gateway: handler failed', error: String(error) })}\n`,
-      );
-      if (!res.headersSent) send(res, jsonError(500, { message: 'Internal Server Error' }));
-      else res.end();
+      if (error instanceof ClientGone) {
+        res.destroy();
+        return;
+      }
+      logGatewayError('gateway: handler failed', error);
+      try {
+        if (!res.headersSent) send(res, jsonError(500, { message: 'Internal Server Error' }));
+        else res.end();
+      } catch (failed) {
+        logGatewayError('gateway: response failed', failed);
+        res.destroy();
+      }
     }
   };
 }

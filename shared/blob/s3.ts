@@ -64,15 +64,25 @@ export async function getBlob(key: string): Promise<{ body: Buffer; contentType:
 export async function putBlobFile(key: string, path: string, contentType: string): Promise<void> {
   const { PutObjectCommand } = await sdk();
   const { size } = await stat(path);
-  await (await s3()).send(
-    new PutObjectCommand({
-      Bucket: config.bucketName,
-      Key: key,
-      Body: createReadStream(path),
-      ContentLength: size,
-      ContentType: contentType,
-    }),
-  );
+  const body = createReadStream(path);
+  // The SDK pipes the body into its request without listening for the file's own errors: a read
+  // error (the file gone, EIO) would otherwise be an unhandled 'error' event that ends the process.
+  const readFailed = new Promise<never>((_resolve, reject) => body.once('error', reject));
+  readFailed.catch(() => undefined);
+  try {
+    const put = (await s3()).send(
+      new PutObjectCommand({
+        Bucket: config.bucketName,
+        Key: key,
+        Body: body,
+        ContentLength: size,
+        ContentType: contentType,
+      }),
+    );
+    await Promise.race([put, readFailed]);
+  } finally {
+    body.destroy();
+  }
 }
 
 /** Streams an object into a file; false when there is no such object (and no file is written). */

@@ -5,7 +5,7 @@
  * a key repeated without brackets becomes an array.
  */
 import type busboy from 'busboy';
-import { ApiError, invalidParams, payloadTooLarge } from '#domain/errors.ts';
+import { ApiError, badRequest, invalidParams, payloadTooLarge } from '#domain/errors.ts';
 import { RepeatedValues } from '#domain/params.ts';
 
 export interface UploadedFile {
@@ -101,39 +101,114 @@ function parseJson(text: string): ParamMap {
   return parsed as ParamMap;
 }
 
+/** RFC 2046 §5.1.1: a boundary is 1 to 70 characters. */
+const MAX_BOUNDARY_LENGTH = 70;
+/**
+ * At most this many parts in one body, and of them files (Rack's multipart_total_part_limit and
+ * multipart_part_limit); a body with more is refused rather than read in part.
+ */
+export const MAX_MULTIPART_PARTS = 4096;
+export const MAX_MULTIPART_FILES = 128;
+
+// Rack refuses such a body before Grape sees it; GitLab answers it as a bad request.
+const unreadable = () => badRequest('400 Bad request - The multipart body could not be read');
+const tooManyParts = () => badRequest('400 Bad request - The multipart body has too many parts');
+
+/** The boundary a multipart content type names, unquoted; undefined without one. */
+function boundaryOf(contentType: string): string | undefined {
+  const found = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/i.exec(contentType);
+  if (!found) return undefined;
+  return found[1] !== undefined ? found[1].replace(/\\(.)/g, '$1') : found[2];
+}
+
+/** A part's name as a parameter key; nameless parts and `__proto__` are dropped, as in the query. */
+const usableName = (name: string | undefined): name is string =>
+  typeof name === 'string' && name !== '' && name !== '__proto__';
+
+/**
+ * Fields and files of a multipart body, or a 400 (truncated, malformed, too many parts) or 413
+ * (a part over the limit) ApiError. Every stream busboy hands out is read to its end or
+ * destroyed, and has an 'error' listener: a bad body from anyone (it is read before
+ * authentication) rejects this promise, once, and never becomes an unhandled 'error' event.
+ */
 async function parseMultipart(body: Buffer, contentType: string): Promise<ParsedRequest> {
+  const boundary = boundaryOf(contentType);
+  if (boundary === undefined || boundary.length === 0 || boundary.length > MAX_BOUNDARY_LENGTH) {
+    throw unreadable();
+  }
   const params: ParamMap = Object.create(null);
   const files: Record<string, UploadedFile> = {};
   // Loaded with the first multipart body, not with the function: most requests carry none, and
   // evaluating busboy at import would cost every function's cold start (budget B2).
   const { default: parse } = await import('busboy');
   await new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const fail = (error: ApiError) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+    const succeed = () => {
+      if (settled) return;
+      settled = true;
+      resolve();
+    };
     let parser: busboy.Busboy;
     try {
       parser = parse({
         headers: { 'content-type': contentType },
-        limits: { fileSize: MAX_BODY_BYTES, fieldSize: MAX_BODY_BYTES },
+        limits: {
+          fileSize: MAX_BODY_BYTES,
+          fieldSize: MAX_BODY_BYTES,
+          files: MAX_MULTIPART_FILES,
+          fields: MAX_MULTIPART_PARTS,
+          // busboy reports a limit of n once n parts have ended; n + 1 refuses only a body with more.
+          parts: MAX_MULTIPART_PARTS + 1,
+        },
       });
     } catch {
-      reject(invalidParams('The multipart body could not be read'));
+      fail(unreadable());
       return;
     }
-    parser.on('field', (name, value) => assign(params, name, value));
+    parser.on('field', (name, value, info) => {
+      if (settled) return;
+      if (info.valueTruncated) return fail(payloadTooLarge());
+      if (usableName(name)) assign(params, name, value);
+    });
     parser.on('file', (name, stream, info) => {
+      // Whatever becomes of the body, the stream is read to its end (busboy waits for every file's
+      // end before it finishes) and its errors (a truncated body destroys it) are handled here.
+      stream.on('error', () => fail(unreadable()));
+      if (settled || !usableName(name)) {
+        stream.resume();
+        return;
+      }
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => reject(payloadTooLarge()));
+      stream.on('limit', () => fail(payloadTooLarge()));
       stream.on('end', () => {
+        if (settled || stream.truncated) return;
+        const content = Buffer.concat(chunks);
+        // A browser sends a file input with nothing chosen as an empty part with an empty file
+        // name; Rack drops it, so the file is missing rather than empty.
+        if (!info.filename && content.length === 0) return;
         files[name] = {
-          filename: info.filename ?? name,
+          filename: info.filename || name,
           contentType: info.mimeType || 'application/octet-stream',
-          content: Buffer.concat(chunks),
+          content,
         };
       });
     });
-    parser.on('error', () => reject(invalidParams('The multipart body could not be read')));
-    parser.on('close', () => resolve());
-    parser.end(body);
+    parser.on('partsLimit', () => fail(tooManyParts()));
+    parser.on('filesLimit', () => fail(tooManyParts()));
+    parser.on('fieldsLimit', () => fail(tooManyParts()));
+    parser.on('error', () => fail(unreadable()));
+    parser.on('close', succeed);
+    try {
+      parser.end(body);
+    } catch {
+      fail(unreadable());
+    }
   });
   return { params, files };
 }

@@ -4,6 +4,8 @@ import {
   decodePathParameter,
   headerValue,
   MAX_BODY_BYTES,
+  MAX_MULTIPART_FILES,
+  MAX_MULTIPART_PARTS,
   parseQueryString,
   parseRequest,
   type RawRequest,
@@ -210,7 +212,7 @@ describe('parseRequest()', () => {
     );
     expect({ status: error.status, body: error.body }).toEqual({
       status: 400,
-      body: { error: 'The multipart body could not be read' },
+      body: { message: '400 Bad request - The multipart body could not be read' },
     });
   });
 
@@ -293,5 +295,135 @@ describe('parseRequest()', () => {
     expect(atLimit.length).toBe(MAX_BODY_BYTES);
     const result = await parseRequest({ headers: { 'content-type': 'application/json' }, body: atLimit });
     expect((result.params.pad as string).length).toBe(MAX_BODY_BYTES - 10);
+  });
+});
+
+describe('parseRequest() with a multipart body that is not whole', () => {
+  const multipart = (body: string | Buffer, boundary = 'xx'): RawRequest => ({
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body: Buffer.from(body).toString('base64'),
+    isBase64Encoded: true,
+  });
+  const part = (disposition: string, content: string, extra: string[] = [], boundary = 'xx') =>
+    [`--${boundary}`, `Content-Disposition: ${disposition}`, ...extra, '', content].join('\r\n');
+  const whole = (parts: string[], boundary = 'xx') => `${parts.join('\r\n')}\r\n--${boundary}--\r\n`;
+  const unreadable = {
+    status: 400,
+    body: { message: '400 Bad request - The multipart body could not be read' },
+  };
+  const outcome = (error: ApiError) => ({ status: error.status, body: error.body });
+
+  it('refuses a file part without its closing boundary with 400, whoever sends it', async () => {
+    const error = await rejection(
+      parseRequest(multipart('--xx\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc')),
+    );
+    expect(outcome(error)).toEqual(unreadable);
+  });
+
+  it('refuses every truncation of a valid body, and reads the body once its closing boundary is whole', async () => {
+    const body = whole([
+      part('form-data; name="title"', 'a title'),
+      part('form-data; name="file"; filename="a.txt"', 'hello', ['Content-Type: text/plain']),
+    ]);
+    // The trailing CRLF after `--xx--` is epilogue: the body is whole without it.
+    const wholeFrom = body.length - 2;
+    for (let length = 1; length < body.length; length++) {
+      const request = parseRequest(multipart(body.slice(0, length)));
+      if (length >= wholeFrom) {
+        const { files } = await request;
+        expect(files.file?.content.toString()).toBe('hello');
+      } else {
+        expect(outcome(await rejection(request)), `length ${length}`).toEqual(unreadable);
+      }
+    }
+  });
+
+  it('refuses a boundary over 70 characters, an empty one, a missing one and one the body does not use', async () => {
+    const body = (boundary: string) => whole([part('form-data; name="a"', 'b', [], boundary)], boundary);
+    const long = 'b'.repeat(71);
+    expect(outcome(await rejection(parseRequest(multipart(body(long), long))))).toEqual(unreadable);
+    expect(outcome(await rejection(parseRequest(multipart(body('xx'), ''))))).toEqual(unreadable);
+    expect(outcome(await rejection(parseRequest(multipart(body('xx'), '""'))))).toEqual(unreadable);
+    expect(outcome(await rejection(parseRequest(multipart(body('yy'), 'xx'))))).toEqual(unreadable);
+    const withoutParam = {
+      headers: { 'content-type': 'multipart/form-data; charset=utf-8' },
+      body: body('xx'),
+    };
+    expect(outcome(await rejection(parseRequest(withoutParam)))).toEqual(unreadable);
+    const longest = 'b'.repeat(70);
+    expect(plain((await parseRequest(multipart(body(longest), `"${longest}"`))).params)).toEqual({ a: 'b' });
+  });
+
+  it('refuses part headers over 16 KB, or none at all, with 400', async () => {
+    const huge = `X-Pad: ${'p'.repeat(17 * 1024)}`;
+    const body = whole([part('form-data; name="file"; filename="a"', 'abc', [huge])]);
+    expect(outcome(await rejection(parseRequest(multipart(body))))).toEqual(unreadable);
+    // busboy takes a part without headers (which RFC 2046 allows) for a malformed one.
+    const headerless = whole(['--xx\r\n', part('form-data; name="file"; filename="a"', 'abc')]);
+    expect(outcome(await rejection(parseRequest(multipart(headerless))))).toEqual(unreadable);
+  });
+
+  it('drops parts without a name or a disposition, and a file input sent with nothing chosen', async () => {
+    const body = whole([
+      part('form-data', 'nameless field'),
+      part('form-data; filename="nameless.txt"', 'nameless file'),
+      part('form-data; name=""', 'empty name'),
+      part('form-data; name="__proto__"', 'polluting'),
+      ['--xx', 'Content-Type: text/plain', '', 'no disposition'].join('\r\n'),
+      part('form-data; name="file"; filename=""', '', ['Content-Type: application/octet-stream']),
+      part('form-data; name="kept"', ''),
+    ]);
+    const result = await parseRequest(multipart(body));
+    expect(plain(result.params)).toEqual({ kept: '' });
+    expect(result.files).toEqual({});
+  });
+
+  it('reads a zero-length file with a name, nested multipart/mixed parts and repeated fields', async () => {
+    const nested = ['--inner', 'Content-Type: text/plain', '', 'x', '--inner--'].join('\r\n');
+    const body = whole([
+      part('form-data; name="file"; filename="empty.txt"', '', ['Content-Type: text/plain']),
+      part('form-data; name="mixed"', nested, ['Content-Type: multipart/mixed; boundary=inner']),
+      part('form-data; name="attached"; filename="a.eml"', nested, [
+        'Content-Type: multipart/mixed; boundary=inner',
+      ]),
+      part(`form-data; name="${'n'.repeat(8000)}"`, 'long name'),
+      part('form-data; name="tag"', 'one'),
+      part('form-data; name="tag"', 'two'),
+    ]);
+    const result = await parseRequest(multipart(body));
+    expect(plain(result.params)).toEqual({
+      mixed: nested,
+      ['n'.repeat(8000)]: 'long name',
+      tag: ['one', 'two'],
+    });
+    expect(result.files.file).toEqual({
+      filename: 'empty.txt',
+      contentType: 'text/plain',
+      content: Buffer.alloc(0),
+    });
+    expect(result.files.attached?.content.toString()).toBe(nested);
+  });
+
+  it(`refuses more than ${MAX_MULTIPART_PARTS} parts or ${MAX_MULTIPART_FILES} files with 400`, async () => {
+    const tooMany = {
+      status: 400,
+      body: { message: '400 Bad request - The multipart body has too many parts' },
+    };
+    const fields = (count: number) => Array.from({ length: count }, () => part('form-data; name="a[]"', 'x'));
+    expect((await parseRequest(multipart(whole(fields(MAX_MULTIPART_PARTS))))).params.a).toHaveLength(
+      MAX_MULTIPART_PARTS,
+    );
+    expect(outcome(await rejection(parseRequest(multipart(whole(fields(MAX_MULTIPART_PARTS + 1))))))).toEqual(
+      tooMany,
+    );
+    const unnamed = Array.from({ length: MAX_MULTIPART_PARTS + 1 }, () => part('x', 'x'));
+    expect(outcome(await rejection(parseRequest(multipart(whole(unnamed)))))).toEqual(tooMany);
+    const files = Array.from({ length: MAX_MULTIPART_FILES + 1 }, (_, i) =>
+      part(`form-data; name="f${i}"; filename="f${i}"`, 'x'),
+    );
+    expect(outcome(await rejection(parseRequest(multipart(whole(files)))))).toEqual(tooMany);
+    expect(Object.keys((await parseRequest(multipart(whole(files.slice(1))))).files)).toHaveLength(
+      MAX_MULTIPART_FILES,
+    );
   });
 });
