@@ -1,5 +1,4 @@
 import { getBlobDownload } from '#blob/downloads.ts';
-import { avatarInlineHeaders } from '#domain/avatars.ts';
 import { recordNotFound } from '#domain/errors.ts';
 import { avatarSchemas } from '#domain/schemas/avatars.ts';
 import { avatarOwner } from '#http/avatar-loaders.ts';
@@ -7,7 +6,7 @@ import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 
 /**
- * The bytes an `avatar_url` points at, with the type they were stored as: anyone's for a user,
+ * The bytes an `avatar_url` points at, in place as the image they are: anyone's for a user,
  * for a group or project whoever may read it.
  */
 export const handler = defineRoute({
@@ -15,7 +14,7 @@ export const handler = defineRoute({
   params: avatarSchemas.file,
   load: avatarOwner(),
   run: async ({ avatar }) => {
-    const file = await getBlobDownload(avatar.key, avatarInlineHeaders(avatar.filename), avatar.content_type);
+    const file = await getBlobDownload(avatar.key, avatar.filename);
     if (!file) throw recordNotFound();
     return reply.file(file);
   },

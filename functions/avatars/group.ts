@@ -1,5 +1,4 @@
 import { getBlobDownload } from '#blob/downloads.ts';
-import { avatarDownloadHeaders } from '#domain/avatars.ts';
 import { notFound } from '#domain/errors.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
@@ -14,11 +13,7 @@ export const handler = defineRoute({
   run: async ({ group }) => {
     const avatar = group.avatar;
     if (!avatar) throw notFound('Avatar');
-    const file = await getBlobDownload(
-      avatar.key,
-      avatarDownloadHeaders(avatar.filename),
-      avatar.content_type,
-    );
+    const file = await getBlobDownload(avatar.key, avatar.filename, { attachment: true });
     if (!file) throw notFound('Avatar');
     return reply.file(file);
   },

@@ -3,10 +3,10 @@ import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { snippetContent } from '#http/snippet-loaders.ts';
 
-/** The snippet's content as it was sent, as text/plain. */
+/** The snippet's content as it was sent, as UTF-8 text/plain (GitLab's), never rendered. */
 export const handler = defineRoute({
   auth: 'user',
   params: snippetSchemas.one,
   load: snippetContent(),
-  run: async ({ content }) => reply.raw(Buffer.from(content, 'utf8'), 'text/plain'),
+  run: async ({ content }) => reply.text(content),
 });

@@ -6,7 +6,8 @@
 import type { Readable } from 'node:stream';
 import type { GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import { config } from '#config/env.ts';
-import type { DownloadHeaders, FileDownload } from '#domain/uploads.ts';
+import { SNIFF_BYTES } from '#domain/file-types.ts';
+import { downloadOf, type FileDownload } from '#domain/uploads.ts';
 import { s3 } from './s3.ts';
 
 /**
@@ -28,15 +29,16 @@ export const answeredDirectly = (size: number) => size <= DIRECT_DOWNLOAD_MAX_BY
 const sdk = () => import('@aws-sdk/client-s3');
 
 /**
- * A stored object for a download, or undefined when the bucket does not hold it. It is served as
- * `contentType` (by default the type it was stored with) with `headers`' disposition, and a presigned
- * URL makes S3 answer with the same. One GET either way: the length is known before the body is
- * read, so a file too large to answer is never read into the function.
+ * A stored object for a download, or undefined when the bucket does not hold it. Its leading bytes
+ * decide how it is served (`downloadOf`: its type and disposition, never the type it was stored
+ * with, which may be a client's), and a presigned URL makes S3 answer with the same. One GET either
+ * way: the length is known before the body is read, so of a file too large to answer only its
+ * leading bytes are read into the function.
  */
 export async function getBlobDownload(
   key: string,
-  headers: DownloadHeaders,
-  contentType?: string,
+  filename: string,
+  options: { attachment?: boolean } = {},
 ): Promise<FileDownload | undefined> {
   const { GetObjectCommand, NoSuchKey } = await sdk();
   const client = await s3();
@@ -48,15 +50,40 @@ export async function getBlobDownload(
       return undefined;
     throw error;
   }
-  const servedAs = contentType ?? object.ContentType ?? 'application/octet-stream';
+  let leading: Buffer;
   if (object.ContentLength === undefined || answeredDirectly(object.ContentLength)) {
     const body = Buffer.from((await object.Body?.transformToByteArray()) ?? []);
-    if (answeredDirectly(body.length)) return { body, contentType: servedAs, headers };
+    if (answeredDirectly(body.length)) return { body, ...downloadOf(body, filename, options) };
+    leading = body.subarray(0, SNIFF_BYTES);
   } else {
-    // Close the connection rather than read what will not be answered.
-    (object.Body as Partial<Readable> | undefined)?.destroy?.();
+    leading = await leadingBytes(object.Body as Partial<Readable> | undefined, SNIFF_BYTES);
   }
-  return { location: await presignedDownloadUrl(key, servedAs, headers['Content-Disposition']) };
+  const served = downloadOf(leading, filename, options);
+  return {
+    location: await presignedDownloadUrl(key, served.contentType, served.headers['Content-Disposition']),
+  };
+}
+
+/**
+ * The first `count` bytes of an object's body (fewer when it is shorter); the connection is then
+ * closed rather than the rest read.
+ */
+async function leadingBytes(body: Partial<Readable> | undefined, count: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    if (body?.[Symbol.asyncIterator]) {
+      for await (const chunk of body as AsyncIterable<Uint8Array | string>) {
+        const bytes = Buffer.from(chunk);
+        chunks.push(bytes);
+        length += bytes.length;
+        if (length >= count) break;
+      }
+    }
+  } finally {
+    body?.destroy?.();
+  }
+  return Buffer.concat(chunks).subarray(0, count);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { type ApiError, validationFailed } from './errors.ts';
+import { imageTypeOf } from './file-types.ts';
 import { issueCode, optional } from './params.ts';
 import { sanitizeFilename, uploadPrefix } from './uploads.ts';
 
@@ -37,44 +38,6 @@ export interface AvatarImage {
 }
 
 export type AvatarRequest = { kind: 'keep' } | { kind: 'remove' } | { kind: 'set'; image: AvatarImage };
-
-const startsWith = (content: Buffer, bytes: readonly number[], offset = 0) =>
-  content.length >= offset + bytes.length && bytes.every((byte, index) => content[offset + index] === byte);
-
-const ascii = (text: string) => Array.from(text, (char) => char.charCodeAt(0));
-
-/** Image formats by their leading bytes, and the Content-Type each is served with. */
-const SIGNATURES: { contentType: string; matches: (content: Buffer) => boolean }[] = [
-  {
-    contentType: 'image/png',
-    matches: (c) => startsWith(c, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  },
-  { contentType: 'image/jpeg', matches: (c) => startsWith(c, [0xff, 0xd8, 0xff]) },
-  {
-    contentType: 'image/gif',
-    matches: (c) => startsWith(c, ascii('GIF87a')) || startsWith(c, ascii('GIF89a')),
-  },
-  // BMP: "BM", then the file size (4 bytes), two reserved words that are zero in practice are not relied on.
-  { contentType: 'image/bmp', matches: (c) => c.length >= 26 && startsWith(c, ascii('BM')) },
-  {
-    contentType: 'image/tiff',
-    matches: (c) => startsWith(c, [0x49, 0x49, 0x2a, 0x00]) || startsWith(c, [0x4d, 0x4d, 0x00, 0x2a]),
-  },
-  // ICO: reserved 0, type 1 (icon), then at least one image.
-  {
-    contentType: 'image/vnd.microsoft.icon',
-    matches: (c) => startsWith(c, [0x00, 0x00, 0x01, 0x00]) && c.length >= 6 && (c[4] ?? 0) + (c[5] ?? 0) > 0,
-  },
-  {
-    contentType: 'image/webp',
-    matches: (c) => startsWith(c, ascii('RIFF')) && startsWith(c, ascii('WEBP'), 8),
-  },
-];
-
-/** The image type the bytes show, or undefined when they are no image GitLab takes as an avatar. */
-export function imageTypeOf(content: Buffer): string | undefined {
-  return SIGNATURES.find((signature) => signature.matches(content))?.contentType;
-}
 
 const extensionOf = (filename: string) => {
   const dot = filename.lastIndexOf('.');
@@ -159,13 +122,3 @@ export const avatarUrl = (
 
 export const avatarPath = (model: AvatarModel, id: number, filename: string) =>
   `/uploads/-/system/${model}/avatar/${id}/${filename}`;
-
-/** GitLab's Content-Disposition for a download (`attachment`), as Rails formats it. */
-export const avatarDownloadHeaders = (filename: string) => ({
-  'Content-Disposition': `attachment; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-});
-
-/** Served in place: an image, with its type as the bytes showed it. */
-export const avatarInlineHeaders = (filename: string) => ({
-  'Content-Disposition': `inline; filename="${filename}"`,
-});

@@ -1,12 +1,20 @@
 /** Uploads: where a file lives and how GitLab describes it (alt, url, markdown). */
 import { randomBytes } from 'node:crypto';
 import { invalidParams, payloadTooLarge } from './errors.ts';
+import { servedType } from './file-types.ts';
 
 /** GitLab's default max_attachment_size is 10 MB; Lambda's 6 MB request limit is the tighter bound here. */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 
+/**
+ * GitLab's FileTypeDetection: which names Markdown embeds (`![]()`). Only the Markdown of an upload's
+ * description follows the name; how a file is served follows its bytes (file-types.ts).
+ */
 const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff', 'tif', 'ico', 'webp']);
 const VIDEO_EXTENSIONS = new Set(['mp4', 'm4v', 'mov', 'webm', 'ogv']);
+const AUDIO_EXTENSIONS = new Set(['mp3', 'oga', 'ogg', 'spx', 'wav']);
+/** Embedded by GitLab's Markdown too, though never served in place (an image there renders no script). */
+const DANGEROUS_EXTENSIONS = new Set(['svg']);
 
 const newUploadSecret = () => randomBytes(16).toString('hex');
 
@@ -46,7 +54,10 @@ export const uploadKey = (projectId: number, secret: string, filename: string) =
 const storedAt = (projectId: number, secret: string, filename: string) =>
   `${uploadPrefix(projectId)}${secret}/${filename}`;
 
-/** A file sent for upload, as it is stored: 400 without a file, 413 when it is too large. */
+/**
+ * A file sent for upload, as it is stored: 400 without a file, 413 when it is too large. It is
+ * stored with the type its bytes show (never the one the client declared).
+ */
 export function newUpload(
   projectId: number,
   file: { filename: string; content: Buffer; contentType: string } | undefined,
@@ -60,14 +71,51 @@ export function newUpload(
     secret,
     filename,
     content: file.content,
-    contentType: file.contentType,
+    contentType: servedType(file.content).contentType,
   };
 }
 
-/** Images and videos display inline; anything else downloads, so no upload renders as a page here. */
-export const downloadHeaders = (filename: string) => ({
-  'Content-Disposition': `${isEmbeddable(filename) ? 'inline' : 'attachment'}; filename="${filename.replace(/"/g, '')}"`,
-});
+/** Characters a quoted `filename="…"` keeps as they are (Rails' ContentDisposition); others are %-escaped. */
+const PLAIN_FILENAME_CHAR = /[^ A-Za-z0-9!#$+.^_`|~-]/gu;
+/** Characters RFC 5987's `filename*` keeps as they are; others are UTF-8 %-escaped. */
+const RFC5987_CHAR = /[^A-Za-z0-9!#$&+.^_`|~-]/gu;
+
+const percentEscape = (text: string, pattern: RegExp) =>
+  text.replace(pattern, (char) =>
+    Array.from(
+      Buffer.from(char, 'utf8'),
+      (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    ).join(''),
+  );
+
+/**
+ * A Content-Disposition as Rails formats it (RFC 6266): the name quoted in printable ASCII (any
+ * other character `_`; quotes, backslashes and `%` %-escaped, so nothing breaks out of the quotes),
+ * then `filename*` with the name as it is, UTF-8 and %-escaped (RFC 5987).
+ */
+export function contentDisposition(disposition: 'inline' | 'attachment', filename: string): string {
+  const ascii = percentEscape(filename.replace(/[^\u0020-\u007e]/gu, '_'), PLAIN_FILENAME_CHAR);
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${percentEscape(filename, RFC5987_CHAR)}`;
+}
+
+/**
+ * How a stored file is served, decided by its leading bytes only (file-types.ts): an image, audio
+ * or video with its own type, in place unless `attachment` (GitLab's avatar downloads); anything
+ * else as application/octet-stream, an attachment. Neither the name nor a declared or stored type
+ * has a say, so no file renders as a page, SVG or XML here.
+ */
+export function downloadOf(
+  leading: Buffer,
+  filename: string,
+  options: { attachment?: boolean } = {},
+): { contentType: string; headers: DownloadHeaders } {
+  const served = servedType(leading);
+  const disposition = served.inline && !options.attachment ? 'inline' : 'attachment';
+  return {
+    contentType: served.contentType,
+    headers: { 'Content-Disposition': contentDisposition(disposition, filename) },
+  };
+}
 
 /**
  * A stored file as a download answers it (uploads and avatars): its bytes with their type and the
@@ -84,23 +132,34 @@ export type DownloadHeaders = { 'Content-Disposition': string } & Record<string,
 /** Every upload of a project lives under its prefix, so a project's uploads go with it. */
 export const uploadPrefix = (projectId: number) => `uploads/${projectId}/`;
 
-/** Images and videos are shown in place (Markdown `![]()`, inline download); other files are links. */
-function isEmbeddable(filename: string): boolean {
+const extensionOf = (filename: string) => {
   const dot = filename.lastIndexOf('.');
-  const extension = dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
-  return IMAGE_EXTENSIONS.has(extension) || VIDEO_EXTENSIONS.has(extension);
+  return dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
+};
+
+/** GitLab's `embeddable?`: images, videos and audio by name, which Markdown shows in place. */
+function isEmbeddable(filename: string): boolean {
+  const extension = extensionOf(filename);
+  return (
+    IMAGE_EXTENSIONS.has(extension) || VIDEO_EXTENSIONS.has(extension) || AUDIO_EXTENSIONS.has(extension)
+  );
 }
 
+/**
+ * GitLab's upload description (FileMarkdownLinkBuilder): an embeddable name loses its extension in
+ * `alt`; embeddable and dangerous (SVG) names are `![alt](url)`, any other `[alt](url)`.
+ */
 export function uploadEntity(secret: string, filename: string, projectFullPath: string) {
   const url = `/uploads/${secret}/${filename}`;
   const dot = filename.lastIndexOf('.');
   const embedded = isEmbeddable(filename);
   const alt = embedded && dot > 0 ? filename.slice(0, dot) : filename;
   const escaped = alt.replace(/]/g, '\\]');
+  const image = embedded || DANGEROUS_EXTENSIONS.has(extensionOf(filename));
   return {
     alt,
     url,
     full_path: `/${projectFullPath}${url}`,
-    markdown: embedded ? `![${escaped}](${url})` : `[${escaped}](${url})`,
+    markdown: image ? `![${escaped}](${url})` : `[${escaped}](${url})`,
   };
 }

@@ -8,6 +8,16 @@ export type Reply =
   | { kind: 'page'; items: unknown[]; total: number | undefined; request: PageRequest }
   | { kind: 'raw'; status: number; body: Buffer; contentType: string; headers?: Record<string, string> };
 
+/**
+ * What every answer with a file's bytes carries (uploads, avatars, raw snippets): the type it is
+ * sent with is final (no sniffing), and should a browser render it anyway, as a sandboxed document
+ * that runs no script and loads nothing, so no file acts with this origin's authority.
+ */
+export const FILE_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "sandbox; default-src 'none'",
+} as const;
+
 const REPLY = Symbol.for('gitlab-api.reply');
 type Tagged = Reply & { [REPLY]: true };
 const tag = (reply: Reply): Tagged => Object.assign(reply, { [REPLY]: true as const });
@@ -31,11 +41,17 @@ export const reply = {
   raw: (body: Buffer, contentType: string, headers?: Record<string, string>) =>
     tag({ kind: 'raw', status: 200, body, contentType, headers }),
   /**
-   * A stored file: its bytes with its headers, or, when it is too large to answer with, a redirect
-   * to a URL that serves it with the same headers.
+   * A stored file: its bytes with its headers and FILE_HEADERS, or, when it is too large to answer
+   * with, a redirect to a URL of the bucket's (another origin) that serves it with the same type and
+   * disposition.
    */
   file: (file: FileDownload) =>
-    'location' in file ? redirect(file.location) : reply.raw(file.body, file.contentType, file.headers),
+    'location' in file
+      ? redirect(file.location)
+      : reply.raw(file.body, file.contentType, { ...file.headers, ...FILE_HEADERS }),
+  /** Text as a file (a raw snippet): UTF-8 plain text, with FILE_HEADERS. */
+  text: (content: string) =>
+    reply.raw(Buffer.from(content, 'utf8'), 'text/plain; charset=utf-8', { ...FILE_HEADERS }),
 };
 
 /**

@@ -54,13 +54,16 @@ function multipart(field: string, filename: string, content: Buffer) {
   };
 }
 
-const givenObject = () =>
+const givenObject = (content = PNG, contentType = 'image/png') =>
   s3.on(GetObjectCommand).resolves({
     Body: {
-      transformToByteArray: async () => new Uint8Array(PNG),
+      transformToByteArray: async () => new Uint8Array(content),
     } as unknown as GetObjectCommandOutput['Body'],
-    ContentType: 'image/png',
+    ContentType: contentType,
   });
+
+/** What every file answer carries besides its type and disposition. */
+const CSP = { 'Content-Security-Policy': "sandbox; default-src 'none'" };
 
 beforeEach(() => {
   resetMocks();
@@ -69,13 +72,14 @@ beforeEach(() => {
 });
 
 describe('GET /projects/:id/avatar', () => {
-  it('the stored bytes as an attachment, with the stored type, to anonymous callers of a public project', async () => {
+  it('the stored bytes as an attachment, with the type they show, to anonymous callers of a public project', async () => {
     store({ ...projectItem(dotfiles), avatar: STORED });
     givenObject();
     expect(await getProjectAvatar(apiEvent('GET', '/api/v4/projects/43/avatar'), lambdaContext())).toEqual({
       statusCode: 200,
       headers: {
         ...emptyHeaders(),
+        ...CSP,
         'Content-Type': 'image/png',
         'Content-Disposition': `attachment; filename="dk.png"; filename*=UTF-8''dk.png`,
       },
@@ -111,10 +115,30 @@ describe('GET /uploads/-/system/:model/avatar/:id/:filename', () => {
       statusCode: 200,
       headers: {
         ...emptyHeaders(),
+        ...CSP,
         'Content-Type': 'image/png',
-        'Content-Disposition': 'inline; filename="dk.png"',
+        'Content-Disposition': `inline; filename="dk.png"; filename*=UTF-8''dk.png`,
       },
       body: PNG.toString('base64'),
+      isBase64Encoded: true,
+    });
+  });
+
+  it('neither the recorded nor the object’s type has a say: bytes that are no image → an opaque attachment', async () => {
+    const html = Buffer.from('<html><script>alert(document.domain)</script></html>');
+    store({ ...projectItem(dotfiles), avatar: { ...STORED, content_type: 'text/html' } });
+    givenObject(html, 'text/html');
+    expect(
+      await getAvatarFile(apiEvent('GET', '/uploads/-/system/project/avatar/43/dk.png'), lambdaContext()),
+    ).toEqual({
+      statusCode: 200,
+      headers: {
+        ...emptyHeaders(),
+        ...CSP,
+        'Content-Type': 'application/octet-stream',
+        'Content-Disposition': `attachment; filename="dk.png"; filename*=UTF-8''dk.png`,
+      },
+      body: html.toString('base64'),
       isBase64Encoded: true,
     });
   });

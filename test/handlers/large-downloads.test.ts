@@ -1,8 +1,10 @@
 /**
  * Downloads too large for a Lambda response: a 302 to a presigned GET of the object, signed for five
- * minutes and carrying the type and disposition a direct answer has; the object's body is never
- * read. Files up to the threshold are still answered with their bytes, within Lambda's 6 MiB.
+ * minutes and carrying the type and disposition a direct answer has, both decided by the object's
+ * leading bytes, of which no more is read. Files up to the threshold are still answered with their
+ * bytes, within Lambda's 6 MiB.
  */
+import { Readable } from 'node:stream';
 import { GetObjectCommand, type GetObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -29,18 +31,42 @@ const s3 = mockClient(S3Client);
 const SECRET = '0123456789abcdef0123456789abcdef';
 const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
 
-/** An object of `size` bytes as GetObject hands it over; `read` and `destroy` record what was done. */
-function givenObject(size: number, contentType: string, options: { lengthKnown?: boolean } = {}) {
+/** The leading bytes of an MP4 (an `ftyp` box, brand isom) and of a PNG. */
+const MP4 = Buffer.concat([Buffer.from('00000018', 'hex'), Buffer.from('ftypisom'), Buffer.alloc(12)]);
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+const CHUNK = 64 * 1024;
+
+/**
+ * An object of `size` bytes (opening with `leading`) as GetObject hands it over, a stream of 64 KiB
+ * chunks; `read` (the whole body), `destroy` and `pulled` (chunks produced) record what was done.
+ */
+function givenObject(
+  size: number,
+  contentType: string,
+  options: { lengthKnown?: boolean; leading?: Buffer } = {},
+) {
   const bytes = Buffer.alloc(size, 0x61);
+  options.leading?.copy(bytes);
+  let pulled = 0;
+  const stream = Readable.from(
+    (function* () {
+      for (let at = 0; at < bytes.length; at += CHUNK) {
+        pulled += 1;
+        yield bytes.subarray(at, at + CHUNK);
+      }
+    })(),
+  );
   const read = vi.fn(async () => new Uint8Array(bytes));
-  const destroy = vi.fn();
+  const destroy = vi.spyOn(stream, 'destroy');
   s3.on(GetObjectCommand).resolves({
-    Body: { transformToByteArray: read, destroy } as unknown as GetObjectCommandOutput['Body'],
+    Body: Object.assign(stream, { transformToByteArray: read }) as unknown as GetObjectCommandOutput['Body'],
     ContentType: contentType,
     ...(options.lengthKnown === false ? {} : { ContentLength: size }),
   });
-  return { bytes, read, destroy };
+  return { bytes, read, destroy, pulled: () => pulled, chunks: Math.ceil(size / CHUNK) };
 }
+
+const CSP = { 'Content-Security-Policy': "sandbox; default-src 'none'" };
 
 const fetchUpload = (filename: string) =>
   getUpload(apiEvent('GET', `/api/v4/projects/43/uploads/${SECRET}/${filename}`), lambdaContext());
@@ -81,31 +107,51 @@ beforeEach(() => {
 });
 
 describe('GET /projects/:id/uploads/:secret/:filename, large files', () => {
-  it('one byte over the threshold → 302 to a presigned URL with the same type and disposition, the body left unread', async () => {
-    const object = givenObject(DIRECT_DOWNLOAD_MAX_BYTES + 1, 'application/pdf');
+  it('one byte over the threshold → 302 to a presigned URL with the type and disposition of a direct answer, only the leading bytes read', async () => {
+    const object = givenObject(DIRECT_DOWNLOAD_MAX_BYTES + 1, 'application/pdf', {
+      leading: Buffer.from('%PDF-1.7\n'),
+    });
     const response = await fetchUpload('report.pdf');
     const location = String(response.headers?.Location);
     expect(response).toEqual(redirectResponse(location));
     const query = presignedUrl(location, `uploads/43/${SECRET}/report.pdf`);
-    expect(query.get('response-content-type')).toBe('application/pdf');
-    expect(query.get('response-content-disposition')).toBe('attachment; filename="report.pdf"');
+    // Not an image, audio or video: opaque bytes, downloaded, whatever the object was stored as.
+    expect(query.get('response-content-type')).toBe('application/octet-stream');
+    expect(query.get('response-content-disposition')).toBe(
+      `attachment; filename="report.pdf"; filename*=UTF-8''report.pdf`,
+    );
     expect(object.read).not.toHaveBeenCalled();
-    expect(object.destroy).toHaveBeenCalledOnce();
+    expect(object.destroy).toHaveBeenCalled();
+    expect(object.pulled()).toBeLessThan(object.chunks / 2);
     expect(s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input)).toEqual([
       { Bucket: BUCKET, Key: `uploads/43/${SECRET}/report.pdf` },
     ]);
     expect(sentCommands()).toEqual([getCommand(projectKey(43))]);
   });
 
+  it('a video over the threshold → 302 to a URL serving it in place as the video its bytes show', async () => {
+    const object = givenObject(DIRECT_DOWNLOAD_MAX_BYTES + 1, 'text/html', { leading: MP4 });
+    const response = await fetchUpload('clip.mp4');
+    const location = String(response.headers?.Location);
+    expect(response).toEqual(redirectResponse(location));
+    const query = presignedUrl(location, `uploads/43/${SECRET}/clip.mp4`);
+    expect(query.get('response-content-type')).toBe('video/mp4');
+    expect(query.get('response-content-disposition')).toBe(
+      `inline; filename="clip.mp4"; filename*=UTF-8''clip.mp4`,
+    );
+    expect(object.read).not.toHaveBeenCalled();
+  });
+
   it('exactly the threshold → 200 with the bytes, and the whole response fits Lambda’s 6 MiB', async () => {
-    const object = givenObject(DIRECT_DOWNLOAD_MAX_BYTES, 'video/mp4');
+    const object = givenObject(DIRECT_DOWNLOAD_MAX_BYTES, 'video/mp4', { leading: MP4 });
     const response = await fetchUpload('clip.mp4');
     expect(response).toEqual({
       statusCode: 200,
       headers: {
         ...emptyHeaders(),
+        ...CSP,
         'Content-Type': 'video/mp4',
-        'Content-Disposition': 'inline; filename="clip.mp4"',
+        'Content-Disposition': `inline; filename="clip.mp4"; filename*=UTF-8''clip.mp4`,
       },
       body: object.bytes.toString('base64'),
       isBase64Encoded: true,
@@ -121,7 +167,7 @@ describe('GET /projects/:id/uploads/:secret/:filename, large files', () => {
     const location = String(response.headers?.Location);
     expect(response).toEqual(redirectResponse(location));
     expect(presignedUrl(location, `uploads/43/${SECRET}/dump.zip`).get('response-content-type')).toBe(
-      'application/zip',
+      'application/octet-stream',
     );
   });
 
@@ -135,14 +181,14 @@ describe('GET /projects/:id/uploads/:secret/:filename, large files', () => {
 });
 
 describe('GET /projects/:id/avatar, an object over the threshold', () => {
-  it('→ 302 to a presigned URL answering with the stored avatar type, as an attachment', async () => {
+  it('→ 302 to a presigned URL answering with the type its bytes show, as an attachment', async () => {
     const key = 'uploads/43/-/avatar/0123456789abcdef0123456789abcdef/dk.png';
     store({
       ...projectItem(dotfiles),
       avatar: { key, filename: 'dk.png', content_type: 'image/png', size: 1 },
     });
-    // The object says otherwise; the avatar's recorded type is what a direct answer would carry.
-    givenObject(DIRECT_DOWNLOAD_MAX_BYTES + 1, 'application/octet-stream');
+    // The object says otherwise; its leading bytes are what a direct answer would go by too.
+    givenObject(DIRECT_DOWNLOAD_MAX_BYTES + 1, 'application/octet-stream', { leading: PNG });
     const response = await getProjectAvatar(apiEvent('GET', '/api/v4/projects/43/avatar'), lambdaContext());
     const location = String(response.headers?.Location);
     expect(response).toEqual(redirectResponse(location));

@@ -93,6 +93,21 @@ describe('POST /projects/:id/uploads', () => {
     ]);
   });
 
+  it('stores the type the bytes show, never the declared one: HTML declared text/html as x.png → octet-stream', async () => {
+    s3.on(PutObjectCommand).resolves({});
+    const html = Buffer.from('<html><script>alert(document.domain)</script></html>');
+    const response = await invoke(upload, 'POST', '/api/v4/projects/43/uploads', {
+      token: USER_TOKEN,
+      ...multipart('file', 'x.png', 'text/html', html),
+    });
+    expect(response.statusCode).toBe(201);
+    const key = String(putObjects()[0]?.Key);
+    expect(key).toMatch(/^uploads\/43\/[0-9a-f]{32}\/x\.png$/);
+    expect(putObjects()).toEqual([
+      { Bucket: BUCKET, Key: key, Body: html, ContentType: 'application/octet-stream' },
+    ]);
+  });
+
   it('no file → 400 file is missing, nothing stored', async () => {
     expect(
       await invoke(upload, 'POST', '/api/v4/projects/43/uploads', {
@@ -129,7 +144,8 @@ describe('GET /projects/:id/uploads/:secret/:filename', () => {
       headers: {
         ...emptyHeaders(),
         'Content-Type': 'image/png',
-        'Content-Disposition': 'inline; filename="diagram.png"',
+        'Content-Disposition': `inline; filename="diagram.png"; filename*=UTF-8''diagram.png`,
+        'Content-Security-Policy': "sandbox; default-src 'none'",
       },
       body: PNG.toString('base64'),
       isBase64Encoded: true,
@@ -138,6 +154,27 @@ describe('GET /projects/:id/uploads/:secret/:filename', () => {
       { Bucket: BUCKET, Key: `uploads/43/${SECRET}/diagram.png` },
     ]);
     expect(sentCommands()).toEqual([getCommand(projectKey(43))]);
+  });
+
+  it('an upload stored with a client’s type (before types were decided here) → served as its bytes show, an attachment', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    s3.on(GetObjectCommand).resolves({
+      Body: {
+        transformToByteArray: async () => new Uint8Array(svg),
+      } as unknown as GetObjectCommandOutput['Body'],
+      ContentType: 'image/svg+xml',
+    });
+    expect(await fetchUpload(`/api/v4/projects/43/uploads/${SECRET}/a.jpg`)).toEqual({
+      statusCode: 200,
+      headers: {
+        ...emptyHeaders(),
+        'Content-Type': 'application/octet-stream',
+        'Content-Disposition': `attachment; filename="a.jpg"; filename*=UTF-8''a.jpg`,
+        'Content-Security-Policy': "sandbox; default-src 'none'",
+      },
+      body: svg.toString('base64'),
+      isBase64Encoded: true,
+    });
   });
 
   it('an upload the bucket does not hold → 404 Not found', async () => {

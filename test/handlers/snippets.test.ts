@@ -511,7 +511,7 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
 });
 
 describe('GET /projects/:id/snippets/:snippet_id/raw', () => {
-  it('puts long content together from its parts → 200 text/plain', async () => {
+  it('puts long content together from its parts → 200 UTF-8 text/plain, never rendered', async () => {
     const content = `${'line of text\n'.repeat(50_000)}end`;
     const zipped = gzipSync(content);
     const snippet = snippetRecord({ content: undefined, content_parts: 2 });
@@ -538,7 +538,11 @@ describe('GET /projects/:id/snippets/:snippet_id/raw', () => {
     );
     expect(answer).toEqual({
       statusCode: 200,
-      headers: { ...emptyHeaders(), 'Content-Type': 'text/plain' },
+      headers: {
+        ...emptyHeaders(),
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Security-Policy': "sandbox; default-src 'none'",
+      },
       body: Buffer.from(content).toString('base64'),
       isBase64Encoded: true,
     });

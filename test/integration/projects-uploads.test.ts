@@ -131,7 +131,8 @@ describe('POST /projects/:id/uploads', () => {
     });
     const fetched = await download(project.id, response.body.url, owner.token);
     expect(fetched.status).toBe(200);
-    expect(fetched.contentType).toMatch(/^text\/plain/);
+    // Text is no image, audio or video: served as opaque bytes, whatever type was declared.
+    expect(fetched.contentType).toBe('application/octet-stream');
     expect(fetched.bytes.toString('utf8')).toBe('hello\n');
   });
 

@@ -234,7 +234,9 @@ describe('POST /projects/:id/snippets', () => {
     );
     const raw = await api('GET', `${snippets(pub)}/${created.body.id}/raw`, { token: reporter.token });
     expect(raw.status).toBe(200);
-    expect(raw.headers.get('content-type')).toBe('text/plain');
+    expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(raw.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(raw.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
     expect(raw.text).toBe('puts "hello"');
   });
 

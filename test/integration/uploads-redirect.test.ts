@@ -1,7 +1,7 @@
 /**
  * Uploads too large for a Lambda response, through the local runtime and its s3rver: the download
  * is a 302 to a presigned URL of the bucket's, which answers with the same bytes, type and
- * disposition a direct answer has; a client that follows redirects (fetch, as @gitbeaker does) gets
+ * disposition a direct answer has (both decided by the leading bytes, never the declared type); a client that follows redirects (fetch, as @gitbeaker does) gets
  * the file in one call. Small uploads are still answered directly, and a caller who may not see
  * the project gets 404, never a URL.
  */
@@ -70,16 +70,37 @@ describe('GET /projects/:id/uploads/:secret/:filename over the direct-download t
     // The URL alone is the credential: no token travels to the bucket.
     const object = await fetch(location);
     expect(object.status).toBe(200);
-    expect(object.headers.get('content-type')).toBe('application/pdf');
-    expect(object.headers.get('content-disposition')).toBe('attachment; filename="big-report.pdf"');
+    // Random bytes declared application/pdf: no image, audio or video, so opaque and downloaded.
+    expect(object.headers.get('content-type')).toBe('application/octet-stream');
+    expect(object.headers.get('content-disposition')).toBe(
+      `attachment; filename="big-report.pdf"; filename*=UTF-8''big-report.pdf`,
+    );
     expect(Buffer.from(await object.arrayBuffer()).equals(large)).toBe(true);
+  });
+
+  it('a large video (declared text/html) → a URL serving it in place as the video its bytes show', async () => {
+    const ftyp = Buffer.concat([Buffer.from('00000018', 'hex'), Buffer.from('ftypisom'), Buffer.alloc(12)]);
+    const video = Buffer.concat([ftyp, randomBytes(DIRECT_DOWNLOAD_MAX_BYTES)]);
+    const url = await upload('clip.mp4', video, 'text/html');
+    const response = await fetch(downloadUrl(url), {
+      headers: { 'PRIVATE-TOKEN': owner.token },
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(302);
+    const object = await fetch(String(response.headers.get('location')));
+    expect(object.status).toBe(200);
+    expect(object.headers.get('content-type')).toBe('video/mp4');
+    expect(object.headers.get('content-disposition')).toBe(
+      `inline; filename="clip.mp4"; filename*=UTF-8''clip.mp4`,
+    );
+    expect(Buffer.from(await object.arrayBuffer()).equals(video)).toBe(true);
   });
 
   it('a client that follows redirects, token header and all, receives the file in one call', async () => {
     const response = await fetch(downloadUrl(largeUrl), { headers: { 'PRIVATE-TOKEN': owner.token } });
     expect(response.status).toBe(200);
     expect(response.redirected).toBe(true);
-    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-type')).toBe('application/octet-stream');
     expect(Buffer.from(await response.arrayBuffer()).equals(large)).toBe(true);
   });
 
@@ -115,7 +136,9 @@ describe('GET /projects/:id/uploads/:secret/:filename at or under the threshold'
     expect(response.status).toBe(200);
     expect(response.headers.get('location')).toBeNull();
     expect(response.headers.get('content-type')).toBe('image/png');
-    expect(response.headers.get('content-disposition')).toBe('inline; filename="chart.png"');
+    expect(response.headers.get('content-disposition')).toBe(
+      `inline; filename="chart.png"; filename*=UTF-8''chart.png`,
+    );
     expect(Buffer.from(await response.arrayBuffer()).equals(png)).toBe(true);
   });
 
@@ -127,7 +150,10 @@ describe('GET /projects/:id/uploads/:secret/:filename at or under the threshold'
       redirect: 'manual',
     });
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-disposition')).toBe('attachment; filename="limit.bin"');
+    expect(response.headers.get('content-type')).toBe('application/octet-stream');
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="limit.bin"; filename*=UTF-8''limit.bin`,
+    );
     expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
   });
 });

@@ -7,12 +7,12 @@ import {
   avatarParam,
   avatarPrefix,
   avatarUrl,
-  imageTypeOf,
   MAX_AVATAR_BYTES,
   newAvatarKey,
   requestedAvatar,
 } from '#domain/avatars.ts';
 import { ApiError } from '#domain/errors.ts';
+import { imageTypeOf } from '#domain/file-types.ts';
 
 const bytes = (hex: string, rest = 32) => Buffer.concat([Buffer.from(hex, 'hex'), Buffer.alloc(rest, 7)]);
 const text = (value: string) => Buffer.from(value);
