@@ -11,5 +11,5 @@ export const handler = defineRoute({
   params: pushRuleSchemas.write,
   load: project({ allow: 'maintainer' }),
   run: async ({ params: input, project }) =>
-    reply.created(pushRuleEntity(await createPushRule(project.id, newPushRuleFields(input)))),
+    reply.created(pushRuleEntity(await createPushRule(project.id, await newPushRuleFields(input)))),
 });

@@ -10,5 +10,5 @@ export const handler = defineRoute({
   params: pushRuleSchemas.write,
   load: project({ allow: 'maintainer' }),
   run: async ({ params: input, project }) =>
-    pushRuleEntity(await updatePushRule(project.id, pushRuleChanges(input))),
+    pushRuleEntity(await updatePushRule(project.id, await pushRuleChanges(input))),
 });

@@ -26,6 +26,13 @@ export const envNames = {
    * longer than any request or group-transfer worker lives).
    */
   groupMoveLeaseSeconds: 'GROUP_MOVE_LEASE_SECONDS',
+  /**
+   * Seconds a pending webhook delivery may go without anything expected of it (created, leased,
+   * its retry due) before the delivery sweep sends its message again (default 300).
+   */
+  hookDeliverySweepAgeSeconds: 'HOOK_DELIVERY_SWEEP_AGE_SECONDS',
+  /** Most hooks a project may have (GitLab's plan limit `project_hooks`: default 100, 0 for no limit). */
+  projectHooksLimit: 'PROJECT_HOOKS_LIMIT',
   /** The `service` of every log line and metric (Powertools' own variable). */
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   /** CloudWatch namespace of the EMF metrics (Powertools' own variable). */
@@ -107,6 +114,14 @@ export const config = {
   get groupMoveLeaseSeconds(): number {
     const seconds = Number(read(envNames.groupMoveLeaseSeconds) ?? '60');
     return Number.isFinite(seconds) && seconds > 0 ? seconds : 60;
+  },
+  get hookDeliverySweepAgeSeconds(): number {
+    const seconds = Number(read(envNames.hookDeliverySweepAgeSeconds) ?? '300');
+    return Number.isFinite(seconds) && seconds > 0 ? seconds : 300;
+  },
+  get projectHooksLimit(): number {
+    const limit = Number(read(envNames.projectHooksLimit) ?? '100');
+    return Number.isInteger(limit) && limit >= 0 ? limit : 100;
   },
 };
 

@@ -174,6 +174,13 @@ export function newHookFrom(input: HookInput, projectId: number, urlCheck: UrlCh
   };
 }
 
+/**
+ * The answer to a hook beyond the project's limit (GitLab's plan limit `project_hooks`): the
+ * Limitable concern's error on `base`, rendered by the API's `render_validation_error!(hook, 422)`.
+ */
+export const hookLimitExceeded = (limit: number) =>
+  new ApiError(422, { message: { base: [`Maximum number of project hooks (${limit}) exceeded`] } });
+
 /** What a PUT changes: the fields to set and the secrets to remove. */
 export interface HookChanges {
   set: Partial<Hook>;

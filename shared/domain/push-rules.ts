@@ -1,6 +1,6 @@
 /**
  * Project push rules (GitLab EE's PushRule): the stored shape, what a POST or PUT makes of its
- * parameters (at least one; regexes valid; max_file_size an integer ≥ 0) and the entity.
+ * parameters (at least one; regexes valid RE2; max_file_size an integer ≥ 0) and the entity.
  */
 import { invalidParams, validationFailed } from './errors.ts';
 import { atLeastOneOf } from './params.ts';
@@ -72,30 +72,57 @@ export type PushRuleInput = Partial<{
   [K in keyof PushRuleFields]: Exclude<PushRuleFields[K], null>;
 }>;
 
-/** Why a regex does not compile, or undefined when it does (the engine's own words). */
-export function regexError(pattern: string): string | undefined {
+/**
+ * RE2's own words (C++ RE2, which GitLab reaches through the re2 gem) for the errors of re2js,
+ * whose texts are Go's: GitLab says `invalid perl operator: (?=` where Go says `invalid or
+ * unsupported Perl syntax`.
+ */
+const RE2_WORDS: Readonly<Record<string, string>> = {
+  'invalid or unsupported Perl syntax': 'invalid perl operator',
+  'invalid named capture': 'invalid named capture group',
+  'duplicate capture group name': 'invalid named capture group',
+  'missing closing )': 'missing )',
+  'missing closing ]': 'missing ]',
+  'missing argument to repetition operator': 'no argument for repetition operator',
+  'invalid nested repetition operator': 'bad repetition operator',
+  'invalid repeat count': 'invalid repetition size',
+  'trailing backslash at end of expression': 'trailing \\',
+  'expression too large': 'pattern too large - compile failed',
+};
+
+/**
+ * Why a pattern is not valid RE2 syntax, in RE2's words (`invalid perl operator: (?<`), or
+ * undefined when it is (GitLab's UntrustedRegexp: RE2, so no lookaround and no backreferences;
+ * `(?i)`, `(?P<name>…)` and `\p{L}` are fine). re2js, a port of RE2, is loaded on first use only:
+ * the push rule routes that write a regex pay for it, no other function's start does.
+ */
+export async function regexError(pattern: string): Promise<string | undefined> {
+  const { RE2JS, RE2JSException, RE2JSSyntaxException } = await import('re2js');
   try {
-    new RegExp(pattern);
+    RE2JS.compile(pattern);
     return undefined;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const at = message.lastIndexOf(': ');
-    return at >= 0 ? message.slice(at + 2) : message;
+    if (error instanceof RE2JSSyntaxException) {
+      const words = RE2_WORDS[error.error] ?? error.error;
+      return error.input ? `${words}: ${error.input}` : words;
+    }
+    if (error instanceof RE2JSException) return RE2_WORDS[error.message] ?? error.message;
+    throw error;
   }
 }
 
 /**
  * The fields a POST or PUT sets: only those sent; 400 naming every parameter when none is sent,
  * and the model's errors (`{"message": {"branch_name_regex": ["not valid RE2 syntax: …"]}}`) for
- * regexes that do not compile and a negative max_file_size.
+ * regexes RE2 refuses and a negative max_file_size.
  */
-export function pushRuleChanges(input: PushRuleInput): Partial<PushRuleFields> {
+export async function pushRuleChanges(input: PushRuleInput): Promise<Partial<PushRuleFields>> {
   const missing = atLeastOneOf(input, PUSH_RULE_PARAMS);
   if (missing) throw invalidParams(missing);
   const errors: Record<string, string[]> = {};
   for (const field of REGEX_FIELDS) {
     const pattern = input[field];
-    const reason = pattern === undefined ? undefined : regexError(pattern);
+    const reason = pattern ? await regexError(pattern) : undefined;
     if (reason !== undefined) errors[field] = [`not valid RE2 syntax: ${reason}`];
   }
   if (input.max_file_size !== undefined && input.max_file_size < 0)
@@ -110,9 +137,9 @@ export function pushRuleChanges(input: PushRuleInput): Partial<PushRuleFields> {
 }
 
 /** A new rule: the defaults with what POST sends. */
-export const newPushRuleFields = (input: PushRuleInput): PushRuleFields => ({
+export const newPushRuleFields = async (input: PushRuleInput): Promise<PushRuleFields> => ({
   ...PUSH_RULE_DEFAULTS,
-  ...pushRuleChanges(input),
+  ...(await pushRuleChanges(input)),
 });
 
 /** GitLab's ProjectPushRule entity. */

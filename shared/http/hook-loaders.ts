@@ -36,6 +36,16 @@ export const projectHook = <P extends { id: string | number; hook_id: number }>(
     },
   });
 
+/** One hook of the project, or undefined when it has none of that id (its removal answers 204). */
+export const projectHookIfAny = <P extends { id: string | number; hook_id: number }>() =>
+  inProject({
+    read: (projectId, params: P) => readHook(projectId, params.hook_id),
+    decide: ({ found, caller, access }): { hook: Hook | undefined } => {
+      mustAdminProject(caller, access);
+      return { hook: found };
+    },
+  });
+
 /** The project's push rule, or undefined when it has none. */
 export const projectPushRule = () =>
   inProject({

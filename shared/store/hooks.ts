@@ -4,14 +4,24 @@
  * purged. The item keeps the secrets delivery needs (`token`, `signing_token`), the hook's uuid
  * and its failure state; changes are Updates of the fields sent, so a change never undoes the
  * failure state delivery records beside it.
+ *
+ * A project has at most `PROJECT_HOOKS_LIMIT` hooks (GitLab's plan limit `project_hooks`). Their
+ * number is an item of the partition (`HOOKCOUNT`), moved in the same transaction that puts or
+ * removes a hook, under the condition that it is below the limit: concurrent creations are
+ * ordered by the database, never by a count read before. A project whose hooks predate the item
+ * has none: the first creation or removal that finds it missing counts the hooks (one consistent
+ * Query) and writes it on the condition that it still does not exist, so a racing writer that
+ * wrote it first makes the loser go the counter's way instead.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#config/env.ts';
 import { notFound, recordNotFound } from '#domain/errors.ts';
 import {
   disabledUntilAfter,
   type Hook,
   type HookChanges,
+  hookLimitExceeded,
   MAX_RECENT_FAILURES,
   type NewHook,
   TEMPORARILY_DISABLED_FAILURE_THRESHOLD,
@@ -27,7 +37,11 @@ import {
   LIVE_ITEM,
   NEW_ITEM,
   put,
+  refusedReading,
   refusedWith,
+  remove,
+  retrying,
+  type Step,
   update,
   writeAlone,
 } from './transaction.ts';
@@ -57,8 +71,63 @@ export async function readProjectHooks(projectId: number): Promise<Hook[]> {
   return items.map(decodeHook);
 }
 
-/** Writes a new hook on the condition that its project is still there (else `404 Project Not Found`). */
-export async function createHook(fields: NewHook): Promise<Hook> {
+/**
+ * Which way a write moves the hook count: `counter` (the item is there: ADD under its condition)
+ * or `count` (it is missing: count the hooks and create it). A refusal that says the other way is
+ * right sends the next attempt that way.
+ */
+type CountWay = 'counter' | 'count';
+const otherWay = async (way: CountWay): Promise<CountWay> => (way === 'counter' ? 'count' : 'counter');
+
+/** The hook count's item went missing, or appeared, between our read and our write: go the other way. */
+class CountMoved extends Error {
+  constructor() {
+    super('hook count moved');
+    this.name = 'CountMoved';
+  }
+}
+const isCountMoved = (error: unknown) => error instanceof CountMoved;
+/** Two ways in all; a third attempt only when the item appears and goes (a purge) meanwhile. */
+const COUNT_ATTEMPTS = 4;
+
+const COUNT_NAMES = { '#count': 'count' };
+
+/** The project's hooks, counted with one consistent Query (keys only). */
+async function countHooks(projectId: number): Promise<number> {
+  const items = await readPartition(keys.project(projectId).pk, {
+    skPrefix: HOOK_PREFIX,
+    projection: 'pk, sk',
+    consistent: true,
+  });
+  return items.length;
+}
+
+/** The hook count's item written anew, on the condition that no one wrote it first. */
+const newCount = (projectId: number, count: number): Step =>
+  refusedWith(put({ ...keys.hookCount(projectId), kind: 'hook_count', count }, NEW_ITEM), new CountMoved());
+
+/**
+ * The hook count moved by `delta` on the condition that its item is there and, for a new hook
+ * under a limit, below it: else the limit's 422, or CountMoved when the item is missing.
+ */
+function countChange(projectId: number, delta: 1 | -1, limit: number): Step {
+  const limited = delta > 0 && limit > 0;
+  return refusedReading(
+    update(keys.hookCount(projectId), 'ADD #count :delta', {
+      condition: limited ? 'attribute_exists(pk) AND #count < :limit' : EXISTING_ITEM,
+      values: { ':delta': delta, ...(limited ? { ':limit': limit } : {}) },
+      names: COUNT_NAMES,
+    }),
+    (stored) => (stored ? hookLimitExceeded(limit) : new CountMoved()),
+  );
+}
+
+/**
+ * Writes a new hook on the conditions that its project is still there (else `404 Project Not
+ * Found`) and that the project has fewer than `limit` hooks (else 422 `Maximum number of project
+ * hooks (<limit>) exceeded`; 0 is no limit), the count moved in the same transaction.
+ */
+export async function createHook(fields: NewHook, limit: number = config.projectHooksLimit): Promise<Hook> {
   const hook: Hook = {
     ...fields,
     id: await nextId('hook'),
@@ -66,11 +135,23 @@ export async function createHook(fields: NewHook): Promise<Hook> {
     recent_failures: 0,
     uuid: randomUUID(),
   };
-  await commit([
-    refusedWith(check(keys.project(hook.project_id), LIVE_ITEM), notFound('Project')),
-    put(hookItem(hook), NEW_ITEM),
-  ]);
-  return hook;
+  const projectId = hook.project_id;
+  const write = async (way: CountWay) => {
+    let count: Step;
+    if (way === 'counter') count = countChange(projectId, 1, limit);
+    else {
+      const hooks = await countHooks(projectId);
+      if (limit > 0 && hooks >= limit) throw hookLimitExceeded(limit);
+      count = newCount(projectId, hooks + 1);
+    }
+    await commit([
+      refusedWith(check(keys.project(projectId), LIVE_ITEM), notFound('Project')),
+      put(hookItem(hook), NEW_ITEM),
+      count,
+    ]);
+    return hook;
+  };
+  return retrying({ times: COUNT_ATTEMPTS, retry: isCountMoved, backoff: true }, 'counter', write, otherWay);
 }
 
 /**
@@ -115,12 +196,39 @@ export async function updateHook(hook: Hook, changes: HookChanges): Promise<Hook
   }
 }
 
-/** Removes a hook: the hook as it was, or undefined when there was none. */
-export async function deleteHook(projectId: number, hookId: number): Promise<Hook | undefined> {
-  const result = await documentClient().send(
-    new DeleteCommand({ TableName: tableName(), Key: keys.hook(projectId, hookId), ReturnValues: 'ALL_OLD' }),
-  );
-  return result.Attributes ? decodeHook(result.Attributes) : undefined;
+/** The hook was removed by someone else meanwhile. */
+class HookGone extends Error {
+  constructor() {
+    super('hook gone');
+    this.name = 'HookGone';
+  }
+}
+
+/**
+ * Removes a hook as read, its project's hook count moved down in the same transaction: false when
+ * it was removed meanwhile (by another request or the project's purge).
+ */
+export async function deleteHook(hook: Hook): Promise<boolean> {
+  const { project_id: projectId } = hook;
+  const write = async (way: CountWay) => {
+    const count =
+      way === 'counter'
+        ? countChange(projectId, -1, 0)
+        : newCount(projectId, Math.max(0, (await countHooks(projectId)) - 1));
+    await commit([refusedWith(remove(keys.hook(projectId, hook.id), EXISTING_ITEM), new HookGone()), count]);
+    return true;
+  };
+  try {
+    return await retrying(
+      { times: COUNT_ATTEMPTS, retry: isCountMoved, backoff: true },
+      'counter',
+      write,
+      otherWay,
+    );
+  } catch (error) {
+    if (error instanceof HookGone) return false;
+    throw error;
+  }
 }
 
 /**

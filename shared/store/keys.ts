@@ -151,6 +151,11 @@ export const keys = {
     pk: `PROJECT#${projectId}`,
     sk: `${HOOK_PREFIX}${padId(hookId)}`,
   }),
+  /**
+   * How many hooks a project has (see store/hooks.ts): its own item, moved in the transaction that
+   * adds or removes a hook, so the limit is the database's condition.
+   */
+  hookCount: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'HOOKCOUNT' }),
   /** A project's push rule (at most one), in its project's partition. */
   pushRule: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'PUSHRULE' }),
   /** A fork of a project, in the source's partition (its forks list; see store/forks.ts). */
@@ -246,7 +251,21 @@ export const lists = {
   /** A hook's delivery attempts that got one response status. */
   hookLogsWithStatus: (hookId: number, status: string) =>
     listOf('l2', dated)(`HOOKLOGS#${hookId}#STATUS#${status}`),
+  /**
+   * Webhook deliveries not settled yet, in one of PENDING_DELIVERY_SHARDS partitions (by a hash of
+   * the delivery's id, so no partition is hot), by created time only (a delivery's id is no number):
+   * what the delivery sweep reads.
+   */
+  pendingDeliveries: (shard: number) =>
+    listOf<'created_at'>('l1', ['created_at'])(`DELIVERIES#PENDING#${shard}`),
 };
+
+/** How many partitions the pending deliveries' list is spread over. */
+export const PENDING_DELIVERY_SHARDS = 16;
+
+/** The partition of the pending deliveries' list a delivery sits in while pending. */
+export const pendingDeliveryShard = (deliveryId: string) =>
+  createHash('sha256').update(deliveryId, 'utf8').digest().readUInt32BE(0) % PENDING_DELIVERY_SHARDS;
 
 /** The list attributes of an item that belongs to the given lists (at most one per attribute). */
 export function inLists(...refs: ListName[]): Partial<Record<ListPartitionAttribute, string>> {

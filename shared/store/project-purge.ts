@@ -2,9 +2,9 @@
  * Removing a project for good (the project-delete worker, or the purge of its group): its objects
  * in the bucket, its issues, merge requests and snippets with their notes, its hooks with their
  * logs and deliveries, its forks' relation to it, its partition (members, stars, shares, search
- * postings, push rule, leases, mirror marker, fork links), route, name and counters. Custom
- * attributes live on the project item and go with it. Each step is conditional or harmless twice,
- * and the project item goes last, so a purge cut short finds the rest when it runs again.
+ * postings, push rule, hook count, leases, mirror marker, fork links), route, name and counters.
+ * Custom attributes live on the project item and go with it. Each step is conditional or harmless
+ * twice, and the project item goes last, so a purge cut short finds the rest when it runs again.
  */
 
 import { purgeHookLog } from './hook-deliveries.ts';

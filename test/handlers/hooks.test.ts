@@ -1,10 +1,11 @@
 /**
  * Project hooks and push rules against a mocked table: every route's whole answer and the exact
  * commands it sends (the hooks read beside the credential, a creation on the condition that the
- * project lives, a change as an Update of the fields sent, a removal that returns what it removed),
- * the store's failure bookkeeping for delivery, and no secret in any answer or log line.
+ * project lives with its hook count moved under the limit, a change as an Update of the fields
+ * sent, a removal of the hook as read with the count moved down), the store's failure bookkeeping
+ * for delivery, and no secret in any answer or log line.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Hook } from '#domain/hooks.ts';
@@ -133,6 +134,56 @@ const LIVE_PROJECT = {
     ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
   },
 };
+
+const countKey = { pk: 'PROJECT#42', sk: 'HOOKCOUNT' };
+
+/** The project's hook count moved by `delta` while its item is there (and, with a limit, below it). */
+const countChange = (delta: number, limit?: number) => ({
+  Update: {
+    TableName: TABLE,
+    Key: countKey,
+    UpdateExpression: 'ADD #count :delta',
+    ConditionExpression: limit ? 'attribute_exists(pk) AND #count < :limit' : 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':delta': delta, ...(limit ? { ':limit': limit } : {}) },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  },
+});
+
+/** The hook count's item written anew (the project's hooks predate it). */
+const newCount = (count: number) => ({
+  Put: {
+    TableName: TABLE,
+    Item: { ...countKey, kind: 'hook_count', count },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+/** The count of a project's hooks: one consistent Query of their keys. */
+const hooksCounted = {
+  QueryCommand: {
+    TableName: TABLE,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': 'PROJECT#42', ':prefix': 'HOOK#' },
+    ProjectionExpression: 'pk, sk',
+    ConsistentRead: true,
+    ExclusiveStartKey: undefined,
+  },
+};
+
+/** A transaction refused at its count item: at the limit (the item as stored comes back) or missing. */
+const countRefused = (items: number, stored?: Item) =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: [
+      ...Array.from({ length: items - 1 }, () => ({ Code: 'None' })),
+      { Code: 'ConditionalCheckFailed', ...(stored ? { Item: stored } : {}) },
+    ],
+  });
+
+const LIMIT_EXCEEDED = (limit: number) =>
+  ok({ message: { base: [`Maximum number of project hooks (${limit}) exceeded`] } }, 422);
 
 const conditionFailed = () =>
   new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
@@ -266,21 +317,97 @@ describe('POST /projects/:id/hooks', () => {
     expect(sentCommands()).toEqual([
       ...aliceLoadsApi,
       counterReservation('hook'),
-      transaction(LIVE_PROJECT, {
-        Put: { TableName: TABLE, Item: hookItem(stored), ConditionExpression: 'attribute_not_exists(pk)' },
-      }),
+      transaction(
+        LIVE_PROJECT,
+        {
+          Put: { TableName: TABLE, Item: hookItem(stored), ConditionExpression: 'attribute_not_exists(pk)' },
+        },
+        countChange(1, 100),
+      ),
     ]);
   });
 
   it('the project gone meanwhile → 404 Project Not Found', async () => {
     givenCounter('hook', 500);
-    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None'));
+    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None'));
     expect(
       await invoke(createHook, 'POST', '/api/v4/projects/42/hooks', {
         token: USER_TOKEN,
         json: { url: 'http://93.184.216.34/hook' },
       }),
     ).toEqual(PROJECT_NOT_FOUND);
+  });
+
+  const post = () =>
+    invoke(createHook, 'POST', '/api/v4/projects/42/hooks', {
+      token: USER_TOKEN,
+      json: { url: 'http://93.184.216.34/hook' },
+    });
+  const transactions = () =>
+    sentCommands().filter((command) => 'TransactWriteCommand' in (command as object)) as {
+      TransactWriteCommand: { TransactItems: unknown[] };
+    }[];
+
+  it('the project at its limit (the count item refuses) → 422 with GitLab’s body, nothing else written', async () => {
+    givenCounter('hook', 500);
+    ddb.on(TransactWriteCommand).rejects(countRefused(3, { ...countKey, count: 100 }));
+    expect(await post()).toEqual(LIMIT_EXCEEDED(100));
+    expect(transactions()).toHaveLength(1);
+  });
+
+  it('the limit is a setting (PROJECT_HOOKS_LIMIT): 5 → the condition and the answer say 5', async () => {
+    vi.stubEnv('PROJECT_HOOKS_LIMIT', '5');
+    givenCounter('hook', 500);
+    ddb.on(TransactWriteCommand).rejects(countRefused(3, { ...countKey, count: 5 }));
+    expect(await post()).toEqual(LIMIT_EXCEEDED(5));
+    expect(transactions()[0]?.TransactWriteCommand.TransactItems[2]).toEqual(countChange(1, 5));
+    vi.unstubAllEnvs();
+  });
+
+  it('a limit of 0 is no limit (as GitLab’s plan limits): the count still moves', async () => {
+    vi.stubEnv('PROJECT_HOOKS_LIMIT', '0');
+    givenCounter('hook', 500);
+    expect((await post()).statusCode).toBe(201);
+    expect(transactions()[0]?.TransactWriteCommand.TransactItems[2]).toEqual(countChange(1));
+    vi.unstubAllEnvs();
+  });
+
+  it('no count item (hooks older than it): the hooks counted once, the item written with the new one', async () => {
+    givenCounter('hook', 500);
+    store(hookItem(hookRecord({ id: 3 })), hookItem(hookRecord({ id: 7 })));
+    ddb.on(TransactWriteCommand).rejectsOnce(countRefused(3)).resolves({});
+    expect((await post()).statusCode).toBe(201);
+    const sent = sentCommands();
+    expect(sent.filter((command) => 'QueryCommand' in (command as object))).toEqual([hooksCounted]);
+    expect(transactions().map((one) => one.TransactWriteCommand.TransactItems[2])).toEqual([
+      countChange(1, 100),
+      newCount(3),
+    ]);
+  });
+
+  it('no count item and as many hooks as the limit → 422, only the first attempt written', async () => {
+    vi.stubEnv('PROJECT_HOOKS_LIMIT', '2');
+    givenCounter('hook', 500);
+    store(hookItem(hookRecord({ id: 3 })), hookItem(hookRecord({ id: 7 })));
+    ddb.on(TransactWriteCommand).rejects(countRefused(3));
+    expect(await post()).toEqual(LIMIT_EXCEEDED(2));
+    expect(transactions()).toHaveLength(1);
+    vi.unstubAllEnvs();
+  });
+
+  it('another creation wrote the count item first → this one moves it instead', async () => {
+    givenCounter('hook', 500);
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(countRefused(3))
+      .rejectsOnce(countRefused(3, { ...countKey, count: 1 }))
+      .resolves({});
+    expect((await post()).statusCode).toBe(201);
+    expect(transactions().map((one) => one.TransactWriteCommand.TransactItems[2])).toEqual([
+      countChange(1, 100),
+      newCount(1),
+      countChange(1, 100),
+    ]);
   });
 
   it.each([
@@ -429,25 +556,39 @@ describe('PUT /projects/:id/hooks/:hook_id', () => {
 });
 
 describe('DELETE /projects/:id/hooks/:hook_id', () => {
-  it('removes the hook and answers it as it was → 200', async () => {
+  const remove = (id = 7) =>
+    invoke(deleteHook, 'DELETE', `/api/v4/projects/42/hooks/${id}`, { token: USER_TOKEN });
+  const removal = {
+    Delete: { TableName: TABLE, Key: hookKey(7), ConditionExpression: 'attribute_exists(pk)' },
+  };
+
+  it('reads the hook beside the credential, removes it with the count moved down → 200, the hook as it was', async () => {
     const hook = hookRecord({ token: 'gone' });
-    ddb.on(DeleteCommand).resolves({ Attributes: hookItem(hook) });
-    expect(await invoke(deleteHook, 'DELETE', '/api/v4/projects/42/hooks/7', { token: USER_TOKEN })).toEqual(
-      ok(hookView(hook)),
-    );
-    expect(sentCommands()).toEqual([
-      ...aliceLoadsApi,
-      { DeleteCommand: { TableName: TABLE, Key: hookKey(7), ReturnValues: 'ALL_OLD' } },
+    store(hookItem(hook));
+    expect(await remove()).toEqual(ok(hookView(hook)));
+    expect(sentCommands()).toEqual([...aliceReadsApi(hookKey(7)), transaction(removal, countChange(-1))]);
+  });
+
+  it('no count item: the hooks counted, the item written without the removed one', async () => {
+    store(hookItem(hookRecord({ id: 3 })), hookItem(hookRecord()));
+    ddb.on(TransactWriteCommand).rejectsOnce(countRefused(2)).resolves({});
+    expect((await remove()).statusCode).toBe(200);
+    expect(sentCommands().slice(-3)).toEqual([
+      transaction(removal, countChange(-1)),
+      hooksCounted,
+      transaction(removal, newCount(1)),
     ]);
   });
 
-  it('no such hook → 204 with no body (idempotent)', async () => {
-    ddb.on(DeleteCommand).resolves({});
-    expect(await invoke(deleteHook, 'DELETE', '/api/v4/projects/42/hooks/7', { token: USER_TOKEN })).toEqual({
-      statusCode: 204,
-      headers: emptyHeaders(),
-      body: undefined,
-    });
+  it('no such hook → 204 with no body (idempotent), nothing written', async () => {
+    expect(await remove()).toEqual({ statusCode: 204, headers: emptyHeaders(), body: undefined });
+    expect(writesSent()).toEqual([]);
+  });
+
+  it('removed meanwhile → 204, the count left to the removal that happened', async () => {
+    store(hookItem(hookRecord()));
+    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None'));
+    expect(await remove()).toEqual({ statusCode: 204, headers: emptyHeaders(), body: undefined });
   });
 
   it('below maintainer → 403, nothing removed', async () => {
@@ -614,7 +755,7 @@ describe('POST /projects/:id/push_rule', () => {
       ),
     );
     expect(await post({ file_name_regex: '(exe' })).toEqual(
-      message(400, { file_name_regex: ['not valid RE2 syntax: Unterminated group'] }),
+      message(400, { file_name_regex: ['not valid RE2 syntax: missing ): (exe'] }),
     );
     expect(await post({ max_file_size: 'big' })).toEqual(ok({ error: 'max_file_size is invalid' }, 400));
     expect(await post({ max_file_size: -1 })).toEqual(

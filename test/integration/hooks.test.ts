@@ -9,7 +9,16 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
+import {
+  type ApiResponse,
+  api,
+  createUser,
+  idle,
+  must,
+  rootToken,
+  type TestUser,
+  unique,
+} from '../support/api.ts';
 import { localDatabase, partitionItems, storedItem } from '../support/db.ts';
 
 const HOOK_URL = 'http://127.0.0.1:9/hook';
@@ -339,7 +348,7 @@ describe('project hooks', () => {
     expect(await storedItem(`PROJECT#${projectId}`, `HOOK#${pad(hook.id)}`)).toBeUndefined();
   });
 
-  it('the project purge (its group deleted) removes its hooks and its push rule with its partition', async () => {
+  it('the project purge (its group deleted) removes its hooks, their count and its push rule with its partition', async () => {
     const path = unique('hookpurge');
     const group = await must(
       api<{ id: number }>('POST', '/groups', { json: { name: path, path } }),
@@ -358,16 +367,13 @@ describe('project hooks', () => {
       expect.arrayContaining([
         `HOOK#${pad(hooks[0]?.id ?? 0)}`,
         `HOOK#${pad(hooks[1]?.id ?? 0)}`,
+        'HOOKCOUNT',
         'PUSHRULE',
       ]),
     );
     await must(api('DELETE', `/groups/${group.id}`), 202, 'group delete');
-    let left = await partitionItems(partition);
-    for (let attempt = 0; left.length > 0 && attempt < 100; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      left = await partitionItems(partition);
-    }
-    expect(left).toEqual([]);
+    await idle();
+    expect(await partitionItems(partition)).toEqual([]);
   });
 });
 

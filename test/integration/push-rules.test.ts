@@ -1,8 +1,8 @@
 /**
  * Project push rules over HTTP against the local runtime: null before there is one, every
  * parameter on POST, a second POST refused by the database (422, also when many race), PUT of the
- * fields sent only, at least one parameter (GitLab's sentence), regexes that compile (400 naming
- * the field), max_file_size an integer ≥ 0, DELETE idempotent (204 either way), and who may do
+ * fields sent only, at least one parameter (GitLab's sentence), regexes that RE2 accepts (400
+ * naming the field in RE2's words otherwise: lookbehind refused, `(?i)` accepted), max_file_size an integer ≥ 0, DELETE idempotent (204 either way), and who may do
  * what (anonymous, non-member, guest, developer, maintainer, owner, admin on a private and a public
  * project).
  */
@@ -143,14 +143,14 @@ describe('project push rules', () => {
     expect(await call('POST', path, {})).toEqual({ status: 400, body: { error: MISSING } });
     expect(await call('POST', path, { branch_name_regex: '(feature' })).toEqual({
       status: 400,
-      body: { message: { branch_name_regex: ['not valid RE2 syntax: Unterminated group'] } },
+      body: { message: { branch_name_regex: ['not valid RE2 syntax: missing ): (feature'] } },
     });
     expect(await call('POST', path, { file_name_regex: '*.exe', author_email_regex: '[a-' })).toEqual({
       status: 400,
       body: {
         message: {
-          author_email_regex: ['not valid RE2 syntax: Unterminated character class'],
-          file_name_regex: ['not valid RE2 syntax: Nothing to repeat'],
+          author_email_regex: ['not valid RE2 syntax: missing ]: [a-'],
+          file_name_regex: ['not valid RE2 syntax: no argument for repetition operator: *'],
         },
       },
     });
@@ -179,7 +179,9 @@ describe('project push rules', () => {
     expect(await call('PUT', path, { commit_message_negative_regex: '(?<' })).toEqual({
       status: 400,
       body: {
-        message: { commit_message_negative_regex: ['not valid RE2 syntax: Invalid capture group name'] },
+        message: {
+          commit_message_negative_regex: ['not valid RE2 syntax: invalid named capture group: (?<'],
+        },
       },
     });
     expect(await call('PUT', path, { max_file_size: -5 })).toEqual({
@@ -189,6 +191,39 @@ describe('project push rules', () => {
     expect((await call('GET', path)).body).toMatchObject({
       commit_message_negative_regex: null,
       max_file_size: 0,
+    });
+  });
+
+  it('regexes are RE2’s (GitLab’s UntrustedRegexp), not JavaScript’s: lookbehind → 400 naming the field, (?i) → 201/200', async () => {
+    const id = await newProject();
+    const path = `/projects/${id}/push_rule`;
+    const lookbehind = (field: string) => ({
+      status: 400,
+      body: { message: { [field]: ['not valid RE2 syntax: invalid named capture group: (?<=a)b'] } },
+    });
+    expect(await call('POST', path, { commit_message_regex: '(?<=a)b' })).toEqual(
+      lookbehind('commit_message_regex'),
+    );
+    expect(await call('POST', path, { branch_name_regex: '(a)\\1' })).toEqual({
+      status: 400,
+      body: { message: { branch_name_regex: ['not valid RE2 syntax: invalid escape sequence: \\1'] } },
+    });
+    expect(await call('GET', path)).toEqual({ status: 200, body: null });
+    const created = await call('POST', path, {
+      commit_message_regex: '(?i)abc',
+      file_name_regex: '(?P<ext>exe)$',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ commit_message_regex: '(?i)abc', file_name_regex: '(?P<ext>exe)$' });
+    expect(await call('PUT', path, { author_email_regex: '(?<=a)b' })).toEqual(
+      lookbehind('author_email_regex'),
+    );
+    const changed = await call('PUT', path, { branch_name_regex: '(?i)^(main|release/\\p{L}+)$' });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({
+      commit_message_regex: '(?i)abc',
+      branch_name_regex: '(?i)^(main|release/\\p{L}+)$',
+      author_email_regex: null,
     });
   });
 

@@ -1,6 +1,7 @@
 /**
- * Push rules' rules: at least one parameter (GitLab's sentence, in its order), regexes that compile,
- * max_file_size an integer ≥ 0, a new rule's defaults, and the entity.
+ * Push rules' rules: at least one parameter (GitLab's sentence, in its order), regexes RE2 accepts
+ * (GitLab's UntrustedRegexp: what RE2 refuses is refused in RE2's words, whatever JavaScript's
+ * RegExp thinks), max_file_size an integer ≥ 0, a new rule's defaults, and the entity.
  */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -15,9 +16,9 @@ import {
 } from '#domain/push-rules.ts';
 import { pushRuleSchemas } from '#domain/schemas/push-rules.ts';
 
-const caught = (run: () => unknown) => {
+const caught = async (run: () => unknown) => {
   try {
-    run();
+    await run();
   } catch (error) {
     if (error instanceof ApiError) return { status: error.status, body: error.body };
     throw error;
@@ -31,31 +32,44 @@ const MISSING =
   'reject_unsigned_commits are missing, at least one parameter must be provided';
 
 describe('pushRuleChanges', () => {
-  it('nothing sent → 400 naming every parameter in GitLab’s order', () => {
-    expect(caught(() => pushRuleChanges({}))).toEqual({ status: 400, body: { error: MISSING } });
+  it('nothing sent → 400 naming every parameter in GitLab’s order', async () => {
+    expect(await caught(() => pushRuleChanges({}))).toEqual({ status: 400, body: { error: MISSING } });
   });
 
-  it('only what is sent', () => {
-    expect(pushRuleChanges({ deny_delete_tag: false })).toEqual({ deny_delete_tag: false });
-    expect(pushRuleChanges({ max_file_size: 0, commit_message_regex: '' })).toEqual({
+  it('only what is sent', async () => {
+    expect(await pushRuleChanges({ deny_delete_tag: false })).toEqual({ deny_delete_tag: false });
+    expect(await pushRuleChanges({ max_file_size: 0, commit_message_regex: '' })).toEqual({
       max_file_size: 0,
       commit_message_regex: '',
     });
   });
 
-  it('a regex that does not compile → 400 naming the field with the reason', () => {
-    expect(caught(() => pushRuleChanges({ branch_name_regex: '(feature' }))).toEqual({
+  it('a regex RE2 refuses → 400 naming the field with RE2’s reason', async () => {
+    expect(await caught(() => pushRuleChanges({ branch_name_regex: '(feature' }))).toEqual({
       status: 400,
-      body: { message: { branch_name_regex: ['not valid RE2 syntax: Unterminated group'] } },
+      body: { message: { branch_name_regex: ['not valid RE2 syntax: missing ): (feature'] } },
+    });
+    expect(await caught(() => pushRuleChanges({ commit_message_regex: '(?<=a)b' }))).toEqual({
+      status: 400,
+      body: {
+        message: { commit_message_regex: ['not valid RE2 syntax: invalid named capture group: (?<=a)b'] },
+      },
     });
   });
 
-  it('every bad field at once, max_file_size below 0 included', () => {
+  it('RE2 syntax JavaScript refuses is accepted: (?i), (?P<name>…)', async () => {
     expect(
-      caught(() =>
+      await pushRuleChanges({ commit_message_regex: '(?i)^fix', branch_name_regex: '(?P<kind>feat|fix)/.+' }),
+    ).toEqual({ commit_message_regex: '(?i)^fix', branch_name_regex: '(?P<kind>feat|fix)/.+' });
+  });
+
+  it('every bad field at once, max_file_size below 0 included', async () => {
+    expect(
+      await caught(() =>
         pushRuleChanges({
           commit_message_regex: '[a',
           commit_message_negative_regex: 'ok',
+          author_email_regex: '(a)\\1',
           file_name_regex: '*x',
           max_file_size: -1,
         }),
@@ -64,24 +78,63 @@ describe('pushRuleChanges', () => {
       status: 400,
       body: {
         message: {
-          commit_message_regex: [`not valid RE2 syntax: ${regexError('[a')}`],
-          file_name_regex: ['not valid RE2 syntax: Nothing to repeat'],
+          commit_message_regex: ['not valid RE2 syntax: missing ]: [a'],
+          author_email_regex: ['not valid RE2 syntax: invalid escape sequence: \\1'],
+          file_name_regex: ['not valid RE2 syntax: no argument for repetition operator: *'],
           max_file_size: ['must be greater than or equal to 0'],
         },
       },
     });
   });
+});
 
-  it('regexError gives the engine’s reason, or nothing for a valid pattern', () => {
-    expect(regexError('^(feature|hotfix)/.*$')).toBeUndefined();
-    expect(regexError('(')).toBe('Unterminated group');
-    expect(regexError('a{2,1}')).toBe('numbers out of order in {} quantifier');
+describe('regexError: RE2’s syntax, not JavaScript’s', () => {
+  it.each([
+    ['(?i)abc'],
+    ['(?P<n>a)'],
+    ['^[a-z-]+$'],
+    ['\\p{L}'],
+    ['\\pL+\\d*'],
+    ['(?s:.)\\z'],
+    ['^(feature|hotfix)/.*$'],
+    ['(a+)+$'],
+  ])('%s is valid RE2', async (pattern) => {
+    expect(await regexError(pattern)).toBeUndefined();
+  });
+
+  it.each([
+    ['(?<=a)b', 'invalid named capture group: (?<=a)b'],
+    ['(?<!a)b', 'invalid named capture group: (?<!a)b'],
+    ['(a)\\1', 'invalid escape sequence: \\1'],
+    ['(?=x)', 'invalid perl operator: (?='],
+    ['(?!x)', 'invalid perl operator: (?!'],
+    ['(', 'missing ): ('],
+    [')', 'unexpected ): )'],
+    ['[z-a]', 'invalid character class range: z-a'],
+    ['a**', 'bad repetition operator: **'],
+    ['a{1001}', 'invalid repetition size: {1001}'],
+    ['a\\', 'trailing \\'],
+    ['\\Z', 'invalid escape sequence: \\Z'],
+    ['(?P<n>a)(?P<n>b)', 'invalid named capture group: n'],
+  ])('%s is refused: %s', async (pattern, reason) => {
+    expect(await regexError(pattern)).toBe(reason);
+  });
+
+  it('what JavaScript accepts and RE2 refuses, and the reverse, are RE2’s to decide', async () => {
+    for (const pattern of ['(?<=a)b', '(a)\\1', '(?=x)']) {
+      expect(() => new RegExp(pattern)).not.toThrow();
+      expect(await regexError(pattern)).toBeDefined();
+    }
+    for (const pattern of ['(?i)abc', '(?P<n>a)']) {
+      expect(() => new RegExp(pattern)).toThrow();
+      expect(await regexError(pattern)).toBeUndefined();
+    }
   });
 });
 
 describe('a new rule', () => {
-  it('switches off, no regexes, no size limit, except what is sent', () => {
-    expect(newPushRuleFields({ member_check: true, max_file_size: 25 })).toEqual({
+  it('switches off, no regexes, no size limit, except what is sent', async () => {
+    expect(await newPushRuleFields({ member_check: true, max_file_size: 25 })).toEqual({
       ...PUSH_RULE_DEFAULTS,
       member_check: true,
       max_file_size: 25,
