@@ -52,8 +52,12 @@ process.stdout.write(`Wrote ${out}: every function reaches the engines at ${opti
 if (options.serve) {
   try {
     const dataDir = resolve(options['data-dir']);
-    const dynamodb = await startDynamoDbLocal({ port: dynamodbPort, dataDir: join(dataDir, 'dynamodb') });
     // On all interfaces: containers on Docker's bridge network reach the host by its bridge address.
+    const dynamodb = await startDynamoDbLocal({
+      port: dynamodbPort,
+      dataDir: join(dataDir, 'dynamodb'),
+      address: '0.0.0.0',
+    });
     const s3 = await startS3rver({
       port: s3Port,
       dataDir: join(dataDir, 's3'),

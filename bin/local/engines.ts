@@ -1,13 +1,17 @@
 /**
  * The real engines behind the local runtime: DynamoDB Local (AWS's emulator, the jar shipped in
  * the amplify-dynamodb-simulator package, run on the machine's Java) and s3rver. Nothing is
- * downloaded at run time.
+ * downloaded at run time. Both take any credentials, so both listen on 127.0.0.1 only unless a
+ * caller asks for another address (sam local's containers: bin/sam-env.ts).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -36,17 +40,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export const JAVA_MISSING =
-  'DynamoDB Local needs Java 17 or newer and no `java` was found: install it with `sudo apt-get install -y openjdk-17-jre-headless`.';
+/** The JDK, not only the JRE: its compiler builds the launcher that keeps DynamoDB Local on loopback. */
+const JAVA_PACKAGE = 'openjdk-17-jdk-headless';
+
+export const JAVA_MISSING = `DynamoDB Local needs Java 17 or newer and no \`java\` was found: install it with \`sudo apt-get install -y ${JAVA_PACKAGE}\`.`;
 
 function checkJava(): void {
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) throw new Error(JAVA_MISSING);
   const version = /version "(\d+)/.exec(`${probe.stderr}${probe.stdout}`)?.[1];
   if (version && Number(version) < 17) {
-    throw new Error(
-      `DynamoDB Local needs Java 17 or newer, found Java ${version}: install openjdk-17-jre-headless.`,
-    );
+    throw new Error(`DynamoDB Local needs Java 17 or newer, found Java ${version}: install ${JAVA_PACKAGE}.`);
   }
 }
 
@@ -73,12 +77,27 @@ export interface DynamoDbLocal {
 export async function startDynamoDbLocal(options: {
   dataDir?: string;
   port?: number;
+  /** Where it listens: loopback unless containers must reach it (`0.0.0.0` for sam local). */
+  address?: string;
 }): Promise<DynamoDbLocal> {
   checkJava();
   const emulator = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+  const jar = join(emulator, 'DynamoDBLocal.jar');
+  const address = options.address ?? '127.0.0.1';
   const port = options.port ?? (await freePort());
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const launcher = await loopbackLauncher(emulator, address);
+  const main = launcher
+    ? [
+        // An IPv4 socket on the address asked for, not an IPv6 one mapping it.
+        '-Djava.net.preferIPv4Stack=true',
+        `-D${LAUNCHER_HOST_PROPERTY}=${address}`,
+        '-cp',
+        `${jar}${delimiter}${launcher}`,
+        LAUNCHER_CLASS,
+      ]
+    : ['-jar', jar];
   const child: ChildProcess = spawn(
     'sh',
     [
@@ -88,15 +107,20 @@ export async function startDynamoDbLocal(options: {
       'java',
       `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
       '-Xmx1g',
-      '-jar',
-      join(emulator, 'DynamoDBLocal.jar'),
+      ...main,
       '-port',
       String(port),
       '-sharedDb',
+      '-disableTelemetry',
       ...storage,
     ],
     // stdin is the guard's pipe: it closes when this process ends, however it ends.
-    { cwd: emulator, stdio: ['pipe', 'pipe', 'pipe'] },
+    // DynamoDB Local 1.25 parses -disableTelemetry but only DDB_LOCAL_TELEMETRY=0 turns it off.
+    {
+      cwd: emulator,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+    },
   );
   let output = '';
   child.stdout?.on('data', (chunk) => {
@@ -119,6 +143,91 @@ export async function startDynamoDbLocal(options: {
         setTimeout(() => child.kill('SIGKILL'), 3000).unref();
       }),
   };
+}
+
+/**
+ * DynamoDB Local has no option for the address it listens on: its server is a Jetty connector on
+ * every interface, so anyone on the network could read and write the table. The launcher in
+ * ./java/ builds the same server and binds it to one address. It is compiled once per source and
+ * jar into node_modules/.cache (starting from source would cost every start a second or two); a
+ * machine with Java but no compiler runs the jar as it is, and says so once.
+ */
+const LAUNCHER_SOURCE = join(import.meta.dirname, 'java', 'LoopbackDynamoDbLocal.java');
+const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
+const LAUNCHER_HOST_PROPERTY = 'gitlab.local.host';
+const EVERY_INTERFACE = new Set(['0.0.0.0', '::', '']);
+
+let launcherBuild: Promise<{ classes?: string; problem?: string }> | undefined;
+let warned = false;
+
+async function loopbackLauncher(emulator: string, address: string): Promise<string | undefined> {
+  launcherBuild ??= buildLauncher(emulator).catch((error: unknown) => ({
+    problem: `its loopback launcher could not be built (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+  }));
+  const { classes, problem } = await launcherBuild;
+  if (!classes && !warned && !EVERY_INTERFACE.has(address)) {
+    warned = true;
+    process.stderr.write(
+      `Warning: DynamoDB Local listens on every interface, not only ${address}, so anyone on the network can read and write the table: ${problem}. Install the JDK (\`sudo apt-get install -y ${JAVA_PACKAGE}\`) to keep it on loopback.\n`,
+    );
+  }
+  return classes;
+}
+
+const run = promisify(execFile);
+
+async function buildLauncher(emulator: string): Promise<{ classes?: string; problem?: string }> {
+  const jar = join(emulator, 'DynamoDBLocal.jar');
+  const jarIdentity = existsSync(join(emulator, 'sha256'))
+    ? readFileSync(join(emulator, 'sha256'))
+    : String(statSync(jar).size);
+  const key = createHash('sha256')
+    .update(readFileSync(LAUNCHER_SOURCE))
+    .update(jarIdentity)
+    .digest('hex')
+    .slice(0, 16);
+  const cache = resolve(import.meta.dirname, '../../node_modules/.cache/dynamodb-local-launcher');
+  const classes = join(cache, key);
+  if (existsSync(join(classes, `${LAUNCHER_CLASS}.class`))) return { classes };
+
+  const javac = findCompiler();
+  if (!javac) return { problem: 'no Java compiler (javac) was found to build its loopback launcher' };
+  let target: string;
+  let cached = true;
+  try {
+    mkdirSync(cache, { recursive: true });
+    target = mkdtempSync(join(cache, 'build-'));
+  } catch {
+    // node_modules is read-only: a private directory of this process's own.
+    target = mkdtempSync(join(tmpdir(), 'dynamodb-local-launcher-'));
+    cached = false;
+  }
+  try {
+    await run(javac, ['--release', '17', '-nowarn', '-d', target, '-cp', jar, LAUNCHER_SOURCE], {
+      timeout: 60_000,
+    });
+  } catch (error) {
+    rmSync(target, { recursive: true, force: true });
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(stderr ? stderr.split('\n')[0] : String(error));
+  }
+  if (!cached) return { classes: target };
+  try {
+    renameSync(target, classes);
+  } catch {
+    if (!existsSync(join(classes, `${LAUNCHER_CLASS}.class`))) return { classes: target };
+    // Another process built it meanwhile: theirs is the same.
+    rmSync(target, { recursive: true, force: true });
+  }
+  return { classes };
+}
+
+function findCompiler(): string | undefined {
+  const candidates = [
+    'javac',
+    ...(process.env.JAVA_HOME ? [join(process.env.JAVA_HOME, 'bin', 'javac')] : []),
+  ];
+  return candidates.find((javac) => spawnSync(javac, ['-version'], { stdio: 'ignore' }).status === 0);
 }
 
 async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {

@@ -10,6 +10,8 @@
  * (budget B2).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type {} from '@aws/lambda-invoke-store';
 import { Logger, LogLevelThreshold } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { MiddlewareObj, Request } from '@middy/core';
@@ -63,7 +65,21 @@ let current: string | undefined;
  */
 const scopes = new AsyncLocalStorage<{ correlationId?: string }>();
 
-export const invocationScope = <T>(run: () => T): T => scopes.run({}, run);
+/** The request id of an InvokeStore context (InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID). */
+const REQUEST_ID = Symbol.for('_AWS_LAMBDA_REQUEST_ID');
+
+/**
+ * Also an invocation of its own for Powertools (the Lambda context and keys on the logger's lines,
+ * its level, the metrics): the local runtime runs in one process as Lambda Managed Instances run
+ * many invocations in one environment, with AWS_LAMBDA_MAX_CONCURRENCY set and an InvokeStore
+ * (bin/local/invoke-store.ts), and Powertools keeps that state per InvokeStore context rather than
+ * on its instances. Lambda sets neither in a container that runs one invocation at a time.
+ */
+export const invocationScope = <T>(run: () => T): T => {
+  const store = process.env.AWS_LAMBDA_MAX_CONCURRENCY ? globalThis.awslambda?.InvokeStore : undefined;
+  if (!store) return scopes.run({}, run);
+  return store.run({ [REQUEST_ID]: randomUUID() }, () => scopes.run({}, run));
+};
 
 export function log(level: Level, message: string, fields: Record<string, unknown> = {}): void {
   if (!logs(level)) return;
