@@ -39,4 +39,13 @@ export const schedules: readonly ScheduleDefinition[] = [
     access: { table: 'write', queues: ['ldap-sync'], ldap: true },
     localRateVariable: 'LDAP_SYNC_SCHEDULE_MINUTES',
   },
+  {
+    // Pending webhook deliveries whose message was lost get it again (shared/delivery/sweep.ts).
+    name: 'hook-delivery-sweep',
+    entry: 'functions/schedules/hook-delivery-sweep.ts',
+    rateMinutes: 5,
+    timeout: 300,
+    access: { table: 'write', queues: ['hook-delivery'] },
+    localRateVariable: 'HOOK_DELIVERY_SWEEP_MINUTES',
+  },
 ];

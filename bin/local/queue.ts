@@ -5,8 +5,17 @@
  * queue's maxReceiveCount. A worker may also defer the message it handles (it comes back after
  * that delay instead of the backoff, when reported failed) or move it to the dead-letter list
  * itself: the local side of `deferMessage` and `deadLetter` (shared/queue/publish.ts).
+ *
+ * Durable like SQS when given a journal directory (the runtime's data directory): each message is
+ * a file `<queue>/<message id>.json` there, written (to a temporary name, then renamed, so a kill
+ * at any point leaves the old file or the new one, never half of one) before `send` returns,
+ * rewritten when a failure sets its next receive, deleted once the message is handled or
+ * dead-lettered, and read back when its queue is registered: messages in flight when the process
+ * died are received again, as SQS does after their visibility timeout.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
 import { invocationScope } from '#http/log.ts';
 import type { MessageAttributes } from '#queue/publish.ts';
@@ -28,6 +37,8 @@ interface Message {
   visibleAt: number;
   /** Set by `defer` while the message is in flight: when it becomes visible again if it fails. */
   deferredUntil?: number;
+  /** When it was put back after a failed receive: it waits out `visibleAt - returnedAt`. */
+  returnedAt?: number;
 }
 
 interface QueueState {
@@ -38,16 +49,30 @@ interface QueueState {
   deadLetters: Message[];
 }
 
+export interface LocalQueuesOptions {
+  /** Where messages are kept until deleted, so they outlive the process. Default: memory only. */
+  journalDir?: string;
+}
+
 export class LocalQueues {
+  private readonly journalDir: string | undefined;
   private readonly queues = new Map<string, QueueState>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private idleWaiters: (() => void)[] = [];
   /** Messages being handled, by the receipt handle their record carries. */
   private readonly inFlight = new Map<string, { queue: string; message: Message }>();
+  /** Batches handed to workers so far (the runtime's idle() compares it around a round). */
+  private delivered = 0;
 
+  constructor(options: LocalQueuesOptions = {}) {
+    this.journalDir = options.journalDir;
+  }
+
+  /** Adds a queue and its worker, with the messages its journal kept from an earlier run. */
   register(worker: WorkerDefinition, handler: WorkerHandler): void {
-    this.queues.set(worker.queue, { worker, handler, ready: [], inFlight: 0, deadLetters: [] });
+    const ready = this.readJournal(worker.queue);
+    this.queues.set(worker.queue, { worker, handler, ready, inFlight: 0, deadLetters: [] });
   }
 
   /** Accepts a message like SendMessage does. */
@@ -55,7 +80,10 @@ export class LocalQueues {
     const state = this.queues.get(queue);
     if (!state) throw new Error(`unknown queue ${queue}`);
     const now = Date.now();
-    state.ready.push({ id: randomUUID(), body, attributes, receiveCount: 0, sentAt: now, visibleAt: now });
+    const message = { id: randomUUID(), body, attributes, receiveCount: 0, sentAt: now, visibleAt: now };
+    // Accepted once kept: a journal that cannot be written fails the send.
+    this.journal(queue, message);
+    state.ready.push(message);
     this.schedule(0);
   };
 
@@ -119,6 +147,33 @@ export class LocalQueues {
     return true;
   }
 
+  /**
+   * What each queue holds now and how many batches were handed to workers so far: messages
+   * visible, in flight, and each one waiting out a delay with that delay and the time it has left.
+   */
+  backlog(now = Date.now()): {
+    delivered: number;
+    queues: {
+      queue: string;
+      visible: number;
+      inFlight: number;
+      waiting: { delayMs: number; leftMs: number }[];
+    }[];
+  } {
+    const queues = [...this.queues.values()].map((state) => ({
+      queue: state.worker.queue,
+      visible: state.ready.filter((message) => message.visibleAt <= now).length,
+      inFlight: state.inFlight,
+      waiting: state.ready
+        .filter((message) => message.visibleAt > now)
+        .map((message) => ({
+          delayMs: message.visibleAt - (message.returnedAt ?? message.sentAt),
+          leftMs: message.visibleAt - now,
+        })),
+    }));
+    return { delivered: this.delivered, queues };
+  }
+
   private schedule(delay: number): void {
     if (!this.running) return;
     if (this.timer) clearTimeout(this.timer);
@@ -142,6 +197,7 @@ export class LocalQueues {
   }
 
   private async deliver(state: QueueState, batch: Message[]): Promise<void> {
+    this.delivered++;
     state.inFlight += batch.length;
     for (const message of batch) {
       message.receiveCount++;
@@ -178,8 +234,12 @@ export class LocalQueues {
     }
     for (const message of batch) {
       this.inFlight.delete(receiptHandleOf(message));
-      if (!failed.has(message.id)) continue;
+      if (!failed.has(message.id)) {
+        this.forget(state.worker.queue, message);
+        continue;
+      }
       if (message.receiveCount >= state.worker.maxReceiveCount) {
+        this.forget(state.worker.queue, message);
         state.deadLetters.push(message);
         process.stderr.write(
           `${JSON.stringify({ level: 'warn', message: 'moved to dead-letter queue', queue: state.worker.queue, messageId: message.id })}\n`,
@@ -190,11 +250,64 @@ export class LocalQueues {
         message.visibleAt =
           message.deferredUntil ?? Date.now() + Math.min(10_000, 100 * 2 ** message.receiveCount);
         message.deferredUntil = undefined;
+        message.returnedAt = Date.now();
+        this.journal(state.worker.queue, message, true);
         state.ready.push(message);
       }
     }
     state.inFlight -= batch.length;
     this.schedule(0);
+  }
+
+  /** Keeps a message in its queue's journal (replacing what was kept of it). */
+  private journal(queue: string, message: Message, quiet = false): void {
+    if (!this.journalDir) return;
+    const file = this.journalFile(queue, message.id);
+    const { id, body, attributes, receiveCount, sentAt, visibleAt } = message;
+    try {
+      writeFileSync(`${file}.tmp`, JSON.stringify({ id, body, attributes, receiveCount, sentAt, visibleAt }));
+      renameSync(`${file}.tmp`, file);
+    } catch (error) {
+      if (!quiet) throw error;
+      // A retry's later visibility not kept: after a restart it is received at once instead.
+      logJournalError('queue journal not updated', queue, message.id, error);
+    }
+  }
+
+  /** Deletes a message from its queue's journal (handled, or moved to the dead-letter list). */
+  private forget(queue: string, message: Message): void {
+    if (!this.journalDir) return;
+    try {
+      unlinkSync(this.journalFile(queue, message.id));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      // Kept: received once more after a restart, which a worker bears anyway (at least once).
+      logJournalError('queue journal entry not deleted', queue, message.id, error);
+    }
+  }
+
+  private journalFile(queue: string, messageId: string): string {
+    return join(this.journalDir as string, queue, `${messageId}.json`);
+  }
+
+  /**
+   * The messages a queue's journal kept, oldest first, visible at once unless a retry set a later
+   * time. Temporary files (a write cut short) and anything unreadable are removed.
+   */
+  private readJournal(queue: string): Message[] {
+    if (!this.journalDir) return [];
+    const directory = join(this.journalDir, queue);
+    mkdirSync(directory, { recursive: true });
+    const messages: Message[] = [];
+    for (const name of readdirSync(directory)) {
+      const file = join(directory, name);
+      const message = name.endsWith('.json') ? parseMessage(file) : undefined;
+      if (message && `${message.id}.json` === name) messages.push(message);
+      else rmSync(file, { force: true, recursive: true });
+    }
+    const now = Date.now();
+    for (const message of messages) message.visibleAt = Math.max(now, message.visibleAt);
+    return messages.sort((a, b) => a.sentAt - b.sentAt);
   }
 
   private notifyIfIdle(): void {
@@ -203,6 +316,32 @@ export class LocalQueues {
     this.idleWaiters = [];
     for (const wake of waiters) wake();
   }
+}
+
+/** A message as its journal file keeps it, or undefined when the file is not one. */
+function parseMessage(file: string): Message | undefined {
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<Message> | null;
+    if (
+      typeof saved?.id !== 'string' ||
+      typeof saved.body !== 'string' ||
+      typeof saved.receiveCount !== 'number' ||
+      typeof saved.sentAt !== 'number' ||
+      typeof saved.visibleAt !== 'number'
+    )
+      return undefined;
+    const { id, body, receiveCount, sentAt, visibleAt } = saved;
+    const attributes = saved.attributes && typeof saved.attributes === 'object' ? saved.attributes : {};
+    return { id, body, attributes, receiveCount, sentAt, visibleAt };
+  } catch {
+    return undefined;
+  }
+}
+
+function logJournalError(message: string, queue: string, messageId: string, error: unknown): void {
+  process.stderr.write(
+    `${JSON.stringify({ level: 'error', message, queue, messageId, error: error instanceof Error ? error.message : String(error) })}\n`,
+  );
 }
 
 const receiptHandleOf = (message: Message) => `${message.id}#${message.receiveCount}`;

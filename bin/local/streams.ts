@@ -195,6 +195,8 @@ export class LocalStreams {
   private readonly sleepers = new Set<() => void>();
   private checkpoints?: Checkpoints;
   private checkpointTimer?: NodeJS.Timeout;
+  /** Consumer invocations so far (the runtime's idle() compares it around a round). */
+  private invocations = 0;
 
   constructor(options: LocalStreamsOptions) {
     this.options = options;
@@ -264,6 +266,14 @@ export class LocalStreams {
       else await delay(5);
     }
     throw new Error('streams did not drain');
+  }
+
+  /** Consumer invocations so far, and the consumers handling a batch now (retries included). */
+  activity(): { invocations: number; busy: string[] } {
+    const busy = this.consumers.filter((consumer) =>
+      [...consumer.readers.values()].some((reader) => reader.busy),
+    );
+    return { invocations: this.invocations, busy: busy.map((consumer) => consumer.definition.name) };
   }
 
   private settledSince(since: number): boolean {
@@ -349,6 +359,8 @@ export class LocalStreams {
         );
         if (Records.length > 0) {
           if (!(await this.handle(consumer, reader, Records))) return; // stopped mid-batch
+          // Only now, every batch handled (its handler resolved: the messages it sent are in the
+          // queue, kept there) or given up on: as the mapping, a record is never passed unhandled.
           reader.lastSequence = Records.at(-1)?.dynamodb?.SequenceNumber ?? reader.lastSequence;
           this.saveCheckpoint(consumer, reader);
         }
@@ -474,6 +486,7 @@ export class LocalStreams {
   private async invoke(consumer: ConsumerState, batch: DynamoDBRecord[]): Promise<Outcome> {
     const { definition } = consumer;
     let timer: NodeJS.Timeout | undefined;
+    this.invocations++;
     try {
       // Past its timeout an invocation counts as failed, as on Lambda (here it cannot be stopped).
       const timedOut = new Promise<never>((_resolve, reject) => {

@@ -7,7 +7,13 @@
 import { getBlob } from '#blob/s3.ts';
 import { MAX_DELIVERY_ATTEMPTS, nextAttemptDelay } from '#domain/hook-deliveries.ts';
 import { alertStatus, type HookTrigger } from '#domain/hooks.ts';
-import { claimDelivery, endAttempt, readDelivery, type StoredDelivery } from '#store/hook-deliveries.ts';
+import {
+  claimDelivery,
+  endAttempt,
+  expectDeliveryAt,
+  readDelivery,
+  type StoredDelivery,
+} from '#store/hook-deliveries.ts';
 import { readHook } from '#store/hooks.ts';
 import { attemptOnce } from './attempt.ts';
 
@@ -21,6 +27,9 @@ export type DeliveryStep =
 
 /** Seconds a worker holds a delivery for one attempt (the 10 s request, the log write, margin). */
 const LEASE_SECONDS = 30;
+
+/** When the next attempt is due, `seconds` from `now`, in epoch ms (what the sweep compares). */
+const dueAfter = (now: Date, seconds: number) => now.getTime() + seconds * 1000;
 
 /** The payload of a delivery, from its item or (when too long for it) from the bucket. */
 export async function payloadOf(delivery: StoredDelivery): Promise<string> {
@@ -42,8 +51,10 @@ export async function deliverOnce(deliveryId: string, now = new Date()): Promise
   // in its log as held, for a maintainer to resend once it is repaired.
   const status = alertStatus(hook, now);
   if (status === 'temporarily_disabled' && hook.disabled_until) {
-    const wait = Math.ceil((Date.parse(hook.disabled_until) - now.getTime()) / 1000);
-    return { kind: 'retry', afterSeconds: Math.max(1, wait) };
+    const wait = Math.max(1, Math.ceil((Date.parse(hook.disabled_until) - now.getTime()) / 1000));
+    // The sweep leaves it alone while its message waits.
+    await expectDeliveryAt(deliveryId, dueAfter(now, wait));
+    return { kind: 'retry', afterSeconds: wait };
   }
   if (status === 'disabled') {
     await endAttempt(deliveryId, 'held');
@@ -71,7 +82,8 @@ export async function deliverOnce(deliveryId: string, now = new Date()): Promise
     await endAttempt(deliveryId, 'failed');
     return { kind: 'exhausted' };
   }
-  await endAttempt(deliveryId, 'pending');
   const retryAfter = result.kind === 'response' ? result.retryAfterSeconds : undefined;
-  return { kind: 'retry', afterSeconds: nextAttemptDelay(attempt, retryAfter) };
+  const afterSeconds = nextAttemptDelay(attempt, retryAfter);
+  await endAttempt(deliveryId, 'pending', dueAfter(now, afterSeconds));
+  return { kind: 'retry', afterSeconds };
 }

@@ -4,6 +4,12 @@
  * making another; its worker claims it under a lease before each attempt, so a duplicated queue
  * message never sends twice at once, and a delivery once settled is never sent again by the queue.
  *
+ * While pending, a delivery is in the pending list (`lists.pendingDeliveries`, sharded by a hash of
+ * its id, by created time) and carries `due_at`, when a queue message is next expected to take it
+ * up (a deferred retry, a sweep's resend). Settling takes it out of the list. The sweep reads the
+ * list for deliveries whose message is overdue (lost with a process that died after the fan-out
+ * wrote them, or with a worker that died holding the lease) and sends their message again.
+ *
  * Each attempt is a log item in the hook's partition (GitLab's WebHookLog): newest first through
  * the partition's created-time local index, or by outcome (l1) or response status (l2); every log
  * item expires by TTL after HOOK_LOG_DAYS.
@@ -23,8 +29,17 @@ import { batchDeleteItems, batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
 import { getItem, readLocalIndexHead, readPartition } from './items.ts';
-import { inLists, keys, lists, localSortOf, sortAttributes } from './keys.ts';
-import { mergeSorted, readListHead } from './lists.ts';
+import {
+  inLists,
+  keys,
+  lists,
+  localSortOf,
+  pendingDeliveryShard,
+  SORT_SEPARATOR,
+  sortAttributes,
+} from './keys.ts';
+import { forEachListPageInRange, mergeSorted, readListHead } from './lists.ts';
+import { listSortAttributes } from './table.ts';
 import { NEW_ITEM, put, writeAlone } from './transaction.ts';
 
 type Raw = Record<string, unknown>;
@@ -72,6 +87,17 @@ function decodeDelivery(item: Raw): StoredDelivery {
   };
 }
 
+/** The pending list's attributes of a delivery: its shard's partition, its created time as sort. */
+const PENDING_LIST = lists.pendingDeliveries(0).attribute;
+const PENDING_SORT = listSortAttributes.created_at;
+const pendingListOf = (id: string, createdAt: string): Raw => ({
+  ...inLists(lists.pendingDeliveries(pendingDeliveryShard(id))),
+  [PENDING_SORT]: `${createdAt}${SORT_SEPARATOR}${id}`,
+});
+
+const isConditionFailure = (error: unknown) =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
 /**
  * Writes the deliveries of one event (each only if new) and answers the ids whose message is to
  * be sent: the new ones and those still pending from an earlier run of the same event, whose
@@ -93,6 +119,7 @@ export async function recordDeliveries(
         attempts: 0,
         created_at,
         kind: 'hook_delivery',
+        ...pendingListOf(delivery.id, created_at),
         expires: expiresAfterDays(now, HOOK_LOG_DAYS + 1),
       };
       if (await writeAlone(put(item, NEW_ITEM))) return delivery.id;
@@ -138,23 +165,119 @@ export async function claimDelivery(
     );
     return Number(result.Attributes?.attempts);
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return undefined;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 }
 
-/** Ends an attempt: the delivery settles (`delivered`, `failed`, `held`) or waits for the next one. */
-export async function endAttempt(id: string, status: DeliveryStatus): Promise<void> {
+/**
+ * Ends an attempt: the delivery settles (`delivered`, `failed`, `held`: out of the pending list)
+ * or, `pending`, waits for the message deferred to `dueAt` (epoch ms).
+ */
+export async function endAttempt(id: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void>;
+export async function endAttempt(id: string, status: 'pending', dueAt: number): Promise<void>;
+export async function endAttempt(id: string, status: DeliveryStatus, dueAt?: number): Promise<void> {
+  const waits = status === 'pending';
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.hookDelivery(id),
-      UpdateExpression: 'SET #status = :status REMOVE lease_until',
+      UpdateExpression: waits
+        ? 'SET #status = :status, due_at = :due REMOVE lease_until'
+        : 'SET #status = :status REMOVE lease_until, due_at, #list, #sort',
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':status': status },
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        ...(waits ? {} : { '#list': PENDING_LIST, '#sort': PENDING_SORT }),
+      },
+      ExpressionAttributeValues: { ':status': status, ...(waits ? { ':due': dueAt } : {}) },
     }),
   );
+}
+
+/**
+ * Notes that a pending delivery's message comes back at `dueAt` (epoch ms) without an attempt (its
+ * hook is temporarily disabled), so the sweep leaves it alone until then. Nothing when settled.
+ */
+export async function expectDeliveryAt(id: string, dueAt: number): Promise<void> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.hookDelivery(id),
+        UpdateExpression: 'SET due_at = :due',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':due': dueAt, ':pending': 'pending' },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+// The sweep ---------------------------------------------------------------------------------------
+
+/** Pending deliveries read per page of a shard (each page's resends run side by side). */
+const SWEPT_PER_PAGE = 100;
+
+/**
+ * Whether nothing has been expected of a pending delivery since `before` (epoch ms): created,
+ * leased and due all before it. Also the condition of a resend (see markDeliveryResent).
+ */
+const overdue = (item: Raw, before: number) =>
+  (item.lease_until === undefined || Number(item.lease_until) < before) &&
+  (item.due_at === undefined || Number(item.due_at) < before);
+
+/**
+ * The ids of one shard's pending deliveries that are overdue at `before`: created before it (the
+ * list's key condition), their lease and their expected message before it too. Page by page, oldest
+ * first, each page handed to `onPage` before the next is read.
+ */
+export async function forEachOverdueDelivery(
+  shard: number,
+  before: Date,
+  onPage: (ids: string[]) => Promise<void>,
+): Promise<void> {
+  await forEachListPageInRange(
+    lists.pendingDeliveries(shard),
+    'created_at',
+    { to: before.toISOString() },
+    'id, lease_until, due_at',
+    SWEPT_PER_PAGE,
+    async (items) => {
+      const ids = items.filter((item) => overdue(item, before.getTime())).map((item) => String(item.id));
+      if (ids.length > 0) await onPage(ids);
+    },
+  );
+}
+
+/**
+ * Takes an overdue delivery for a resend (its message is expected `now`, so the next sweep leaves
+ * it alone for as long again): false when it settled, was claimed or was resent meanwhile.
+ */
+export async function markDeliveryResent(id: string, before: Date, now = new Date()): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.hookDelivery(id),
+        UpdateExpression: 'SET due_at = :now',
+        ConditionExpression:
+          'attribute_exists(pk) AND #status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :before) AND (attribute_not_exists(due_at) OR due_at < :before)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':now': now.getTime(),
+          ':before': before.getTime(),
+          ':pending': 'pending',
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
 
 // The log -----------------------------------------------------------------------------------------

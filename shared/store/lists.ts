@@ -209,6 +209,32 @@ export async function forEachListPage(
 }
 
 /**
+ * The items of a list whose sort value in `order` lies in `range`, lowest first, at most
+ * `pageSize` per page (only the named attributes), each page handed to `onPage` before the next is
+ * read: for a schedule that visits what is old enough in a list, however much there is.
+ */
+export async function forEachListPageInRange<O extends ListOrder>(
+  list: ListRef<O>,
+  order: NoInfer<O>,
+  range: SortRange,
+  projection: string,
+  pageSize: number,
+  onPage: (items: Record<string, unknown>[]) => Promise<void>,
+): Promise<void> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result: QueryCommandOutput = await queryChunk(
+      { list, order, sort: 'asc', projection, range },
+      pageSize,
+      startKey,
+    );
+    const items = (result.Items ?? []) as Record<string, unknown>[];
+    if (items.length > 0) await onPage(items);
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+}
+
+/**
  * The items of a tree partition whose traversal path begins with `pathPrefix` (a whole subtree,
  * one Query unless it passes 1 MB), items being deleted left out; when there are more than
  * `limit`, `complete` is false and the items are only the first ones (one more is read to tell).

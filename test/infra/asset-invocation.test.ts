@@ -353,10 +353,11 @@ function streamEvent(): DynamoDBStreamEvent {
   };
 }
 
-/** What each schedule answers on an empty table: nothing to update, nothing to sync. */
+/** What each schedule answers on an empty table: nothing to update, nothing to sync, nothing overdue. */
 const emptyScheduleRuns: Record<string, unknown> = {
   'mirror-update': { scheduled: 0 },
   'ldap-sync': { queued: 0 },
+  'hook-delivery-sweep': { resent: 0 },
 };
 
 function scheduledEvent(): ScheduledEvent {
