@@ -43,7 +43,7 @@ describe('python-gitlab repositories and project jobs', () => {
   );
 
   it.skipIf(!pythonGitlabAvailable)(
-    'forks.create into a group by path, polled to finished; forks.list; forks_count; 409 and 404',
+    'forks.create into a group by path, finished once idle; forks.list; forks_count; 409 and 404',
     async () => {
       expect(await runPart('forks')).toEqual(PASSED);
     },

@@ -15,7 +15,7 @@ import { listBlobs } from '../../shared/blob/s3.ts';
 import { importFromRemote } from '../../shared/repository/import.ts';
 import { repositoryPrefix } from '../../shared/repository/layout.ts';
 import { materializeRepository, readStoredRefs } from '../../shared/repository/storage.ts';
-import { api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, idle, type TestUser, unique } from '../support/api.ts';
 import { partitionItems, storedItem } from '../support/db.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
 import { addCommits, type GitServer, git, makeRepository, startGitServer } from '../support/git-server.ts';
@@ -105,14 +105,12 @@ async function fork(token: string | null | undefined, sourceId: number, json: Re
   return api<ProjectBody>('POST', `/projects/${sourceId}/fork`, { token, json });
 }
 
-async function untilFinished(projectId: number, token: string): Promise<ProjectBody> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const read = await api<ProjectBody>('GET', `/projects/${projectId}?statistics=true`, { token });
-    expect(read.status).toBe(200);
-    if (read.body.import_status === 'finished' || read.body.import_status === 'failed') return read.body;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`fork ${projectId} never finished`);
+/** The project with its statistics once the runtime is idle (the fork worker has run). */
+async function onceIdle(projectId: number, token: string): Promise<ProjectBody> {
+  await idle();
+  const read = await api<ProjectBody>('GET', `/projects/${projectId}?statistics=true`, { token });
+  expect(read.status).toBe(200);
+  return read.body;
 }
 
 async function storedKeys(projectId: number): Promise<string[]> {
@@ -165,7 +163,7 @@ describe('POST /projects/:id/fork', () => {
     });
     expect(created.body.id).not.toBe(source.id);
 
-    const finished = await untilFinished(created.body.id, bob.token);
+    const finished = await onceIdle(created.body.id, bob.token);
     console.info(`fork of a 200-commit repository: ${(performance.now() - started).toFixed(0)} ms`);
     expect(finished).toMatchObject({
       import_status: 'finished',
@@ -199,7 +197,7 @@ describe('POST /projects/:id/fork', () => {
     const created = await fork(bob.token, source.id, { name: 'Empty Fork', path: unique('empty') });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Empty Fork', visibility: 'internal' });
-    const finished = await untilFinished(created.body.id, bob.token);
+    const finished = await onceIdle(created.body.id, bob.token);
     expect(finished).toMatchObject({
       import_status: 'finished',
       default_branch: 'master',
@@ -351,11 +349,11 @@ describe('the fork worker', () => {
     const message = { projectId: target.id, sourceId: source.id };
 
     expect(await deliver(message, 'twice-1')).toEqual({ batchItemFailures: [] });
-    const first = await untilFinished(target.id, bob.token);
+    const first = await onceIdle(target.id, bob.token);
     const keys = await storedKeys(target.id);
     expect(keys).toEqual(await storedKeys(source.id));
     expect(await deliver(message, 'twice-1')).toEqual({ batchItemFailures: [] });
-    const second = await untilFinished(target.id, bob.token);
+    const second = await onceIdle(target.id, bob.token);
     expect(second).toEqual(first);
     expect(await storedKeys(target.id)).toEqual(keys);
     expect(await gitReads(target.id)).toEqual({ head: remote.head, count: 12 });
@@ -388,7 +386,7 @@ describe('the fork worker', () => {
 
     kill.copy = undefined;
     expect(await deliver(message, 'killed-1', 2)).toEqual({ batchItemFailures: [] });
-    const finished = await untilFinished(target.id, bob.token);
+    const finished = await onceIdle(target.id, bob.token);
     expect(finished).toMatchObject({ import_status: 'finished', statistics: { commit_count: 25 } });
     expect(await storedKeys(target.id)).toEqual(await storedKeys(source.id));
     expect(await readStoredRefs(target.id)).toEqual(stored);

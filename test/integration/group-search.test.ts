@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, must, type TestUser } from '../support/api.ts';
+import { api, createUser, idle, must, type TestUser } from '../support/api.ts';
 import { localDatabase, storedItem } from '../support/db.ts';
 
 interface GroupBody {
@@ -29,19 +29,15 @@ beforeAll(() => {
   ({ db, table } = localDatabase());
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Lower-case hex, unique to this run: no other file's fixed names hold it. */
 const tag = () => randomBytes(6).toString('hex');
 
 const pendingMarker = (groupId: number) => storedItem(`GROUP#${groupId}`, 'SEARCHPENDING');
 
-/** Waits until the worker has removed the group's pending marker (~10 s at most); true when done. */
-async function waitForIndexed(groupId: number, attempts = 100): Promise<boolean> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if ((await pendingMarker(groupId)) === undefined) return true;
-    await sleep(100);
-  }
-  return false;
+/** Once the runtime is idle: whether the search-index worker has removed the group's pending marker. */
+async function indexedOnceIdle(groupId: number): Promise<boolean> {
+  await idle();
+  return (await pendingMarker(groupId)) === undefined;
 }
 
 /** The group's postings, read by its partition. */
@@ -111,7 +107,7 @@ describe('group search: a new group', () => {
   });
 
   it('gets its postings from the worker (name and path, never the description), then loses its marker', async () => {
-    expect(await waitForIndexed(group.id)).toBe(true);
+    expect(await indexedOnceIdle(group.id)).toBe(true);
     const keys = (await postingsOf(group.id)).map((item) => String(item.search_key));
     expect(keys).toEqual(
       expect.arrayContaining(['~alp', `~${nameTag.slice(0, 3)}`, '~gp-', `~${pathTag.slice(0, 3)}`]),
@@ -123,7 +119,7 @@ describe('group search: a new group', () => {
   });
 
   it('is still found once indexed; a term from its description alone finds nothing', async () => {
-    expect(await waitForIndexed(group.id)).toBe(true);
+    expect(await indexedOnceIdle(group.id)).toBe(true);
     const both = { list: [group.id], search: [group.id] };
     expect(await found(term(nameTag.toUpperCase()))).toEqual(both);
     expect(await found(term(`gp-${pathTag.slice(0, 4)}`))).toEqual(both);
@@ -140,7 +136,7 @@ describe('group search: the pending marker', () => {
 
   beforeAll(async () => {
     group = await createGroup({ name: `Pending ${shared}`, path: `pending-${shared}`, visibility: 'public' });
-    expect(await waitForIndexed(group.id)).toBe(true);
+    expect(await indexedOnceIdle(group.id)).toBe(true);
   }, 120_000);
 
   it('without postings nor marker a group is not a candidate (the search answers from the index)', async () => {
@@ -176,7 +172,7 @@ describe('group search: the pending marker', () => {
       json: { name: `Indexed ${shared}` },
     });
     expect(renamed.status, renamed.text).toBe(200);
-    expect(await waitForIndexed(group.id)).toBe(true);
+    expect(await indexedOnceIdle(group.id)).toBe(true);
     expect((await postingsOf(group.id)).map((item) => item.sk)).toEqual(
       expect.arrayContaining([`SEARCH#~${shared.slice(0, 3)}`, 'SEARCH#~ind', 'SEARCH#~pen']),
     );
@@ -192,7 +188,7 @@ describe('group search: rename', () => {
 
   beforeAll(async () => {
     group = await createGroup({ name: `Old ${oldTag}`, path: `old-${oldTag}`, visibility: 'internal' });
-    expect(await waitForIndexed(group.id)).toBe(true);
+    expect(await indexedOnceIdle(group.id)).toBe(true);
     await must(
       api<GroupBody>('PUT', `/groups/${group.id}`, {
         json: { name: `New ${newTag}`, path: `new-${newTag}` },
@@ -216,7 +212,7 @@ describe('group search: rename', () => {
   });
 
   it('after the worker ran: by its new name and path only (old postings stay, checked against the group)', async () => {
-    expect(await waitForIndexed(group.id)).toBe(true);
+    expect(await indexedOnceIdle(group.id)).toBe(true);
     expect(await found(term(`NEW-${newTag}`))).toEqual({ list: [group.id], search: [group.id] });
     expect(await found(term(`${newTag.slice(0, 6)}`))).toEqual({ list: [group.id], search: [group.id] });
     expect(await found(term(`old ${oldTag}`))).toEqual({ list: [], search: [] });

@@ -7,7 +7,7 @@
  * that the worker removes them too, their partitions, routes, names and list entries included.
  */
 import { describe, expect, it } from 'vitest';
-import { api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, idle, type TestUser, unique } from '../support/api.ts';
 import { listSize, partitionItems, storedItem } from '../support/db.ts';
 
 interface GroupBody {
@@ -143,16 +143,11 @@ async function buildTree(): Promise<Tree> {
 
 const depthOf = (group: GroupBody) => group.full_path.split('/').length - 1;
 
-/** Waits until the worker has removed every group item of the tree (at most ~10 s). */
-async function waitForPurge(groups: GroupBody[]): Promise<string[]> {
-  let left: string[] = [];
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const items = await Promise.all(groups.map((group) => getItem(`GROUP#${group.id}`, 'GROUP')));
-    left = groups.filter((_, i) => items[i] !== undefined).map((group) => group.full_path);
-    if (left.length === 0) return left;
-    await sleep(100);
-  }
-  return left;
+/** Once the runtime is idle (the group-delete worker has run): the groups whose item is still stored. */
+async function leftAfterPurge(groups: GroupBody[]): Promise<string[]> {
+  await idle();
+  const items = await Promise.all(groups.map((group) => getItem(`GROUP#${group.id}`, 'GROUP')));
+  return groups.filter((_, i) => items[i] !== undefined).map((group) => group.full_path);
 }
 
 /** Everything the table could still hold of a group, by key; empty when nothing is left. */
@@ -211,7 +206,7 @@ describe('group deletion cascade', () => {
     expect(await listCounter(`MEMBERSHIPS#GROUP#USER#${tree.creator.id}`)).toBe(22);
     const removed = await api('DELETE', `/groups/${tree.root.id}`, { token: tree.creator.token });
     expect(removed.status).toBe(202);
-    expect(await waitForPurge(tree.groups)).toEqual([]);
+    expect(await leftAfterPurge(tree.groups)).toEqual([]);
   });
 
   it('deletes a three-level tree with members: 202, all 404, path reusable, nothing left by key', async () => {
@@ -235,27 +230,21 @@ describe('group deletion cascade', () => {
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ message: '404 Group Not Found' });
 
-    // Every subgroup answers 404, at once or once the worker has run.
-    let visible: string[] = [];
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const answers = await Promise.all(
-        tree.groups.map((group) => api('GET', `/groups/${group.id}`, { token: tree.creator.token })),
-      );
-      visible = tree.groups.filter((_, i) => answers[i]?.status !== 404).map((group) => group.full_path);
-      if (visible.length === 0) {
-        for (const answer of answers) expect(answer.body).toEqual({ message: '404 Group Not Found' });
-        break;
-      }
-      await sleep(100);
-    }
-    expect(visible).toEqual([]);
+    // Every subgroup answers 404 once the worker has run.
+    await idle();
+    const answers = await Promise.all(
+      tree.groups.map((group) => api('GET', `/groups/${group.id}`, { token: tree.creator.token })),
+    );
+    expect(answers.map((answer) => [answer.status, answer.body])).toEqual(
+      tree.groups.map(() => [404, { message: '404 Group Not Found' }]),
+    );
     for (const group of tree.groups) {
       const byPath = await api('GET', `/groups/${encodeURIComponent(group.full_path)}`);
       expect(byPath.status, group.full_path).toBe(404);
       expect(byPath.body).toEqual({ message: '404 Group Not Found' });
     }
 
-    expect(await waitForPurge(tree.groups)).toEqual([]);
+    expect(await leftAfterPurge(tree.groups)).toEqual([]);
     const remains = (
       await Promise.all(tree.groups.map((group) => remainsOf(group, tree.members.get(group.id)!)))
     ).flat();
@@ -297,7 +286,7 @@ describe('group deletion cascade', () => {
       json: { name: 'again', path: tree.root.path, visibility: 'public' },
     });
     expect(reused.status).toBe(201);
-    expect(await waitForPurge(tree.groups)).toEqual([]);
+    expect(await leftAfterPurge(tree.groups)).toEqual([]);
 
     const child = await createGroup(tree.creator.token, {
       path: 'l1-1',
@@ -352,7 +341,7 @@ describe('group deletion cascade', () => {
     expect(subgroups.headers.get('x-total')).toBe('2');
     expect(await listCounter(`GROUPS#CHILDREN#${tree.root.id}`)).toBe(2);
 
-    expect(await waitForPurge(subtree)).toEqual([]);
+    expect(await leftAfterPurge(subtree)).toEqual([]);
     const remains = (
       await Promise.all(subtree.map((group) => remainsOf(group, tree.members.get(group.id)!)))
     ).flat();
@@ -414,7 +403,7 @@ describe('group deletion cascade', () => {
 
     const removed = await api('DELETE', `/groups/${tree.root.id}`, { token: tree.creator.token });
     expect(removed.status).toBe(202);
-    expect(await waitForPurge(tree.groups)).toEqual([]);
+    expect(await leftAfterPurge(tree.groups)).toEqual([]);
 
     const left: string[] = [];
     for (const project of projects) {

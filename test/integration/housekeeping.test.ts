@@ -15,7 +15,7 @@ import { importFromRemote } from '../../shared/repository/import.ts';
 import { repositoryPrefix, type StoredRefs } from '../../shared/repository/layout.ts';
 import { repackRepository } from '../../shared/repository/repack.ts';
 import { materializeRepository, readStoredRefs } from '../../shared/repository/storage.ts';
-import { api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, idle, type TestUser, unique } from '../support/api.ts';
 import {
   addCommits,
   commitCount,
@@ -73,8 +73,6 @@ afterEach(() => {
   kill.put = undefined;
   kill.remove = undefined;
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The keys under the project's repository prefix, relative to it. */
 async function storedKeys(projectId: number): Promise<string[]> {
@@ -162,20 +160,12 @@ interface Statistics {
   job_artifacts_size: number;
 }
 
-/** Polls the project until `done` says the worker has finished (at most ~30 s). */
-async function statisticsWhen(
-  projectId: number,
-  done: (statistics: Statistics) => boolean,
-): Promise<Statistics> {
-  let last: Statistics | undefined;
-  for (let attempt = 0; attempt < 150; attempt++) {
-    const response = await api<{ statistics: Statistics }>('GET', `/projects/${projectId}?statistics=true`);
-    expect(response.status).toBe(200);
-    last = response.body.statistics;
-    if (done(last)) return last;
-    await sleep(200);
-  }
-  throw new Error(`the worker did not finish: ${JSON.stringify(last)}`);
+/** The project's statistics once the runtime is idle (the housekeeping worker has run). */
+async function statisticsOnceIdle(projectId: number): Promise<Statistics> {
+  await idle();
+  const response = await api<{ statistics: Statistics }>('GET', `/projects/${projectId}?statistics=true`);
+  expect(response.status).toBe(200);
+  return response.body.statistics;
 }
 
 describe('POST /projects/:id/housekeeping', () => {
@@ -219,7 +209,7 @@ describe('POST /projects/:id/housekeeping', () => {
       expect({ status: again.status, body: again.body }).toEqual({ status: 409, body: LEASE_TAKEN });
     }
 
-    const statistics = await statisticsWhen(project.id, (current) => current.commit_count > 0);
+    const statistics = await statisticsOnceIdle(project.id);
     const repacked = await readStoredRefs(project.id);
     expect(repacked).toEqual({ ...stored, packs: [expect.stringMatching(/^pack-[0-9a-f]{40}$/)] });
     const packed = repacked as StoredRefs;
@@ -269,8 +259,13 @@ describe('POST /projects/:id/housekeeping', () => {
     const queued = await api('POST', `/projects/${project.id}/housekeeping`, { token: owner.token });
     expect(queued.status).toBe(201);
     expect(queued.body).toEqual(expect.any(String));
-    const statistics = await statisticsWhen(project.id, (current) => current.uploads_size === 1334);
-    expect(statistics).toMatchObject({ commit_count: 0, repository_size: 0, storage_size: 1334 });
+    const statistics = await statisticsOnceIdle(project.id);
+    expect(statistics).toMatchObject({
+      commit_count: 0,
+      repository_size: 0,
+      storage_size: 1334,
+      uploads_size: 1334,
+    });
     expect(await storedKeys(project.id)).toEqual([]);
 
     expect(await api('POST', '/projects/999999999/housekeeping', { token: owner.token })).toMatchObject({

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalRuntime, startLocalRuntime } from '../../bin/local/runtime.ts';
-import { api, createUser, must, rootToken, type TestUser, unique, useRuntime } from '../support/api.ts';
+import { api, createUser, idle, must, rootToken, type TestUser, unique, useRuntime } from '../support/api.ts';
 import { type LdapServer, startLdapServer } from '../support/ldap-server.ts';
 import { PASSED, pythonGitlabAvailable, runCheck } from '../support/python-gitlab.ts';
 
@@ -34,6 +34,8 @@ beforeAll(async () => {
     rootToken: 'ldap-sync-root-token-0123456789',
     // The schedule's timer stays off: the tests run the schedule themselves.
     scheduleMinutes: { 'ldap-sync': 0 },
+    // idle() (test/support/api.ts) reaches this runtime after useRuntime().
+    testControl: true,
   });
   useRuntime(runtime);
 }, 120_000);
@@ -146,7 +148,7 @@ const shown = (groupId: number, token: string) =>
 async function sync(groupId: number, owner: TestUser): Promise<SyncShown> {
   const response = await api('POST', `/groups/${groupId}/ldap_sync`, { token: owner.token });
   expect({ status: response.status, body: response.body }).toEqual({ status: 202, body: 202 });
-  await runtime.queues.drain();
+  await idle();
   return shown(groupId, owner.token);
 }
 
@@ -319,7 +321,7 @@ describe('POST /groups/:id/ldap_sync and the worker', () => {
       const response = await api('POST', `/groups/${group.id}/ldap_sync`, { token });
       const expected = refusals[role] ?? { status: 202, body: 202 };
       expect({ status: response.status, body: response.body }).toEqual(expected);
-      await runtime.queues.drain();
+      await idle();
       // Only an accepted request runs a sync.
       const after = await shown(group.id, owner.token);
       expect(after.ldap_sync_last_sync_at === null).toBe(expected.status !== 202);
@@ -338,7 +340,7 @@ describe('the hourly schedule', () => {
 
     const run = (await runtime.runSchedule('ldap-sync')) as { queued: number };
     expect(run.queued).toBeGreaterThanOrEqual(2);
-    await runtime.queues.drain();
+    await idle();
     expect(await levels(linked[0]!.id, owner)).toEqual({ [owner.id]: 50, [first.id]: 30 });
     expect(await levels(linked[1]!.id, owner)).toEqual({ [owner.id]: 50, [second.id]: 40 });
     expect((await shown(unlinked.id, owner.token)).ldap_sync_last_sync_at).toBeNull();

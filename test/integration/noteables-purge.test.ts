@@ -13,10 +13,8 @@ import { EPIC_STATES } from '#domain/epics.ts';
 import { ISSUE_STATES } from '#domain/issues.ts';
 import { MERGE_REQUEST_STATES } from '#domain/merge-requests.ts';
 import { keys, type ListName, lists } from '#store/keys.ts';
-import { api, createUser, must, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, idle, must, type TestUser, unique } from '../support/api.ts';
 import { listSize, partitionItems, storedItem } from '../support/db.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A body or content that does not compress below an item's size: stored in parts. */
 const longText = () => randomBytes(750_000).toString('base64');
@@ -378,16 +376,11 @@ describe('deleting a group purges its noteables and their notes', () => {
     expect(removed.body).toEqual({ message: '202 Accepted' });
 
     // The worker removes the groups' items last, after their projects and epics.
-    let groupsLeft: number[] = [];
-    for (let attempt = 0; attempt < 300; attempt++) {
-      const items = await Promise.all(
-        [tree.root, tree.sub].map((group) => storedItem(keys.group(group.id).pk, keys.group(group.id).sk)),
-      );
-      groupsLeft = [tree.root, tree.sub].filter((_, i) => items[i] !== undefined).map((group) => group.id);
-      if (groupsLeft.length === 0) break;
-      await sleep(100);
-    }
-    expect(groupsLeft).toEqual([]);
+    await idle();
+    const items = await Promise.all(
+      [tree.root, tree.sub].map((group) => storedItem(keys.group(group.id).pk, keys.group(group.id).sk)),
+    );
+    expect(items).toEqual([undefined, undefined]);
 
     expect(await remainsOf(tree.projects, [tree.root, tree.sub])).toEqual([]);
 

@@ -11,7 +11,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, must, type TestUser } from '../support/api.ts';
+import { api, createUser, idle, must, type TestUser } from '../support/api.ts';
 import { listSize, localDatabase, storedItem } from '../support/db.ts';
 
 interface ProjectBody {
@@ -39,8 +39,6 @@ beforeAll(() => {
   ({ db, table } = localDatabase());
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Lower-case hex, unique to this run: no other file's fixed names hold it. */
 const tag = () => randomBytes(6).toString('hex');
 
@@ -53,18 +51,13 @@ const posting = (projectId: number, key: string) => getItem(`PROJECT#${projectId
 const postingCount = (key: string) => listSize('l1', `SEARCH#${key}`);
 
 /**
- * Waits until the worker has removed the pending marker of every project (~10 s by default);
- * answers the ids still pending, empty when the worker is done.
+ * Once the runtime is idle (the search-index worker has run): the ids whose pending marker is
+ * still stored, empty when the worker is done.
  */
-async function waitForIndexed(projectIds: number[], attempts = 100): Promise<number[]> {
-  let left = projectIds;
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const markers = await Promise.all(left.map(pendingMarker));
-    left = left.filter((_, i) => markers[i] !== undefined);
-    if (left.length === 0) return left;
-    await sleep(100);
-  }
-  return left;
+async function pendingOnceIdle(projectIds: number[]): Promise<number[]> {
+  await idle();
+  const markers = await Promise.all(projectIds.map(pendingMarker));
+  return projectIds.filter((_, i) => markers[i] !== undefined);
 }
 
 const createProject = (fields: Record<string, unknown>, token?: string) =>
@@ -133,7 +126,7 @@ describe('project search: a new project', () => {
   });
 
   it('gets its postings from the worker, which then removes the pending marker', async () => {
-    expect(await waitForIndexed([project.id])).toEqual([]);
+    expect(await pendingOnceIdle([project.id])).toEqual([]);
     const windows = [
       `~alp`,
       `~${nameTag.slice(0, 3)}`,
@@ -158,7 +151,7 @@ describe('project search: a new project', () => {
   });
 
   it('is still found once indexed, by name, description and path', async () => {
-    expect(await waitForIndexed([project.id])).toEqual([]);
+    expect(await pendingOnceIdle([project.id])).toEqual([]);
     expect(await found(term(nameTag.toUpperCase()))).toEqual([project.id]);
     expect(await found(term(`${descriptionTag} AT`))).toEqual([project.id]);
     expect(await found(term(`Pth-${pathTag.slice(0, 4)}`))).toEqual([project.id]);
@@ -188,7 +181,7 @@ describe('project search: the pending marker', () => {
 
   beforeAll(async () => {
     project = await createProject({ name: `Pending ${shared}` });
-    expect(await waitForIndexed([project.id])).toEqual([]);
+    expect(await pendingOnceIdle([project.id])).toEqual([]);
   }, 120_000);
 
   it('without postings nor marker a project is not a candidate (the search answers from the index)', async () => {
@@ -228,7 +221,7 @@ describe('project search: the pending marker', () => {
       json: { description: `indexed again ${shared}` },
     });
     expect(updated.status, updated.text).toBe(200);
-    expect(await waitForIndexed([project.id])).toEqual([]);
+    expect(await pendingOnceIdle([project.id])).toEqual([]);
     expect((await postingsOf(project.id)).map((item) => item.sk)).toEqual(
       expect.arrayContaining([`SEARCH#~${shared.slice(0, 3)}`, 'SEARCH#~pen', 'SEARCH#~ind']),
     );
@@ -257,7 +250,7 @@ describe('project search: rename', () => {
       createProject({ name: `other-${oldTag}`, path: `other-${oldTag}`, description: `was old${oldTag}` }),
     ]);
     // Indexed under the old name first, so its old postings outlive the rename.
-    expect(await waitForIndexed([renamed.id, described.id])).toEqual([]);
+    expect(await pendingOnceIdle([renamed.id, described.id])).toEqual([]);
     expect(await found(`${term(`old${oldTag}`)}&order_by=id&sort=asc`)).toEqual(
       [renamed.id, described.id].sort((a, b) => a - b),
     );
@@ -273,7 +266,7 @@ describe('project search: rename', () => {
   });
 
   it('still so after the worker indexed the new name', async () => {
-    expect(await waitForIndexed([renamed.id])).toEqual([]);
+    expect(await pendingOnceIdle([renamed.id])).toEqual([]);
     expect(await posting(renamed.id, `~${newTag.slice(0, 3)}`)).toMatchObject({ project_id: renamed.id });
     await check();
   });
@@ -285,7 +278,7 @@ describe('project search: rename', () => {
     });
     expect(updated.status, updated.text).toBe(200);
     expect(await found(term(descriptionTag))).toEqual([renamed.id]);
-    expect(await waitForIndexed([renamed.id])).toEqual([]);
+    expect(await pendingOnceIdle([renamed.id])).toEqual([]);
     expect(await found(term(descriptionTag))).toEqual([renamed.id]);
     expect(await found(term(`new${newTag}`))).toEqual([renamed.id]);
   });
@@ -333,7 +326,7 @@ describe('project search: a term of one or two characters', () => {
   it('matches only a whole column, case-insensitively, at once', check);
 
   it('the same once indexed, under the `=` key', async () => {
-    expect(await waitForIndexed([exact.id, exactUpper.id, inside.id, byPath.id])).toEqual([]);
+    expect(await pendingOnceIdle([exact.id, exactUpper.id, inside.id, byPath.id])).toEqual([]);
     expect(await posting(exact.id, `=${short}`)).toMatchObject({ l1: `SEARCH#=${short}` });
     expect(await posting(exactUpper.id, `=${short}`)).toMatchObject({ l1: `SEARCH#=${short}` });
     expect(await posting(byPath.id, `=${short}`)).toMatchObject({ l1: `SEARCH#=${short}` });
@@ -390,7 +383,7 @@ describe('project search: visibility', () => {
   );
 
   it('the same once indexed', async () => {
-    expect(await waitForIndexed([privateProject.id, internalProject.id, publicProject.id])).toEqual([]);
+    expect(await pendingOnceIdle([privateProject.id, internalProject.id, publicProject.id])).toEqual([]);
     await check();
   });
 });
@@ -404,7 +397,7 @@ describe('project search: order and pages', () => {
     for (const letter of ['c', 'a', 'e', 'b', 'd']) {
       projects.push(await createProject({ name: `${shared} ${letter}` }));
     }
-    expect(await waitForIndexed(projects.map((project) => project.id))).toEqual([]);
+    expect(await pendingOnceIdle(projects.map((project) => project.id))).toEqual([]);
   }, 120_000);
 
   const pages = async (query: string) => {
@@ -493,7 +486,7 @@ describe('project search: other filters', () => {
 
   it('the same once indexed', async () => {
     expect(
-      await waitForIndexed([privateActive.id, privateArchived.id, internalArchived.id, publicActive.id]),
+      await pendingOnceIdle([privateActive.id, privateArchived.id, internalArchived.id, publicActive.id]),
     ).toEqual([]);
     await check();
   });
@@ -525,12 +518,7 @@ describe('project search: a term too common for the index', () => {
       projects.push(...batch);
     }
     projects.sort((a, b) => a.id - b.id);
-    expect(
-      await waitForIndexed(
-        projects.map((project) => project.id),
-        600,
-      ),
-    ).toEqual([]);
+    expect(await pendingOnceIdle(projects.map((project) => project.id))).toEqual([]);
   }, 180_000);
 
   it('the run lists more than MAX_CANDIDATES projects in the index', async () => {
@@ -570,16 +558,12 @@ describe('project search: deleted projects', () => {
     const group = await createGroup(`gone-${tag()}`, 'private');
     const project = await createProject({ name: `Doomed ${shared}`, namespace_id: group.id });
     expect(await found(term(shared))).toEqual([project.id]);
-    expect(await waitForIndexed([project.id])).toEqual([]);
+    expect(await pendingOnceIdle([project.id])).toEqual([]);
     const removed = await api('DELETE', `/groups/${group.id}`);
     expect(removed.status).toBe(202);
-    let status = 0;
-    for (let attempt = 0; attempt < 100; attempt++) {
-      status = (await api('GET', `/projects/${project.id}`)).status;
-      if (status === 404) break;
-      await sleep(100);
-    }
-    expect(status).toBe(404);
+    await idle();
+    const gone = await api('GET', `/projects/${project.id}`);
+    expect([gone.status, gone.body]).toEqual([404, { message: '404 Project Not Found' }]);
     expect(await found(term(shared))).toEqual([]);
     const counted = await search(`${term(shared)}&per_page=1`);
     expect(counted.headers.get('x-total')).toBe('0');

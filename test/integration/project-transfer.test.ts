@@ -4,7 +4,7 @@
  * racing each other and renames, checked by reading everything back.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, idle, must, rootToken, type TestUser, unique } from '../support/api.ts';
 import { storedItem } from '../support/db.ts';
 
 interface ProjectBody {
@@ -273,9 +273,9 @@ describe('PUT /projects/:id/transfer', () => {
       expect(moved.status).toBe(200);
       expect(rename.status).toBe(200);
       // Whichever committed first, the project ends under the group's path as it is now.
-      await expect
-        .poll(async () => (await api<ProjectBody>('GET', `/projects/${project.id}`)).body.path_with_namespace)
-        .toBe(`${renamed}/${project.path}`);
+      await idle();
+      const ended = await api<ProjectBody>('GET', `/projects/${project.id}`);
+      expect([ended.status, ended.body.path_with_namespace]).toEqual([200, `${renamed}/${project.path}`]);
       const read = await api<ProjectBody>(
         'GET',
         `/projects/${encodeURIComponent(`${renamed}/${project.path}`)}`,

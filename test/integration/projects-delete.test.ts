@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { importFromRemote } from '../../shared/repository/import.ts';
-import { api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, idle, type TestUser, unique } from '../support/api.ts';
 import { partitionItems, storedItem } from '../support/db.ts';
 import { type GitServer, makeRepository, startGitServer } from '../support/git-server.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
@@ -28,7 +28,6 @@ interface ProjectBody {
   forked_from_project?: { id: number };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ACCEPTED = { message: '202 Accepted' };
 const PROJECT_NOT_FOUND = { message: '404 Project Not Found' };
 
@@ -115,22 +114,11 @@ async function storedKeys(prefix: string): Promise<string[]> {
   return keys;
 }
 
-/** Polls `read` until `done` says so (at most ~30 s); answers the last value read. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let attempt = 0; attempt < 300 && !done(value); attempt++) {
-    await sleep(100);
-    value = await read();
-  }
-  return value;
+/** The project's item once the runtime is idle: undefined when the worker has removed it (its last step). */
+async function itemOnceIdle(projectId: number) {
+  await idle();
+  return storedItem(`PROJECT#${projectId}`, 'PROJECT');
 }
-
-/** Waits until the worker has removed the project's item (its last step). */
-const purged = (projectId: number) =>
-  until(
-    () => storedItem(`PROJECT#${projectId}`, 'PROJECT'),
-    (item) => item === undefined,
-  );
 
 const getProject = (id: number | string, token?: string) =>
   api<ProjectBody>('GET', `/projects/${id}`, { token });
@@ -170,11 +158,9 @@ describe('DELETE /projects/:id removes everything of the project', () => {
     expect(imported.commitCount).toBe(20);
 
     // Both notes reach the receiver and are logged, each attempt naming its delivery.
-    await receiver.waitFor(2, { path: hookPath, timeoutMs: 30_000 });
-    const logs = await until(
-      () => partitionItems(`HOOKLOG#${hook.id}`),
-      (items) => items.length >= 2,
-    );
+    await idle();
+    expect(receiver.at(hookPath)).toHaveLength(2);
+    const logs = await partitionItems(`HOOKLOG#${hook.id}`);
     expect(logs).toHaveLength(2);
     const deliveryIds = logs.map((log) => String(log.delivery_id));
     for (const deliveryId of deliveryIds) {
@@ -191,7 +177,7 @@ describe('DELETE /projects/:id removes everything of the project', () => {
     expect(deleted.status).toBe(202);
     expect(deleted.body).toEqual(ACCEPTED);
 
-    expect(await purged(id)).toBeUndefined();
+    expect(await itemOnceIdle(id)).toBeUndefined();
     expect(await partitionItems(`PROJECT#${id}`)).toEqual([]);
     expect(await storedItem(`ROUTE#${project.path_with_namespace.toLowerCase()}`, 'ROUTE')).toBeUndefined();
     expect(
@@ -238,7 +224,7 @@ describe('DELETE /projects/:id at once', () => {
 
     const again = await createProject(owner, { name: project.name, path: project.path });
     expect(again.path_with_namespace).toBe(project.path_with_namespace);
-    expect(await purged(project.id)).toBeUndefined();
+    expect(await itemOnceIdle(project.id)).toBeUndefined();
     const byPath = await getProject(encodeURIComponent(project.path_with_namespace), owner.token);
     expect(byPath.status).toBe(200);
     expect(byPath.body.id).toBe(again.id);
@@ -302,13 +288,13 @@ describe('forks of a deleted project', () => {
     expect(
       await storedItem(`PROJECT#${source.id}`, `FORK#${String(first.id).padStart(12, '0')}`),
     ).toBeUndefined();
-    expect(await purged(first.id)).toBeUndefined();
+    expect(await itemOnceIdle(first.id)).toBeUndefined();
     expect((await getProject(source.id, owner.token)).body.forks_count).toBe(1);
 
     const sourceDeleted = await api('DELETE', `/projects/${source.id}`, { token: owner.token });
     expect(sourceDeleted.status).toBe(202);
     expect(sourceDeleted.body).toEqual(ACCEPTED);
-    expect(await purged(source.id)).toBeUndefined();
+    expect(await itemOnceIdle(source.id)).toBeUndefined();
     expect(await partitionItems(`PROJECT#${source.id}`)).toEqual([]);
     const fork = await getProject(second.id, owner.token);
     expect(fork.status).toBe(200);

@@ -55,17 +55,20 @@ describe('local runtime lifecycle', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    runtime.stdout.on('data', (chunk) => {
-      output += chunk;
+    // Until it says it listens, or ends: the test's timeout bounds a start that does neither.
+    await new Promise<void>((resolve) => {
+      const heard = (chunk: Buffer) => {
+        output += chunk;
+        if (output.includes('listening on')) resolve();
+      };
+      runtime.stdout.on('data', heard);
+      runtime.stderr.on('data', heard);
+      runtime.once('exit', () => resolve());
     });
-    runtime.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    const deadline = Date.now() + 45_000;
-    while (!output.includes('listening on') && Date.now() < deadline && runtime.exitCode === null) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
     expect(output).toContain(`listening on http://127.0.0.1:${port}/api/v4`);
+    // `npm start` offers no test control: its idle path is an unknown route.
+    const control = await fetch(`http://127.0.0.1:${port}/-/test/idle`, { method: 'POST' });
+    expect([control.status, await control.json()]).toEqual([404, { error: '404 Not Found' }]);
     const engines = descendantsOf(runtime.pid as number);
     const java = engines.filter((pid) => {
       try {

@@ -12,7 +12,7 @@ import { listBlobs } from '../../shared/blob/s3.ts';
 import { uploadPrefix } from '../../shared/domain/uploads.ts';
 import { importFromRemote } from '../../shared/repository/import.ts';
 import { repositoryPrefix } from '../../shared/repository/layout.ts';
-import { api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, idle, type TestUser, unique } from '../support/api.ts';
 import { commitCount, type GitServer, makeRepository, startGitServer } from '../support/git-server.ts';
 
 const savedEnv = {
@@ -40,8 +40,6 @@ afterAll(async () => {
   await server?.stop();
   if (root) await rm(root, { recursive: true, force: true });
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const bytesUnder = async (prefix: string) =>
   (await listBlobs(prefix)).reduce((total, { size }) => total + size, 0);
@@ -77,12 +75,8 @@ async function statisticsOf(projectId: number, token?: string): Promise<Record<s
 async function storeRepository(projectId: number, token: string): Promise<Record<string, number>> {
   await importFromRemote(projectId, server.url('source.git'));
   expect((await api('POST', `/projects/${projectId}/housekeeping`, { token })).status).toBe(201);
-  for (let attempt = 0; attempt < 150; attempt++) {
-    const statistics = await statisticsOf(projectId, token);
-    if ((statistics.commit_count ?? 0) > 0) return statistics;
-    await sleep(200);
-  }
-  throw new Error('housekeeping did not record the statistics');
+  await idle();
+  return statisticsOf(projectId, token);
 }
 
 const projectStatistics = (fields: { commits: number; repository: number; uploads: number }) => ({
@@ -188,6 +182,7 @@ describe('group statistics', () => {
     await uploadBytes(owner.token, inSubgroup.id, 30);
     await uploadBytes(owner.token, elsewhere.id, 50);
     const measured = await storeRepository(inGroup.id, owner.token);
+    expect(measured.commit_count).toBe(25);
     const repository = measured.repository_size as number;
     expect(repository).toBe(await bytesUnder(repositoryPrefix(inGroup.id)));
 

@@ -14,6 +14,24 @@ export const baseUrl = () => ownRuntime?.url ?? inject('baseUrl');
 export const apiUrl = () => ownRuntime?.apiUrl ?? inject('apiUrl');
 export const rootToken = () => ownRuntime?.rootToken ?? inject('rootToken');
 
+/**
+ * Resolves once the runtime's background work is done (queues, streams, schedules: see
+ * `idle()` in bin/local/runtime.ts): tests wait for the work this way, never for the clock. Goes
+ * to this file's own runtime after useRuntime() (which must be started with `testControl: true`).
+ * The timeout only fails a stuck wait with the runtime's word on what is busy; its default stays
+ * under the integration tier's 60 s test timeout so that this message, not vitest's, is shown.
+ */
+export async function idle(options: { timeoutMs?: number } = {}): Promise<void> {
+  const response = await fetch(`${baseUrl()}/-/test/idle?timeout_ms=${options.timeoutMs ?? 50_000}`, {
+    method: 'POST',
+  });
+  const text = await response.text();
+  if (response.status === 204) return;
+  if (response.status === 404)
+    throw new Error(`no /-/test/idle at ${baseUrl()}: start that runtime with testControl: true`);
+  throw new Error(`idle: ${response.status} ${text}`);
+}
+
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;

@@ -24,7 +24,13 @@ let dataDir: string | undefined;
 export async function setup(project: TestProject): Promise<void> {
   process.env.LOG_LEVEL = 'silent';
   dataDir = mkdtempSync(join(tmpdir(), 'gitlab-api-test-'));
-  runtime = await startLocalRuntime({ dataDir, inMemory: true, rootToken: 'test-root-token-0123456789' });
+  // testControl: POST /-/test/idle, which the tests' idle() (test/support/api.ts) calls.
+  runtime = await startLocalRuntime({
+    dataDir,
+    inMemory: true,
+    rootToken: 'test-root-token-0123456789',
+    testControl: true,
+  });
   project.provide('apiUrl', runtime.apiUrl);
   project.provide('baseUrl', runtime.url);
   project.provide('rootToken', runtime.rootToken);

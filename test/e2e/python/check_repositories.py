@@ -1,8 +1,8 @@
 """python-gitlab, unchanged, against the API: repositories and the project jobs.
 
-Import (projects.create with import_url, polled to import_status "finished", commit_count and
-default_branch as the remote has them), forks (project.forks.create, forks.list, the fork polled to
-"finished"), the fork relation (create_fork_relation, delete_fork_relation, with 409 and 304),
+Import (projects.create with import_url, import_status "finished" once the runtime is idle,
+commit_count and default_branch as the remote has them), forks (project.forks.create, forks.list,
+the fork "finished"), the fork relation (create_fork_relation, delete_fork_relation, with 409 and 304),
 housekeeping (201, then 409 within the lease), pull mirroring (mirror_pull, mirror_pull_details,
 400 for a project that is no mirror) and project.delete() (202, then 404).
 
@@ -13,12 +13,11 @@ holds.
 """
 import secrets
 import sys
-import time
 
 import gitlab
 from gitlab import exceptions as errors
 
-from e2e_checks import check, refused
+from e2e_checks import check, idle, refused
 
 
 url, token, remote, remote_count = sys.argv[1:5]
@@ -29,15 +28,12 @@ gl.auth()
 prefix = f"pyr-{secrets.token_hex(4)}"
 
 
-def settled(project_id, timeout=60):
-    """The project once its import_status is finished or failed."""
-    deadline = time.time() + timeout
-    while True:
-        project = gl.projects.get(project_id, statistics=True)
-        if project.import_status in ("finished", "failed"):
-            return project
-        check(time.time() < deadline, f"import_status still {project.import_status!r} after {timeout}s")
-        time.sleep(0.2)
+def settled(project_id):
+    """The project once the runtime is idle (its job has run): import_status finished or failed."""
+    idle(url)
+    project = gl.projects.get(project_id, statistics=True)
+    check(project.import_status in ("finished", "failed"), f"import_status still {project.import_status!r}")
+    return project
 
 
 def imported(name, **extra):

@@ -6,9 +6,17 @@ A script fails on its first mismatch: "FAILED: <message>" on stderr and exit sta
 import sys
 
 import gitlab
+import requests
 from gitlab import exceptions as errors
 
 PASSWORD = "password123"
+
+
+def idle(base_url):
+    """Waits until the test runtime's background work is done (its POST /-/test/idle): the scripts
+    wait for the work, never for the clock. The runtime's own safety timeout ends a stuck wait."""
+    response = requests.post(f"{base_url}/-/test/idle", timeout=120)
+    check(response.status_code == 204, f"runtime not idle: {response.status_code} {response.text}")
 
 
 def check(condition, message):
