@@ -11,26 +11,7 @@ import { invocationScope, log } from '#http/log.ts';
 import { defineSchedule } from '#queue/schedule.ts';
 import { scopeInvocations } from '../../bin/local/invoke-store.ts';
 import { lambdaContext } from '../../bin/local/lambda-context.ts';
-
-/** Every JSON line written to stdout and stderr while `run` runs, parsed. */
-async function captured(run: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
-  const lines: string[] = [];
-  const keep = (chunk: unknown) => {
-    lines.push(...String(chunk).split('\n').filter(Boolean));
-    return true;
-  };
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(keep);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(keep);
-  try {
-    await run();
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  return lines
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
+import { captured } from '../support/captured-logs.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

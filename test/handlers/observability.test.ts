@@ -18,6 +18,7 @@ import { handler as deleteUser } from '../../functions/users/delete.ts';
 import { handler as currentUser } from '../../functions/users/get-current.ts';
 import { handler as userCleanup } from '../../functions/workers/user-cleanup.ts';
 import { workers } from '../../functions/workers.ts';
+import { captured } from '../support/captured-logs.ts';
 import { invoke, lambdaContext, sqsEvent, sqsRecord, TEST_REQUEST_ID } from '../support/events.ts';
 import {
   ADMIN_TOKEN,
@@ -34,27 +35,6 @@ import {
 } from './fixtures.ts';
 
 const s3 = mockClient(S3Client);
-
-/** Every line written to stdout and stderr while `run` runs, parsed. */
-async function captured(run: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
-  const lines: string[] = [];
-  const keep = (chunk: unknown) => {
-    lines.push(...String(chunk).split('\n').filter(Boolean));
-    return true;
-  };
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(keep);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(keep);
-  try {
-    await run();
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  // Node's own warnings (the SDK's multi-line notice about Node versions) may land here too.
-  return lines
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 const emf = (lines: Record<string, unknown>[]) => lines.filter((line) => '_aws' in line);
 const logLines = (lines: Record<string, unknown>[]) => lines.filter((line) => !('_aws' in line));
