@@ -9,7 +9,10 @@ export default defineConfig({
   test: {
     expect: { requireAssertions: true },
     reporters: ['default', ['json', { outputFile: '.test-results/vitest.json' }]],
-    env: { LOG_LEVEL: 'silent' },
+    // Test workers are forked from the process that runs the shared local runtime, which sets
+    // AWS_LAMBDA_MAX_CONCURRENCY for its own invocations (bin/local/invoke-store.ts); a worker has
+    // no InvokeStore of its own, so it runs as a Lambda container does: one invocation at a time.
+    env: { LOG_LEVEL: 'silent', AWS_LAMBDA_MAX_CONCURRENCY: '' },
     projects: [
       {
         extends: true,
