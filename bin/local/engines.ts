@@ -129,6 +129,12 @@ export async function startDynamoDbLocal(options: {
   child.stderr?.on('data', (chunk) => {
     output += chunk;
   });
+  // A spawn that fails, or a guard pipe written after the wrapper ended, is reported by the wait
+  // below (the child's exit and its output), never as an unhandled 'error' event.
+  child.on('error', (error) => {
+    output += `\n${error.message}`;
+  });
+  child.stdin?.on('error', () => undefined);
   const endpoint = `http://127.0.0.1:${port}`;
   await waitUntilReady(endpoint, child, () => output);
   let stopped = false;
