@@ -10,7 +10,4 @@ export const bundleAliases: Readonly<Record<string, string>> = {
   'isomorphic-git': './node_modules/isomorphic-git/index.js',
   // Its SHA-1 from node:crypto instead of sha.js and the polyfills sha.js needs (shared/repository/sha1.ts).
   'sha.js/sha1.js': './shared/repository/sha1.ts',
-  // Lambda's credentials are in the environment: the rest of the default chain never runs there
-  // (shared/config/lambda-credentials.ts), and dropping it saves every bundle about 95 kB.
-  '@aws-sdk/credential-provider-node': './shared/config/lambda-credentials.ts',
 };

@@ -59,22 +59,26 @@ function oggType(c: Buffer): string | undefined {
 }
 
 /** The brands of an ISO media file's `ftyp` box this rule knows, and what each one is. */
-const ISO_BRANDS: Record<string, string> = {
-  'M4A ': 'audio/mp4',
-  'M4B ': 'audio/mp4',
-  'qt  ': 'video/quicktime',
-  ...Object.fromEntries(
-    ['isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6', 'mp41', 'mp42', 'avc1', 'M4V ', 'dash', 'mmp4'].map(
-      (brand) => [brand, 'video/mp4'],
+// Built on first use, as SIGNATURES: a module-level table built by calls stays in every bundle
+// that imports this module, whether or not it sniffs anything.
+let isoBrands: Record<string, string> | undefined;
+const ISO_BRANDS = (): Record<string, string> =>
+  (isoBrands ??= {
+    'M4A ': 'audio/mp4',
+    'M4B ': 'audio/mp4',
+    'qt  ': 'video/quicktime',
+    ...Object.fromEntries(
+      ['isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6', 'mp41', 'mp42', 'avc1', 'M4V ', 'dash', 'mmp4'].map(
+        (brand) => [brand, 'video/mp4'],
+      ),
     ),
-  ),
-};
+  });
 
 /** MP4, M4A and QuickTime: a leading `ftyp` box of a sensible size, with a major brand known here. */
 function isoMediaType(c: Buffer): string | undefined {
   if (c.length < 16 || !startsWith(c, ascii('ftyp'), 4) || c.readUInt32BE(0) < 16) return undefined;
   const brand = c.toString('latin1', 8, 12);
-  return Object.hasOwn(ISO_BRANDS, brand) ? ISO_BRANDS[brand] : undefined;
+  return Object.hasOwn(ISO_BRANDS(), brand) ? ISO_BRANDS()[brand] : undefined;
 }
 
 /** WebM: an EBML header whose DocType element (0x4282) says "webm" (Matroska's "matroska" is not). */
@@ -94,34 +98,36 @@ function isWebm(c: Buffer): boolean {
 }
 
 /** Every format served as what it is, by its leading bytes. */
-const SIGNATURES: Signature[] = [
-  format('image', 'image/png', (c) => startsWith(c, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-  format('image', 'image/jpeg', (c) => startsWith(c, [0xff, 0xd8, 0xff])),
-  format('image', 'image/gif', (c) => startsWith(c, ascii('GIF87a')) || startsWith(c, ascii('GIF89a'))),
-  // BMP: "BM", then the file size (4 bytes), two reserved words that are zero in practice are not relied on.
-  format('image', 'image/bmp', (c) => c.length >= 26 && startsWith(c, ascii('BM'))),
-  format(
-    'image',
-    'image/tiff',
-    (c) => startsWith(c, [0x49, 0x49, 0x2a, 0x00]) || startsWith(c, [0x4d, 0x4d, 0x00, 0x2a]),
-  ),
-  // ICO: reserved 0, type 1 (icon), then at least one image.
-  format(
-    'image',
-    'image/vnd.microsoft.icon',
-    (c) => startsWith(c, [0x00, 0x00, 0x01, 0x00]) && c.length >= 6 && (c[4] ?? 0) + (c[5] ?? 0) > 0,
-  ),
-  format('image', 'image/webp', (c) => startsWith(c, ascii('RIFF')) && startsWith(c, ascii('WEBP'), 8)),
-  format('audio', 'audio/mpeg', (c) => isId3(c) || isMp3Frame(c)),
-  format('audio', 'audio/wav', (c) => startsWith(c, ascii('RIFF')) && startsWith(c, ascii('WAVE'), 8)),
-  format('audio', 'audio/flac', (c) => startsWith(c, ascii('fLaC'))),
-  { kind: 'audio', typeOf: oggType },
-  { kind: 'video', typeOf: isoMediaType },
-  format('video', 'video/webm', isWebm),
-];
+let signatures: Signature[] | undefined;
+const SIGNATURES = (): Signature[] =>
+  (signatures ??= [
+    format('image', 'image/png', (c) => startsWith(c, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+    format('image', 'image/jpeg', (c) => startsWith(c, [0xff, 0xd8, 0xff])),
+    format('image', 'image/gif', (c) => startsWith(c, ascii('GIF87a')) || startsWith(c, ascii('GIF89a'))),
+    // BMP: "BM", then the file size (4 bytes), two reserved words that are zero in practice are not relied on.
+    format('image', 'image/bmp', (c) => c.length >= 26 && startsWith(c, ascii('BM'))),
+    format(
+      'image',
+      'image/tiff',
+      (c) => startsWith(c, [0x49, 0x49, 0x2a, 0x00]) || startsWith(c, [0x4d, 0x4d, 0x00, 0x2a]),
+    ),
+    // ICO: reserved 0, type 1 (icon), then at least one image.
+    format(
+      'image',
+      'image/vnd.microsoft.icon',
+      (c) => startsWith(c, [0x00, 0x00, 0x01, 0x00]) && c.length >= 6 && (c[4] ?? 0) + (c[5] ?? 0) > 0,
+    ),
+    format('image', 'image/webp', (c) => startsWith(c, ascii('RIFF')) && startsWith(c, ascii('WEBP'), 8)),
+    format('audio', 'audio/mpeg', (c) => isId3(c) || isMp3Frame(c)),
+    format('audio', 'audio/wav', (c) => startsWith(c, ascii('RIFF')) && startsWith(c, ascii('WAVE'), 8)),
+    format('audio', 'audio/flac', (c) => startsWith(c, ascii('fLaC'))),
+    { kind: 'audio', typeOf: oggType },
+    { kind: 'video', typeOf: isoMediaType },
+    format('video', 'video/webm', isWebm),
+  ]);
 
 const typeAmong = (content: Buffer, kinds: readonly Kind[]) => {
-  for (const signature of SIGNATURES) {
+  for (const signature of SIGNATURES()) {
     if (!kinds.includes(signature.kind)) continue;
     const type = signature.typeOf(content);
     if (type) return type;
