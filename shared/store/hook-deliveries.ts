@@ -38,9 +38,9 @@ import {
   SORT_SEPARATOR,
   sortAttributes,
 } from './keys.ts';
-import { forEachListPageInRange, mergeSorted, readListHead } from './lists.ts';
+import { forEachListPage, mergeSorted, readListHead } from './lists.ts';
 import { listSortAttributes } from './table.ts';
-import { NEW_ITEM, put, writeAlone } from './transaction.ts';
+import { NEW_ITEM, put, update, writeAlone } from './transaction.ts';
 
 type Raw = Record<string, unknown>;
 
@@ -200,20 +200,13 @@ export async function endAttempt(id: string, status: DeliveryStatus, dueAt?: num
  * hook is temporarily disabled), so the sweep leaves it alone until then. Nothing when settled.
  */
 export async function expectDeliveryAt(id: string, dueAt: number): Promise<void> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.hookDelivery(id),
-        UpdateExpression: 'SET due_at = :due',
-        ConditionExpression: 'attribute_exists(pk) AND #status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':due': dueAt, ':pending': 'pending' },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  await writeAlone(
+    update(keys.hookDelivery(id), 'SET due_at = :due', {
+      condition: 'attribute_exists(pk) AND #status = :pending',
+      names: { '#status': 'status' },
+      values: { ':due': dueAt, ':pending': 'pending' },
+    }),
+  );
 }
 
 // The sweep ---------------------------------------------------------------------------------------
@@ -239,16 +232,14 @@ export async function forEachOverdueDelivery(
   before: Date,
   onPage: (ids: string[]) => Promise<void>,
 ): Promise<void> {
-  await forEachListPageInRange(
+  await forEachListPage(
     lists.pendingDeliveries(shard),
-    'created_at',
-    { to: before.toISOString() },
     'id, lease_until, due_at',
-    SWEPT_PER_PAGE,
     async (items) => {
       const ids = items.filter((item) => overdue(item, before.getTime())).map((item) => String(item.id));
       if (ids.length > 0) await onPage(ids);
     },
+    { order: 'created_at', range: { to: before.toISOString() }, pageSize: SWEPT_PER_PAGE },
   );
 }
 
@@ -256,29 +247,15 @@ export async function forEachOverdueDelivery(
  * Takes an overdue delivery for a resend (its message is expected `now`, so the next sweep leaves
  * it alone for as long again): false when it settled, was claimed or was resent meanwhile.
  */
-export async function markDeliveryResent(id: string, before: Date, now = new Date()): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.hookDelivery(id),
-        UpdateExpression: 'SET due_at = :now',
-        ConditionExpression:
-          'attribute_exists(pk) AND #status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :before) AND (attribute_not_exists(due_at) OR due_at < :before)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':now': now.getTime(),
-          ':before': before.getTime(),
-          ':pending': 'pending',
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
+export const markDeliveryResent = (id: string, before: Date, now = new Date()): Promise<boolean> =>
+  writeAlone(
+    update(keys.hookDelivery(id), 'SET due_at = :now', {
+      condition:
+        'attribute_exists(pk) AND #status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :before) AND (attribute_not_exists(due_at) OR due_at < :before)',
+      names: { '#status': 'status' },
+      values: { ':now': now.getTime(), ':before': before.getTime(), ':pending': 'pending' },
+    }),
+  );
 
 // The log -----------------------------------------------------------------------------------------
 

@@ -189,47 +189,22 @@ export async function readWholeList<O extends ListOrder>(
 /**
  * Every item of a list however long, page by page (only the named attributes), each page handed
  * to `onPage` before the next is read: for cleanups that must miss none, such as a deleted
- * user's tokens.
+ * user's tokens, and for schedules that visit what lies in a range of another order (`within`).
  */
-export async function forEachListPage(
-  list: ListRef,
+export async function forEachListPage<O extends ListOrder = 'id'>(
+  list: ListRef<O>,
   projection: string,
   onPage: (items: Record<string, unknown>[]) => Promise<void>,
+  within?: { order: NoInfer<O>; range: SortRange; pageSize: number },
 ): Promise<void> {
   let startKey: Record<string, unknown> | undefined;
   do {
     const result: QueryCommandOutput = await queryChunk(
-      { list, order: 'id', sort: 'asc', projection },
-      undefined,
+      { list, order: within?.order ?? 'id', sort: 'asc', projection, range: within?.range },
+      within?.pageSize,
       startKey,
     );
     await onPage((result.Items ?? []) as Record<string, unknown>[]);
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-}
-
-/**
- * The items of a list whose sort value in `order` lies in `range`, lowest first, at most
- * `pageSize` per page (only the named attributes), each page handed to `onPage` before the next is
- * read: for a schedule that visits what is old enough in a list, however much there is.
- */
-export async function forEachListPageInRange<O extends ListOrder>(
-  list: ListRef<O>,
-  order: NoInfer<O>,
-  range: SortRange,
-  projection: string,
-  pageSize: number,
-  onPage: (items: Record<string, unknown>[]) => Promise<void>,
-): Promise<void> {
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result: QueryCommandOutput = await queryChunk(
-      { list, order, sort: 'asc', projection, range },
-      pageSize,
-      startKey,
-    );
-    const items = (result.Items ?? []) as Record<string, unknown>[];
-    if (items.length > 0) await onPage(items);
     startKey = result.LastEvaluatedKey;
   } while (startKey);
 }
