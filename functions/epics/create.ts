@@ -11,8 +11,8 @@ export const handler = defineRoute({
   auth: 'user',
   params: epicSchemas.create,
   load: epicGroup(mayCreateEpic),
-  run: async ({ params: input, caller, request, group, lastIid }) => {
-    const epic = await createEpic(newEpicFrom(input, group.id, caller.id), lastIid);
+  run: async ({ params: input, caller, request, group }) => {
+    const epic = await createEpic(newEpicFrom(input, group.id, caller.id));
     return reply.created(epicEntity(epic, group, await epicUsers(epic), request.baseUrl));
   },
 });

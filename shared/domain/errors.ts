@@ -27,6 +27,13 @@ export const notFound = (resource?: string) =>
 /** A record lookup miss (ActiveRecord::RecordNotFound): note the lower-case "found". */
 export const recordNotFound = () => new ApiError(404, { message: '404 Not found' });
 
+/**
+ * A write that could not commit in time (the database kept refusing it for contention or
+ * throttling): nothing was written, and the client may send it again after `Retry-After` seconds.
+ */
+export const serviceUnavailable = (retryAfterSeconds = 1) =>
+  new ApiError(503, { message: '503 Service Unavailable' }, { 'Retry-After': String(retryAfterSeconds) });
+
 export const routeNotFound = () => new ApiError(404, { error: '404 Not Found' });
 
 export const unauthorized = () => new ApiError(401, { message: '401 Unauthorized' });

@@ -96,19 +96,10 @@ export interface Project extends Record<FeatureFlag, boolean> {
   updated_at: string;
   last_activity_at: string;
   archived: boolean;
+  /** Counters: kept beside the project, never in its item, and read with it. */
   star_count: number;
   forks_count: number;
-  /**
-   * Moved in the same transaction as each issue's opening, closing and removal; absent until the
-   * project's first issue.
-   */
   open_issues_count?: number;
-  /**
-   * The last iid given to the project's issues and merge requests (absent before the first), as
-   * read with the project: the next creation's first guess. Never shown.
-   */
-  last_issue_iid?: number;
-  last_merge_request_iid?: number;
   /** As given, credentials included (they are used to fetch); shown only without them. */
   import_url: string | null;
   import_status: ImportStatus;

@@ -16,7 +16,6 @@ import {
   epicUsers,
   readEpicByIid,
   readEpicForNotes,
-  readLastEpicIid,
   type StoredEpic,
 } from '#store/epics.ts';
 import { keys } from '#store/keys.ts';
@@ -31,13 +30,13 @@ function found(epic: StoredEpic | undefined): StoredEpic {
   return epic;
 }
 
-/** The group an epic is created in, with its iid counter read ahead; `allow` decides creating. */
+/** The group an epic is created in; `allow` decides creating. */
 export const epicGroup = <P extends { id: string | number }>(allow: (context: InGroup) => boolean) =>
   inGroup({
-    read: (groupId, _params: P) => readLastEpicIid(groupId),
-    decide: ({ found: lastIid, ...context }) => {
+    read: async (_groupId, _params: P) => undefined,
+    decide: (context) => {
       allowing(allow(context));
-      return { lastIid };
+      return {};
     },
   });
 

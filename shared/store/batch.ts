@@ -1,12 +1,29 @@
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
+import { counterKeysOf, isCounterShard, mergeCounters } from './counters.ts';
 import { keyFits } from './keys.ts';
 
 export type Key = { pk: string; sk: string };
 
-/** Reads many items by key (100 per request, consistent, retrying unprocessed keys); missing ones are skipped. */
+/**
+ * Reads many items by key (100 per request, consistent, retrying unprocessed keys); missing ones
+ * are skipped. An item that carries counters (store/counters.ts) comes with their sums, its
+ * shards read in the same batch.
+ */
 export async function batchGetItems(keyList: Key[]): Promise<Record<string, unknown>[]> {
-  const unique = [...new Map(keyList.filter(keyFits).map((key) => [`${key.pk}|${key.sk}`, key])).values()];
+  const wanted = keyList.filter(keyFits);
+  const shards = counterKeysOf(wanted);
+  if (!shards.length) return readKeys(wanted);
+  const read = await readKeys([...wanted, ...shards]);
+  const asked = new Set(wanted.map((key) => `${key.pk}|${key.sk}`));
+  return mergeCounters(
+    read.filter((item) => !isCounterShard(item) || asked.has(`${String(item.pk)}|${String(item.sk)}`)),
+    read.filter(isCounterShard),
+  );
+}
+
+async function readKeys(keyList: Key[]): Promise<Record<string, unknown>[]> {
+  const unique = [...new Map(keyList.map((key) => [`${key.pk}|${key.sk}`, key])).values()];
   const chunks: Key[][] = [];
   for (let start = 0; start < unique.length; start += 100) chunks.push(unique.slice(start, start + 100));
   // Chunks are independent: read them side by side so 101 keys cost one round trip, like 100.
@@ -21,8 +38,8 @@ async function readChunk(keys: Key[]): Promise<Record<string, unknown>[]> {
   };
   while (request && Object.keys(request).length) {
     const result = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
-    found.push(...(result.Responses?.[tableName()] ?? []));
-    request = result.UnprocessedKeys as typeof request;
+    found.push(...(result?.Responses?.[tableName()] ?? []));
+    request = result?.UnprocessedKeys as typeof request;
   }
   return found;
 }
@@ -59,4 +76,14 @@ export async function batchDeleteItems(keyList: Key[]): Promise<void> {
       }
     }),
   );
+}
+
+/**
+ * Items read by a Query (a page of a list) with their counters summed, their shards read in one
+ * batch; items without counters come back as they are, and no read is made for them.
+ */
+export async function withCounters(items: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  const shards = counterKeysOf(items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
+  if (!shards.length) return items;
+  return mergeCounters(items, await readKeys(shards));
 }

@@ -20,7 +20,7 @@ import { stateFields, stateNote } from '#domain/issuables.ts';
 import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { batchGetItems } from './batch.ts';
-import { nextId } from './ids.ts';
+import { nextId, withNextIid } from './ids.ts';
 import { changeState, changeSteps, removeIssuable, stateGuard } from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
@@ -111,63 +111,28 @@ export async function readEpicForNotes(groupId: number, idOrIid: number): Promis
   return pointer?.kind === 'epic_iid' ? readEpicById(groupId, Number(pointer.id)) : undefined;
 }
 
-/** The last iid given to a group's epics (0 before the first). */
-export async function readLastEpicIid(groupId: number): Promise<number> {
-  const item = await getItem(keys.epicIidCounter(groupId));
-  return Number(item?.last_iid ?? 0);
-}
-
 // Creating ------------------------------------------------------------------------------------------
 
-/** Another creation took the iid we read as next: read the counter again. */
-class IidTaken extends Error {}
-
-/** Attempts at taking the next iid; each loses only to a creation that succeeded. */
-const IID_ATTEMPTS = 200;
-
-/** The counter moves from `last` to `last + 1` only if it still holds `last` (absent for 0). */
-const takeIid = (groupId: number, last: number) =>
-  refusedWith(
-    update(keys.epicIidCounter(groupId), 'SET last_iid = :iid', {
-      condition: last === 0 ? 'attribute_not_exists(last_iid)' : 'last_iid = :last',
-      values: last === 0 ? { ':iid': 1 } : { ':iid': last + 1, ':last': last },
-    }),
-    new IidTaken(),
-  );
-
 /**
- * Creates an epic with the group's next iid (`lastIid` is the counter as read before, if it was),
- * its iid pointer and its lists' counts in one transaction, on the condition that the group is
- * still there and not being deleted.
+ * Creates an epic with the group's next iid (taken alone, see withNextIid), its iid pointer and
+ * its lists' counts in one transaction, on the condition that the group is still there and not
+ * being deleted.
  */
-export async function createEpic(fields: NewEpic, lastIid?: number): Promise<StoredEpic> {
+export async function createEpic(fields: NewEpic): Promise<StoredEpic> {
   const groupId = fields.group_id;
   const id = await nextId('epic');
-  return retrying(
-    { times: IID_ATTEMPTS, retry: (error) => error instanceof IidTaken, backoff: true },
-    lastIid ?? (await readLastEpicIid(groupId)),
-    async (last) => {
-      const now = new Date().toISOString();
-      const epic: StoredEpic = {
-        ...fields,
-        id,
-        iid: last + 1,
-        created_at: now,
-        updated_at: now,
-        notes_count: 0,
-      };
-      await commit([
-        takeIid(groupId, last),
-        refusedWith(check(keys.group(groupId), LIVE_ITEM), notFound('Group')),
-        put(epicItem(epic), NEW_ITEM),
-        put(iidItem(epic), NEW_ITEM),
-        listCountChange(lists.groupEpics(groupId), 1),
-        listCountChange(lists.groupEpicsInState(groupId, 'opened'), 1),
-      ]);
-      return epic;
-    },
-    () => readLastEpicIid(groupId),
-  );
+  return withNextIid(keys.epicIidCounter(groupId), 'last_iid', async (iid) => {
+    const now = new Date().toISOString();
+    const epic: StoredEpic = { ...fields, id, iid, created_at: now, updated_at: now, notes_count: 0 };
+    await commit([
+      refusedWith(check(keys.group(groupId), LIVE_ITEM), notFound('Group')),
+      put(epicItem(epic), NEW_ITEM),
+      put(iidItem(epic), NEW_ITEM),
+      listCountChange(lists.groupEpics(groupId), 1),
+      listCountChange(lists.groupEpicsInState(groupId, 'opened'), 1),
+    ]);
+    return epic;
+  });
 }
 
 // Listing ---------------------------------------------------------------------------------------

@@ -34,7 +34,9 @@ import type { ProjectListRequest } from './project-pages.ts';
 import { starredProjectIds } from './project-stars.ts';
 import { createProject } from './project-writes.ts';
 import { listSortAttributes } from './table.ts';
+import { counterChange, itemCounter } from './counters.ts';
 import {
+  check,
   commit,
   EXISTING_ITEM,
   LIVE_ITEM,
@@ -63,12 +65,14 @@ const forkLinkItem = (sourceId: number, forkId: number, createdAt: string): Raw 
   created_at: createdAt,
 });
 
-/** The source's `forks_count` moves with the link; a source gone meanwhile is 404. */
-const forksCountChange = (sourceId: number, delta: 1 | -1, condition: string): Step =>
-  refusedWith(
-    update(keys.project(sourceId), 'ADD forks_count :delta', { condition, values: { ':delta': delta } }),
-    notFound('Project'),
-  );
+/**
+ * The source's `forks_count` moves with the link (on its counters, store/counters.ts); a source gone
+ * meanwhile is 404.
+ */
+const forksCountChange = (sourceId: number, delta: 1 | -1, condition: string): (Step | TransactItem)[] => [
+  refusedWith(check(keys.project(sourceId), condition), notFound('Project')),
+  counterChange(itemCounter(keys.project(sourceId), 'forks_count'), delta),
+];
 
 // Fork ----------------------------------------------------------------------------------------------
 
@@ -140,7 +144,7 @@ export async function createFork(caller: Caller, source: Project, request: ForkR
       current.owner_id,
       (fork) => [
         put(forkLinkItem(source.id, fork.id, fork.created_at), NEW_ITEM),
-        forksCountChange(source.id, 1, LIVE_ITEM),
+        ...forksCountChange(source.id, 1, LIVE_ITEM),
       ],
     );
   try {
@@ -181,7 +185,7 @@ export async function createForkRelation(project: Project, source: Project): Pro
       (stored) => (stored && !stored.deleting ? conflict('Project already forked') : notFound('Project')),
     ),
     put(forkLinkItem(source.id, project.id, new Date().toISOString()), NEW_ITEM),
-    forksCountChange(source.id, 1, LIVE_ITEM),
+    ...forksCountChange(source.id, 1, LIVE_ITEM),
   ]);
   return (await getProject(project.id)) ?? { ...project, forked_from_project_id: source.id };
 }
@@ -206,7 +210,7 @@ export async function removeForkRelation(project: Project): Promise<boolean> {
     ),
     remove(keys.forkLink(sourceId, project.id)),
     // A deleted source's count goes with it.
-    ...(sourceExists ? [forksCountChange(sourceId, -1, EXISTING_ITEM)] : []),
+    ...(sourceExists ? forksCountChange(sourceId, -1, EXISTING_ITEM) : []),
   ];
   try {
     await retrying(

@@ -21,7 +21,7 @@ import { descendantsOf, readSubtrees } from './group-tree.ts';
 import { tree } from './keys.ts';
 import { mergeSorted } from './lists.ts';
 import { namespaceOfGroup } from './namespaces.ts';
-import { decodeProject, getProjectsRaw } from './project-items.ts';
+import { decodeProject, getProjectsRaw, withProjectCounters } from './project-items.ts';
 import { listNamespaceProjects } from './project-lists.ts';
 import type { ProjectListRequest } from './project-pages.ts';
 import { memberProjectsOf } from './project-reach.ts';
@@ -172,6 +172,6 @@ export async function subtreeProjectsPage(
       filter(project) && (seesAll || canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS)),
   );
   const offset = offsetOf(page);
-  const items = visible.slice(offset, offset + page.perPage);
+  const items = await withProjectCounters(visible.slice(offset, offset + page.perPage));
   return { items, total: visible.length, access };
 }

@@ -49,7 +49,7 @@ import { decodeGroup, getGroup, getGroupsRaw, groupItem, groupRouteItem } from '
 import { followGroupShares } from './group-shares.ts';
 import { getItem, readPartition } from './items.ts';
 import { keys, lists, listsOfItem, tree } from './keys.ts';
-import { listCountChange, readSubtreeUpTo } from './lists.ts';
+import { listCountChange, readListCount, readListCounts, readSubtreeUpTo } from './lists.ts';
 import { groupNamespace } from './namespaces.ts';
 import {
   decodeProject,
@@ -471,13 +471,11 @@ async function allArrived(move: Move): Promise<boolean> {
   }
   for (const group of descendants) count(lists.groupChildren(group.parent_id).partition);
   for (const partition of move.movedProjects.values()) count(partition);
-  const counters = await batchGetItems(
-    [...moved.keys()].map((partition) => keys.listCount({ attribute: 'l2', partition })),
+  const partitions = [...moved.keys()];
+  const counts = await readListCounts(
+    partitions.map((partition) => ({ attribute: 'l2' as const, partition })),
   );
-  return counters.every(
-    (counter) =>
-      Number(counter.count ?? 0) <= (moved.get(String(counter.pk).slice('LISTCOUNT#'.length)) ?? 0),
-  );
+  return counts.every((count, index) => count <= (moved.get(partitions[index] as string) ?? 0));
 }
 
 /** The group check that a child's new place is still right: the parent carries this move's mark. */
@@ -575,9 +573,9 @@ async function everySharedLink(groupId: number): Promise<Record<string, unknown>
   for (let attempt = 1; ; attempt++) {
     const [links, counter] = await Promise.all([
       sharedLinksOfGroup(groupId),
-      getItem(keys.listCount(lists.sharedWithGroup(groupId))),
+      readListCount(lists.sharedWithGroup(groupId)),
     ]);
-    if (links.length >= Number(counter?.count ?? 0) || attempt >= MAX_IDLE_ROUNDS + 2) return links;
+    if (links.length >= counter || attempt >= MAX_IDLE_ROUNDS + 2) return links;
     await sleep(100 * 2 ** attempt);
   }
 }

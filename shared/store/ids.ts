@@ -45,3 +45,59 @@ export async function nextId(kind: string): Promise<number> {
 export function forgetReservedIds(): void {
   reserved.clear();
 }
+
+/**
+ * The next iid of a parent (a project's issues, a group's epics): one atomic ADD on the parent's
+ * iid counter item, outside the creation's transaction, so creations never retry on each other.
+ * An iid taken by a creation that then fails is given back when nobody took one since (`releaseIid`).
+ */
+export async function nextIid(key: { pk: string; sk: string }, attribute: string): Promise<number> {
+  const result = await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'ADD #iid :one',
+      ExpressionAttributeNames: { '#iid': attribute },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const iid = Number(result.Attributes?.[attribute]);
+  if (!Number.isSafeInteger(iid)) throw new Error(`iid counter ${key.pk} answered no number`);
+  return iid;
+}
+
+/** Gives an iid back after its creation failed, unless a later creation took the next one. */
+export async function releaseIid(
+  key: { pk: string; sk: string },
+  attribute: string,
+  iid: number,
+): Promise<void> {
+  await documentClient()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'ADD #iid :minus',
+        ConditionExpression: '#iid = :iid',
+        ExpressionAttributeNames: { '#iid': attribute },
+        ExpressionAttributeValues: { ':minus': -1, ':iid': iid },
+      }),
+    )
+    .catch(() => undefined);
+}
+
+/** Takes an iid for `create`, given back when `create` fails. */
+export async function withNextIid<T>(
+  key: { pk: string; sk: string },
+  attribute: string,
+  create: (iid: number) => Promise<T>,
+): Promise<T> {
+  const iid = await nextIid(key, attribute);
+  try {
+    return await create(iid);
+  } catch (error) {
+    await releaseIid(key, attribute, iid);
+    throw error;
+  }
+}

@@ -2,12 +2,13 @@
  * What issues, merge requests and epics share when they change: a write on the condition that the
  * item is still as read (else decided again on a fresh read, or 404 when it is gone); a close or
  * reopen with its system note and the move between the state lists in the same transaction, the
- * item's own write counting the note; the removal counted off its lists, then its partition. Each
+ * note counted on the item's counters; the removal counted off its lists, then its partition. Each
  * owner adds its own rules (its key, lists, guard and the writes beside these).
  */
 import { recordNotFound } from '#domain/errors.ts';
 import { stateAfter } from '#domain/issuables.ts';
 import type { NoteParent } from '#domain/notes.ts';
+import { itemCounterChanges } from './counters.ts';
 import { type ListName, sortAttributes } from './keys.ts';
 import { listCountChange } from './lists.ts';
 import { removeParentPartition } from './noteable-purge.ts';
@@ -130,7 +131,6 @@ export async function changeSteps(change: {
   if (move) {
     names['#list'] = move.to.attribute;
     values[':list'] = move.to.partition;
-    values[':one'] = 1;
     sets.push('#list = :list');
     const note = await noteSteps(
       key,
@@ -138,9 +138,15 @@ export async function changeSteps(change: {
       { body: move.body, author_id: move.actorId, system: true },
       now,
     );
-    moves.push(note.put, listCountChange(move.from, -1), listCountChange(move.to, 1));
+    moves.push(
+      note.put,
+      // The system note counts on the item's counters; the item's own write is its live check.
+      itemCounterChanges(key, { notes_count: 1, user_notes_count: 0 }),
+      listCountChange(move.from, -1),
+      listCountChange(move.to, 1),
+    );
   }
-  const expression = `SET ${sets.join(', ')}${change.removing ?? ''}${move ? ' ADD notes_count :one' : ''}`;
+  const expression = `SET ${sets.join(', ')}${change.removing ?? ''}`;
   return { update: asRead(update(key, expression, { condition, names, values })), moves };
 }
 

@@ -1,9 +1,10 @@
 /**
  * Issues. An issue heads its own partition (`ISSUE#<project>#<iid>`), where its notes live too; it
  * joins its project's list of issues (`l1`) and the list of its state (`l2`). Its iid comes from
- * the project item's `last_issue_iid`, moved in the same transaction as the issue is written under
- * a condition on the value read, so iids are gapless and unique however many are created at once;
- * `open_issues_count` moves in the same transactions as each opening, closing and removal.
+ * the project's iid counter item by one atomic add (store/ids.ts), so iids are unique and, but for
+ * a crash between the add and the write, gapless however many are created at once; the open list's
+ * total is the project's `open_issues_count` (store/counters.ts), moved in the same transactions as
+ * each opening, closing and removal.
  */
 import { notFound, validationFailed } from '#domain/errors.ts';
 import { stateFields, stateNote } from '#domain/issuables.ts';
@@ -18,14 +19,14 @@ import {
 import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
-import { nextId } from './ids.ts';
+import { nextId, withNextIid } from './ids.ts';
 import { changeState, changeSteps, removeIssuable, STILL_AS_READ, stateGuard } from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { longText, removeDropped } from './long-text.ts';
 import { decodeNoteParent } from './notes.ts';
-import { commit, NEW_ITEM, put, refusedWith, retrying, update } from './transaction.ts';
+import { check, commit, LIVE_ITEM, NEW_ITEM, put, refusedWith } from './transaction.ts';
 import { getUsers } from './users.ts';
 
 type Raw = Record<string, unknown>;
@@ -120,57 +121,31 @@ export async function readIssue(projectId: number, iid: number): Promise<StoredI
 
 // Creating ------------------------------------------------------------------------------------------
 
-/** Another creation took the iid we read as next: read the counter again. */
-class IidTaken extends Error {}
-
-/** Attempts at taking the next iid; each loses only to a creation that succeeded. */
-const IID_ATTEMPTS = 200;
-
-async function lastIssueIid(projectId: number): Promise<number> {
-  const item = await getItem(keys.project(projectId));
-  if (!item || item.deleting) throw notFound('Project');
-  return Number(item.last_issue_iid ?? 0);
-}
-
-/** Creates an issue with the project's next iid; open_issues_count counts it. */
+/**
+ * Creates an issue with the project's next iid (taken alone, see withNextIid); it counts in its
+ * lists, the open ones being the project's open_issues_count, on the condition the project is live.
+ */
 export async function createIssue(
   project: Project,
   fields: NewIssue,
   createdAt?: string,
 ): Promise<StoredIssue> {
-  const id = await nextId('issue');
-  const known = project.last_issue_iid ?? 0;
-  return retrying(
-    { times: IID_ATTEMPTS, retry: (error) => error instanceof IidTaken, backoff: true },
-    known,
-    async (last) => {
-      const now = createdAt ?? new Date().toISOString();
-      const issue: StoredIssue = {
-        ...fields,
-        id,
-        iid: last + 1,
-        created_at: now,
-        updated_at: now,
-        notes_count: 0,
-      };
-      checkFits(issue);
-      await commit([
-        refusedWith(
-          update(keys.project(project.id), 'SET last_issue_iid = :iid ADD open_issues_count :one', {
-            condition:
-              'attribute_exists(pk) AND attribute_not_exists(deleting) AND (attribute_not_exists(last_issue_iid) OR last_issue_iid = :last)',
-            values: { ':iid': issue.iid, ':one': 1, ':last': last },
-          }),
-          new IidTaken(),
-        ),
-        put(issueItem(issue), NEW_ITEM),
-        listCountChange(lists.projectIssues(project.id), 1),
-        listCountChange(lists.projectIssuesInState(project.id, 'opened'), 1),
-      ]);
-      return issue;
-    },
-    () => lastIssueIid(project.id),
-  );
+  const draft: StoredIssue = { ...fields, id: 0, iid: 0, created_at: '', updated_at: '', notes_count: 0 };
+  // Refused before an iid is taken: a refusal costs no iid.
+  checkFits(draft);
+  return withNextIid(keys.projectIids(project.id), 'issue', async (iid) => {
+    // Id and time are taken after the iid, so creations in one process list in iid order.
+    const id = await nextId('issue');
+    const now = createdAt ?? new Date().toISOString();
+    const issue: StoredIssue = { ...draft, id, iid, created_at: now, updated_at: now };
+    await commit([
+      refusedWith(check(keys.project(project.id), LIVE_ITEM), notFound('Project')),
+      put(issueItem(issue), NEW_ITEM),
+      listCountChange(lists.projectIssues(project.id), 1),
+      listCountChange(lists.projectIssuesInState(project.id, 'opened'), 1),
+    ]);
+    return issue;
+  });
 }
 
 // Listing ---------------------------------------------------------------------------------------
@@ -277,27 +252,21 @@ export function changeIssue(
       await commit([write]);
       return { ...current, ...all, updated_at: now };
     }
-    await commit([
-      write,
-      ...moves,
-      openIssuesCountChange(current.project_id, nextState === 'opened' ? 1 : -1),
-    ]);
+    // The moves count the issue off one state list and onto the other: the open list's total is
+    // the project's open_issues_count.
+    await commit([write, ...moves]);
     return { ...current, ...all, updated_at: now, notes_count: current.notes_count + 1 };
   });
 }
 
-const openIssuesCountChange = (projectId: number, delta: number) =>
-  update(keys.project(projectId), 'ADD open_issues_count :delta', { values: { ':delta': delta } });
-
 /**
- * Removes an issue, counted off its lists and (when open) open_issues_count in the same
+ * Removes an issue, counted off its lists (when open, off open_issues_count) in the same
  * transaction, then its notes.
  */
 export function deleteIssue(issue: StoredIssue): Promise<void> {
   return removeIssuable(issue, keys.issue(issue.project_id, issue.iid), stateGuard, readAgain, (current) => [
     listCountChange(lists.projectIssues(current.project_id), -1),
     listCountChange(lists.projectIssuesInState(current.project_id, current.state), -1),
-    ...(current.state === 'opened' ? [openIssuesCountChange(current.project_id, -1)] : []),
   ]);
 }
 

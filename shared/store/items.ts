@@ -2,16 +2,23 @@
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, type Key } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
+import { counterKeysOf, mergeCounters } from './counters.ts';
 import { keyFits, keys } from './keys.ts';
 import { type LocalOrder, localIndexName } from './table.ts';
 
-/** One item by key, read consistently so a write a moment ago is seen. */
+/**
+ * One item by key, read consistently so a write a moment ago is seen; an item that carries
+ * counters comes with their sums (its shards read beside it).
+ */
 export async function getItem(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
   if (!keyFits(key)) return undefined;
-  const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
-  );
-  return result.Item;
+  const shardKeys = counterKeysOf([key]);
+  const [result, shards] = await Promise.all([
+    documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true })),
+    shardKeys.length ? batchGetItems(shardKeys) : [],
+  ]);
+  const item = result?.Item;
+  return item && shardKeys.length ? mergeCounters([item], shards)[0] : item;
 }
 
 /** An item unless it is being deleted (a deleted group's items stay until the worker removes them). */

@@ -1,5 +1,6 @@
 /** Key builders: the only place that knows how items are addressed. */
 import { createHash } from 'node:crypto';
+import { type CounterRef, PARENT_SHARDS, WIDE_SHARDS } from './counters.ts';
 import {
   type ListOrder,
   type ListPartitionAttribute,
@@ -38,8 +39,11 @@ const partIndex = (index: number) => String(index).padStart(3, '0');
 
 export const keys = {
   idCounter: (kind: string): Key => ({ pk: `COUNTER#${kind}`, sk: 'COUNTER' }),
-  /** A list's counter (its partition names it; see `lists`). */
-  listCount: (list: ListName): Key => ({ pk: `LISTCOUNT#${list.partition}`, sk: 'COUNT' }),
+  /**
+   * The last iid given to a project's issues (`issue`) or merge requests (`merge_request`): moved
+   * by one atomic update before the creation's transaction, in no list.
+   */
+  projectIids: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'IIDS' }),
   user: (id: number): Key => ({ pk: `USER#${id}`, sk: 'USER' }),
   /** Full paths of users, groups and projects share one namespace, as in GitLab. */
   route: (fullPath: string): Key => ({ pk: `ROUTE#${fullPath.toLowerCase()}`, sk: 'ROUTE' }),
@@ -239,6 +243,12 @@ export const lists = {
     listOf('l2', timed)(`MRS#PROJECT#${projectId}#${state}`),
   projectSnippets: (projectId: number) => listOf('l1', timed)(`SNIPPETS#PROJECT#${projectId}`),
   groupEpics: (groupId: number) => listOf('l1', timed)(`EPICS#GROUP#${groupId}`),
+  /**
+   * The notes of an issue, merge request, snippet or epic (its partition key names it), in created
+   * and updated order only; its total is the parent's `notes_count` (store/counters.ts).
+   */
+  notesOf: (parentPk: string) =>
+    listOf<'created_at' | 'updated_at'>('l1', ['created_at', 'updated_at'])(`NOTES#${parentPk}`),
   groupEpicsInState: (groupId: number, state: string) =>
     listOf('l2', timed)(`EPICS#GROUP#${groupId}#${state}`),
   /** Pull mirrors, for the schedule that updates them. */
@@ -282,6 +292,33 @@ export const listsOfItem = (item: Record<string, unknown>): ListName[] =>
   listPartitionAttributes.flatMap((attribute) =>
     item[attribute] === undefined ? [] : [{ attribute, partition: String(item[attribute]) }],
   );
+
+/** Lists whose total is a counter of the item they hang on, shown with it. */
+const COUNTED_BY_ITEM: { pattern: RegExp; attribute: string; item: (id: string) => string }[] = [
+  { pattern: /^STARS#PROJECT#(\d+)$/, attribute: 'star_count', item: (id) => `PROJECT#${id}` },
+  { pattern: /^ISSUES#PROJECT#(\d+)#opened$/, attribute: 'open_issues_count', item: (id) => `PROJECT#${id}` },
+];
+
+/**
+ * Instance-wide lists (every user, every public project, …): every creation of their kind counts
+ * in them, so their totals are spread over more shards.
+ */
+const WIDE_LIST =
+  /^(USERS(#[^#]+)?|PATS|GROUPS#[^#]+|GROUPS#CHILDREN#ROOT|NAMESPACES#USER|PROJECTS#[^#]+|G?SEARCH#PENDING|MIRRORS|LDAPLINKS)$/;
+
+/** The counter that holds a list's total (see store/counters.ts). */
+export function listCounter(list: ListName): CounterRef {
+  for (const counted of COUNTED_BY_ITEM) {
+    const id = counted.pattern.exec(list.partition)?.[1];
+    if (id !== undefined)
+      return { pk: counted.item(id), attribute: counted.attribute, shards: PARENT_SHARDS };
+  }
+  return {
+    pk: `LISTCOUNT#${list.partition}`,
+    attribute: 'count',
+    shards: WIDE_LIST.test(list.partition) ? WIDE_SHARDS : PARENT_SHARDS,
+  };
+}
 
 /** Whether a stored item is the one at this key. */
 export const isAt = (item: Record<string, unknown>, key: Key) => item.pk === key.pk && item.sk === key.sk;

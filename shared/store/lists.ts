@@ -1,9 +1,11 @@
-import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { documentClient, tableName } from './client.ts';
-import { keys, type ListName, type ListRef, listsOfItem } from './keys.ts';
+import { batchGetItems, withCounters } from './batch.ts';
+import { counterChange, shardKeys, sumOf } from './counters.ts';
+import { type ListName, type ListRef, listCounter, listsOfItem } from './keys.ts';
 import { indexName, type ListOrder, listSortAttributes, treeIndex } from './table.ts';
-import { type TransactItem, update } from './transaction.ts';
+import type { TransactItem } from './transaction.ts';
 
 export interface ListQuery<T, O extends ListOrder> {
   list: ListRef<O>;
@@ -101,7 +103,7 @@ async function queryUnfiltered<T, O extends ListOrder>(
       items.push(...((result.Items ?? []) as Record<string, unknown>[]));
       startKey = result.LastEvaluatedKey;
     } while (startKey && items.length < wanted);
-    return items.slice(offset, wanted).map(query.decode);
+    return (await withCounters(items.slice(offset, wanted))).map(query.decode);
   };
   const [items, total] = await Promise.all([readPage(), readListCount(query.list)]);
   return { items, total };
@@ -113,7 +115,7 @@ async function queryFiltered<T, O extends ListOrder>(
 ): Promise<ListPage<T>> {
   const filter = query.filter as (entity: T) => boolean;
   const wanted = offset + query.page.perPage;
-  const matches: T[] = [];
+  const matches: Record<string, unknown>[] = [];
   let matched = 0;
   let read = 0;
   let startKey: Record<string, unknown> | undefined;
@@ -123,28 +125,38 @@ async function queryFiltered<T, O extends ListOrder>(
       read++;
       const entity = query.decode(raw);
       if (!filter(entity)) continue;
-      if (matched >= offset && matched < wanted) matches.push(entity);
+      if (matched >= offset && matched < wanted) matches.push(raw);
       matched++;
     }
     startKey = result.LastEvaluatedKey;
   } while (startKey && read < MAX_COUNTED_ITEMS);
-  return { items: matches, total: startKey ? undefined : matched };
+  // The page's items with their counters (filters never read counters).
+  const items = (await withCounters(matches)).map(query.decode);
+  return { items, total: startKey ? undefined : matched };
 }
 
+/** A list's total: its counter's shards, read in one batch and added up. */
 export async function readListCount(list: ListName): Promise<number> {
-  const result = await documentClient().send(
-    new GetCommand({ TableName: tableName(), Key: keys.listCount(list) }),
-  );
-  return Math.max(0, Number(result.Item?.count ?? 0));
+  const counter = listCounter(list);
+  return sumOf(await batchGetItems(shardKeys(counter.pk, counter.shards)), counter.pk, counter.attribute);
+}
+
+/** The totals of several lists, their shards read in one batch. */
+export async function readListCounts(refs: ListName[]): Promise<number[]> {
+  const counters = refs.map(listCounter);
+  const items = await batchGetItems(counters.flatMap((counter) => shardKeys(counter.pk, counter.shards)));
+  return counters.map((counter) => sumOf(items, counter.pk, counter.attribute));
+}
+
+/** The items that hold a list's total, to remove them with the list. */
+export function listCountKeys(list: ListName): { pk: string; sk: string }[] {
+  const counter = listCounter(list);
+  return shardKeys(counter.pk, counter.shards);
 }
 
 /** The counter change that goes in the same transaction as an item joining or leaving a list. */
-export function listCountChange(list: ListName, delta: number): TransactItem {
-  return update(keys.listCount(list), 'ADD #count :delta', {
-    names: { '#count': 'count' },
-    values: { ':delta': delta },
-  });
-}
+export const listCountChange = (list: ListName, delta: number): TransactItem =>
+  counterChange(listCounter(list), delta);
 
 /** The counter changes of an item joining (+1) or leaving (-1) every list it belongs to. */
 export const listCountChanges = (item: Record<string, unknown>, delta: number): TransactItem[] =>
@@ -320,17 +332,19 @@ export async function listMerged<T, O extends ListOrder>(query: MergedListQuery<
     ]);
     const merged = mergeSorted([...heads, extra], query.order, query.sort);
     const total = counts.reduce((sum, count) => sum + count, 0) + distinctCount(extra);
-    return { items: merged.slice(offset, wanted).map(query.decode), total };
+    return { items: (await withCounters(merged.slice(offset, wanted))).map(query.decode), total };
   }
   const [whole, extra] = await Promise.all([
     eachSet((ref) => readWholeList(ref, query.order, query.range)),
     Promise.resolve(query.extra).then(notListed),
   ]);
-  const merged = mergeSorted([...whole.map((part) => part.items), extra], query.order, query.sort)
-    .map(query.decode)
-    .filter(query.filter);
+  const filter = query.filter;
+  const merged = mergeSorted([...whole.map((part) => part.items), extra], query.order, query.sort).filter(
+    (raw) => filter(query.decode(raw)),
+  );
   const complete = whole.every((part) => part.complete);
-  return { items: merged.slice(offset, wanted), total: complete ? merged.length : undefined };
+  const page = (await withCounters(merged.slice(offset, wanted))).map(query.decode);
+  return { items: page, total: complete ? merged.length : undefined };
 }
 
 const distinctCount = (items: Record<string, unknown>[]) =>

@@ -1,9 +1,8 @@
 /**
  * Merge requests. A merge request heads its own partition (`MR#<project>#<iid>`), where its notes
  * live too; it joins its project's list of merge requests (`l1`) and the list of its state (`l2`).
- * Its iid comes from the project item's `last_merge_request_iid`, moved in the same transaction as
- * the merge request is written under a condition on the value read, so iids are gapless and unique
- * however many are created at once.
+ * Its iid comes from the project's iid counter item by one atomic add (store/ids.ts), so iids are
+ * unique and, but for a crash between the add and the write, gapless however many are created at once.
  *
  * GitLab lets one open merge request exist per source and target branch of a project: an open
  * merge request holds an item in its project's partition named after its two branches, taken and
@@ -30,7 +29,7 @@ import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
-import { nextId } from './ids.ts';
+import { nextId, withNextIid } from './ids.ts';
 import { changeState, changeSteps, type Guard, removeIssuable, STILL_AS_READ } from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
@@ -38,6 +37,8 @@ import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { longText, removeDropped, type StoredText } from './long-text.ts';
 import { decodeNoteParent } from './notes.ts';
 import {
+  check,
+  LIVE_ITEM,
   commit,
   NEW_ITEM,
   put,
@@ -173,17 +174,8 @@ class BranchesMoved extends Error {}
 
 // Creating ---------------------------------------------------------------------------------------------
 
-/** Another creation took the iid we read as next: read the counter again. */
-class IidTaken extends Error {}
-
-/** Attempts at taking the next iid (or at a change racing others); each loses only to a write that won. */
+/** Attempts at a change racing others; each loses only to a write that won. */
 const ATTEMPTS = 200;
-
-async function lastMergeRequestIid(projectId: number): Promise<number> {
-  const item = await getItem(keys.project(projectId));
-  if (!item || item.deleting) throw notFound('Project');
-  return Number(item.last_merge_request_iid ?? 0);
-}
 
 /**
  * Creates a merge request with the project's next iid, its assignees those of the named users who
@@ -194,53 +186,43 @@ export async function createMergeRequest(
   project: Project,
   fields: NewMergeRequest,
 ): Promise<{ mergeRequest: StoredMergeRequest; users: Map<number, User> }> {
-  // The iid read with the project is the first guess; a lost race reads the counter again.
-  const last = project.last_merge_request_iid ?? 0;
   const [id, users] = await Promise.all([
     nextId('merge_request'),
     getUsers([fields.author_id, ...fields.assignee_ids]),
   ]);
   const assignees = fields.assignee_ids.filter((assignee) => users.has(assignee));
-  const mergeRequest = await retrying(
-    {
-      times: ATTEMPTS,
-      retry: (error) => error instanceof IidTaken || error instanceof BranchesMoved,
-      backoff: true,
-    },
-    last,
-    async (previous) => {
-      const now = new Date().toISOString();
-      const mr: StoredMergeRequest = {
-        ...fields,
-        assignee_ids: assignees,
-        id,
-        iid: previous + 1,
-        created_at: now,
-        updated_at: now,
-        notes_count: 0,
-      };
-      const key = keyOf(mr);
-      const description = DESCRIPTION.store(key, mr.description);
-      // Parts written under an iid another merge request took are nobody's: they go.
-      return DESCRIPTION.replace(key, description, async () => {
-        await commit([
-          refusedWith(
-            update(keys.project(project.id), 'SET last_merge_request_iid = :iid', {
-              condition:
-                'attribute_exists(pk) AND attribute_not_exists(deleting) AND (attribute_not_exists(last_merge_request_iid) OR last_merge_request_iid = :last)',
-              values: { ':iid': mr.iid, ':last': previous },
-            }),
-            new IidTaken(),
-          ),
-          put(mergeRequestItem(mr, description), NEW_ITEM),
-          takeBranches(mr, mr.target_branch, branchesTaken),
-          listCountChange(lists.projectMergeRequests(project.id), 1),
-          listCountChange(lists.projectMergeRequestsInState(project.id, 'opened'), 1),
-        ]);
-        return { value: mr };
-      });
-    },
-    () => lastMergeRequestIid(project.id),
+  // The iid is taken once (store/ids.ts); only a race on the branches' item is tried again.
+  const mergeRequest = await withNextIid(keys.projectIids(project.id), 'merge_request', (iid) =>
+    retrying(
+      { times: ATTEMPTS, retry: (error) => error instanceof BranchesMoved, backoff: true },
+      iid,
+      async () => {
+        const now = new Date().toISOString();
+        const mr: StoredMergeRequest = {
+          ...fields,
+          assignee_ids: assignees,
+          id,
+          iid,
+          created_at: now,
+          updated_at: now,
+          notes_count: 0,
+        };
+        const key = keyOf(mr);
+        const description = DESCRIPTION.store(key, mr.description);
+        // Parts written under an iid another merge request took are nobody's: they go.
+        return DESCRIPTION.replace(key, description, async () => {
+          await commit([
+            refusedWith(check(keys.project(project.id), LIVE_ITEM), notFound('Project')),
+            put(mergeRequestItem(mr, description), NEW_ITEM),
+            takeBranches(mr, mr.target_branch, branchesTaken),
+            listCountChange(lists.projectMergeRequests(project.id), 1),
+            listCountChange(lists.projectMergeRequestsInState(project.id, 'opened'), 1),
+          ]);
+          return { value: mr };
+        });
+      },
+      async (iid) => iid,
+    ),
   );
   return { mergeRequest, users };
 }

@@ -11,7 +11,7 @@ import { MERGE_REQUEST_STATES } from '#domain/merge-requests.ts';
 import { batchDeleteItems, type Key } from './batch.ts';
 import { readPartition } from './items.ts';
 import { keys, type ListRef, lists } from './keys.ts';
-import { forEachListPage } from './lists.ts';
+import { forEachListPage, listCountKeys } from './lists.ts';
 
 const keyOf = (item: Record<string, unknown>): Key => ({ pk: String(item.pk), sk: String(item.sk) });
 
@@ -40,7 +40,7 @@ async function purgeList(
       await removeParentPartition(String(item.pk));
     }
   });
-  await batchDeleteItems([list, ...counted].map((ref) => keys.listCount(ref)));
+  await batchDeleteItems([list, ...counted].flatMap(listCountKeys));
 }
 
 /** A project's issues, merge requests and snippets with their notes, and their lists' counters. */

@@ -4,11 +4,14 @@ import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import type { User } from '#domain/users.ts';
 import type { Key } from './batch.ts';
 import { nextId } from './ids.ts';
-import { getItem, readLocalIndexHead } from './items.ts';
-import { keys, localSortOf, sortAttributes, stripStorage } from './keys.ts';
+import { itemCounterChanges } from './counters.ts';
+import { getItem } from './items.ts';
+import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
+import { readListHead } from './lists.ts';
 import { longText, type StoredText, type TextGuard, writeParts } from './long-text.ts';
-import { type LocalOrder, listSortAttributes } from './table.ts';
+import { listSortAttributes } from './table.ts';
 import {
+  check,
   commit,
   EXISTING_ITEM,
   LIVE_ITEM,
@@ -79,24 +82,39 @@ export function decodeNoteParent<T extends { notes_count: number; user_notes_cou
 
 function noteItem(parentPk: string, note: StoredNote, body: StoredText): Raw {
   const { body: _text, body_parts: _parts, ...fields } = note;
-  return { ...keys.note(parentPk, note.id), ...fields, ...body.fields, kind: 'note', ...localSortOf(note) };
+  const sorts = sortAttributes({ id: note.id, created_at: note.created_at, updated_at: note.updated_at });
+  return {
+    ...keys.note(parentPk, note.id),
+    ...fields,
+    ...body.fields,
+    kind: 'note',
+    ...inLists(lists.notesOf(parentPk)),
+    // Only the orders notes are read in: an id order would be one more index entry per note.
+    [listSortAttributes.created_at]: sorts[listSortAttributes.created_at],
+    [listSortAttributes.updated_at]: sorts[listSortAttributes.updated_at],
+  };
 }
 
 // Reads ------------------------------------------------------------------------------------------
 
 export interface NotesQuery {
-  order: LocalOrder;
+  order: 'created_at' | 'updated_at';
   sort: 'asc' | 'desc';
   page: PageRequest;
 }
 
 /**
- * One page of a parent's notes: a Query of its partition's local index in the asked order, reading
- * only the keys up to the end of the page (the total is the parent's `notes_count`).
+ * One page of a parent's notes: a Query of its notes' list in the asked order, reading only up to
+ * the end of the page (the total is the parent's `notes_count`).
  */
 export async function readNotesPage(parentPk: string, query: NotesQuery): Promise<StoredNote[]> {
   const offset = offsetOf(query.page);
-  const items = await readLocalIndexHead(parentPk, query.order, query.sort, offset + query.page.perPage);
+  const items = await readListHead(
+    lists.notesOf(parentPk),
+    query.order,
+    query.sort,
+    offset + query.page.perPage,
+  );
   return decodeNotes(items.slice(offset));
 }
 
@@ -111,28 +129,31 @@ export async function getNote(parentPk: string, noteId: number): Promise<StoredN
 // Writes -----------------------------------------------------------------------------------------
 
 /**
- * The parent's note counters move with each note, and its updated time (GitLab touches the parent
- * of a new note), with the sort value its lists read it by.
+ * The parent's note counters move with each note, on one of its counter shards (the parent, a
+ * listed item, is not written), on the condition that the parent is still there.
  */
-function countOnParent(parentKey: Key, parentId: number, delta: number, system: boolean, now?: string): Step {
-  const values: Record<string, unknown> = { ':delta': delta, ':user': system ? 0 : delta };
-  let expression = 'ADD notes_count :delta, user_notes_count :user';
-  const names: Record<string, string> = {};
-  if (now) {
-    const sortName = listSortAttributes.updated_at;
-    expression += ' SET updated_at = :now, #updatedSort = :sort';
-    names['#updatedSort'] = sortName;
-    values[':now'] = now;
-    values[':sort'] = sortAttributes({ id: parentId, updated_at: now })[sortName];
-  }
-  return refusedWith(
-    update(parentKey, expression, {
-      condition: LIVE_ITEM,
-      values,
-      ...(now ? { names } : {}),
+export function countOnParent(parentKey: Key, delta: number, system: boolean): (Step | TransactItem)[] {
+  return [
+    refusedWith(check(parentKey, LIVE_ITEM), recordNotFound()),
+    itemCounterChanges(parentKey, { notes_count: delta, user_notes_count: system ? 0 : delta }),
+  ];
+}
+
+/**
+ * GitLab touches the parent of a new note: its updated time (and the sort value its lists read it
+ * by) moves on, unless a later change moved it further. Done after the note committed, alone, so
+ * writers of one thread never wait on each other through the parent; a touch that fails (the
+ * parent changed or went meanwhile) changes nothing the note needs.
+ */
+export async function touchParent(parentKey: Key, parentId: number, now: string): Promise<void> {
+  const sortName = listSortAttributes.updated_at;
+  await writeAlone(
+    update(parentKey, 'SET updated_at = :now, #updatedSort = :sort', {
+      condition: `${LIVE_ITEM} AND updated_at < :now`,
+      names: { '#updatedSort': sortName },
+      values: { ':now': now, ':sort': sortAttributes({ id: parentId, updated_at: now })[sortName] },
     }),
-    recordNotFound(),
-  );
+  ).catch(() => false);
 }
 
 /**
@@ -145,7 +166,7 @@ export async function noteSteps(
   parent: NoteParent,
   fields: { body: string; author_id: number; system?: boolean; created_at?: string },
   now: string,
-): Promise<{ note: Note; put: TransactItem; count: Step }> {
+): Promise<{ note: Note; put: TransactItem; count: (Step | TransactItem)[] }> {
   const note: Note = {
     ...newNote(parent, fields),
     id: await nextId('note'),
@@ -154,7 +175,7 @@ export async function noteSteps(
   };
   const body = NOTE_BODY.store(keys.note(parentKey.pk, note.id), note.body);
   await writeParts(body);
-  const count = countOnParent(parentKey, parent.id, 1, note.system, now);
+  const count = countOnParent(parentKey, 1, note.system);
   return { note, put: put(noteItem(parentKey.pk, note, body), NEW_ITEM), count };
 }
 
@@ -201,7 +222,8 @@ export async function createNoteBy(
       { body, author_id: authorId, created_at: createdAt },
       now,
     );
-    await commit([notePut, count]);
+    await commit([notePut, ...count]);
+    await touchParent(parentKeyOf(parent), parent.id, now);
     return note;
   })();
   const [note, users] = await Promise.all([writing, getUsers([authorId])]);
@@ -274,7 +296,7 @@ export async function deleteNote(note: StoredNote): Promise<void> {
         remove(key, `${EXISTING_ITEM} AND ${guard.condition}`, guard.values, guard.names),
         (stored) => (stored ? new BodyChanged() : recordNotFound()),
       ),
-      countOnParent(parentKey, note.noteable_id, -1, note.system),
+      ...countOnParent(parentKey, -1, note.system),
     ]),
   );
 }

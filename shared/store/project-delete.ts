@@ -6,11 +6,13 @@
 import { notFound } from '#domain/errors.ts';
 import type { Project } from '#domain/projects.ts';
 import { batchGetItems } from './batch.ts';
+import { counterChange, itemCounter } from './counters.ts';
 import { keys } from './keys.ts';
 import { listCountChanges } from './lists.ts';
 import { decodeProject, getProjectRaw, projectItem } from './project-items.ts';
 import { listPartitionAttributes, treeIndex } from './table.ts';
 import {
+  check,
   commit,
   EXISTING_ITEM,
   lockLost,
@@ -41,10 +43,8 @@ interface DeletionState {
  */
 export const leaveSourceItems = (sourceId: number, forkId: number): TransactItem[] => [
   remove(keys.forkLink(sourceId, forkId), EXISTING_ITEM),
-  update(keys.project(sourceId), 'ADD forks_count :minus', {
-    condition: EXISTING_ITEM,
-    values: { ':minus': -1 },
-  }),
+  check(keys.project(sourceId), EXISTING_ITEM),
+  counterChange(itemCounter(keys.project(sourceId), 'forks_count'), -1),
 ];
 
 function deletionItems({ project, linked }: DeletionState): TransactItem[] {

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { notFound } from '#domain/errors.ts';
 import type { Project, ProjectNamespace } from '#domain/projects.ts';
+import { withCounters } from './batch.ts';
 import { getItem, getLiveItem, getLiveItems, type RouteOwner } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
 import { keyAttributes } from './table.ts';
@@ -22,19 +23,27 @@ import {
 
 type Raw = Record<string, unknown>;
 
+/** A project as read: its counters are those read beside it (0 when it was read without them). */
 export function decodeProject(item: Raw): Project {
   const {
     kind: _kind,
     deleting: _deleting,
     ...project
   } = stripStorage<Project & { kind: string; deleting?: boolean }>(item);
-  return project;
+  return {
+    ...project,
+    star_count: Number(project.star_count ?? 0),
+    forks_count: Number(project.forks_count ?? 0),
+    open_issues_count: Number(project.open_issues_count ?? 0),
+  };
 }
 
+/** The project's item: everything but its counters, which live on their own (store/counters.ts). */
 export function projectItem(project: Project): Raw {
+  const { star_count: _stars, forks_count: _forks, open_issues_count: _issues, ...fields } = project;
   return {
     ...keys.project(project.id),
-    ...project,
+    ...fields,
     kind: 'project',
     ...inLists(
       lists.projectsWithVisibility(project.visibility),
@@ -53,16 +62,10 @@ export function projectItem(project: Project): Raw {
 }
 
 /**
- * Attributes moved in their own writes (counters, iids, the fork relation, what repository jobs
- * record): whole-item writes leave them alone, so a change that lands between our read and our
- * write is not undone.
+ * Attributes moved in their own writes (the fork relation, what repository jobs record): whole-item
+ * writes leave them alone, so a change that lands between our read and our write is not undone.
  */
 const MOVED_ALONE = new Set([
-  'star_count',
-  'forks_count',
-  'open_issues_count',
-  'last_issue_iid',
-  'last_merge_request_iid',
   'forked_from_project_id',
   'import_status',
   'import_error',
@@ -83,8 +86,8 @@ export const unchangedSince = (project: Project) => ({
 });
 
 /**
- * Writes a project item as a Put would, except its counters: a star that lands between our read
- * and this write is not undone by the stale count we read.
+ * Writes a project item as a Put would, except what moves alone: a job's record that lands between
+ * our read and this write is not undone by the stale value we read.
  */
 export function writeProjectItem(
   project: Project,
@@ -176,6 +179,23 @@ export function namespaceCheck(namespace: ProjectNamespace): Step {
  */
 export const placementCondition =
   'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND full_path = :path AND full_name = :name';
+
+/**
+ * Projects decoded from items read without their counters (a tree or search Query), with them:
+ * their shards read in one batch. For a page, after it is cut.
+ */
+export async function withProjectCounters(projects: Project[]): Promise<Project[]> {
+  const counted = await withCounters(projects.map((project) => keys.project(project.id)));
+  return projects.map((project, index) => {
+    const counts = counted[index] ?? {};
+    return {
+      ...project,
+      star_count: Number(counts.star_count ?? 0),
+      forks_count: Number(counts.forks_count ?? 0),
+      open_issues_count: Number(counts.open_issues_count ?? 0),
+    };
+  });
+}
 
 export const getProjectRaw = (id: number) => getItem(keys.project(id));
 

@@ -10,7 +10,7 @@
 import { purgeHookLog } from './hook-deliveries.ts';
 import { readPartition } from './items.ts';
 import { FORK_PREFIX, HOOK_PREFIX, keys, lists } from './keys.ts';
-import { listCountChanges } from './lists.ts';
+import { listCountChanges, listCountKeys } from './lists.ts';
 import { purgeProjectNoteables } from './noteable-purge.ts';
 import { leaveSourceItems } from './project-delete.ts';
 import { decodeProject, getProjectRaw } from './project-items.ts';
@@ -63,7 +63,7 @@ export async function purgeProject(
   await commitUnlessDone([
     remove(own, EXISTING_ITEM),
     ...listCountChanges(item, -1),
-    remove(keys.listCount(lists.projectMembers(projectId))),
+    ...listCountKeys(lists.projectMembers(projectId)).map((key) => remove(key)),
   ]);
 }
 

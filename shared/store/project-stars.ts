@@ -1,10 +1,11 @@
-/** Stars: an item per user in the project's partition, and the project's `star_count` beside it. */
+/** Stars: an item per user in the project's partition, counted in the project's `star_count`. */
 import { conflict, notFound } from '#domain/errors.ts';
 import type { Project } from '#domain/projects.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
-import { readWholeList } from './lists.ts';
+import { listCountChange, readWholeList } from './lists.ts';
 import { getProject } from './project-items.ts';
 import {
+  check,
   commit,
   EXISTING_ITEM,
   LIVE_ITEM,
@@ -12,7 +13,6 @@ import {
   put,
   refusedWith,
   remove,
-  update,
 } from './transaction.ts';
 
 /** The star item was already there (starring) or already gone (unstarring). */
@@ -43,17 +43,23 @@ export async function setStar(
         NEW_ITEM,
       )
     : remove(key, EXISTING_ITEM);
-  const counter = update(keys.project(project.id), 'ADD star_count :delta', {
-    condition: starred ? LIVE_ITEM : EXISTING_ITEM,
-    values: { ':delta': starred ? 1 : -1 },
-  });
+  // The star list's total is the project's star_count (store/counters.ts), on one of its shards.
+  const counter = listCountChange(lists.projectStars(project.id), starred ? 1 : -1);
+  const live = check(keys.project(project.id), starred ? LIVE_ITEM : EXISTING_ITEM);
   try {
-    await commit([refusedWith(star, nothingToChange), counter], notFound('Project'));
+    await commit([refusedWith(star, nothingToChange), live, counter], notFound('Project'));
   } catch (error) {
     if (error === nothingToChange) return undefined;
     throw error;
   }
-  return (await getProject(project.id)) ?? project;
+  // The answer shows this star; the star committed, so a failed read answers from what was read.
+  const delta = starred ? 1 : -1;
+  return (
+    (await getProject(project.id).catch(() => undefined)) ?? {
+      ...project,
+      star_count: Math.max(0, project.star_count + delta),
+    }
+  );
 }
 
 export async function starredProjectIds(userId: number): Promise<number[]> {

@@ -11,7 +11,7 @@ import { groupSearchColumns, searchColumns, searchKeysOf } from '#domain/search.
 import { batchGetItems, batchWriteItems } from './batch.ts';
 import { getItem, readPartition } from './items.ts';
 import { inLists, keys, type ListRef, lists, sortAttributes } from './keys.ts';
-import { listCountChange, readListHead, readWholeList } from './lists.ts';
+import { listCountChange, readListCounts, readListHead, readWholeList } from './lists.ts';
 import { put, remove, type TransactItem, writeAlone } from './transaction.ts';
 
 type Raw = Record<string, unknown>;
@@ -160,13 +160,9 @@ export async function candidateIdsOf(
 ): Promise<number[] | undefined> {
   const pending = readPending(index);
   pending.catch(() => undefined);
-  const counts = new Map(
-    (await batchGetItems(searchKeys.map((key) => keys.listCount(index.postings(key))))).map((item) => [
-      String(item.pk),
-      Number(item.count ?? 0),
-    ]),
-  );
-  const countOf = (key: string) => counts.get(keys.listCount(index.postings(key)).pk) ?? 0;
+  const totals = await readListCounts(searchKeys.map((key) => index.postings(key)));
+  const counts = new Map(searchKeys.map((key, at) => [key, totals[at] ?? 0]));
+  const countOf = (key: string) => counts.get(key) ?? 0;
   const rarest = [...searchKeys].sort((a, b) => countOf(a) - countOf(b))[0];
   if (rarest === undefined) return undefined;
   const postings = await readListHead(index.postings(rarest), 'id', 'asc', MAX_CANDIDATES + 1);

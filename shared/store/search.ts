@@ -36,7 +36,7 @@ import { tree } from './keys.ts';
 import type { ListPage } from './lists.ts';
 import { listGroupMembers } from './members.ts';
 import { listMergeRequests, type StoredMergeRequest } from './merge-requests.ts';
-import { decodeProject, getProjectsRaw } from './project-items.ts';
+import { decodeProject, getProjectsRaw, withProjectCounters } from './project-items.ts';
 import { type StartedProjectList, startProjectList, visibleProjectsPage } from './project-pages.ts';
 import { memberProjectsOf } from './project-reach.ts';
 import { searchProjects } from './project-search.ts';
@@ -113,7 +113,8 @@ export async function searchGroupProjects(
       levels,
     });
   const projects = (await readableSubtreeProjects(group, caller, levels)).filter(inGroup);
-  return pageByCreated(projects, sort, page);
+  const found = pageByCreated(projects, sort, page);
+  return { ...found, items: await withProjectCounters(found.items) };
 }
 
 /** Every project of the group's subtree the caller may read. */

@@ -12,7 +12,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EPIC_STATES } from '#domain/epics.ts';
 import { ISSUE_STATES } from '#domain/issues.ts';
 import { MERGE_REQUEST_STATES } from '#domain/merge-requests.ts';
-import { keys, type ListName, lists } from '#store/keys.ts';
+import { shardKeys } from '#store/counters.ts';
+import { keys, type ListName, listCounter, lists } from '#store/keys.ts';
 import { api, createUser, idle, must, type TestUser, unique } from '../support/api.ts';
 import { listSize, partitionItems, storedItem } from '../support/db.ts';
 
@@ -21,11 +22,12 @@ const longText = () => randomBytes(750_000).toString('base64');
 
 const sortKeys = async (pk: string) => (await partitionItems(pk)).map((item) => String(item.sk));
 
-/** A list counter's value, or undefined when its item does not exist. */
+/** A list counter's value (its shards added up), or undefined when none of its shards exists. */
 async function counter(list: ListName): Promise<number | undefined> {
-  const key = keys.listCount(list);
-  const item = await storedItem(key.pk, key.sk);
-  return item === undefined ? undefined : Number(item.count);
+  const { pk, attribute, shards } = listCounter(list);
+  const stored = await Promise.all(shardKeys(pk, shards).map((key) => storedItem(key.pk, key.sk)));
+  const found = stored.filter((item) => item !== undefined && item[attribute] !== undefined);
+  return found.length ? found.reduce((sum, item) => sum + Number(item?.[attribute]), 0) : undefined;
 }
 
 interface Parent {

@@ -70,3 +70,11 @@ export async function listSize(list: 'l1' | 'l2', name: string): Promise<number>
   } while (startKey);
   return count;
 }
+
+/** A counter as stored (store/counters.ts): the attribute summed over the partition's `COUNT#` shards. */
+export async function storedCount(pk: string, attribute: string): Promise<number> {
+  const items = await partitionItems(pk);
+  return items
+    .filter((item) => String(item.sk).startsWith('COUNT#'))
+    .reduce((sum, item) => sum + Number(item[attribute] ?? 0), 0);
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   inLists,
   keys,
+  listCounter,
   lists,
   padId,
   sortAttributes,
@@ -28,7 +29,24 @@ describe('keys', () => {
     expect(keys.accessToken(3)).toEqual({ pk: 'PAT#3', sk: 'PAT' });
     expect(keys.accessTokenHash('abc')).toEqual({ pk: 'TOKENHASH#abc', sk: 'TOKENHASH' });
     expect(keys.idCounter('user')).toEqual({ pk: 'COUNTER#user', sk: 'COUNTER' });
-    expect(keys.listCount(lists.users)).toEqual({ pk: 'LISTCOUNT#USERS', sk: 'COUNT' });
+    expect(keys.projectIids(7)).toEqual({ pk: 'PROJECT#7', sk: 'IIDS' });
+  });
+
+  it('keep a list’s total in its own shards, a wide list’s in more, and some in the item they hang on', () => {
+    expect(listCounter(lists.users)).toEqual({ pk: 'LISTCOUNT#USERS', attribute: 'count', shards: 16 });
+    expect(listCounter(lists.projectsWithVisibility('public'))).toMatchObject({ shards: 16 });
+    expect(listCounter(lists.groupMembers(3))).toEqual({
+      pk: 'LISTCOUNT#MEMBERS#GROUP#3',
+      attribute: 'count',
+      shards: 4,
+    });
+    expect(listCounter(lists.projectStars(9))).toEqual({ pk: 'PROJECT#9', attribute: 'star_count', shards: 4 });
+    expect(listCounter(lists.projectIssuesInState(9, 'opened'))).toEqual({
+      pk: 'PROJECT#9',
+      attribute: 'open_issues_count',
+      shards: 4,
+    });
+    expect(listCounter(lists.projectIssuesInState(9, 'closed')).pk).toBe('LISTCOUNT#ISSUES#PROJECT#9#closed');
   });
 
   it('put the parts of a long text in its owner’s partition, by version and index (as stored so far)', () => {

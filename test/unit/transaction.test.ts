@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, conflict, notFound } from '#domain/errors.ts';
 import {
   check,
@@ -11,6 +11,7 @@ import {
   refusedWith,
   retrying,
   unique,
+  WRITE_DEADLINE_MS,
 } from '#store/transaction.ts';
 import { ddb, resetMocks } from '../handlers/fixtures.ts';
 
@@ -100,6 +101,41 @@ describe('commit', () => {
       .resolves({});
     await commit([item('A')]);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2);
+  });
+
+  it('answers 503 with Retry-After once conflicts outlast the deadline, having written nothing', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout'] });
+    try {
+      ddb.on(TransactWriteCommand).rejects(
+        new TransactionCanceledException({
+          message: 'conflict',
+          $metadata: {},
+          CancellationReasons: [{ Code: 'TransactionConflict' }],
+        }),
+      );
+      const answer = commit([item('A')]).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      await vi.advanceTimersByTimeAsync(WRITE_DEADLINE_MS + 1000);
+      const error = await answer;
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(503);
+      expect((error as ApiError).body).toEqual({ message: '503 Service Unavailable' });
+      expect((error as ApiError).headers).toEqual({ 'Retry-After': '1' });
+      expect(ddb.commandCalls(TransactWriteCommand).length).toBeGreaterThan(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('answers 503 when DynamoDB throttles past the SDK’s own retries', async () => {
+    const throttled = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+    ddb.on(TransactWriteCommand).rejects(throttled);
+    expect(await bodyOf(commit([item('A')]))).toEqual({
+      status: 503,
+      body: { message: '503 Service Unavailable' },
+    });
   });
 });
 

@@ -1,0 +1,120 @@
+/**
+ * Counters kept off the items they count. A counter is a number spread over a few shard items
+ * (`<pk>` / `COUNT#<n>`), which are in no list; a write adds its delta to one shard, chosen at
+ * random, in the same transaction as the change it counts, so the sum is exact under any
+ * concurrency, retries (a transaction's token makes its retry a no-op) and crashes; and writers
+ * collide on a shard only when they draw the same one. Readers add the shards up in the batch
+ * that reads the counted item.
+ *
+ * Two kinds: a list's total (`LISTCOUNT#<list>`, attribute `count`), and the counters of an item
+ * a client sees with its counts (a project's stars, forks and open issues; an issue's, merge
+ * request's, snippet's or epic's notes), whose shards sit in the item's partition and whose sums
+ * are merged into the item wherever it is read by key (store/batch.ts, store/items.ts) or as a
+ * page (`withCounters`).
+ */
+import { type TransactItem, update } from './transaction.ts';
+
+type Key = { pk: string; sk: string };
+type Raw = Record<string, unknown>;
+
+/** The sort key prefix of counter shards. */
+export const COUNT_PREFIX = 'COUNT#';
+
+/** One counter: the partition of its shards, the attribute it adds to, and how many shards. */
+export interface CounterRef {
+  pk: string;
+  attribute: string;
+  shards: number;
+}
+
+/** Shards of a list or an item only many writers of one parent change at once. */
+export const PARENT_SHARDS = 4;
+/** Shards of an instance-wide list total (every project of a visibility, every user, …). */
+export const WIDE_SHARDS = 16;
+/** Shards of a note parent's counts: a thread's notes come from people, a few a second at most. */
+export const THREAD_SHARDS = 2;
+
+export const shardKey = (pk: string, shard: number): Key => ({ pk, sk: `${COUNT_PREFIX}${shard}` });
+
+export const shardKeys = (pk: string, shards: number): Key[] =>
+  Array.from({ length: shards }, (_, shard) => shardKey(pk, shard));
+
+/** The change of one counter, on a shard drawn at random, for the transaction of what it counts. */
+export function counterChange(counter: CounterRef, delta: number): TransactItem {
+  return counterChanges(counter.pk, counter.shards, { [counter.attribute]: delta });
+}
+
+/** Changes of several counters of one item's shards, in one update of one shard. */
+export function counterChanges(pk: string, shards: number, deltas: Record<string, number>): TransactItem {
+  const entries = Object.entries(deltas);
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  const adds = entries.map(([attribute, delta], index) => {
+    names[`#c${index}`] = attribute;
+    values[`:c${index}`] = delta;
+    return `#c${index} :c${index}`;
+  });
+  return update(shardKey(pk, Math.floor(Math.random() * shards)), `ADD ${adds.join(', ')}`, {
+    names,
+    values,
+  });
+}
+
+/** The sum of an attribute over the shard items read (any extra items are ignored). */
+export function sumOf(items: Raw[], pk: string, attribute: string): number {
+  let sum = 0;
+  for (const item of items) {
+    if (item.pk !== pk || typeof item.sk !== 'string' || !item.sk.startsWith(COUNT_PREFIX)) continue;
+    const value = Number(item[attribute] ?? 0);
+    if (Number.isFinite(value)) sum += value;
+  }
+  return Math.max(0, sum);
+}
+
+/** Items that carry counters, by their sort key: how many shards and which attributes. */
+const COUNTED: Record<string, { shards: number; attributes: readonly string[] }> = {
+  PROJECT: { shards: PARENT_SHARDS, attributes: ['star_count', 'forks_count', 'open_issues_count'] },
+  ISSUE: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
+  MR: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
+  SNIPPET: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
+  EPIC: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
+};
+
+/** The counters of a counted item, one attribute (a project's `star_count`, …). */
+export function itemCounter(key: Key, attribute: string): CounterRef {
+  const counted = COUNTED[key.sk];
+  if (!counted?.attributes.includes(attribute)) throw new Error(`${key.sk} has no counter ${attribute}`);
+  return { pk: key.pk, attribute, shards: counted.shards };
+}
+
+/** Changes of a counted item's counters in one shard write. */
+export function itemCounterChanges(key: Key, deltas: Record<string, number>): TransactItem {
+  const counted = COUNTED[key.sk];
+  if (!counted) throw new Error(`${key.sk} carries no counters`);
+  return counterChanges(key.pk, counted.shards, deltas);
+}
+
+/** The shard keys to read beside these item keys (those of counted items). */
+export function counterKeysOf(itemKeys: Key[]): Key[] {
+  return itemKeys.flatMap((key) => {
+    const counted = COUNTED[key.sk];
+    return counted ? shardKeys(key.pk, counted.shards) : [];
+  });
+}
+
+export const isCounterShard = (item: Raw) => typeof item.sk === 'string' && item.sk.startsWith(COUNT_PREFIX);
+
+/** The items with their counters summed from the shard items read beside them. */
+export function mergeCounters(items: Raw[], shards: Raw[]): Raw[] {
+  return items.map((item) => {
+    const counted = typeof item.sk === 'string' ? COUNTED[item.sk] : undefined;
+    if (!counted) return item;
+    const pk = String(item.pk);
+    const sums = Object.fromEntries(counted.attributes.map((name) => [name, sumOf(shards, pk, name)]));
+    return { ...item, ...sums };
+  });
+}
+
+/** Whether any of these items carries counters (a page that needs its shards read). */
+export const anyCounted = (items: Raw[]) =>
+  items.some((item) => typeof item.sk === 'string' && COUNTED[item.sk] !== undefined);
