@@ -71,9 +71,28 @@ export function sumOf(items: Raw[], pk: string, attribute: string): number {
   return Math.max(0, sum);
 }
 
-/** Items that carry counters, by their sort key: how many shards and which attributes. */
-const COUNTED: Record<string, { shards: number; attributes: readonly string[] }> = {
-  PROJECT: { shards: PARENT_SHARDS, attributes: ['star_count', 'forks_count', 'open_issues_count'] },
+/**
+ * Items that carry counters, by their sort key: how many shards and which attributes are summed;
+ * `recorded` attributes are not summed but set on shard 0 alone (what jobs record about a project:
+ * its import state and repository statistics), and read from there over the item's own value.
+ */
+const COUNTED: Record<
+  string,
+  { shards: number; attributes: readonly string[]; recorded?: readonly string[] }
+> = {
+  PROJECT: {
+    shards: PARENT_SHARDS,
+    attributes: ['star_count', 'forks_count', 'open_issues_count', 'uploads_size'],
+    recorded: [
+      'import_status',
+      'import_error',
+      'last_update_started_at',
+      'last_update_at',
+      'last_successful_update_at',
+      'commit_count',
+      'repository_size',
+    ],
+  },
   ISSUE: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
   MR: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
   SNIPPET: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
@@ -111,7 +130,11 @@ export function mergeCounters(items: Raw[], shards: Raw[]): Raw[] {
     if (!counted) return item;
     const pk = String(item.pk);
     const sums = Object.fromEntries(counted.attributes.map((name) => [name, sumOf(shards, pk, name)]));
-    return { ...item, ...sums };
+    const first = shards.find((shard) => shard.pk === pk && shard.sk === shardKey(pk, 0).sk);
+    const recorded = Object.fromEntries(
+      (counted.recorded ?? []).flatMap((name) => (first && name in first ? [[name, first[name]]] : [])),
+    );
+    return { ...item, ...sums, ...recorded };
   });
 }
 

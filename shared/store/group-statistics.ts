@@ -5,6 +5,7 @@
  */
 import { VISIBILITIES } from '#domain/access.ts';
 import { type GroupStatistics, groupStatistics } from '#domain/groups.ts';
+import { withCounters } from './batch.ts';
 import { readSubtrees, type TreePlace } from './group-tree.ts';
 import { tree } from './keys.ts';
 import { decodeProject } from './project-items.ts';
@@ -20,7 +21,8 @@ export async function statisticsOfGroups(
   const partitions = await Promise.all(
     VISIBILITIES.map((visibility) => readSubtrees([...groups], tree.projects(visibility))),
   );
-  const projects = partitions.flat();
+  // Statistics are recorded beside each project (store/counters.ts): read with them.
+  const projects = await withCounters(partitions.flat());
   return new Map(
     groups.map((group) => {
       const path = tree.path([...group.ancestor_ids, group.id]);

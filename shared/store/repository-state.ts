@@ -3,14 +3,25 @@
  * write a project's repository.
  *
  * import_status moves scheduled → started → finished, or failed with import_error; a mirror
- * moves through the same states at each update and keeps its update times. These attributes are
- * written alone (never by a whole-item save; see project-items.ts), so a user's concurrent change
- * of the project neither undoes them nor is undone by them.
+ * moves through the same states at each update and keeps its update times. These attributes, and
+ * the repository's statistics, are recorded on the project's first counter shard, not on the
+ * project item (store/counters.ts): a job's result does not rewrite the project in every list it is
+ * in, and a user's concurrent change of the project neither undoes them nor is undone by them.
  */
 import type { ImportStatus, Project } from '#domain/projects.ts';
+import { itemCounterChanges, PARENT_SHARDS, shardKey } from './counters.ts';
 import { keys } from './keys.ts';
 import { getProject } from './project-items.ts';
-import { LIVE_ITEM, put, remove, type TransactItem, update, writeAlone } from './transaction.ts';
+import {
+  check,
+  commitUnlessDone,
+  LIVE_ITEM,
+  put,
+  remove,
+  type TransactItem,
+  update,
+  writeAlone,
+} from './transaction.ts';
 
 /** A job found another job writing the project's repository; its message is tried again later. */
 export class RepositoryBusy extends Error {
@@ -70,10 +81,11 @@ export async function withRepositoryLease<T>(
   }
 }
 
-const setState = (
-  projectId: number,
+/** SET of these fields on one item, with an optional condition. */
+const setFields = (
+  key: { pk: string; sk: string },
   fields: Record<string, unknown>,
-  condition = LIVE_ITEM,
+  condition?: string,
   conditionValues: Record<string, unknown> = {},
 ): TransactItem => {
   const names: Record<string, string> = {};
@@ -83,21 +95,26 @@ const setState = (
     values[`:s${index}`] = value;
     return `#s${index} = :s${index}`;
   });
-  return update(keys.project(projectId), `SET ${sets.join(', ')}`, { condition, names, values });
+  return update(key, `SET ${sets.join(', ')}`, { condition, names, values });
 };
+
+/** Records fields on the project's first counter shard while the project is live; false when it is not. */
+const recordState = (projectId: number, fields: Record<string, unknown>): Promise<boolean> =>
+  commitUnlessDone([
+    check(keys.project(projectId), LIVE_ITEM),
+    setFields(shardKey(keys.project(projectId).pk, 0), fields),
+  ]);
 
 /** import_status `scheduled` (a mirror update asked for); false when the project is gone. */
 export const scheduleImport = (projectId: number): Promise<boolean> =>
-  writeAlone(setState(projectId, { import_status: 'scheduled' satisfies ImportStatus, import_error: null }));
+  recordState(projectId, { import_status: 'scheduled' satisfies ImportStatus, import_error: null });
 
 /** The job began: import_status `started`; the project as it is now, or undefined when it is gone. */
 export async function markImportStarted(projectId: number): Promise<Project | undefined> {
-  const started = await writeAlone(
-    setState(projectId, {
-      import_status: 'started' satisfies ImportStatus,
-      last_update_started_at: new Date().toISOString(),
-    }),
-  );
+  const started = await recordState(projectId, {
+    import_status: 'started' satisfies ImportStatus,
+    last_update_started_at: new Date().toISOString(),
+  });
   return started ? getProject(projectId) : undefined;
 }
 
@@ -108,12 +125,10 @@ export interface RepositoryStatistics {
 
 /** Statistics of the stored repository (after housekeeping, an import, a fork or a mirror update). */
 export const recordRepositoryStatistics = (projectId: number, statistics: RepositoryStatistics) =>
-  writeAlone(
-    setState(projectId, {
-      commit_count: statistics.commitCount,
-      repository_size: statistics.repositorySize,
-    }),
-  );
+  recordState(projectId, {
+    commit_count: statistics.commitCount,
+    repository_size: statistics.repositorySize,
+  });
 
 /**
  * The job ended well: import_status `finished`, statistics, and the default branch the
@@ -127,8 +142,8 @@ export async function recordImportFinished(
   // The branch first: a client that sees `finished` sees the branch with it.
   if (outcome.defaultBranch !== null && outcome.defaultBranch !== project.default_branch) {
     await writeAlone(
-      setState(
-        project.id,
+      setFields(
+        keys.project(project.id),
         { default_branch: outcome.defaultBranch },
         `${LIVE_ITEM} AND default_branch = :previous`,
         { ':previous': project.default_branch },
@@ -136,37 +151,38 @@ export async function recordImportFinished(
     );
   }
   const now = new Date().toISOString();
-  await writeAlone(
-    setState(project.id, {
-      import_status: 'finished' satisfies ImportStatus,
-      import_error: null,
-      last_update_at: now,
-      last_successful_update_at: now,
-      commit_count: outcome.commitCount,
-      repository_size: outcome.repositorySize,
-    }),
-  );
+  await recordState(project.id, {
+    import_status: 'finished' satisfies ImportStatus,
+    import_error: null,
+    last_update_at: now,
+    last_successful_update_at: now,
+    commit_count: outcome.commitCount,
+    repository_size: outcome.repositorySize,
+  });
 }
 
 /** The job failed for good: import_status `failed` with a message that is safe to show. */
 export const recordImportFailed = (projectId: number, error: string) =>
-  writeAlone(
-    setState(projectId, {
-      import_status: 'failed' satisfies ImportStatus,
-      import_error: error.slice(0, 1000),
-      last_update_at: new Date().toISOString(),
-    }),
-  );
+  recordState(projectId, {
+    import_status: 'failed' satisfies ImportStatus,
+    import_error: error.slice(0, 1000),
+    last_update_at: new Date().toISOString(),
+  });
 
-/** An upload's bytes join the project's storage statistics. */
+/** An upload's bytes join the project's storage statistics (a counter: uploads land at once). */
 export const addUploadedBytes = (projectId: number, bytes: number) =>
-  writeAlone(
-    update(keys.project(projectId), 'ADD uploads_size :bytes', {
-      condition: LIVE_ITEM,
-      values: { ':bytes': bytes },
-    }),
-  );
+  commitUnlessDone([
+    check(keys.project(projectId), LIVE_ITEM),
+    itemCounterChanges(keys.project(projectId), { uploads_size: bytes }),
+  ]);
 
-/** uploads_size as housekeeping measured it (the uploads under the project's prefix). */
-export const recordUploadsSize = (projectId: number, bytes: number) =>
-  writeAlone(setState(projectId, { uploads_size: bytes }));
+/** uploads_size as housekeeping measured it (the uploads under the project's prefix): the shards say so together. */
+export const recordUploadsSize = (projectId: number, bytes: number) => {
+  const pk = keys.project(projectId).pk;
+  return commitUnlessDone([
+    check(keys.project(projectId), LIVE_ITEM),
+    ...Array.from({ length: PARENT_SHARDS }, (_, shard) =>
+      setFields(shardKey(pk, shard), { uploads_size: shard === 0 ? bytes : 0 }),
+    ),
+  ]);
+};
