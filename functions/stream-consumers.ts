@@ -65,4 +65,18 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
     // A payload too long for its delivery item is written to the bucket (shared/delivery/fan-out.ts).
     access: { table: 'write', bucket: 'write', queues: ['hook-delivery'] },
   },
+  {
+    name: 'note-touches',
+    entry: 'functions/workers/note-touches.ts',
+    batchSize: 100,
+    maxBatchingWindowSeconds: 0,
+    retryAttempts: 10,
+    maxRecordAgeSeconds: 86_400,
+    bisectOnError: true,
+    parallelizationFactor: 10,
+    // New notes (the consumer skips the `#PART#` items of long bodies).
+    filters: [{ eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: 'NOTE#' }] } } } }],
+    timeout: 30,
+    access: { table: 'write' },
+  },
 ];

@@ -22,19 +22,19 @@ export async function batchGetItems(keyList: Key[]): Promise<Record<string, unkn
   );
 }
 
-async function readKeys(keyList: Key[]): Promise<Record<string, unknown>[]> {
+async function readKeys(keyList: Key[], consistent = true): Promise<Record<string, unknown>[]> {
   const unique = [...new Map(keyList.map((key) => [`${key.pk}|${key.sk}`, key])).values()];
   const chunks: Key[][] = [];
   for (let start = 0; start < unique.length; start += 100) chunks.push(unique.slice(start, start + 100));
   // Chunks are independent: read them side by side so 101 keys cost one round trip, like 100.
-  const results = await Promise.all(chunks.map(readChunk));
+  const results = await Promise.all(chunks.map((chunk) => readChunk(chunk, consistent)));
   return results.flat();
 }
 
-async function readChunk(keys: Key[]): Promise<Record<string, unknown>[]> {
+async function readChunk(keys: Key[], consistent: boolean): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
   let request: Record<string, { Keys: Key[]; ConsistentRead: boolean }> | undefined = {
-    [tableName()]: { Keys: keys, ConsistentRead: true },
+    [tableName()]: { Keys: keys, ConsistentRead: consistent },
   };
   while (request && Object.keys(request).length) {
     const result = await documentClient().send(new BatchGetCommand({ RequestItems: request }));
@@ -80,10 +80,11 @@ export async function batchDeleteItems(keyList: Key[]): Promise<void> {
 
 /**
  * Items read by a Query (a page of a list) with their counters summed, their shards read in one
- * batch; items without counters come back as they are, and no read is made for them.
+ * batch, eventually consistent like the index the page came from (half the read units); items
+ * without counters come back as they are, and no read is made for them.
  */
 export async function withCounters(items: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
   const shards = counterKeysOf(items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
   if (!shards.length) return items;
-  return mergeCounters(items, await readKeys(shards));
+  return mergeCounters(items, await readKeys(shards, false));
 }

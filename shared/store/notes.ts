@@ -139,21 +139,33 @@ export function countOnParent(parentKey: Key, delta: number, system: boolean): (
   ];
 }
 
+/** The sort key of the item heading a note's partition, by the partition key's kind. */
+const PARENT_SK: Record<string, string> = { ISSUE: 'ISSUE', MR: 'MR', SNIPPET: 'SNIPPET', EPIC: 'EPIC' };
+
 /**
  * GitLab touches the parent of a new note: its updated time (and the sort value its lists read it
- * by) moves on, unless a later change moved it further. Done after the note committed, alone, so
- * writers of one thread never wait on each other through the parent; a touch that fails (the
- * parent changed or went meanwhile) changes nothing the note needs.
+ * by) moves to the note's creation, unless a later change moved it further. The table's stream
+ * does it after the note committed (functions/workers/note-touches.ts), so writers of one thread
+ * never wait on each other through the parent; a touch refused (the parent changed later, or went
+ * away) has nothing left to do, and one run twice moves nothing.
  */
-export async function touchParent(parentKey: Key, parentId: number, now: string): Promise<void> {
+export async function touchNoteParent(noteImage: Raw): Promise<void> {
+  const pk = String(noteImage.pk);
+  const sk = PARENT_SK[pk.slice(0, pk.indexOf('#'))];
+  const parentId = Number(noteImage.noteable_id);
+  const createdAt = noteImage.created_at;
+  if (!sk || !Number.isSafeInteger(parentId) || typeof createdAt !== 'string') return;
   const sortName = listSortAttributes.updated_at;
   await writeAlone(
-    update(parentKey, 'SET updated_at = :now, #updatedSort = :sort', {
+    update({ pk, sk }, 'SET updated_at = :now, #updatedSort = :sort', {
       condition: `${LIVE_ITEM} AND updated_at < :now`,
       names: { '#updatedSort': sortName },
-      values: { ':now': now, ':sort': sortAttributes({ id: parentId, updated_at: now })[sortName] },
+      values: {
+        ':now': createdAt,
+        ':sort': sortAttributes({ id: parentId, updated_at: createdAt })[sortName],
+      },
     }),
-  ).catch(() => false);
+  );
 }
 
 /**
@@ -223,7 +235,6 @@ export async function createNoteBy(
       now,
     );
     await commit([notePut, ...count]);
-    await touchParent(parentKeyOf(parent), parent.id, now);
     return note;
   })();
   const [note, users] = await Promise.all([writing, getUsers([authorId])]);
