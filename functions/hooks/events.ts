@@ -16,7 +16,7 @@ export const handler = defineRoute({
   load: projectHook(),
   run: async ({ params, page, hook }) => {
     const capped = { ...page, perPage: Math.min(page.perPage, MAX_EVENTS_PER_PAGE) };
-    const logs = await listHookLogs(hook.id, params.status ?? [], capped);
+    const logs = await listHookLogs(hook.id, params.status ?? [], capped, { since: hook.created_at });
     return reply.page(logs.map(hookLogEntity), undefined, capped);
   },
 });

@@ -9,7 +9,9 @@ import { samplePayload } from '#domain/hook-samples.ts';
 import type { Hook, HookTrigger } from '#domain/hooks.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
-import { readDelivery } from '#store/hook-deliveries.ts';
+import { log as logLine } from '#http/log.ts';
+import { keepDeliveryForLog, readDelivery } from '#store/hook-deliveries.ts';
+import { messageOf } from './address-guard.ts';
 import { type AttemptOutcome, attemptOnce } from './attempt.ts';
 import { payloadOf } from './deliver.ts';
 
@@ -39,10 +41,13 @@ export function testHook(
 const headerOf = (headers: Record<string, string>, name: string) =>
   Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
 
-/** The same request again: payload, trigger, Idempotency-Key and event UUID of the logged attempt. */
+/**
+ * The same request again: payload, trigger, Idempotency-Key and event UUID of the logged attempt,
+ * to the hook as it is now. Its delivery, whose payload the new log entry shows, is kept as long.
+ */
 export async function resendLogged(hook: Hook, log: HookLog): Promise<AttemptOutcome> {
   const delivery = log.delivery_id ? await readDelivery(log.delivery_id) : undefined;
-  return attemptOnce({
+  const outcome = await attemptOnce({
     hook,
     trigger: log.trigger as HookTrigger,
     payload: delivery ? await payloadOf(delivery) : JSON.stringify(log.request_data),
@@ -50,4 +55,14 @@ export async function resendLogged(hook: Hook, log: HookLog): Promise<AttemptOut
     eventUuid: headerOf(log.request_headers, 'X-Gitlab-Event-UUID') ?? randomUUID(),
     deliveryId: log.delivery_id,
   });
+  if (delivery) {
+    await keepDeliveryForLog(delivery.id).catch((error: unknown) =>
+      logLine('error', 'webhook delivery not kept for its resend', {
+        hookId: hook.id,
+        deliveryId: delivery.id,
+        error: messageOf(error),
+      }),
+    );
+  }
+  return outcome;
 }

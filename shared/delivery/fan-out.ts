@@ -1,7 +1,8 @@
 /**
  * From a committed change to deliveries: what happened (store/hook-changes.ts), which of the
  * project's hooks subscribe to it, GitLab's payload, one delivery per hook (written once: a replay
- * of the same stream record finds them) and one queue message per delivery still pending.
+ * of the same stream record finds them; carrying what its attempts need of the hook) and one queue
+ * message per delivery still pending.
  */
 import { createHash } from 'node:crypto';
 import { putBlob } from '#blob/s3.ts';
@@ -26,7 +27,7 @@ import {
   type ItemChange,
   readHookChangeContext,
 } from '#store/hook-changes.ts';
-import { recordDeliveries, storedPayload } from '#store/hook-deliveries.ts';
+import { deliveryTargetOf, recordDeliveries, storedPayload } from '#store/hook-deliveries.ts';
 import { readProjectHooks } from '#store/hooks.ts';
 
 /** A UUID-shaped name made from `seed` (so the same event and hook always name the same delivery). */
@@ -101,6 +102,8 @@ export async function fanOut(record: ItemChange, eventId: string): Promise<numbe
       project_id: change.projectId,
       trigger,
       event_uuid: eventUuid,
+      // What its attempts need of the hook, as read now: they read no hook item.
+      target: deliveryTargetOf(hook),
     })),
     stored,
   );

@@ -4,36 +4,47 @@
  * making another; its worker claims it under a lease before each attempt, so a duplicated queue
  * message never sends twice at once, and a delivery once settled is never sent again by the queue.
  *
+ * A delivery carries what an attempt needs of its hook (`target`: url, secrets, TLS switch and the
+ * failure state as last seen), written at the fan-out and refreshed by the hook's failure count
+ * after a failed attempt, so an attempt reads no hook item. The secrets leave the item when it
+ * settles. Its payload is kept here only (or, too long even gzipped, in the bucket).
+ *
  * While pending, a delivery is in the pending list (`lists.pendingDeliveries`, sharded by a hash of
  * its id, by created time) and carries `due_at`, when a queue message is next expected to take it
  * up (a deferred retry, a sweep's resend). Settling takes it out of the list. The sweep reads the
  * list for deliveries whose message is overdue (lost with a process that died after the fan-out
  * wrote them, or with a worker that died holding the lease) and sends their message again.
  *
- * Each attempt is a log item in the hook's partition (GitLab's WebHookLog): newest first through
- * the partition's created-time local index, or by outcome (l1) or response status (l2); every log
- * item expires by TTL after HOOK_LOG_DAYS.
+ * Each attempt is a log item (GitLab's WebHookLog) in a partition of its hook and UTC day
+ * (`HOOKLOG#<hook>#<yyyy-mm-dd>`), sorted by created time and id, so the events list is a plain
+ * Query of a day's partition, newest first, walking back a day at a time; by outcome (l1) or
+ * response status (l2) it reads those lists by created time. A log item refers to its delivery's
+ * payload instead of copying it; every log item expires by TTL after HOOK_LOG_DAYS.
  */
 
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type Delivery,
   type DeliveryStatus,
   HOOK_LOG_DAYS,
   type HookLog,
+  type LogOutcome,
   outcomeOf,
 } from '#domain/hook-deliveries.ts';
+import type { Hook } from '#domain/hooks.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { batchDeleteItems, batchGetItems } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
-import { getItem, readLocalIndexHead, readPartition } from './items.ts';
+import { getItem } from './items.ts';
 import {
+  HOOK_LOG_PREFIX,
+  hookLogPartition,
   inLists,
   keys,
   lists,
-  localSortOf,
+  padId,
   pendingDeliveryShard,
   SORT_SEPARATOR,
   sortAttributes,
@@ -48,11 +59,68 @@ type Raw = Record<string, unknown>;
 const PLAIN_PAYLOAD_BYTES = 32_000;
 /** A gzipped payload up to this size stays in the item (an item holds 400 KB in all). */
 const GZIPPED_PAYLOAD_BYTES = 350_000;
-/** A log item repeats the request body up to this size; a longer one is read from its delivery. */
-const LOGGED_BODY_BYTES = 32_000;
 
+const DAY_MS = 86_400_000;
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const expiresAfterDays = (now: Date, days: number) => epochSeconds(now) + days * 86_400;
+
+// The log's clock ----------------------------------------------------------------------------------
+
+const LOG_CLOCK = Symbol.for('gitlab-api.hook-log-clock');
+
+/**
+ * Sets what "now" is for the log (its attempts' created times, the periods the events list starts
+ * from, retention), or back to the system clock with undefined. For tests that need attempts on
+ * different days; kept on globalThis so every copy of this module (the local runtime's imports
+ * included) sees the same clock.
+ */
+export function setHookLogClock(clock: (() => Date) | undefined): void {
+  (globalThis as Record<symbol, unknown>)[LOG_CLOCK] = clock;
+}
+
+/** The log's "now" (see setHookLogClock). */
+export function hookLogNow(): Date {
+  const clock = (globalThis as Record<symbol, unknown>)[LOG_CLOCK] as (() => Date) | undefined;
+  return clock ? clock() : new Date();
+}
+
+// Deliveries ---------------------------------------------------------------------------------------
+
+/**
+ * What an attempt needs of its hook, carried in the delivery: the url (its userinfo too), the
+ * secrets, whether TLS is verified, and the failure state as last seen (whether to wait or hold).
+ * Never presented or logged.
+ */
+export interface DeliveryTarget {
+  url: string;
+  token?: string;
+  signing_token?: string;
+  enable_ssl_verification: boolean;
+  recent_failures: number;
+  disabled_until?: string;
+}
+
+/** A hook as a delivery carries it. */
+export const deliveryTargetOf = (
+  hook: Pick<
+    Hook,
+    'url' | 'token' | 'signing_token' | 'enable_ssl_verification' | 'recent_failures' | 'disabled_until'
+  >,
+): DeliveryTarget => ({
+  url: hook.url,
+  ...(hook.token ? { token: hook.token } : {}),
+  ...(hook.signing_token ? { signing_token: hook.signing_token } : {}),
+  enable_ssl_verification: hook.enable_ssl_verification !== false,
+  recent_failures: Number(hook.recent_failures ?? 0),
+  ...(typeof hook.disabled_until === 'string' ? { disabled_until: hook.disabled_until } : {}),
+});
+
+function decodeTarget(value: unknown): DeliveryTarget | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const target = value as Raw;
+  if (typeof target.url !== 'string') return undefined;
+  return deliveryTargetOf(target as unknown as DeliveryTarget);
+}
 
 /** How a payload is kept in its delivery's item, or undefined when even gzipped it is too long (kept in S3 then). */
 export function storedPayload(payload: string): Raw | undefined {
@@ -61,10 +129,15 @@ export function storedPayload(payload: string): Raw | undefined {
   return gzipped.length <= GZIPPED_PAYLOAD_BYTES ? { payload_gz: gzipped } : undefined;
 }
 
-export type NewDelivery = Omit<Delivery, 'payload' | 'status' | 'attempts' | 'created_at'>;
+export type NewDelivery = Omit<Delivery, 'payload' | 'status' | 'attempts' | 'created_at'> & {
+  target: DeliveryTarget;
+};
 
-/** A delivery as read: its payload, or the key of the object holding it. */
-export type StoredDelivery = Delivery & { payload_blob?: string };
+/**
+ * A delivery as read: its payload, or the key of the object holding it; its hook as the delivery
+ * carries it (none in a delivery written before deliveries carried it, or once settled).
+ */
+export type StoredDelivery = Delivery & { payload_blob?: string; target?: DeliveryTarget };
 
 function decodeDelivery(item: Raw): StoredDelivery {
   const payload =
@@ -73,6 +146,7 @@ function decodeDelivery(item: Raw): StoredDelivery {
       : item.payload_gz instanceof Uint8Array
         ? gunzipSync(item.payload_gz).toString('utf8')
         : '';
+  const target = decodeTarget(item.target);
   return {
     id: String(item.id),
     hook_id: Number(item.hook_id),
@@ -81,6 +155,7 @@ function decodeDelivery(item: Raw): StoredDelivery {
     event_uuid: String(item.event_uuid),
     payload,
     ...(typeof item.payload_blob === 'string' ? { payload_blob: item.payload_blob } : {}),
+    ...(target ? { target } : {}),
     status: item.status as DeliveryStatus,
     attempts: Number(item.attempts ?? 0),
     created_at: String(item.created_at),
@@ -94,6 +169,12 @@ const pendingListOf = (id: string, createdAt: string): Raw => ({
   ...inLists(lists.pendingDeliveries(pendingDeliveryShard(id))),
   [PENDING_SORT]: `${createdAt}${SORT_SEPARATOR}${id}`,
 });
+
+/**
+ * A delivery outlives every attempt logged of it by a day: the log shows the request body from it.
+ * Set at the fan-out, and again at each attempt's end and at a resend.
+ */
+const deliveryExpiry = (now: Date) => expiresAfterDays(now, HOOK_LOG_DAYS + 1);
 
 const isConditionFailure = (error: unknown) =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
@@ -120,7 +201,7 @@ export async function recordDeliveries(
         created_at,
         kind: 'hook_delivery',
         ...pendingListOf(delivery.id, created_at),
-        expires: expiresAfterDays(now, HOOK_LOG_DAYS + 1),
+        expires: deliveryExpiry(now),
       };
       if (await writeAlone(put(item, NEW_ITEM))) return delivery.id;
       const stored = await getItem(keys.hookDelivery(delivery.id));
@@ -171,26 +252,53 @@ export async function claimDelivery(
 }
 
 /**
- * Ends an attempt: the delivery settles (`delivered`, `failed`, `held`: out of the pending list)
- * or, `pending`, waits for the message deferred to `dueAt` (epoch ms).
+ * How an attempt ends for its delivery: settled (`delivered`, `failed`, `held`), or `pending` until
+ * the message deferred to `dueAt` (epoch ms), with its hook as the failure count last found it.
  */
-export async function endAttempt(id: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void>;
-export async function endAttempt(id: string, status: 'pending', dueAt: number): Promise<void>;
-export async function endAttempt(id: string, status: DeliveryStatus, dueAt?: number): Promise<void> {
-  const waits = status === 'pending';
+export type AttemptEnd =
+  | { status: Exclude<DeliveryStatus, 'pending'> }
+  | { status: 'pending'; dueAt: number; target?: DeliveryTarget };
+
+/**
+ * Ends an attempt. A settled delivery leaves the pending list and drops its hook's secrets; one
+ * waiting for its retry keeps what its hook was found to be. Either way it is kept a day longer
+ * than the attempt's log item, which shows the request body from it.
+ */
+export async function endAttempt(id: string, end: AttemptEnd, now = new Date()): Promise<void> {
+  const waits = end.status === 'pending';
+  const target = end.status === 'pending' ? end.target : undefined;
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.hookDelivery(id),
       UpdateExpression: waits
-        ? 'SET #status = :status, due_at = :due REMOVE lease_until'
-        : 'SET #status = :status REMOVE lease_until, due_at, #list, #sort',
+        ? `SET #status = :status, due_at = :due, expires = :expires${target ? ', #target = :target' : ''} REMOVE lease_until`
+        : 'SET #status = :status, expires = :expires REMOVE lease_until, due_at, #list, #sort, #target',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: {
         '#status': 'status',
         ...(waits ? {} : { '#list': PENDING_LIST, '#sort': PENDING_SORT }),
+        ...(!waits || target ? { '#target': 'target' } : {}),
       },
-      ExpressionAttributeValues: { ':status': status, ...(waits ? { ':due': dueAt } : {}) },
+      ExpressionAttributeValues: {
+        ':status': end.status,
+        ':expires': deliveryExpiry(now),
+        ...(end.status === 'pending' ? { ':due': end.dueAt } : {}),
+        ...(target ? { ':target': target } : {}),
+      },
+    }),
+  );
+}
+
+/**
+ * A delivery resent by hand gets a new log item: it is kept a day longer than that item (nothing
+ * when it is gone or already kept longer).
+ */
+export async function keepDeliveryForLog(id: string, now = new Date()): Promise<void> {
+  await writeAlone(
+    update(keys.hookDelivery(id), 'SET expires = :expires', {
+      condition: 'attribute_exists(pk) AND (attribute_not_exists(expires) OR expires < :expires)',
+      values: { ':expires': deliveryExpiry(now) },
     }),
   );
 }
@@ -259,42 +367,47 @@ export const markDeliveryResent = (id: string, before: Date, now = new Date()): 
 
 // The log -----------------------------------------------------------------------------------------
 
-export type NewHookLog = Omit<HookLog, 'id' | 'created_at'>;
+/**
+ * An attempt to log. The request body is given only for an attempt of no delivery (a hook test):
+ * an attempt of a delivery shows its delivery's payload.
+ */
+export type NewHookLog = Omit<HookLog, 'id' | 'created_at' | 'request_data'> & { request_data?: unknown };
 
-function logItem(log: HookLog, now: Date): Raw {
+/** The outcome lists (l1) every log item is in one of. */
+const LOG_OUTCOMES: readonly LogOutcome[] = ['successful', 'client_failure', 'server_failure'];
+
+function logItem(log: NewHookLog & { id: number; created_at: string }, now: Date): Raw {
   const { request_data, ...fields } = log;
-  const body = JSON.stringify(request_data ?? null);
-  const keepsBody = log.delivery_id === null || Buffer.byteLength(body) <= LOGGED_BODY_BYTES;
   return {
-    ...keys.hookLog(log.hook_id, log.id),
+    ...keys.hookLog(log.hook_id, log.created_at, log.id),
     ...fields,
-    ...(keepsBody ? { request_body: body } : {}),
+    ...(log.delivery_id === null ? { request_body: JSON.stringify(request_data ?? null) } : {}),
     kind: 'hook_log',
     ...inLists(
       lists.hookLogsOfOutcome(log.hook_id, outcomeOf(log.response_status)),
       lists.hookLogsWithStatus(log.hook_id, log.response_status),
     ),
+    // Created time for the outcome and status lists; id to find one attempt (a resend).
     ...sortAttributes({ id: log.id, created_at: log.created_at }),
-    ...localSortOf({ id: log.id, created_at: log.created_at, updated_at: log.created_at }),
     expires: expiresAfterDays(now, HOOK_LOG_DAYS),
   };
 }
 
-/** Records an attempt in its hook's log. */
-export async function appendHookLog(entry: NewHookLog, now = new Date()): Promise<HookLog> {
-  const log: HookLog = { ...entry, id: await nextId('hook_log'), created_at: now.toISOString() };
+/** Records an attempt in its hook's log, in the partition of the day it is made. */
+export async function appendHookLog(entry: NewHookLog, now = hookLogNow()): Promise<HookLog> {
+  const log = { ...entry, id: await nextId('hook_log'), created_at: now.toISOString() };
   await writeAlone(put(logItem(log, now), NEW_ITEM));
-  return log;
+  return { ...log, request_data: entry.request_data ?? null };
 }
 
-/** Log items with their request bodies (those kept only in their delivery read in one batch). */
-async function decodeLogs(items: Raw[]): Promise<HookLog[]> {
-  const live = items.filter(
-    (item) => Number(item.expires ?? Number.POSITIVE_INFINITY) > epochSeconds(new Date()),
-  );
+/** Log items with their request bodies (from their deliveries, read in one batch); expired ones left out. */
+async function decodeLogs(items: Raw[], now: Date): Promise<HookLog[]> {
+  const live = items.filter((item) => Number(item.expires ?? Number.POSITIVE_INFINITY) > epochSeconds(now));
   const wanted = [
     ...new Set(
-      live.filter((item) => item.request_body === undefined).map((item) => String(item.delivery_id)),
+      live
+        .filter((item) => item.request_body === undefined && typeof item.delivery_id === 'string')
+        .map((item) => String(item.delivery_id)),
     ),
   ];
   const deliveries = new Map(
@@ -307,7 +420,7 @@ async function decodeLogs(items: Raw[]): Promise<HookLog[]> {
     const body =
       typeof item.request_body === 'string'
         ? item.request_body
-        : // A payload kept in the bucket (several MB) is not repeated in the log: shown as null.
+        : // A payload kept in the bucket (several MB) is not shown in the log: null, as before.
           deliveries.get(String(item.delivery_id))?.payload || 'null';
     return {
       id: Number(item.id),
@@ -337,36 +450,125 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** One attempt by id, or undefined. */
-export async function readHookLog(hookId: number, logId: number): Promise<HookLog | undefined> {
-  const item = await getItem(keys.hookLog(hookId, logId));
-  if (item?.kind !== 'hook_log') return undefined;
-  const [log] = await decodeLogs([item]);
+/**
+ * One attempt by id, or undefined: its day is not known, so it is found in its hook's outcome
+ * lists by id (one Query each, side by side; the index is eventually consistent, so an attempt
+ * logged a moment ago may not be found yet).
+ */
+export async function readHookLog(
+  hookId: number,
+  logId: number,
+  now = hookLogNow(),
+): Promise<HookLog | undefined> {
+  const id = padId(logId);
+  const found = await Promise.all(
+    LOG_OUTCOMES.map((outcome) =>
+      readListHead(lists.hookLogsOfOutcome(hookId, outcome), 'id', 'asc', 1, { from: id, to: id }),
+    ),
+  );
+  const item = found.flat().find((candidate) => candidate.kind === 'hook_log');
+  if (!item) return undefined;
+  const [log] = await decodeLogs([item], now);
   return log;
 }
 
+/** The oldest created time a live attempt can have at `now`. */
+const retentionStart = (now: Date) => new Date(now.getTime() - HOOK_LOG_DAYS * DAY_MS);
+
 /**
- * A page of a hook's attempts, newest first: all of them (the partition's created-time index), or
- * those of the outcomes and statuses asked for (each list read to the end of the page, merged).
- * No total: GitLab's own count of a busy log is skipped the same way.
+ * The days a hook's live attempts can be in, newest first: from `now`'s back to the oldest within
+ * retention, and none before `since` (the hook's creation; an hour's margin for clocks).
+ */
+export function logPeriodsBack(now: Date, since?: string): string[] {
+  const startOfDay = (ms: number) => ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+  const sinceMs = since === undefined ? Number.NaN : Date.parse(since) - 3_600_000;
+  const floor = Math.max(retentionStart(now).getTime(), Number.isNaN(sinceMs) ? 0 : sinceMs);
+  const last = startOfDay(Math.min(floor, now.getTime()));
+  const periods: string[] = [];
+  for (let day = startOfDay(now.getTime()); day >= last; day -= DAY_MS) {
+    periods.push(new Date(day).toISOString().slice(0, 10));
+  }
+  return periods;
+}
+
+/**
+ * The newest `limit` attempts of one day's partition from `from` on (a sort key), read
+ * consistently, several Queries only when DynamoDB cuts a page.
+ */
+async function readPeriodHead(pk: string, from: string, limit: number): Promise<Raw[]> {
+  const items: Raw[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result: QueryCommandOutput = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk >= :from',
+        ExpressionAttributeValues: { ':pk': pk, ':from': from },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        Limit: limit - items.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((result.Items ?? []) as Raw[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && items.length < limit);
+  return items;
+}
+
+/** Days read side by side at most, once the days read before held too few attempts. */
+const MAX_DAYS_AT_ONCE = 8;
+
+/**
+ * The newest `limit` attempts of a hook, day by day back from `now`, reading no further than the
+ * page needs: one day first; while the days read hold too few, the next ones, 2, 4, then 8 at a
+ * time (so a sparse log costs a few round trips, not one per day).
+ */
+async function readLogHead(hookId: number, limit: number, now: Date, since?: string): Promise<Raw[]> {
+  const periods = logPeriodsBack(now, since);
+  const from = `${HOOK_LOG_PREFIX}${retentionStart(now).toISOString()}`;
+  const found: Raw[] = [];
+  let next = 0;
+  let width = 1;
+  while (found.length < limit && next < periods.length) {
+    const round = periods.slice(next, next + width);
+    next += round.length;
+    const need = limit - found.length;
+    const heads = await Promise.all(
+      round.map((period) => readPeriodHead(hookLogPartition(hookId, period), from, need)),
+    );
+    for (const head of heads) found.push(...head);
+    width = Math.min(width * 2, MAX_DAYS_AT_ONCE);
+  }
+  return found.slice(0, limit);
+}
+
+/**
+ * A page of a hook's attempts, newest first: all of them (its days' partitions, walked back from
+ * today), or those of the outcomes and statuses asked for (each list read to the end of the page,
+ * merged). No total: GitLab's own count of a busy log is skipped the same way. `since` (the hook's
+ * creation) spares the walk the days before it.
  */
 export async function listHookLogs(
   hookId: number,
   statuses: readonly string[],
   page: PageRequest,
+  options: { since?: string; now?: Date } = {},
 ): Promise<HookLog[]> {
+  const now = options.now ?? hookLogNow();
   const offset = offsetOf(page);
   const wanted = offset + page.perPage;
   if (statuses.length === 0) {
-    const items = await readLocalIndexHead(keys.hookLog(hookId, 0).pk, 'created_at', 'desc', wanted);
-    return decodeLogs(items.slice(offset));
+    const items = await readLogHead(hookId, wanted, now, options.since);
+    return decodeLogs(items.slice(offset), now);
   }
   const refs = statuses.map((status) =>
     /^\d+$/.test(status) ? lists.hookLogsWithStatus(hookId, status) : lists.hookLogsOfOutcome(hookId, status),
   );
-  const heads = await Promise.all(refs.map((ref) => readListHead(ref, 'created_at', 'desc', wanted)));
+  const live = { from: retentionStart(now).toISOString() };
+  const heads = await Promise.all(refs.map((ref) => readListHead(ref, 'created_at', 'desc', wanted, live)));
   const merged = mergeSorted(heads, 'created_at', 'desc');
-  return decodeLogs(merged.slice(offset, wanted));
+  return decodeLogs(merged.slice(offset, wanted), now);
 }
 
 // Purge ------------------------------------------------------------------------------------------
@@ -375,36 +577,39 @@ export async function listHookLogs(
 const PURGED_LOGS_PER_STEP = 25;
 
 /**
- * Removes a hook's log and the deliveries its attempts belong to (the purge of its project): a few
- * log items at a time, their deliveries (and payloads kept in the bucket, by `removePayload`)
- * before them, so a purge cut short finds the rest through the log when it runs again. A delivery
- * never attempted has no log item: it expires by TTL, and the delivery worker settles it as failed
- * once its hook is gone.
+ * Removes a hook's log and the deliveries its attempts belong to (the purge of its project): its
+ * attempts found through its outcome lists (every day's, expired ones not yet removed included),
+ * a few at a time, their deliveries (and payloads kept in the bucket, by `removePayload`) before
+ * them, so a purge cut short finds the rest through the lists when it runs again. A delivery never
+ * attempted has no log item: it expires by TTL.
  */
 export async function purgeHookLog(
   hookId: number,
   removePayload: (key: string) => Promise<void>,
 ): Promise<void> {
-  const logs = await readPartition(keys.hookLog(hookId, 0).pk, {
-    projection: 'pk, sk, delivery_id',
-    consistent: true,
-  });
-  for (let start = 0; start < logs.length; start += PURGED_LOGS_PER_STEP) {
-    const step = logs.slice(start, start + PURGED_LOGS_PER_STEP);
-    const deliveryIds = [
-      ...new Set(step.flatMap((log) => (typeof log.delivery_id === 'string' ? [log.delivery_id] : []))),
-    ];
-    const deliveries = deliveryIds.length
-      ? await batchGetItems(deliveryIds.map((id) => keys.hookDelivery(id)))
-      : [];
-    // An event's payload is shared by its deliveries to the project's hooks, all being purged.
-    const payloads = new Set(
-      deliveries.flatMap((delivery) =>
-        typeof delivery.payload_blob === 'string' ? [delivery.payload_blob] : [],
-      ),
-    );
-    for (const key of payloads) await removePayload(key);
-    await batchDeleteItems(deliveryIds.map((id) => keys.hookDelivery(id)));
-    await batchDeleteItems(step.map((log) => ({ pk: String(log.pk), sk: String(log.sk) })));
+  for (const outcome of LOG_OUTCOMES) {
+    await forEachListPage(lists.hookLogsOfOutcome(hookId, outcome), 'pk, sk, delivery_id', async (logs) => {
+      for (let start = 0; start < logs.length; start += PURGED_LOGS_PER_STEP) {
+        await purgeLogStep(logs.slice(start, start + PURGED_LOGS_PER_STEP), removePayload);
+      }
+    });
   }
+}
+
+async function purgeLogStep(step: Raw[], removePayload: (key: string) => Promise<void>): Promise<void> {
+  const deliveryIds = [
+    ...new Set(step.flatMap((log) => (typeof log.delivery_id === 'string' ? [log.delivery_id] : []))),
+  ];
+  const deliveries = deliveryIds.length
+    ? await batchGetItems(deliveryIds.map((id) => keys.hookDelivery(id)))
+    : [];
+  // An event's payload is shared by its deliveries to the project's hooks, all being purged.
+  const payloads = new Set(
+    deliveries.flatMap((delivery) =>
+      typeof delivery.payload_blob === 'string' ? [delivery.payload_blob] : [],
+    ),
+  );
+  for (const key of payloads) await removePayload(key);
+  await batchDeleteItems(deliveryIds.map((id) => keys.hookDelivery(id)));
+  await batchDeleteItems(step.map((log) => ({ pk: String(log.pk), sk: String(log.sk) })));
 }

@@ -1,9 +1,10 @@
 /**
  * Project hooks: one item per hook in its project's partition (`HOOK#<padded id>`), so a project's
  * hooks are one consistent Query in id order and leave with the project's partition when it is
- * purged. The item keeps the secrets delivery needs (`token`, `signing_token`), the hook's uuid
- * and its failure state; changes are Updates of the fields sent, so a change never undoes the
- * failure state delivery records beside it.
+ * purged. The item keeps the secrets delivery needs (`token`, `signing_token`; each delivery
+ * carries a copy from its fan-out, so an attempt reads no hook), the hook's uuid and its failure
+ * state; changes are Updates of the fields sent, so a change never undoes the failure state
+ * delivery records beside it.
  *
  * A project has at most `PROJECT_HOOKS_LIMIT` hooks (GitLab's plan limit `project_hooks`). Their
  * number is an item of the partition (`HOOKCOUNT`), moved in the same transaction that puts or
@@ -14,7 +15,9 @@
  * wrote it first makes the loser go the counter's way instead.
  */
 import { randomUUID } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '#config/env.ts';
 import { notFound, recordNotFound } from '#domain/errors.ts';
 import {
@@ -231,16 +234,27 @@ export async function deleteHook(hook: Hook): Promise<boolean> {
   }
 }
 
+/** What the failure state of a hook is kept from: its key and that state as last seen. */
+type HookScore = Pick<Hook, 'id' | 'project_id' | 'recent_failures' | 'disabled_until'>;
+
 /**
  * Counts one more failed delivery, atomically (concurrent failures each count): only while the
  * hook is executable (GitLab's `backoff!` leaves a disabled hook as it is) and under 40 failures.
  * From the 4th failure the hook is disabled until now + the backoff of the count the database
  * returned, written on the condition that the count is still that one (a later failure's longer
  * time, or a success's reset, is never undone).
+ *
+ * Answers the hook as the write found it, at no read of its own (the write returns it): as counted,
+ * or, when it refused to count, as it is (disabled for now or for good); null when it is gone. The
+ * delivery worker keeps that in the delivery for its next attempt (a url, secret or switch changed
+ * since the fan-out included).
  */
-export async function recordHookFailure(hook: Hook, now: Date = new Date()): Promise<void> {
+export async function recordHookFailure(
+  hook: HookScore,
+  now: Date = new Date(),
+): Promise<Hook | null | undefined> {
   const key = keys.hook(hook.project_id, hook.id);
-  let failures: number;
+  let stored: Raw;
   try {
     const result = await documentClient().send(
       new UpdateCommand({
@@ -257,30 +271,38 @@ export async function recordHookFailure(hook: Hook, now: Date = new Date()): Pro
           ':grace': TEMPORARILY_DISABLED_FAILURE_THRESHOLD,
           ':now': now.toISOString(),
         },
-        ReturnValues: 'UPDATED_NEW',
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    failures = Number(result.Attributes?.recent_failures);
+    stored = (result.Attributes ?? {}) as Raw;
   } catch (error) {
     // Gone, disabled for now, or disabled for good: nothing to count.
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return;
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') {
+      const stored = (error as { Item?: Record<string, AttributeValue> }).Item;
+      return stored ? decodeHook(unmarshall(stored)) : null;
+    }
     throw error;
   }
+  // The whole item as written (undefined only if the write returned none).
+  const counted = typeof stored.url === 'string' ? decodeHook(stored) : undefined;
+  const failures = Number(stored.recent_failures);
   const until = disabledUntilAfter(failures, now);
-  if (until === undefined) return;
-  await writeAlone(
+  if (until === undefined) return counted;
+  const disabled = await writeAlone(
     update(key, 'SET disabled_until = :until', {
       condition: 'attribute_exists(pk) AND recent_failures = :failures',
       values: { ':until': until, ':failures': failures },
     }),
   );
+  return counted && disabled ? { ...counted, disabled_until: until } : counted;
 }
 
 /**
  * A delivery succeeded: the failure count back to 0 and the hook enabled (GitLab's `enable!`),
- * written only when the hook as read had failures or a disabled time.
+ * written only when the hook as last seen had failures or a disabled time.
  */
-export async function recordHookSuccess(hook: Hook): Promise<void> {
+export async function recordHookSuccess(hook: HookScore): Promise<void> {
   if (hook.recent_failures === 0 && hook.disabled_until === undefined) return;
   await writeAlone(
     update(keys.hook(hook.project_id, hook.id), 'SET recent_failures = :zero REMOVE disabled_until', {

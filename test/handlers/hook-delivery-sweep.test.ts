@@ -162,7 +162,14 @@ describe('the pending list', () => {
   const ID = '0f6b1c2d-3e4f-5a6b-a7c8-9d0e1f2a3b4c';
   const key = { pk: `DELIVERY#${ID}`, sk: 'DELIVERY' };
   const hookKey = { pk: 'PROJECT#7', sk: `HOOK#${pad(3)}` };
-  const delivery = {
+  /** The hook as the fan-out wrote it into the delivery. */
+  const target = (fields: Record<string, unknown> = {}) => ({
+    url: 'https://receiver.example.com/hook',
+    enable_ssl_verification: true,
+    recent_failures: 0,
+    ...fields,
+  });
+  const delivery = (fields: Record<string, unknown> = {}) => ({
     ...key,
     id: ID,
     hook_id: 3,
@@ -170,11 +177,13 @@ describe('the pending list', () => {
     trigger: 'issue_hooks',
     event_uuid: 'aaaaaaaa-bbbb-5ccc-addd-eeeeeeeeeeee',
     payload: '{}',
+    target: target(),
     status: 'pending',
     attempts: 0,
     created_at: NOW,
     kind: 'hook_delivery',
-  };
+    ...fields,
+  });
   const hook = (fields: Record<string, unknown> = {}) => ({
     ...hookKey,
     kind: 'project_hook',
@@ -187,6 +196,8 @@ describe('the pending list', () => {
     created_at: NOW,
     ...fields,
   });
+  /** The delivery is kept a day longer than the log item of an attempt made now (HOOK_LOG_DAYS 31). */
+  const EXPIRES = NOW_MS / 1000 + 32 * 86_400;
   const deliveryUpdates = () =>
     ddb
       .commandCalls(UpdateCommand)
@@ -195,19 +206,28 @@ describe('the pending list', () => {
   const run = () => worker(sqsEvent(sqsRecord(JSON.stringify({ deliveryId: ID }), 'm-1')), lambdaContext());
 
   beforeEach(() => {
-    ddb.on(GetCommand, { Key: key }).resolves({ Item: delivery });
+    ddb.on(GetCommand, { Key: key }).resolves({ Item: delivery() });
     ddb.on(UpdateCommand, { Key: key }).resolves({ Attributes: { attempts: 1 } });
-    ddb.on(UpdateCommand, { Key: hookKey }).resolves({ Attributes: { recent_failures: 1 } });
+    ddb.on(UpdateCommand, { Key: hookKey }).resolves({ Attributes: hook({ recent_failures: 1 }) });
     ddb
       .on(UpdateCommand, { Key: { pk: 'COUNTER#hook_log', sk: 'COUNTER' } })
       .resolves({ Attributes: { value: 10 } });
     ddb.on(PutCommand).resolves({});
   });
 
-  it('takes a new delivery in, in the shard of its id, by created time', async () => {
+  it('takes a new delivery in, in the shard of its id, by created time, with what its attempts need of the hook', async () => {
     expect(
       await recordDeliveries(
-        [{ id: ID, hook_id: 3, project_id: 7, trigger: 'issue_hooks', event_uuid: delivery.event_uuid }],
+        [
+          {
+            id: ID,
+            hook_id: 3,
+            project_id: 7,
+            trigger: 'issue_hooks',
+            event_uuid: delivery().event_uuid,
+            target: target({ token: 'secret' }),
+          },
+        ],
         { payload: '{}' },
       ),
     ).toEqual([ID]);
@@ -219,6 +239,8 @@ describe('the pending list', () => {
       status: 'pending',
       l1: `DELIVERIES#PENDING#${pendingDeliveryShard(ID)}`,
       screated: `${NOW}\u0000${ID}`,
+      target: target({ token: 'secret' }),
+      expires: EXPIRES,
     });
     // No other list order: the item is in the created-time index only.
     expect(item).not.toHaveProperty('sid');
@@ -230,39 +252,49 @@ describe('the pending list', () => {
     expect(shards.size).toBe(PENDING_DELIVERY_SHARDS);
   });
 
-  it('lets a delivery go when it settles', async () => {
-    ddb.on(GetCommand, { Key: hookKey }).resolves({ Item: hook() });
+  it('lets a delivery go when it settles, and with it the hook’s secrets', async () => {
     answer = { kind: 'response', status: 200, headers: {}, body: '', durationMs: 3 } as DeliveryResult;
     expect(await run()).toEqual({ batchItemFailures: [] });
     expect(deliveryUpdates().at(-1)).toEqual({
       TableName: TABLE,
       Key: key,
-      UpdateExpression: 'SET #status = :status REMOVE lease_until, due_at, #list, #sort',
+      UpdateExpression:
+        'SET #status = :status, expires = :expires REMOVE lease_until, due_at, #list, #sort, #target',
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#status': 'status', '#list': 'l1', '#sort': 'screated' },
-      ExpressionAttributeValues: { ':status': 'delivered' },
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#list': 'l1',
+        '#sort': 'screated',
+        '#target': 'target',
+      },
+      ExpressionAttributeValues: { ':status': 'delivered', ':expires': EXPIRES },
     });
   });
 
-  it('keeps a delivery waiting for its retry, with the time the retry is due', async () => {
-    ddb.on(GetCommand, { Key: hookKey }).resolves({ Item: hook() });
+  it('keeps a delivery waiting for its retry, with the time the retry is due and its hook as last found', async () => {
     answer = { kind: 'response', status: 503, headers: {}, body: '', durationMs: 3 } as DeliveryResult;
     expect(await run()).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
     expect(deliveryUpdates().at(-1)).toEqual({
       TableName: TABLE,
       Key: key,
-      UpdateExpression: 'SET #status = :status, due_at = :due REMOVE lease_until',
+      UpdateExpression:
+        'SET #status = :status, due_at = :due, expires = :expires, #target = :target REMOVE lease_until',
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':status': 'pending', ':due': NOW_MS + 1000 },
+      ExpressionAttributeNames: { '#status': 'status', '#target': 'target' },
+      ExpressionAttributeValues: {
+        ':status': 'pending',
+        ':due': NOW_MS + 1000,
+        ':expires': EXPIRES,
+        ':target': target({ recent_failures: 1 }),
+      },
     });
   });
 
   it('records when a temporarily disabled hook’s delivery comes back, so the sweep leaves it alone', async () => {
     const until = new Date(NOW_MS + 90_000).toISOString();
     ddb
-      .on(GetCommand, { Key: hookKey })
-      .resolves({ Item: hook({ recent_failures: 5, disabled_until: until }) });
+      .on(GetCommand, { Key: key })
+      .resolves({ Item: delivery({ target: target({ recent_failures: 5, disabled_until: until }) }) });
     expect(await run()).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
     expect(deliveryUpdates()).toEqual([
       {
