@@ -191,10 +191,17 @@ export class ApiFunction extends NodejsFunction {
     ]);
   }
 
-  /** Consumes `queue` (the event source mapping grants receive/delete on that queue only). */
-  consumeQueue(queue: IQueue, options: { batchSize: number }): this {
+  /**
+   * Consumes `queue` (the event source mapping grants receive/delete on that queue only), reporting
+   * failed records one by one; `maxConcurrency` bounds the invocations the mapping holds at once.
+   */
+  consumeQueue(queue: IQueue, options: { batchSize: number; maxConcurrency?: number }): this {
     this.addEventSource(
-      new SqsEventSource(queue, { batchSize: options.batchSize, reportBatchItemFailures: true }),
+      new SqsEventSource(queue, {
+        batchSize: options.batchSize,
+        reportBatchItemFailures: true,
+        ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+      }),
     );
     return this;
   }

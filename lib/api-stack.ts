@@ -1,6 +1,15 @@
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  type GlobalSecondaryIndexProps,
+  type LocalSecondaryIndexProps,
+  ProjectionType,
+  StreamViewType,
+  Table,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -15,15 +24,18 @@ import {
   streamConsumers as streamConsumerTable,
 } from '../functions/stream-consumers.ts';
 import { type WorkerDefinition, workers as workerTable } from '../functions/workers.ts';
-import { queueDlqUrlVariable, queueUrlVariable } from '../shared/config/env.ts';
+import { envNames, queueDlqUrlVariable, queueUrlVariable } from '../shared/config/env.ts';
 import { LDAP_PROVIDERS_VARIABLE, ldapProviders } from '../shared/config/ldap.ts';
-import { indexes, keyAttributes, localIndexes, streamViewType, ttlAttribute } from '../shared/store/table.ts';
+import { createTableInput, ttlAttribute } from '../shared/store/table.ts';
 import { AccessRoles, grantKey } from './access-roles.ts';
 import { type AccessTargets, ApiFunction, constructIdFor, tracingContextKey } from './api-function.ts';
+import { EdgeCache } from './edge-cache.ts';
 import { type MonitoredFunction, Monitoring } from './monitoring.ts';
 import { areaOf, RouteFunctions, routeKeysOf } from './route-functions.ts';
+import { type CapacitySettingProps, type CapacitySettings, capacitySettings } from './stack-settings.ts';
 
-export interface ApiStackProps extends StackProps {
+/** Besides the tables below, the capacity settings (stack-settings.ts): each defaults to its context value. */
+export interface ApiStackProps extends StackProps, CapacitySettingProps {
   /** @default functions/routes.ts */
   routes?: readonly RouteDefinition[];
   /** @default functions/workers.ts */
@@ -75,9 +87,87 @@ const accessLogFormat = {
   userAgent: '$context.identity.userAgent',
 };
 
-const streamViewTypes: Record<typeof streamViewType, StreamViewType> = {
-  NEW_AND_OLD_IMAGES: StreamViewType.NEW_AND_OLD_IMAGES,
+const attributeTypes: Partial<Record<string, AttributeType>> = {
+  S: AttributeType.STRING,
+  N: AttributeType.NUMBER,
+  B: AttributeType.BINARY,
 };
+const projectionTypes: Partial<Record<string, ProjectionType>> = {
+  ALL: ProjectionType.ALL,
+  KEYS_ONLY: ProjectionType.KEYS_ONLY,
+  INCLUDE: ProjectionType.INCLUDE,
+};
+const streamViewTypes: Partial<Record<string, StreamViewType>> = {
+  NEW_AND_OLD_IMAGES: StreamViewType.NEW_AND_OLD_IMAGES,
+  NEW_IMAGE: StreamViewType.NEW_IMAGE,
+  OLD_IMAGE: StreamViewType.OLD_IMAGE,
+  KEYS_ONLY: StreamViewType.KEYS_ONLY,
+};
+
+/**
+ * The table as shared/store/table.ts defines it for DynamoDB Local (`createTableInput`): keys,
+ * global and local secondary indexes with their projections, the stream. Read from that one
+ * definition, never restated here, so the deployed and the local table stay alike whatever
+ * indexes it declares (none local, or none at all, included).
+ */
+function tableDefinition() {
+  const input: CreateTableCommandInput = createTableInput('unused');
+  const typeOf = (name: string | undefined) => {
+    const declared = input.AttributeDefinitions?.find((attribute) => attribute.AttributeName === name);
+    const type = declared?.AttributeType && attributeTypes[declared.AttributeType];
+    if (!name || !type) throw new Error(`shared/store/table.ts: key attribute ${name} has no type`);
+    return { name, type };
+  };
+  const keyOf = (keySchema: CreateTableCommandInput['KeySchema'], keyType: 'HASH' | 'RANGE') => {
+    const element = keySchema?.find((key) => key.KeyType === keyType);
+    return element ? typeOf(element.AttributeName) : undefined;
+  };
+  const projectionOf = (projection: { ProjectionType?: string; NonKeyAttributes?: string[] } | undefined) => {
+    const projectionType = projectionTypes[projection?.ProjectionType ?? 'ALL'];
+    if (!projectionType) throw new Error(`shared/store/table.ts: projection ${projection?.ProjectionType}`);
+    return {
+      projectionType,
+      ...(projection?.NonKeyAttributes?.length ? { nonKeyAttributes: projection.NonKeyAttributes } : {}),
+    };
+  };
+  const partitionKey = keyOf(input.KeySchema, 'HASH');
+  if (!partitionKey) throw new Error('shared/store/table.ts: the table has no partition key');
+  const globalIndexes = (input.GlobalSecondaryIndexes ?? []).map(
+    (index): Omit<GlobalSecondaryIndexProps, 'warmThroughput'> => {
+      const indexPartitionKey = keyOf(index.KeySchema, 'HASH');
+      if (!index.IndexName || !indexPartitionKey) {
+        throw new Error(`shared/store/table.ts: index ${index.IndexName} has no partition key`);
+      }
+      const sortKey = keyOf(index.KeySchema, 'RANGE');
+      return {
+        indexName: index.IndexName,
+        partitionKey: indexPartitionKey,
+        ...(sortKey ? { sortKey } : {}),
+        ...projectionOf(index.Projection),
+      };
+    },
+  );
+  const localIndexes = (input.LocalSecondaryIndexes ?? []).map((index): LocalSecondaryIndexProps => {
+    const sortKey = keyOf(index.KeySchema, 'RANGE');
+    if (!index.IndexName || !sortKey) {
+      throw new Error(`shared/store/table.ts: local index ${index.IndexName} has no sort key`);
+    }
+    return { indexName: index.IndexName, sortKey, ...projectionOf(index.Projection) };
+  });
+  const streamView = input.StreamSpecification?.StreamEnabled
+    ? streamViewTypes[input.StreamSpecification.StreamViewType ?? '']
+    : undefined;
+  if (input.StreamSpecification?.StreamEnabled && !streamView) {
+    throw new Error(`shared/store/table.ts: stream view ${input.StreamSpecification.StreamViewType}`);
+  }
+  return {
+    partitionKey,
+    sortKey: keyOf(input.KeySchema, 'RANGE'),
+    globalIndexes,
+    localIndexes,
+    stream: streamView,
+  };
+}
 
 /**
  * The LDAP providers as the functions get them, checked at synth (a malformed setting fails the
@@ -113,7 +203,9 @@ function ldapTargets(stack: Stack, setting: unknown): AccessTargets['ldap'] {
  * (one per route-table entry, and a HEAD twin per GET route), live in one nested stack per area of
  * `functions/` (see route-functions.ts), which keeps every template far below CloudFormation's 500
  * resources; the alarms and the dashboard in one more (monitoring.ts). Each function is granted
- * exactly its declared `access`.
+ * exactly its declared `access`. A CloudFront distribution in front of the API serves anonymous
+ * list pages from its cache (edge-cache.ts); capacity settings come from props or the context
+ * (stack-settings.ts).
  */
 export class ApiStack extends Stack {
   readonly table: Table;
@@ -138,6 +230,10 @@ export class ApiStack extends Stack {
   readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
   /** The nested stacks of route functions, by area (`''` for files directly in `functions/`). */
   readonly routeStacks: ReadonlyMap<string, RouteFunctions>;
+  /** CloudFront in front of the API: anonymous list pages cached, everything else passed through. */
+  readonly edgeCache: EdgeCache;
+  /** Capacity settings: list cache time, external URL, worker concurrency, warm throughput, quotas. */
+  readonly settings: CapacitySettings;
 
   constructor(scope: Construct, id: string, props: ApiStackProps = {}) {
     super(scope, id, props);
@@ -151,30 +247,29 @@ export class ApiStack extends Stack {
     const tracingContext: unknown = this.node.tryGetContext(tracingContextKey);
     const tracing = tracingContext === true || tracingContext === 'true';
 
+    const settings = capacitySettings(
+      this,
+      props,
+      workers.map((worker) => worker.queue),
+    );
+    this.settings = settings;
+
+    const definition = tableDefinition();
     this.table = new Table(this, 'Table', {
-      partitionKey: { name: keyAttributes.partition, type: AttributeType.STRING },
-      sortKey: { name: keyAttributes.sort, type: AttributeType.STRING },
+      partitionKey: definition.partitionKey,
+      ...(definition.sortKey ? { sortKey: definition.sortKey } : {}),
       billingMode: BillingMode.PAY_PER_REQUEST,
+      // What the table takes at once without throttling (docs/capacity.md F7); only ever raised.
+      warmThroughput: settings.tableWarmThroughput,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy: RemovalPolicy.RETAIN,
-      stream: streamViewTypes[streamViewType],
+      ...(definition.stream ? { stream: definition.stream } : {}),
       timeToLiveAttribute: ttlAttribute,
     });
-    for (const index of indexes) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
-      });
+    for (const index of definition.globalIndexes) {
+      this.table.addGlobalSecondaryIndex({ ...index, warmThroughput: settings.indexWarmThroughput });
     }
-    for (const index of localIndexes) {
-      this.table.addLocalSecondaryIndex({
-        indexName: index.name,
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
-      });
-    }
+    for (const index of definition.localIndexes) this.table.addLocalSecondaryIndex(index);
 
     this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -247,7 +342,10 @@ export class ApiStack extends Stack {
         consumer.addEnvironment(queueUrlVariable(worker.queue), queue.queueUrl);
         consumer.addEnvironment(queueDlqUrlVariable(worker.queue), deadLetterQueue.queueUrl);
       }
-      consumer.consumeQueue(queue, { batchSize: worker.batchSize });
+      consumer.consumeQueue(queue, {
+        batchSize: worker.batchSize,
+        maxConcurrency: settings.workerMaxConcurrency[worker.queue],
+      });
       workerQueues.set(worker.queue, { queue, deadLetterQueue, consumer });
     }
     this.workerQueues = workerQueues;
@@ -374,12 +472,32 @@ export class ApiStack extends Stack {
     }
     this.scheduledFunctions = scheduled;
 
+    // Every function's links (web_url, Link headers, webhook payloads) name the configured address.
+    if (settings.externalUrl !== undefined) {
+      for (const fn of [
+        ...this.routeFunctions.values(),
+        ...[...workerQueues.values()].map(({ consumer }) => consumer),
+        ...[...consumers.values()].map(({ consumer }) => consumer),
+        ...[...scheduled.values()].map(({ fn }) => fn),
+      ]) {
+        fn.addEnvironment(envNames.externalUrl, settings.externalUrl);
+      }
+    }
+
+    this.edgeCache = new EdgeCache(this, 'EdgeCache', {
+      api: this.api,
+      routes,
+      listCacheSeconds: settings.listCacheSeconds,
+      accessLogsBucket: this.accessLogsBucket,
+    });
+
     const monitored = (fn: ApiFunction): MonitoredFunction => ({ entry: fn.entryPath, fn });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       rootStackName: this.stackName,
       api: this.api,
       table: this.table,
-      indexNames: indexes.map((index) => index.name),
+      indexNames: definition.globalIndexes.map((index) => index.indexName),
+      tableQuota: settings.tableQuota,
       queues: new Map([...workerQueues].map(([name, { queue }]) => [name, queue])),
       deadLetterQueues: new Map([
         ...[...workerQueues].map(([name, { deadLetterQueue }]) => [name, deadLetterQueue] as const),
@@ -395,6 +513,10 @@ export class ApiStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+    new CfnOutput(this, 'DistributionUrl', {
+      value: this.edgeCache.url,
+      description: 'The API through CloudFront (anonymous list pages cached); give it to clients',
+    });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
     new CfnOutput(this, 'AlarmTopicArn', {

@@ -17,7 +17,7 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITable, WarmThroughput } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -37,6 +37,9 @@ export const serverErrorRatePercent = 1;
 
 /** Below this many requests in five minutes the 5xx rate is not judged (one 500 among three is no outage). */
 const serverErrorRateMinimumRequests = 20;
+
+/** Above this share of the table-level quota, used on average over five minutes, the quota alarm fires. */
+export const tableQuotaAlarmPercent = 80;
 
 /** Namespace of the functions' EMF metrics (Powertools Metrics; POWERTOOLS_METRICS_NAMESPACE's default). */
 const metricsNamespace = 'GitlabApi';
@@ -127,6 +130,8 @@ export interface MonitoringProps {
   table: ITable;
   /** The table's global secondary indexes. */
   indexNames: readonly string[];
+  /** The table-level throughput quota granted (Service Quotas), per second: its use is alarmed. */
+  tableQuota?: Required<WarmThroughput>;
   /** Worker queues, by worker-table name. */
   queues: ReadonlyMap<string, IQueue>;
   /** Every dead-letter queue (the workers' and the stream consumers' failure queues), by what it holds. */
@@ -143,7 +148,8 @@ export interface MonitoringProps {
  * The alarms, the topic they notify and the dashboard, in a nested stack of their own so that the
  * root template keeps its room for routes. Alarms: each dead-letter queue holding a message, the
  * API's 5xx rate, Lambda errors and throttles (one composite alarm each over the per-ten-functions
- * alarms), DynamoDB throttling of the table and of its indexes.
+ * alarms), DynamoDB throttling of the table and of its indexes, full item collections, and the
+ * table's use of its table-level quota.
  */
 export class Monitoring extends NestedStack {
   /** Every alarm notifies it. */
@@ -293,6 +299,31 @@ export class Monitoring extends NestedStack {
           'A write failed because an item collection (a partition with a local index) reached 10 GB; see docs/capacity.md',
       }),
     );
+    if (props.tableQuota) {
+      // The quota caps the table per second; before it throttles, the quota (and the warm
+      // throughput) should be raised: docs/capacity.md F7.
+      const { readUnitsPerSecond: read, writeUnitsPerSecond: write } = props.tableQuota;
+      const seconds = period.toSeconds();
+      notify(
+        'DynamoDB table quota',
+        new Alarm(this, 'TableQuotaAlarm', {
+          metric: new MathExpression({
+            expression: `100 * MAX([r / ${seconds * read}, w / ${seconds * write}])`,
+            usingMetrics: {
+              r: dynamoMetric('ConsumedReadCapacityUnits'),
+              w: dynamoMetric('ConsumedWriteCapacityUnits'),
+            },
+            label: 'Table-level quota used (%)',
+            period,
+          }),
+          threshold: tableQuotaAlarmPercent,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+          alarmDescription: `The table used more than ${tableQuotaAlarmPercent}% of its table-level quota (${read} RRU/s, ${write} WRU/s) over five minutes: request more (Service Quotas), then raise tableReadQuota/tableWriteQuota and the warm throughput`,
+        }),
+      );
+    }
     this.alarms = alarms;
 
     this.dashboard = new Dashboard(this, 'Dashboard', {

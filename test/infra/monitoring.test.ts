@@ -1,11 +1,11 @@
 /**
  * The alarms, the SNS topic they notify and the dashboard: each dead-letter queue, the API's 5xx
  * rate, Lambda errors and throttles of every function, DynamoDB throttling of the table and each
- * index.
+ * index, full item collections, and the table's use of its table-level quota.
  */
 import { Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { maxMetricsPerAlarm, serverErrorRatePercent } from '../../lib/monitoring.ts';
+import { maxMetricsPerAlarm, serverErrorRatePercent, tableQuotaAlarmPercent } from '../../lib/monitoring.ts';
 import { indexes } from '../../shared/store/table.ts';
 import { getAtt, type Json, logicalId, ref, synthesize } from './support.ts';
 
@@ -186,7 +186,11 @@ describe('DynamoDB throttles', () => {
   const tableRef = { Ref: logicalId(stack.table) };
   const dynamoAlarms = monitoringAlarms
     .map(([, alarm]) => ({ alarm, metrics: metricStats(queriesOf(monitoring, alarm)) }))
-    .filter(({ metrics }) => metrics.some((metric) => metric.Namespace === 'AWS/DynamoDB'));
+    .filter(({ metrics }) =>
+      metrics.some(
+        (metric) => metric.Namespace === 'AWS/DynamoDB' && metric.MetricName.endsWith('ThrottleEvents'),
+      ),
+    );
 
   it.each([undefined, ...indexes.map((index) => index.name)])(
     'read and write throttle events of %s are alarmed on',
@@ -215,6 +219,41 @@ describe('DynamoDB throttles', () => {
         AlarmActions: [topicRef],
       });
     }
+  });
+});
+
+describe('table-level quota', () => {
+  const quotaAlarms = monitoringAlarms.filter(([, alarm]) =>
+    metricStats(queriesOf(monitoring, alarm)).some((metric) => metric.MetricName.startsWith('Consumed')),
+  );
+
+  it(`alarms when the table uses more than ${tableQuotaAlarmPercent}% of the configured quota over five minutes`, () => {
+    expect(quotaAlarms).toHaveLength(1);
+    const [, alarm] = quotaAlarms[0]!;
+    const queries = queriesOf(monitoring, alarm);
+    const metrics = metricStats(queries);
+    expect(metrics.map((metric) => metric.MetricName).sort()).toEqual([
+      'ConsumedReadCapacityUnits',
+      'ConsumedWriteCapacityUnits',
+    ]);
+    for (const metric of metrics) {
+      expect(dimension(metric, 'TableName')).toEqual({ Ref: logicalId(stack.table) });
+      expect(dimension(metric, 'GlobalSecondaryIndexName')).toBeUndefined();
+    }
+    // The default quota, 40,000 units a second each, over a five-minute sum.
+    const { readUnitsPerSecond, writeUnitsPerSecond } = stack.settings.tableQuota;
+    expect([readUnitsPerSecond, writeUnitsPerSecond]).toEqual([40_000, 40_000]);
+    const expression = queries.find((query) => query.Expression)!.Expression as string;
+    expect(expression).toMatch(
+      new RegExp(
+        `^100 \\* MAX\\(\\[\\w+ / ${300 * readUnitsPerSecond}, \\w+ / ${300 * writeUnitsPerSecond}\\]\\)$`,
+      ),
+    );
+    expect(alarm.Properties).toMatchObject({
+      Threshold: tableQuotaAlarmPercent,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmActions: [topicRef],
+    });
   });
 });
 

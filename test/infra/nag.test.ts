@@ -68,6 +68,9 @@ describe('cdk-nag AwsSolutions', () => {
     }
     expect([...new Set(suppressions.map((s) => s.id))].sort()).toEqual([
       'AwsSolutions-APIG4',
+      'AwsSolutions-CFR1',
+      'AwsSolutions-CFR2',
+      'AwsSolutions-CFR4',
       'AwsSolutions-IAM5',
       'AwsSolutions-L1',
       'AwsSolutions-SQS3',
@@ -92,6 +95,18 @@ describe('cdk-nag AwsSolutions', () => {
       const ids = new Set(suppressionsIn(Template.fromStack(nested).toJSON()).map((s) => s.id));
       expect([...ids].sort(), nested.node.id).toEqual(['AwsSolutions-APIG4', 'AwsSolutions-L1']);
     }
+  });
+
+  it('suppresses on the CloudFront distribution only geography, WAF and the default certificate (logs and origin TLS comply)', () => {
+    const distribution =
+      Template.fromStack(stack).toJSON().Resources[
+        Stack.of(stack).getLogicalId(stack.edgeCache.distribution.node.defaultChild as never)
+      ];
+    expect(suppressionsIn({ Resources: { distribution } }).map((s) => s.id)).toEqual([
+      'AwsSolutions-CFR1',
+      'AwsSolutions-CFR2',
+      'AwsSolutions-CFR4',
+    ]);
   });
 
   it('needs no suppression in the monitoring stack (its topic requires TLS)', () => {

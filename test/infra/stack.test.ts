@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { Stack, Token } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { type RouteDefinition, routes } from '../../functions/routes.ts';
 import { schedules } from '../../functions/schedules.ts';
@@ -322,18 +324,31 @@ describe('functions', () => {
     const variables = synth.resourceOf(fn).Properties.Environment.Variables;
     expect(synth.inRoot(Stack.of(fn), variables)).toEqual(expected);
   });
+
+  it('gives every function EXTERNAL_URL when `externalUrl` is set (links, Link headers, webhook payloads)', () => {
+    const configured = synthesize(undefined, { context: { externalUrl: 'https://api.example.com/' } });
+    const functions = configured.resources('AWS::Lambda::Function');
+    expect(functions).toHaveLength(allFunctions.length);
+    for (const { resource } of functions) {
+      expect(resource.Properties.Environment.Variables[envNames.externalUrl]).toBe('https://api.example.com');
+    }
+    expect(() => buildApp({ context: { externalUrl: 'api.example.com' } })).toThrow(/http\(s\) URL/);
+  });
 });
 
 describe('table', () => {
+  /** The definition as DynamoDB's CreateTable takes it: local indexes may be absent or empty. */
+  const definition: CreateTableCommandInput = createTableInput('unused');
+  const byName = <T extends { IndexName?: string }>(list: readonly T[] | undefined) =>
+    [...(list ?? [])].sort((a, b) => (a.IndexName ?? '').localeCompare(b.IndexName ?? ''));
+  const byAttribute = <T extends { AttributeName?: string }>(list: readonly T[] | undefined) =>
+    [...(list ?? [])].sort((a, b) => (a.AttributeName ?? '').localeCompare(b.AttributeName ?? ''));
+  const withoutWarmThroughput = (indexes: Json[] | undefined) =>
+    (indexes ?? []).map(({ WarmThroughput: _, ...index }: Json) => index);
+
   it('matches shared/store/table.ts (global and local indexes), on demand, with PITR, retained', () => {
     const [id, table] = only('AWS::DynamoDB::Table');
     expect(id).toBe(tableId);
-    const definition = createTableInput('unused');
-    const byName = <T extends { IndexName: string }>(list: T[]) =>
-      [...list].sort((a, b) => a.IndexName.localeCompare(b.IndexName));
-    const byAttribute = <T extends { AttributeName: string }>(list: T[]) =>
-      [...list].sort((a, b) => a.AttributeName.localeCompare(b.AttributeName));
-
     expect(table.DeletionPolicy).toBe('Retain');
     expect(table.UpdateReplacePolicy).toBe('Retain');
     expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
@@ -342,11 +357,57 @@ describe('table', () => {
     expect(byAttribute(table.Properties.AttributeDefinitions)).toEqual(
       byAttribute(definition.AttributeDefinitions),
     );
-    expect(byName(table.Properties.GlobalSecondaryIndexes)).toEqual(
+    expect(definition.GlobalSecondaryIndexes?.length).toBeGreaterThan(0);
+    expect(byName(withoutWarmThroughput(table.Properties.GlobalSecondaryIndexes))).toEqual(
       byName(definition.GlobalSecondaryIndexes),
     );
-    expect(definition.LocalSecondaryIndexes.length).toBeGreaterThan(0);
+    // Whatever the module declares, none included: the stack adds exactly those.
     expect(byName(table.Properties.LocalSecondaryIndexes)).toEqual(byName(definition.LocalSecondaryIndexes));
+  });
+
+  it('is warm for the on-demand baseline by default, the table and every index', () => {
+    const [, table] = only('AWS::DynamoDB::Table');
+    const baseline = { ReadUnitsPerSecond: 12_000, WriteUnitsPerSecond: 4_000 };
+    expect(table.Properties.WarmThroughput).toEqual(baseline);
+    for (const index of table.Properties.GlobalSecondaryIndexes)
+      expect(index.WarmThroughput).toEqual(baseline);
+  });
+
+  it('takes its warm throughput and quota from the context (as `cdk deploy -c` gives them: strings)', () => {
+    const { stack: configured } = buildApp({
+      context: {
+        tableReadQuota: '100000',
+        tableWriteQuota: 60_000,
+        tableWarmReadUnitsPerSecond: '75000',
+        tableWarmWriteUnitsPerSecond: 34_000,
+        indexWarmReadUnitsPerSecond: 20_000,
+        indexWarmWriteUnitsPerSecond: '10000',
+      },
+    });
+    const [table] = Object.values(
+      Template.fromStack(configured).findResources('AWS::DynamoDB::Table'),
+    ) as Json[];
+    expect(table.Properties.WarmThroughput).toEqual({
+      ReadUnitsPerSecond: 75_000,
+      WriteUnitsPerSecond: 34_000,
+    });
+    for (const index of table.Properties.GlobalSecondaryIndexes) {
+      expect(index.WarmThroughput).toEqual({ ReadUnitsPerSecond: 20_000, WriteUnitsPerSecond: 10_000 });
+    }
+    expect(configured.settings.tableQuota).toEqual({
+      readUnitsPerSecond: 100_000,
+      writeUnitsPerSecond: 60_000,
+    });
+  });
+
+  it('refuses warm throughput below the on-demand baseline, above the quota, or not a number', () => {
+    expect(() => buildApp({ context: { tableWarmWriteUnitsPerSecond: 1000 } })).toThrow(
+      /below the on-demand baseline/,
+    );
+    expect(() => buildApp({ props: { indexWarmThroughput: { readUnitsPerSecond: 50_000 } } })).toThrow(
+      /exceeds the table-level quota 40000: request the quota first, then set tableReadQuota/,
+    );
+    expect(() => buildApp({ context: { tableWarmReadUnitsPerSecond: 'many' } })).toThrow(/whole number/);
   });
 
   it('streams every change with both images, as the local table does, and expires items by `expires`', () => {
@@ -365,36 +426,41 @@ describe('bucket', () => {
   const buckets = synth.resources('AWS::S3::Bucket');
   const accessLogsBucketId = logicalId(stack.accessLogsBucket);
 
-  it.each([
+  const cdnLogsBucketId = logicalId(stack.edgeCache.logBucket);
+  const everyBucket = [
     ['the bucket', () => bucketId],
     ['the access-log bucket', () => accessLogsBucketId],
-  ])('%s blocks public access, encrypts with S3-managed keys, is retained', (_name, idOf) => {
-    expect(buckets.map(({ stack: holder, id }) => [holder, id]).sort()).toEqual(
-      [
-        [stack, bucketId],
-        [stack, accessLogsBucketId],
-      ].sort(),
-    );
-    const bucket = buckets.find(({ id }) => id === idOf())!.resource;
-    expect(bucket.DeletionPolicy).toBe('Retain');
-    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
-      BlockPublicAcls: true,
-      BlockPublicPolicy: true,
-      IgnorePublicAcls: true,
-      RestrictPublicBuckets: true,
-    });
-    expect(bucket.Properties.BucketEncryption).toEqual({
-      ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-    });
-  });
+    ['the CloudFront log bucket', () => cdnLogsBucketId],
+  ] as const;
 
-  it.each([
-    ['the bucket', () => bucketId],
-    ['the access-log bucket', () => accessLogsBucketId],
-  ])('%s denies every request that does not use TLS', (_name, idOf) => {
+  it.each(everyBucket)(
+    '%s blocks public access, encrypts with S3-managed keys, is retained',
+    (_name, idOf) => {
+      expect(buckets.map(({ stack: holder, id }) => [holder, id]).sort()).toEqual(
+        [
+          [stack, bucketId],
+          [stack, accessLogsBucketId],
+          [stack, cdnLogsBucketId],
+        ].sort(),
+      );
+      const bucket = buckets.find(({ id }) => id === idOf())!.resource;
+      expect(bucket.DeletionPolicy).toBe('Retain');
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.Properties.BucketEncryption).toEqual({
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      });
+    },
+  );
+
+  it.each(everyBucket)('%s denies every request that does not use TLS', (_name, idOf) => {
     const id = idOf();
     const policies = synth.resources('AWS::S3::BucketPolicy');
-    expect(policies).toHaveLength(2);
+    expect(policies).toHaveLength(3);
     const policy = policies.find(({ resource }) => resource.Properties.Bucket.Ref === id)!.resource;
     expect(policy.Properties.PolicyDocument.Statement).toContainEqual({
       Effect: 'Deny',
@@ -469,17 +535,52 @@ describe.each(workers.map((worker) => [worker.queue, worker] as const))('worker 
       );
     expect(mappings).toHaveLength(1);
     expect(mappings[0]!.stack).toBe(stack);
+    const maxConcurrency = stack.settings.workerMaxConcurrency[worker.queue];
     expect(mappings[0]!.resource.Properties).toEqual({
       EventSourceArn: getAtt(queueId),
       FunctionName: ref(logicalId(consumer)),
       BatchSize: worker.batchSize,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ...(maxConcurrency === undefined ? {} : { ScalingConfig: { MaximumConcurrency: maxConcurrency } }),
     });
     expect(consumer.entryPath).toBe(worker.entry);
     expect(rootResources('AWS::Lambda::Function')[logicalId(consumer)]!.Properties).toMatchObject({
       Description: worker.entry,
       Timeout: worker.timeout,
     });
+  });
+});
+
+describe('worker concurrency', () => {
+  const mappingOf = (s: Stack, queue: string) => {
+    const queueId = logicalId((s as typeof stack).workerQueues.get(queue)!.queue);
+    return Object.values(Template.fromStack(s).findResources('AWS::Lambda::EventSourceMapping')).find(
+      (mapping: Json) =>
+        JSON.stringify(mapping.Properties.EventSourceArn) === JSON.stringify(getAtt(queueId)),
+    ) as Json;
+  };
+
+  it('bounds the hook-delivery mapping at 200 concurrent invocations, still reporting failures per record', () => {
+    expect(stack.settings.workerMaxConcurrency).toEqual({ 'hook-delivery': 200 });
+    expect(mappingOf(stack, 'hook-delivery').Properties).toMatchObject({
+      ScalingConfig: { MaximumConcurrency: 200 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('takes other bounds from the context (JSON), and refuses unknown queues and bounds Lambda refuses', () => {
+    const { stack: configured } = buildApp({
+      context: { workerMaxConcurrency: '{"hook-delivery": 50, "search-index": 5}' },
+    });
+    expect(mappingOf(configured, 'hook-delivery').Properties.ScalingConfig).toEqual({
+      MaximumConcurrency: 50,
+    });
+    expect(mappingOf(configured, 'search-index').Properties.ScalingConfig).toEqual({ MaximumConcurrency: 5 });
+    expect(mappingOf(configured, 'user-cleanup').Properties.ScalingConfig).toBeUndefined();
+    expect(() => buildApp({ props: { workerMaxConcurrency: { nope: 10 } } })).toThrow(/no worker queue nope/);
+    expect(() => buildApp({ props: { workerMaxConcurrency: { 'hook-delivery': 1 } } })).toThrow(
+      /from 2 to 1000/,
+    );
   });
 });
 
@@ -620,10 +721,16 @@ describe('stack', () => {
     expect(synth.nested.every((nested) => nested.nestedStackParent === stack)).toBe(true);
   });
 
-  it('outputs the API URL, table name, bucket name, the alarm topic and the dashboard name', () => {
+  it('outputs the API URL, the CloudFront URL, table name, bucket name, the alarm topic and the dashboard name', () => {
     const monitoringId = logicalId(stack.monitoring.nestedStackResource!);
     expect(template.findOutputs('*')).toEqual({
       ApiUrl: { Value: getAtt(apiId, 'ApiEndpoint') },
+      DistributionUrl: {
+        Value: {
+          'Fn::Join': ['', ['https://', getAtt(logicalId(stack.edgeCache.distribution), 'DomainName')]],
+        },
+        Description: expect.any(String),
+      },
       TableName: { Value: ref(tableId) },
       BucketName: { Value: ref(bucketId) },
       AlarmTopicArn: {
