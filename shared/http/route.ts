@@ -44,6 +44,7 @@ import {
   state,
   toResponse,
 } from './core.ts';
+import { idempotently } from './idempotency.ts';
 import type { Loader } from './load.ts';
 import { log } from './log.ts';
 import { headerValue, parseQueryString, parseRequest, type UploadedFile } from './parse.ts';
@@ -318,7 +319,7 @@ export function defineRoute<
 >(spec: RouteSpec<S, C, F, L>) {
   const mode: AuthMode = spec.auth ?? 'optional';
   const rule: ScopeRule = { userRead: spec.userRead ?? false, anyScope: spec.anyScope ?? false };
-  const base = async (event: ApiEvent, _context: Context): Promise<Response> => {
+  const base = async (event: ApiEvent, lambda: Context): Promise<Response> => {
     const api = state(event);
     const params = api.params as v.InferOutput<S>;
     const secret = presentedSecret(event);
@@ -347,18 +348,22 @@ export function defineRoute<
     loading?.catch(() => undefined);
     authenticating = true;
     api.caller = await authenticateOnce(event, mode, rule, grantRead);
-    const loaded = spec.load && loading ? await spec.load.authorize(loading, api.caller, params) : ({} as L);
-    const value = await spec.run({
-      ...loaded,
-      params,
-      prefetched,
-      caller: api.caller as Caller,
-      credential: api.credential,
-      files: api.parsed?.files ?? {},
-      page: api.page as PageRequest,
-      request: api.info as RequestInfo,
+    // With an Idempotency-Key, the key is claimed (or its answer replayed) before anything is authorized.
+    return idempotently(event, lambda, async () => {
+      const loaded =
+        spec.load && loading ? await spec.load.authorize(loading, api.caller, params) : ({} as L);
+      const value = await spec.run({
+        ...loaded,
+        params,
+        prefetched,
+        caller: api.caller as Caller,
+        credential: api.credential,
+        files: api.parsed?.files ?? {},
+        page: api.page as PageRequest,
+        request: api.info as RequestInfo,
+      });
+      return toResponse(value, api);
     });
-    return toResponse(value, api);
   };
   const handler = middy<ApiEvent, Response>(base)
     .use(requestLog())
