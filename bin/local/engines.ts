@@ -22,7 +22,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { createTableInput, indexes, localIndexes, streamViewType, ttlAttribute } from '#store/table.ts';
+import { createTableInput, indexes, streamViewType, ttlAttribute } from '#store/table.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -293,9 +293,13 @@ async function upgradeTable(client: DynamoDBClient, tableName: string, table: Ta
       (index) => index.IndexName,
     ),
   );
-  const missing = [...indexes, ...localIndexes]
-    .map((index) => index.name)
-    .filter((name) => !present.has(name));
+  const missing = indexes.map((index) => index.name).filter((name) => !present.has(name));
+  if (table.LocalSecondaryIndexes?.length) {
+    // Local indexes belong to the layout that kept counters on listed items: its data reads wrong now.
+    throw new Error(
+      'The table in .data/ has local indexes and counters on its items, a layout this version no longer reads; start with `npm start -- --fresh` to begin with an empty one.',
+    );
+  }
   if (missing.length) {
     // Data kept in .data/ by an older table definition: its items lack the newer attributes too.
     throw new Error(

@@ -12,12 +12,7 @@ import type { InGroup } from '#domain/noteable-policy.ts';
 import type { Note } from '#domain/notes.ts';
 import { atLeastOneOf } from '#domain/params.ts';
 import type { User } from '#domain/users.ts';
-import {
-  epicUsers,
-  readEpicByIid,
-  readEpicForNotes,
-  type StoredEpic,
-} from '#store/epics.ts';
+import { epicUsers, readEpicByIid, readEpicForNotes, type StoredEpic } from '#store/epics.ts';
 import { keys } from '#store/keys.ts';
 import { inGroup } from './load.ts';
 import { allowing, type NotesListParams, noteOf, notesPageOf } from './note-reads.ts';

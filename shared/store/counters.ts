@@ -25,7 +25,19 @@ export interface CounterRef {
   pk: string;
   attribute: string;
   shards: number;
+  /**
+   * The counter of an item that can be deleted (a project, an issue, …): a change that adds to it
+   * is refused once the item is marked deleted, its shards carrying the mark (`shardTombstones`).
+   * The creating transaction needs no check on the item itself, which every writer would share.
+   */
+  live?: boolean;
 }
+
+/** A shard of a live item: not marked deleted. */
+export const LIVE_SHARD = 'attribute_not_exists(deleting)';
+
+/** How long a deleted item's shards keep refusing late writers before TTL removes them. */
+const TOMBSTONE_SECONDS = 7 * 86_400;
 
 /** Shards of a list or an item only many writers of one parent change at once. */
 export const PARENT_SHARDS = 4;
@@ -39,13 +51,27 @@ export const shardKey = (pk: string, shard: number): Key => ({ pk, sk: `${COUNT_
 export const shardKeys = (pk: string, shards: number): Key[] =>
   Array.from({ length: shards }, (_, shard) => shardKey(pk, shard));
 
-/** The change of one counter, on a shard drawn at random, for the transaction of what it counts. */
+/**
+ * The change of one counter, on a shard drawn at random, for the transaction of what it counts.
+ * An increase of a live item's counter is refused once the item is marked deleted; a decrease
+ * (something leaving it) never is.
+ */
 export function counterChange(counter: CounterRef, delta: number): TransactItem {
-  return counterChanges(counter.pk, counter.shards, { [counter.attribute]: delta });
+  return counterChanges(
+    counter.pk,
+    counter.shards,
+    { [counter.attribute]: delta },
+    counter.live && delta > 0,
+  );
 }
 
 /** Changes of several counters of one item's shards, in one update of one shard. */
-export function counterChanges(pk: string, shards: number, deltas: Record<string, number>): TransactItem {
+export function counterChanges(
+  pk: string,
+  shards: number,
+  deltas: Record<string, number>,
+  live = false,
+): TransactItem {
   const entries = Object.entries(deltas);
   const names: Record<string, string> = {};
   const values: Record<string, number> = {};
@@ -57,6 +83,7 @@ export function counterChanges(pk: string, shards: number, deltas: Record<string
   return update(shardKey(pk, Math.floor(Math.random() * shards)), `ADD ${adds.join(', ')}`, {
     names,
     values,
+    ...(live ? { condition: LIVE_SHARD } : {}),
   });
 }
 
@@ -103,14 +130,46 @@ const COUNTED: Record<
 export function itemCounter(key: Key, attribute: string): CounterRef {
   const counted = COUNTED[key.sk];
   if (!counted?.attributes.includes(attribute)) throw new Error(`${key.sk} has no counter ${attribute}`);
-  return { pk: key.pk, attribute, shards: counted.shards };
+  return { pk: key.pk, attribute, shards: counted.shards, live: true };
 }
 
-/** Changes of a counted item's counters in one shard write. */
+/**
+ * Changes of a counted item's counters in one shard write, refused once the item is marked
+ * deleted unless every delta is a decrease.
+ */
 export function itemCounterChanges(key: Key, deltas: Record<string, number>): TransactItem {
   const counted = COUNTED[key.sk];
   if (!counted) throw new Error(`${key.sk} carries no counters`);
-  return counterChanges(key.pk, counted.shards, deltas);
+  return counterChanges(
+    key.pk,
+    counted.shards,
+    deltas,
+    Object.values(deltas).some((delta) => delta > 0),
+  );
+}
+
+/**
+ * Marks every shard of a counted item deleted, for the transaction that marks the item: from then
+ * on no change counts on it (a late note, star or issue is refused as the item itself would have
+ * been), until TTL removes the marks a week later.
+ */
+export function shardTombstones(key: Key): TransactItem[] {
+  const counted = COUNTED[key.sk];
+  if (!counted) return [];
+  const expires = Math.ceil(Date.now() / 1000) + TOMBSTONE_SECONDS;
+  return shardKeys(key.pk, counted.shards).map((shard) =>
+    update(shard, 'SET deleting = :true, expires = :expires', {
+      values: { ':true': true, ':expires': expires },
+    }),
+  );
+}
+
+/** The same marks as whole items, for a purge that writes them in batches outside a transaction. */
+export function shardTombstoneItems(key: Key): Raw[] {
+  const counted = COUNTED[key.sk];
+  if (!counted) return [];
+  const expires = Math.ceil(Date.now() / 1000) + TOMBSTONE_SECONDS;
+  return shardKeys(key.pk, counted.shards).map((shard) => ({ ...shard, deleting: true, expires }));
 }
 
 /** The shard keys to read beside these item keys (those of counted items). */

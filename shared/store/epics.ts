@@ -26,17 +26,7 @@ import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { decodeNoteParent } from './notes.ts';
-import {
-  check,
-  commit,
-  LIVE_ITEM,
-  NEW_ITEM,
-  put,
-  refusedWith,
-  remove,
-  retrying,
-  update,
-} from './transaction.ts';
+import { check, commit, LIVE_ITEM, NEW_ITEM, put, refusedWith, remove } from './transaction.ts';
 import { getUsers } from './users.ts';
 
 type Raw = Record<string, unknown>;

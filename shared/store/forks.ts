@@ -20,6 +20,7 @@ import {
 } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
 import { accessFromLevels, lookupProject, membershipLevelsOf, readableProject } from './access.ts';
+import { counterChange, itemCounter } from './counters.ts';
 import { getItem, readPartition } from './items.ts';
 import { FORK_PREFIX, keys } from './keys.ts';
 import { creatableNamespace, personalNamespaceId } from './namespaces.ts';
@@ -34,9 +35,7 @@ import type { ProjectListRequest } from './project-pages.ts';
 import { starredProjectIds } from './project-stars.ts';
 import { createProject } from './project-writes.ts';
 import { listSortAttributes } from './table.ts';
-import { counterChange, itemCounter } from './counters.ts';
 import {
-  check,
   commit,
   EXISTING_ITEM,
   LIVE_ITEM,
@@ -69,9 +68,9 @@ const forkLinkItem = (sourceId: number, forkId: number, createdAt: string): Raw 
  * The source's `forks_count` moves with the link (on its counters, store/counters.ts); a source gone
  * meanwhile is 404.
  */
-const forksCountChange = (sourceId: number, delta: 1 | -1, condition: string): (Step | TransactItem)[] => [
-  refusedWith(check(keys.project(sourceId), condition), notFound('Project')),
-  counterChange(itemCounter(keys.project(sourceId), 'forks_count'), delta),
+const forksCountChange = (sourceId: number, delta: 1 | -1): Step[] => [
+  // A new fork of a source marked deleted is refused by its counter's shard (store/counters.ts).
+  refusedWith(counterChange(itemCounter(keys.project(sourceId), 'forks_count'), delta), notFound('Project')),
 ];
 
 // Fork ----------------------------------------------------------------------------------------------
@@ -144,7 +143,7 @@ export async function createFork(caller: Caller, source: Project, request: ForkR
       current.owner_id,
       (fork) => [
         put(forkLinkItem(source.id, fork.id, fork.created_at), NEW_ITEM),
-        ...forksCountChange(source.id, 1, LIVE_ITEM),
+        ...forksCountChange(source.id, 1),
       ],
     );
   try {
@@ -185,7 +184,7 @@ export async function createForkRelation(project: Project, source: Project): Pro
       (stored) => (stored && !stored.deleting ? conflict('Project already forked') : notFound('Project')),
     ),
     put(forkLinkItem(source.id, project.id, new Date().toISOString()), NEW_ITEM),
-    ...forksCountChange(source.id, 1, LIVE_ITEM),
+    ...forksCountChange(source.id, 1),
   ]);
   return (await getProject(project.id)) ?? { ...project, forked_from_project_id: source.id };
 }
@@ -210,7 +209,7 @@ export async function removeForkRelation(project: Project): Promise<boolean> {
     ),
     remove(keys.forkLink(sourceId, project.id)),
     // A deleted source's count goes with it.
-    ...(sourceExists ? forksCountChange(sourceId, -1, EXISTING_ITEM) : []),
+    ...(sourceExists ? forksCountChange(sourceId, -1) : []),
   ];
   try {
     await retrying(

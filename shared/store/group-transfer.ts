@@ -44,7 +44,6 @@ import { VISIBILITIES, type Visibility } from '#domain/access.ts';
 import { notFound } from '#domain/errors.ts';
 import { cappedVisibility, type Group, TRANSFER_ERRORS, transferFailed } from '#domain/groups.ts';
 import { type Project, placedIn } from '#domain/projects.ts';
-import { batchGetItems } from './batch.ts';
 import { decodeGroup, getGroup, getGroupsRaw, groupItem, groupRouteItem } from './group-items.ts';
 import { followGroupShares } from './group-shares.ts';
 import { getItem, readPartition } from './items.ts';

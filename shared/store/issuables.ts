@@ -8,7 +8,7 @@
 import { recordNotFound } from '#domain/errors.ts';
 import { stateAfter } from '#domain/issuables.ts';
 import type { NoteParent } from '#domain/notes.ts';
-import { itemCounterChanges } from './counters.ts';
+import { itemCounterChanges, shardTombstones } from './counters.ts';
 import { type ListName, sortAttributes } from './keys.ts';
 import { listCountChange } from './lists.ts';
 import { removeParentPartition } from './noteable-purge.ts';
@@ -165,7 +165,12 @@ export async function removeIssuable<T>(
   await retryingChange(
     item,
     (current) =>
-      commit([asRead(remove(key, guard.condition, guard.values(current), guard.names)), ...others(current)]),
+      commit([
+        asRead(remove(key, guard.condition, guard.values(current), guard.names)),
+        ...others(current),
+        // A late note is refused by the shards from now on (store/counters.ts).
+        ...shardTombstones(key),
+      ]),
     read,
   );
   await removeParentPartition(key.pk);

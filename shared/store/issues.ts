@@ -26,7 +26,7 @@ import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { longText, removeDropped } from './long-text.ts';
 import { decodeNoteParent } from './notes.ts';
-import { check, commit, LIVE_ITEM, NEW_ITEM, put, refusedWith } from './transaction.ts';
+import { commit, NEW_ITEM, put, refusedWith } from './transaction.ts';
 import { getUsers } from './users.ts';
 
 type Raw = Record<string, unknown>;
@@ -123,7 +123,8 @@ export async function readIssue(projectId: number, iid: number): Promise<StoredI
 
 /**
  * Creates an issue with the project's next iid (taken alone, see withNextIid); it counts in its
- * lists, the open ones being the project's open_issues_count, on the condition the project is live.
+ * lists, the open ones being the project's open_issues_count, whose shard refuses it once the
+ * project is marked deleted.
  */
 export async function createIssue(
   project: Project,
@@ -139,10 +140,10 @@ export async function createIssue(
     const now = createdAt ?? new Date().toISOString();
     const issue: StoredIssue = { ...draft, id, iid, created_at: now, updated_at: now };
     await commit([
-      refusedWith(check(keys.project(project.id), LIVE_ITEM), notFound('Project')),
       put(issueItem(issue), NEW_ITEM),
       listCountChange(lists.projectIssues(project.id), 1),
-      listCountChange(lists.projectIssuesInState(project.id, 'opened'), 1),
+      // The open list's total is a counter of the project, refused once it is marked deleted.
+      refusedWith(listCountChange(lists.projectIssuesInState(project.id, 'opened'), 1), notFound('Project')),
     ]);
     return issue;
   });

@@ -1,10 +1,9 @@
 /** Single-item reads shared by the repositories. */
-import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, type Key } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { counterKeysOf, mergeCounters } from './counters.ts';
 import { keyFits, keys } from './keys.ts';
-import { type LocalOrder, localIndexName } from './table.ts';
 
 /**
  * One item by key, read consistently so a write a moment ago is seen; an item that carries
@@ -57,37 +56,6 @@ export async function readPartition(
     items.push(...((result.Items ?? []) as Record<string, unknown>[]));
     startKey = result.LastEvaluatedKey;
   } while (startKey);
-  return items;
-}
-
-/**
- * The first `limit` items of a partition in the order of one of its local indexes, read
- * consistently (several Queries when DynamoDB cuts a page): a parent's notes, a hook's log.
- */
-export async function readLocalIndexHead(
-  pk: string,
-  order: LocalOrder,
-  sort: 'asc' | 'desc',
-  limit: number,
-): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result: QueryCommandOutput = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: localIndexName(order),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ScanIndexForward: sort === 'asc',
-        ConsistentRead: true,
-        Limit: limit - items.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((result.Items ?? []) as Record<string, unknown>[]));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey && items.length < limit);
   return items;
 }
 

@@ -6,7 +6,6 @@ import {
   type ListPartitionAttribute,
   listPartitionAttributes,
   listSortAttributes,
-  localSortAttributes,
   treeIndex,
 } from './table.ts';
 
@@ -30,6 +29,15 @@ export const HOOK_PREFIX = 'HOOK#';
 export const LDAP_PREFIX = 'LDAP';
 /** A group's LDAP group links sort under this prefix in its partition. */
 export const LDAP_LINK_PREFIX = `${LDAP_PREFIX}LINK#`;
+
+/** The log partition of a hook's attempts made on one UTC day (`yyyy-mm-dd`). */
+export const hookLogPartition = (hookId: number, period: string) => `HOOKLOG#${hookId}#${period}`;
+
+/** What a hook log item's sort key begins with; the created time and the padded id follow. */
+export const HOOK_LOG_PREFIX = 'LOG#';
+
+/** The period (UTC day) of the hook log an ISO timestamp falls in. */
+export const logPeriodOf = (iso: string) => iso.slice(0, 10);
 
 /** A project's forks sort by id in its partition. */
 export const FORK_PREFIX = 'FORK#';
@@ -144,7 +152,14 @@ export const keys = {
   /** One event's delivery to one hook (its payload, state and attempts; see store/hook-deliveries.ts). */
   hookDelivery: (deliveryId: string): Key => ({ pk: `DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
   /** One attempt of a delivery to a hook, in the hook's log partition, newest last. */
-  hookLog: (hookId: number, logId: number): Key => ({ pk: `HOOKLOG#${hookId}`, sk: `LOG#${padId(logId)}` }),
+  /**
+   * One attempt of a delivery to a hook: in the hook's log partition of its created day (UTC), so
+   * no partition grows with the hook's age, sorted by created time, then id.
+   */
+  hookLog: (hookId: number, createdAt: string, logId: number): Key => ({
+    pk: hookLogPartition(hookId, logPeriodOf(createdAt)),
+    sk: `${HOOK_LOG_PREFIX}${createdAt}#${padId(logId)}`,
+  }),
   /** Project names are unique within a namespace, like paths. */
   projectName: (namespaceId: number, name: string): Key => ({
     pk: `PROJECTNAME#${namespaceId}#${name.toLowerCase()}`,
@@ -415,7 +430,6 @@ export const storageAttributes = new Set<string>([
   'sk',
   ...listPartitionAttributes,
   ...Object.values(listSortAttributes),
-  ...Object.values(localSortAttributes),
   treeIndex.partitionKey,
   treeIndex.sortKey,
 ]);
@@ -424,13 +438,4 @@ export function stripStorage<T>(item: Record<string, unknown>): T {
   const entity: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(item)) if (!storageAttributes.has(name)) entity[name] = value;
   return entity as T;
-}
-
-/** The local-index sort attributes of a child read in its parent's partition (notes). */
-export function localSortOf(source: { id: number; created_at: string; updated_at: string }) {
-  const suffix = `${SORT_SEPARATOR}${padId(source.id)}`;
-  return {
-    [localSortAttributes.created_at]: source.created_at + suffix,
-    [localSortAttributes.updated_at]: source.updated_at + suffix,
-  };
 }

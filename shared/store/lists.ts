@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
-import { documentClient, tableName } from './client.ts';
 import { batchGetItems, withCounters } from './batch.ts';
+import { documentClient, tableName } from './client.ts';
 import { counterChange, shardKeys, sumOf } from './counters.ts';
 import { type ListName, type ListRef, listCounter, listsOfItem } from './keys.ts';
 import { indexName, type ListOrder, listSortAttributes, treeIndex } from './table.ts';

@@ -38,8 +38,8 @@ import { longText, removeDropped, type StoredText } from './long-text.ts';
 import { decodeNoteParent } from './notes.ts';
 import {
   check,
-  LIVE_ITEM,
   commit,
+  LIVE_ITEM,
   NEW_ITEM,
   put,
   refusedReading,
@@ -48,7 +48,6 @@ import {
   retrying,
   type Step,
   type TransactItem,
-  update,
 } from './transaction.ts';
 import { getUsers } from './users.ts';
 

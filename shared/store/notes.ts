@@ -3,15 +3,14 @@ import { checkedNoteBody, type Note, type NoteParent, newNote } from '#domain/no
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import type { User } from '#domain/users.ts';
 import type { Key } from './batch.ts';
-import { nextId } from './ids.ts';
 import { itemCounterChanges } from './counters.ts';
+import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { readListHead } from './lists.ts';
 import { longText, type StoredText, type TextGuard, writeParts } from './long-text.ts';
 import { listSortAttributes } from './table.ts';
 import {
-  check,
   commit,
   EXISTING_ITEM,
   LIVE_ITEM,
@@ -130,12 +129,15 @@ export async function getNote(parentPk: string, noteId: number): Promise<StoredN
 
 /**
  * The parent's note counters move with each note, on one of its counter shards (the parent, a
- * listed item, is not written), on the condition that the parent is still there.
+ * listed item, is neither written nor checked); a new note on a parent marked deleted is refused
+ * by the shard (store/counters.ts).
  */
-export function countOnParent(parentKey: Key, delta: number, system: boolean): (Step | TransactItem)[] {
+export function countOnParent(parentKey: Key, delta: number, system: boolean): Step[] {
   return [
-    refusedWith(check(parentKey, LIVE_ITEM), recordNotFound()),
-    itemCounterChanges(parentKey, { notes_count: delta, user_notes_count: system ? 0 : delta }),
+    refusedWith(
+      itemCounterChanges(parentKey, { notes_count: delta, user_notes_count: system ? 0 : delta }),
+      recordNotFound(),
+    ),
   ];
 }
 

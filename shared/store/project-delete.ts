@@ -6,7 +6,7 @@
 import { notFound } from '#domain/errors.ts';
 import type { Project } from '#domain/projects.ts';
 import { batchGetItems } from './batch.ts';
-import { counterChange, itemCounter } from './counters.ts';
+import { counterChange, itemCounter, shardTombstones } from './counters.ts';
 import { keys } from './keys.ts';
 import { listCountChanges } from './lists.ts';
 import { decodeProject, getProjectRaw, projectItem } from './project-items.ts';
@@ -77,6 +77,8 @@ function deletionItems({ project, linked }: DeletionState): TransactItem[] {
     releaseOwned(keys.route(project.path_with_namespace), project.id),
     releaseOwned(keys.projectName(project.namespace.id, project.name), project.id),
     ...listCountChanges(item, -1),
+    // From now on nothing counts on it: a late star, fork or issue is refused by its shards.
+    ...shardTombstones(keys.project(project.id)),
     ...(source !== null && linked ? leaveSourceItems(source, project.id) : []),
   ];
 }

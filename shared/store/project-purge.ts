@@ -7,6 +7,8 @@
  * twice, and the project item goes last, so a purge cut short finds the rest when it runs again.
  */
 
+import { batchWriteItems } from './batch.ts';
+import { isCounterShard, shardTombstoneItems } from './counters.ts';
 import { purgeHookLog } from './hook-deliveries.ts';
 import { readPartition } from './items.ts';
 import { FORK_PREFIX, HOOK_PREFIX, keys, lists } from './keys.ts';
@@ -45,7 +47,12 @@ export async function purgeProject(
   await purgeProjectNoteables(projectId);
   await leaveSource(projectId, project.forked_from_project_id ?? null);
   const own = keys.project(projectId);
-  const children = (await readPartition(own.pk)).filter((child) => child.sk !== own.sk);
+  // Its counter shards stay, marked deleted (they may not be yet, for a project of a deleted
+  // group), so a star or issue still on its way is refused; TTL ends them.
+  await batchWriteItems(shardTombstoneItems(own));
+  const children = (await readPartition(own.pk)).filter(
+    (child) => child.sk !== own.sk && !isCounterShard(child),
+  );
   for (const child of children) {
     const sk = String(child.sk);
     if (sk.startsWith(FORK_PREFIX)) await releaseFork(projectId, Number(child.fork_id));

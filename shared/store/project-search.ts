@@ -12,7 +12,7 @@ import type { Caller } from '#domain/users.ts';
 import { accessFromLevels, type KnownLevels } from './access.ts';
 import type { ListPage } from './lists.ts';
 import { mergeSorted } from './lists.ts';
-import { decodeProject, getProjectsRaw, withProjectCounters } from './project-items.ts';
+import { decodeProject, getProjectsRaw } from './project-items.ts';
 import type { ProjectOrder } from './project-lists.ts';
 
 export interface IndexedSearch {
@@ -44,12 +44,11 @@ export async function searchProjects(query: IndexedSearch): Promise<ListPage<Pro
   });
   const sorted = mergeSorted([matching], query.order, query.sort);
   const offset = offsetOf(query.page);
+  // The candidates were read by key, so with their counters (store/batch.ts).
   return {
-    items: await withProjectCounters(
-      sorted
-        .slice(offset, offset + query.page.perPage)
-        .map((item) => projects.get(Number(item.id)) as Project),
-    ),
+    items: sorted
+      .slice(offset, offset + query.page.perPage)
+      .map((item) => projects.get(Number(item.id)) as Project),
     total: sorted.length,
   };
 }

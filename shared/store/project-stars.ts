@@ -4,16 +4,7 @@ import type { Project } from '#domain/projects.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { listCountChange, readWholeList } from './lists.ts';
 import { getProject } from './project-items.ts';
-import {
-  check,
-  commit,
-  EXISTING_ITEM,
-  LIVE_ITEM,
-  NEW_ITEM,
-  put,
-  refusedWith,
-  remove,
-} from './transaction.ts';
+import { commit, EXISTING_ITEM, NEW_ITEM, put, refusedWith, remove } from './transaction.ts';
 
 /** The star item was already there (starring) or already gone (unstarring). */
 const nothingToChange = conflict('nothing to change');
@@ -45,9 +36,9 @@ export async function setStar(
     : remove(key, EXISTING_ITEM);
   // The star list's total is the project's star_count (store/counters.ts), on one of its shards.
   const counter = listCountChange(lists.projectStars(project.id), starred ? 1 : -1);
-  const live = check(keys.project(project.id), starred ? LIVE_ITEM : EXISTING_ITEM);
   try {
-    await commit([refusedWith(star, nothingToChange), live, counter], notFound('Project'));
+    // A star of a project marked deleted is refused by its counter's shard (store/counters.ts).
+    await commit([refusedWith(star, nothingToChange), counter], notFound('Project'));
   } catch (error) {
     if (error === nothingToChange) return undefined;
     throw error;

@@ -9,11 +9,10 @@
  * in, and a user's concurrent change of the project neither undoes them nor is undone by them.
  */
 import type { ImportStatus, Project } from '#domain/projects.ts';
-import { itemCounterChanges, PARENT_SHARDS, shardKey } from './counters.ts';
+import { itemCounterChanges, LIVE_SHARD, PARENT_SHARDS, shardKey } from './counters.ts';
 import { keys } from './keys.ts';
 import { getProject } from './project-items.ts';
 import {
-  check,
   commitUnlessDone,
   LIVE_ITEM,
   put,
@@ -98,12 +97,12 @@ const setFields = (
   return update(key, `SET ${sets.join(', ')}`, { condition, names, values });
 };
 
-/** Records fields on the project's first counter shard while the project is live; false when it is not. */
+/**
+ * Records fields on the project's first counter shard unless the project is marked deleted (its
+ * shards say so); false when it is.
+ */
 const recordState = (projectId: number, fields: Record<string, unknown>): Promise<boolean> =>
-  commitUnlessDone([
-    check(keys.project(projectId), LIVE_ITEM),
-    setFields(shardKey(keys.project(projectId).pk, 0), fields),
-  ]);
+  writeAlone(setFields(shardKey(keys.project(projectId).pk, 0), fields, LIVE_SHARD));
 
 /** import_status `scheduled` (a mirror update asked for); false when the project is gone. */
 export const scheduleImport = (projectId: number): Promise<boolean> =>
@@ -171,18 +170,14 @@ export const recordImportFailed = (projectId: number, error: string) =>
 
 /** An upload's bytes join the project's storage statistics (a counter: uploads land at once). */
 export const addUploadedBytes = (projectId: number, bytes: number) =>
-  commitUnlessDone([
-    check(keys.project(projectId), LIVE_ITEM),
-    itemCounterChanges(keys.project(projectId), { uploads_size: bytes }),
-  ]);
+  writeAlone(itemCounterChanges(keys.project(projectId), { uploads_size: bytes }));
 
 /** uploads_size as housekeeping measured it (the uploads under the project's prefix): the shards say so together. */
 export const recordUploadsSize = (projectId: number, bytes: number) => {
   const pk = keys.project(projectId).pk;
-  return commitUnlessDone([
-    check(keys.project(projectId), LIVE_ITEM),
-    ...Array.from({ length: PARENT_SHARDS }, (_, shard) =>
-      setFields(shardKey(pk, shard), { uploads_size: shard === 0 ? bytes : 0 }),
+  return commitUnlessDone(
+    Array.from({ length: PARENT_SHARDS }, (_, shard) =>
+      setFields(shardKey(pk, shard), { uploads_size: shard === 0 ? bytes : 0 }, LIVE_SHARD),
     ),
-  ]);
+  );
 };

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { groupSearchColumns, searchColumns, searchKeysOf } from '#domain/search.ts';
-import { batchGetItems, batchWriteItems } from './batch.ts';
+import { batchWriteItems } from './batch.ts';
 import { getItem, readPartition } from './items.ts';
 import { inLists, keys, type ListRef, lists, sortAttributes } from './keys.ts';
 import { listCountChange, readListCounts, readListHead, readWholeList } from './lists.ts';

@@ -15,6 +15,7 @@ import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { NewSnippet, Snippet } from '#domain/snippets.ts';
 import type { User } from '#domain/users.ts';
+import { shardTombstones } from './counters.ts';
 import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
@@ -270,6 +271,8 @@ export async function deleteSnippet(snippet: Snippet): Promise<void> {
   await commit([
     refusedWith(remove(key, LIVE_ITEM), notFound('Snippet')),
     listCountChange(lists.projectSnippets(snippet.project_id), -1),
+    // A late note is refused by the shards from now on (store/counters.ts).
+    ...shardTombstones(key),
   ]);
   await removeParentPartition(key.pk);
 }

@@ -1,7 +1,9 @@
 /**
  * The one table definition. The stack, the local bootstrap and the repositories all read it.
  *
- * Items are addressed by `pk`/`sk` holding immutable ids only. Lists are Queries on GSIs: an item
+ * Items are addressed by `pk`/`sk` holding immutable ids only. The table has no local index, so
+ * every partition key can split for heat and no item collection is capped at 10 GB. Lists are
+ * Queries on GSIs: an item
  * joins up to two lists by setting `l1`/`l2` to the list's name, and each list can be read in
  * every order GitLab offers because the GSIs share those partition attributes with different sort
  * attributes. Every sort value ends with the zero-padded id, so order is total and stable.
@@ -36,19 +38,6 @@ export const indexName = (list: ListPartitionAttribute, order: ListOrder) => `${
  */
 export const treeIndex: IndexDefinition = { name: 'tree', partitionKey: 'tree', sortKey: 'tpath' };
 
-/**
- * Local indexes: children that share their parent's partition (a parent's notes) in created and
- * updated order, read in that partition with strong consistency. Only items that carry these sort
- * attributes appear in them.
- */
-export const localSortAttributes = { created_at: 'lcreated', updated_at: 'lupdated' } as const;
-export type LocalOrder = keyof typeof localSortAttributes;
-export const localIndexName = (order: LocalOrder) => `local-${order}`;
-export const localIndexes = (Object.keys(localSortAttributes) as LocalOrder[]).map((order) => ({
-  name: localIndexName(order),
-  sortKey: localSortAttributes[order],
-}));
-
 export const indexes: IndexDefinition[] = [
   ...listPartitionAttributes.flatMap((list) =>
     (Object.keys(listSortAttributes) as ListOrder[]).map((order) => ({
@@ -66,7 +55,6 @@ export const attributeDefinitions = [
   keyAttributes.sort,
   ...listPartitionAttributes,
   ...Object.values(listSortAttributes),
-  ...Object.values(localSortAttributes),
   treeIndex.partitionKey,
   treeIndex.sortKey,
 ].map((name) => ({ AttributeName: name, AttributeType: 'S' as const }));
@@ -97,14 +85,6 @@ export function createTableInput(tableName: string) {
       IndexName: index.name,
       KeySchema: [
         { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
-        { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
-      ],
-      Projection: { ProjectionType: 'ALL' as const },
-    })),
-    LocalSecondaryIndexes: localIndexes.map((index) => ({
-      IndexName: index.name,
-      KeySchema: [
-        { AttributeName: keyAttributes.partition, KeyType: 'HASH' as const },
         { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
       ],
       Projection: { ProjectionType: 'ALL' as const },

@@ -139,7 +139,7 @@ export const writeRetries = { conflicts: 0, races: 0, commits: 0 };
  * How long a write may keep trying against contention before it gives up with 503 and Retry-After,
  * having committed nothing: well inside a gateway's 29 s and a client's patience.
  */
-export const WRITE_DEADLINE_MS = 4000;
+export const WRITE_DEADLINE_MS = 6000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** DynamoDB's answers that mean "too busy now", after the SDK's own retries. */

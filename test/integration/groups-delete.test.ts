@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { api, createUser, idle, type TestUser, unique } from '../support/api.ts';
-import { listSize, partitionItems, storedItem } from '../support/db.ts';
+import { itemsLeft, listSize, partitionItems, storedItem, storedListCount } from '../support/db.ts';
 
 interface GroupBody {
   id: number;
@@ -24,11 +24,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const getItem = storedItem;
 
-/** A list counter's value, or undefined when the counter item does not exist. */
-async function listCounter(list: string): Promise<number | undefined> {
-  const item = await getItem(`LISTCOUNT#${list}`, 'COUNT');
-  return item === undefined ? undefined : Number(item.count);
-}
+/** A list counter's value (its shards summed), or undefined when it has no shard. */
+const listCounter = storedListCount;
 
 /**
  * Whether a shared list's counter equals the number of items in it. Other test files write the
@@ -408,7 +405,7 @@ describe('group deletion cascade', () => {
     const left: string[] = [];
     for (const project of projects) {
       const label = `${project.path_with_namespace} (${project.id})`;
-      const items = await partitionItems(`PROJECT#${project.id}`);
+      const items = await itemsLeft(`PROJECT#${project.id}`);
       if (items.length) left.push(`${label}: partition holds ${items.map((item) => item.sk).join(', ')}`);
       if (await getItem(`ROUTE#${project.path_with_namespace.toLowerCase()}`, 'ROUTE'))
         left.push(`${label}: route`);

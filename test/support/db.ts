@@ -78,3 +78,20 @@ export async function storedCount(pk: string, attribute: string): Promise<number
     .filter((item) => String(item.sk).startsWith('COUNT#'))
     .reduce((sum, item) => sum + Number(item[attribute] ?? 0), 0);
 }
+
+/**
+ * A partition's items but the marks a deleted item leaves on its counter shards (`COUNT#…` with
+ * `deleting` and an `expires` for TTL, store/counters.ts), which stay to refuse late writers.
+ */
+export async function itemsLeft(pk: string): Promise<Record<string, unknown>[]> {
+  const items = await partitionItems(pk);
+  const tombstone = (item: Record<string, unknown>) =>
+    String(item.sk).startsWith('COUNT#') && item.deleting === true && typeof item.expires === 'number';
+  return items.filter((item) => !tombstone(item));
+}
+
+/** A list's total as stored: the `count` of its `LISTCOUNT#<list>` shards, undefined when it has none. */
+export async function storedListCount(list: string): Promise<number | undefined> {
+  const shards = await partitionItems(`LISTCOUNT#${list}`);
+  return shards.length ? shards.reduce((sum, shard) => sum + Number(shard.count ?? 0), 0) : undefined;
+}

@@ -40,7 +40,11 @@ describe('keys', () => {
       attribute: 'count',
       shards: 4,
     });
-    expect(listCounter(lists.projectStars(9))).toEqual({ pk: 'PROJECT#9', attribute: 'star_count', shards: 4 });
+    expect(listCounter(lists.projectStars(9))).toEqual({
+      pk: 'PROJECT#9',
+      attribute: 'star_count',
+      shards: 4,
+    });
     expect(listCounter(lists.projectIssuesInState(9, 'opened'))).toEqual({
       pk: 'PROJECT#9',
       attribute: 'open_issues_count',
