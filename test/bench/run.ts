@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the performance budgets of docs/performance.md that a benchmark decides (B1–B6, B8).
+ * `npm run bench`: the performance budgets of docs/performance.md that a benchmark decides (B1–B6, B8–B10).
  * Prints a short table per budget and a verdict list, writes .bench/results.json, and
  * exits 1 unless every measured budget holds.
  *
@@ -20,6 +20,8 @@ import { runB4 } from './b4-requests.ts';
 import { runB5 } from './b5-list-cost.ts';
 import { runB6 } from './b6-latency.ts';
 import { runB8 } from './b8-webhooks.ts';
+import { runB9 } from './b9-contention.ts';
+import { runB10 } from './b10-write-cost.ts';
 import { type BudgetResult, benchDir, projectRoot, table } from './common.ts';
 import { type BenchRuntime, startBenchRuntime } from './runtime.ts';
 
@@ -102,7 +104,7 @@ out(
 );
 
 let bundles: BundleInfo[] | undefined;
-/** DynamoDB commands the B4/B6/B8 runtime sent, by name (B5 adds its own process's to prove no Scan). */
+/** DynamoDB commands the shared runtime sent, by name (B5 adds its own process's to prove no Scan). */
 let runtimeCommandCounts: Record<string, number> | undefined;
 if (wanted('B1')) {
   await phase('B1', 'bundles', async () => {
@@ -122,8 +124,8 @@ if (wanted('B3')) {
     runB3(quick ? { perRound: 4_000, rounds: 3 } : { perRound: 10_000, rounds: 10 }),
   );
 }
-// B4, B6 and B8 share one runtime: the store's DocumentClient is made once per process.
-if (wanted('B4') || wanted('B6') || wanted('B8')) {
+// B4, B6, B8, B9 and B10 share one runtime: the store's DocumentClient is made once per process.
+if (wanted('B4') || wanted('B6') || wanted('B8') || wanted('B9') || wanted('B10')) {
   let bench: BenchRuntime | undefined;
   try {
     const seedUsers = wanted('B4') || wanted('B6');
@@ -176,11 +178,28 @@ if (wanted('B4') || wanted('B6') || wanted('B8')) {
         ),
       );
     }
+    if (wanted('B9')) {
+      await phase('B9', 'contention on one parent', () =>
+        runB9(
+          runtime,
+          quick
+            ? { single: 12, writers: 30, perWriter: 2, idleTimeoutSec: 120 }
+            : { single: 40, writers: 30, perWriter: 4, idleTimeoutSec: 180 },
+        ),
+      );
+    }
+    if (wanted('B10')) {
+      await phase('B10', 'write cost per request', () =>
+        runB10(runtime, { repetitions: quick ? 1 : 3, idBlockSize: config.idBlockSize }),
+      );
+    }
   } catch (error) {
     for (const [id, title] of [
       ['B4', 'DynamoDB requests per API call'],
       ['B6', 'latency through the local gateway'],
       ['B8', 'webhook delivery through the local runtime'],
+      ['B9', 'contention on one parent'],
+      ['B10', 'write cost per request'],
     ] as const) {
       if (wanted(id) && !results.some((result) => result.id === id)) {
         const result = failed(id, title, error, performance.now());

@@ -152,7 +152,8 @@ export async function startBenchRuntime(): Promise<BenchRuntime> {
         command,
         start: performance.now(),
         end: Number.NaN,
-        idReservation: typeof pk === 'string' && pk.startsWith('COUNTER#'),
+        // Id blocks (`COUNTER#…`) and a parent's next iid (`IIDS`): number allocation, not the write.
+        idReservation: (typeof pk === 'string' && pk.startsWith('COUNTER#')) || input.Key?.sk === 'IIDS',
         conditional: typeof input.ConditionExpression === 'string',
         target: targetOf(command, input),
         capacity: 0,
