@@ -29,27 +29,32 @@ import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ACCESS, type Visibility, visibilityLevel } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
+import { HOOK_LOG_DAYS } from '#domain/hook-deliveries.ts';
 import { type Note, newNote } from '#domain/notes.ts';
 import { newProjectFrom, type Project } from '#domain/projects.ts';
 import { searchColumns } from '#domain/search.ts';
 import { batchWriteItems } from '#store/batch.ts';
 import { documentClient, tableName } from '#store/client.ts';
+import { itemCounterChanges } from '#store/counters.ts';
+import { hookLogNow, logPeriodsBack } from '#store/hook-deliveries.ts';
 import { nextId } from '#store/ids.ts';
 import { issueAsParent, type StoredIssue } from '#store/issues.ts';
-import { inLists, keys, type ListRef, lists, localSortOf, sortAttributes, tree } from '#store/keys.ts';
+import {
+  HOOK_LOG_PREFIX,
+  hookLogPartition,
+  inLists,
+  keys,
+  type ListRef,
+  lists,
+  sortAttributes,
+  tree,
+} from '#store/keys.ts';
 import { listCountChange } from '#store/lists.ts';
 import { groupNamespace } from '#store/namespaces.ts';
-import { getProjectRaw, newRunnersToken } from '#store/project-items.ts';
+import { newRunnersToken } from '#store/project-items.ts';
 import { postingItems } from '#store/search-index.ts';
-import {
-  indexName,
-  keyAttributes,
-  type ListOrder,
-  type LocalOrder,
-  listSortAttributes,
-  localIndexName,
-} from '#store/table.ts';
-import { commit, update } from '#store/transaction.ts';
+import { indexName, keyAttributes, type ListOrder, listSortAttributes } from '#store/table.ts';
+import { commit } from '#store/transaction.ts';
 import { median, round } from './common.ts';
 import { type BenchRuntime, READ_COMMANDS, type SendRecord, startBenchRuntime } from './runtime.ts';
 import {
@@ -97,12 +102,13 @@ export interface ListScenario {
 }
 
 /**
- * The keys a page skips: of lists on a global index (each partition, as a merge must read them),
- * or of one parent's partition on a local index (a parent's notes), read as consistently as the list.
+ * The keys a page skips: of lists on a global index (each partition, as a merge must read them;
+ * a parent's notes are such a list), or of a hook's delivery log (its days' partitions, newest
+ * first from today's, on the table's own key, read consistently as the events list reads them).
  */
 export type SkipSpec =
   | { order: ListOrder; sort: 'asc' | 'desc'; lists: ListRef[] }
-  | { local: LocalOrder; sort: 'asc' | 'desc'; partition: string; consistent: boolean };
+  | { hookLog: number; since: string };
 
 /** How the hooks' delivery logs were seeded (information for the report). */
 export interface HookLogSeeding {
@@ -289,27 +295,35 @@ async function skipCost(
   count: number,
 ): Promise<{ rcu: number; items: number }> {
   if (count <= 0) return { rcu: 0, items: 0 };
+  // The log's day partitions and retention bound as listHookLogs computes them for this moment.
+  const now = hookLogNow();
   const recorded = await bench.record(async () => {
-    if ('local' in skip) {
+    if ('hookLog' in skip) {
+      const from = `${HOOK_LOG_PREFIX}${new Date(now.getTime() - HOOK_LOG_DAYS * 86_400_000).toISOString()}`;
       let read = 0;
-      let startKey: Raw | undefined;
-      do {
-        const result: QueryCommandOutput = await documentClient().send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: localIndexName(skip.local),
-            KeyConditionExpression: '#pk = :partition',
-            ExpressionAttributeNames: { '#pk': keyAttributes.partition },
-            ExpressionAttributeValues: { ':partition': skip.partition },
-            ScanIndexForward: skip.sort === 'asc',
-            ConsistentRead: skip.consistent,
-            Limit: count - read,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        read += result.Count ?? 0;
-        startKey = result.LastEvaluatedKey;
-      } while (startKey && read < count);
+      for (const period of logPeriodsBack(now, skip.since)) {
+        let startKey: Raw | undefined;
+        do {
+          const result: QueryCommandOutput = await documentClient().send(
+            new QueryCommand({
+              TableName: tableName(),
+              KeyConditionExpression: '#pk = :partition AND #sk >= :from',
+              ExpressionAttributeNames: { '#pk': keyAttributes.partition, '#sk': keyAttributes.sort },
+              ExpressionAttributeValues: {
+                ':partition': hookLogPartition(skip.hookLog, period),
+                ':from': from,
+              },
+              ScanIndexForward: false,
+              ConsistentRead: true,
+              Limit: count - read,
+              ExclusiveStartKey: startKey,
+            }),
+          );
+          read += result.Count ?? 0;
+          startKey = result.LastEvaluatedKey;
+        } while (startKey && read < count);
+        if (read >= count) break;
+      }
       return;
     }
     for (const list of skip.lists) {
@@ -344,10 +358,12 @@ async function skipCost(
 
 // Filler projects: the three items createProject writes, checked against store-written ones -------
 
+/** The project's item: its counters (stars, forks, open issues) live on shards createProject does not write. */
 function projectItem(project: Project): Raw {
+  const { star_count: _stars, forks_count: _forks, open_issues_count: _issues, ...fields } = project;
   return {
     ...keys.project(project.id),
-    ...project,
+    ...fields,
     kind: 'project',
     ...inLists(
       lists.projectsWithVisibility(project.visibility),
@@ -371,9 +387,19 @@ const nameItem = (project: Project): Raw => ({
 
 // Filler notes: the item createNoteBy writes, checked against store-written ones ---------------------
 
+/** A note in its parent's partition, in the parent's notes list (l1) by created and updated time only. */
 function noteItem(parentPk: string, note: Note): Raw {
   const { body, ...fields } = note;
-  return { ...keys.note(parentPk, note.id), ...fields, body, kind: 'note', ...localSortOf(note) };
+  const sorts = sortAttributes({ id: note.id, created_at: note.created_at, updated_at: note.updated_at });
+  return {
+    ...keys.note(parentPk, note.id),
+    ...fields,
+    body,
+    kind: 'note',
+    ...inLists(lists.notesOf(parentPk)),
+    [listSortAttributes.created_at]: sorts[listSortAttributes.created_at],
+    [listSortAttributes.updated_at]: sorts[listSortAttributes.updated_at],
+  };
 }
 
 /** Throws unless the filler's note items equal what createNoteBy stored for the same notes. */
@@ -396,24 +422,16 @@ async function checkNoteLayout(stored: { issue: StoredIssue; note: Note | undefi
   return checked;
 }
 
-/** The change createNoteBy makes on a note's issue, for `count` notes at once (countOnParent's). */
-function countedOnIssue(issue: StoredIssue, count: number, now: string) {
-  const sortName = listSortAttributes.updated_at;
-  return update(
-    keys.issue(issue.project_id, issue.iid),
-    'ADD notes_count :delta, user_notes_count :user SET updated_at = :now, #updatedSort = :sort',
-    {
-      condition: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-      names: { '#updatedSort': sortName },
-      values: {
-        ':delta': count,
-        ':user': count,
-        ':now': now,
-        ':sort': sortAttributes({ id: issue.id, updated_at: now })[sortName],
-      },
-    },
-  );
-}
+/**
+ * The change createNoteBy makes on a note's issue, for `count` notes at once (countOnParent's): its
+ * notes_count and user_notes_count on one of the issue's counter shards. The issue's updated time
+ * is moved by the table's stream (note-touches) for each note written, BatchWrite ones included.
+ */
+const countedOnIssue = (issue: StoredIssue, count: number) =>
+  itemCounterChanges(keys.issue(issue.project_id, issue.iid), {
+    notes_count: count,
+    user_notes_count: count,
+  });
 
 const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, inner: unknown) =>
@@ -431,7 +449,8 @@ async function getRaw(key: { pk: string; sk: string }): Promise<Raw | undefined>
 async function checkLayout(stored: Project[]): Promise<string[]> {
   const checked: string[] = [];
   for (const project of stored) {
-    const raw = await getProjectRaw(project.id);
+    // The item as stored (getItem would add the sums of its counter shards).
+    const raw = await getRaw(keys.project(project.id));
     if (!raw) throw new Error(`project ${project.id} not stored`);
     const pairs: [string, Raw, Raw | undefined][] = [
       ['project item', projectItem(project), raw],
@@ -822,11 +841,10 @@ try {
   };
   await Promise.all(Array.from({ length: FILLER_CONCURRENCY }, noteFillerWorker));
   delete process.env.ID_BLOCK_SIZE;
-  const countedAt = new Date().toISOString();
   await commit(
     otherIssues
       .filter((issue) => perIssue.has(issue.iid))
-      .map((issue) => countedOnIssue(issue, perIssue.get(issue.iid) ?? 0, countedAt)),
+      .map((issue) => countedOnIssue(issue, perIssue.get(issue.iid) ?? 0)),
   );
   const notesFillerSeconds = (performance.now() - notesFillerStart) / 1000;
   // Another hook of the same project with a log deep enough for its pages 1, 5 and 10.
@@ -943,6 +961,7 @@ try {
   );
   notesSanity.push(`listed issue: X-Total ${targetTotals.join(' → ')} for ${NOTES_ON_TARGET} notes`);
   const pageScenarios: ListScenario[] = [
+    // Its skip reads the issue's notes list on the same global index as the page (readNotesPage).
     ...(['user', 'admin'] as const).map((who) => ({
       key: `notes-deep-${who}`,
       label: `GET /projects/:id/issues/:iid/notes (${deepNotes} notes)`,
@@ -951,14 +970,13 @@ try {
       token: who === 'user' ? NOTES_MEMBER_TOKEN : undefined,
       path: `/projects/${P}/issues/${deep.iid}/notes?per_page=${options.perPage}`,
       skip: {
-        local: 'created_at',
+        order: 'created_at',
         sort: 'desc',
-        partition: keys.issue(P, deep.iid).pk,
-        consistent: true,
+        lists: [lists.notesOf(keys.issue(P, deep.iid).pk)],
       } satisfies SkipSpec,
     })),
-    // Its skip reads the hook's partition on the same local index, consistently as the list reads
-    // it (readLocalIndexHead); only comparable while a page of events is a page of keys (per_page ≤ 20).
+    // Its skip reads the hook's day partitions newest first, consistently as the events list reads
+    // them (listHookLogs); only comparable while a page of events is a page of keys (per_page ≤ 20).
     ...(options.perPage <= MAX_EVENTS_PER_PAGE
       ? [
           {
@@ -967,12 +985,7 @@ try {
             who: 'admin' as const,
             verdict: true,
             path: `/projects/${hooksProject.id}/hooks/${deepHook.id}/events?per_page=${options.perPage}`,
-            skip: {
-              local: 'created_at',
-              sort: 'desc',
-              partition: keys.hookLog(deepHook.id, 0).pk,
-              consistent: true,
-            } satisfies SkipSpec,
+            skip: { hookLog: deepHook.id, since: deepHook.created_at } satisfies SkipSpec,
           },
         ]
       : []),
