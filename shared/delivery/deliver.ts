@@ -20,7 +20,7 @@ import {
   readDelivery,
   type StoredDelivery,
 } from '#store/hook-deliveries.ts';
-import { readHook } from '#store/hooks.ts';
+import { hookDeleted, readHook } from '#store/hooks.ts';
 import { type AttemptHook, attemptOnce } from './attempt.ts';
 
 export type DeliveryStep =
@@ -80,8 +80,17 @@ export async function deliverOnce(deliveryId: string, now = new Date()): Promise
     await endAttempt(deliveryId, { status: 'held' }, now);
     return { kind: 'done' };
   }
-  const attempt = await claimDelivery(deliveryId, LEASE_SECONDS, now);
+  // A hook deleted since the fan-out leaves a mark of its own (not its project's partition): read
+  // beside the claim, so the attempt costs no round trip more.
+  const [attempt, gone] = await Promise.all([
+    claimDelivery(deliveryId, LEASE_SECONDS, now),
+    delivery.target ? hookDeleted(delivery.hook_id) : Promise.resolve(false),
+  ]);
   if (attempt === undefined) return { kind: 'done' };
+  if (gone) {
+    await endAttempt(deliveryId, { status: 'failed' }, now);
+    return { kind: 'done' };
+  }
   const { verdict, result, hookNow } = await attemptOnce({
     hook,
     trigger: delivery.trigger as HookTrigger,

@@ -211,6 +211,14 @@ class HookGone extends Error {
  * Removes a hook as read, its project's hook count moved down in the same transaction: false when
  * it was removed meanwhile (by another request or the project's purge).
  */
+/** How long a deleted hook's mark stays: longer than a delivery's ten attempts (about 21 hours). */
+const HOOK_GONE_SECONDS = 3 * 86_400;
+
+/** Whether a hook was deleted (its mark, read consistently). */
+export async function hookDeleted(hookId: number): Promise<boolean> {
+  return (await getItem(keys.hookGone(hookId))) !== undefined;
+}
+
 export async function deleteHook(hook: Hook): Promise<boolean> {
   const { project_id: projectId } = hook;
   const write = async (way: CountWay) => {
@@ -218,7 +226,16 @@ export async function deleteHook(hook: Hook): Promise<boolean> {
       way === 'counter'
         ? countChange(projectId, -1, 0)
         : newCount(projectId, Math.max(0, (await countHooks(projectId)) - 1));
-    await commit([refusedWith(remove(keys.hook(projectId, hook.id), EXISTING_ITEM), new HookGone()), count]);
+    await commit([
+      refusedWith(remove(keys.hook(projectId, hook.id), EXISTING_ITEM), new HookGone()),
+      count,
+      // Outlives every delivery still pending for it (they end within a day), then TTL removes it.
+      put({
+        ...keys.hookGone(hook.id),
+        kind: 'hook_gone',
+        expires: Math.ceil(Date.now() / 1000) + HOOK_GONE_SECONDS,
+      }),
+    ]);
     return true;
   };
   try {

@@ -165,6 +165,11 @@ export const keys = {
     pk: `PROJECTNAME#${namespaceId}#${name.toLowerCase()}`,
     sk: 'PROJECTNAME',
   }),
+  /**
+   * Left by a deleted hook, in a partition of its own, for the delivery worker: a delivery fanned
+   * out before the deletion is not sent (its target travels with it, the hook is not read).
+   */
+  hookGone: (hookId: number): Key => ({ pk: `HOOKGONE#${hookId}`, sk: 'HOOKGONE' }),
   /** A project hook, in its project's partition, in id order (see store/hooks.ts). */
   hook: (projectId: number, hookId: number): Key => ({
     pk: `PROJECT#${projectId}`,

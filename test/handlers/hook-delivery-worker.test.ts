@@ -199,7 +199,7 @@ describe('hook-delivery worker', () => {
     expect(sqs.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
   });
 
-  it('reads no hook item: the delivery carries what the attempt needs', async () => {
+  it('reads no hook item: the delivery carries what the attempt needs, and the hook’s deletion mark is read beside the claim', async () => {
     given(
       deliveryItem({ target: target({ signing_token: `whsec_${Buffer.alloc(32, 3).toString('base64')}` }) }),
     );
@@ -207,9 +207,25 @@ describe('hook-delivery worker', () => {
     expect(await run()).toEqual({ batchItemFailures: [] });
     expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
       { TableName: TABLE, Key: deliveryKey, ConsistentRead: true },
+      { TableName: TABLE, Key: { pk: 'HOOKGONE#3', sk: 'HOOKGONE' }, ConsistentRead: true },
     ]);
     expect(sent[0]?.headers['webhook-signature']).toMatch(/^v1,/);
     expect(sent[0]?.headers['X-Gitlab-Token']).toBe(TOKEN);
+  });
+
+  it('sends nothing for a hook deleted since the fan-out: its mark ends the delivery failed', async () => {
+    given(deliveryItem({ target: target() }));
+    ddb
+      .on(GetCommand, { Key: { pk: 'HOOKGONE#3', sk: 'HOOKGONE' } })
+      .resolves({ Item: { pk: 'HOOKGONE#3', sk: 'HOOKGONE', kind: 'hook_gone' } });
+    answer = response(200);
+    expect(await run()).toEqual({ batchItemFailures: [] });
+    expect(sent).toEqual([]);
+    const ends = ddb
+      .commandCalls(UpdateCommand)
+      .map((call) => call.args[0].input)
+      .filter((input) => input.Key?.pk === deliveryKey.pk && String(input.UpdateExpression).includes('#status'));
+    expect(ends.map((input) => input.ExpressionAttributeValues?.[':status'])).toContain('failed');
   });
 
   it('defers the same message by the schedule on 5xx, keeping the hook as its failure count found it', async () => {
@@ -252,7 +268,8 @@ describe('hook-delivery worker', () => {
         },
       },
     });
-    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+    // The delivery and the hook's deletion mark; never the hook.
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(2);
   });
 
   it('counts the attempt, its failure and the deferred job in the invocation’s EMF line', async () => {
