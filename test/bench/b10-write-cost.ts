@@ -105,7 +105,7 @@ const is2xx = (status: number) => status >= 200 && status < 300;
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 function repOf(status: number, writes: WriteCost[]): Rep {
-  const counted = writes.filter((write) => !write.idBlock);
+  const counted = writes.filter((write) => !write.idBlock && !write.streamTouch);
   const indexes: Record<string, number> = {};
   for (const write of counted)
     for (const [name, units] of Object.entries(write.indexes)) indexes[name] = (indexes[name] ?? 0) + units;

@@ -61,6 +61,8 @@ export interface WriteCost {
   transactional: boolean;
   /** An id-block reservation (see above). */
   idBlock: boolean;
+  /** A write of the note-touches stream consumer that landed during the call (not the call's). */
+  streamTouch: boolean;
   /** The error it failed with (a refused condition, a cancelled transaction). */
   failed?: string;
   /** WRU on DynamoDB's documented rules: the table, and each index that changed. */
@@ -320,6 +322,13 @@ export async function installWriteMeter(
           typeof pk === 'string' &&
           /^COUNTER#[a-z_]+$/.test(pk) &&
           Object.values((input.ExpressionAttributeValues ?? {}) as Plain).includes(options.idBlockSize),
+        // The note-touches stream consumer's touch of a new note's parent (store/notes.ts
+        // touchNoteParent) runs in this process too and may land while the call is measured: it is
+        // the consumer's write, not the call's.
+        streamTouch:
+          command === 'UpdateItemCommand' &&
+          String(input.UpdateExpression ?? '').startsWith('SET updated_at = :now, #updatedSort = :sort') &&
+          String(input.ConditionExpression ?? '').endsWith('AND updated_at < :now'),
         table: 0,
         indexes: {},
         reported: { table: 0, indexes: {}, total: 0 },
