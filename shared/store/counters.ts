@@ -196,7 +196,3 @@ export function mergeCounters(items: Raw[], shards: Raw[]): Raw[] {
     return { ...item, ...sums, ...recorded };
   });
 }
-
-/** Whether any of these items carries counters (a page that needs its shards read). */
-export const anyCounted = (items: Raw[]) =>
-  items.some((item) => typeof item.sk === 'string' && COUNTED[item.sk] !== undefined);

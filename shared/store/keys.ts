@@ -330,8 +330,9 @@ const WIDE_LIST =
 export function listCounter(list: ListName): CounterRef {
   for (const counted of COUNTED_BY_ITEM) {
     const id = counted.pattern.exec(list.partition)?.[1];
+    // A counter of the item it hangs on: an increase is refused once that item is marked deleted.
     if (id !== undefined)
-      return { pk: counted.item(id), attribute: counted.attribute, shards: PARENT_SHARDS };
+      return { pk: counted.item(id), attribute: counted.attribute, shards: PARENT_SHARDS, live: true };
   }
   return {
     pk: `LISTCOUNT#${list.partition}`,

@@ -44,7 +44,10 @@ async function purgeList(
       await removeParentPartition(String(item.pk));
     }
   });
-  await batchDeleteItems([list, ...counted].flatMap(listCountKeys));
+  // Totals kept as counters of the project itself (its open issues) stay with its marked shards.
+  await batchDeleteItems(
+    [list, ...counted].flatMap(listCountKeys).filter((key) => key.pk.startsWith('LISTCOUNT#')),
+  );
 }
 
 /** A project's issues, merge requests and snippets with their notes, and their lists' counters. */

@@ -17,13 +17,13 @@ import { BUCKET, ddb, emptyHeaders, resetMocks, sentCommands, TABLE } from './fi
 import {
   BOB_TOKEN,
   dotfiles,
-  getCommand,
   givenWorld,
   NOT_FOUND,
   ok,
   PROJECT_NOT_FOUND,
   projectItem,
   projectKey,
+  projectRead,
   store,
 } from './resource-fixtures.ts';
 
@@ -89,7 +89,7 @@ describe('GET /projects/:id/avatar', () => {
     expect(s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input)).toEqual([
       { Bucket: BUCKET, Key: STORED.key },
     ]);
-    expect(sentCommands()).toEqual([getCommand(projectKey(43))]);
+    expect(sentCommands()).toEqual([...projectRead(43)]);
   });
 
   it('a project without an avatar → 404 Avatar Not Found, the bucket not read', async () => {

@@ -3,7 +3,7 @@
  * answer and every command sent, with the epic, its iid pointer and its notes written out
  * literally as the table holds them.
  */
-import { QueryCommand, type QueryCommandInput, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as createEpic } from '../../functions/epics/create.ts';
 import { handler as getEpic } from '../../functions/epics/get.ts';
@@ -20,6 +20,7 @@ import {
   emptyHeaders,
   NOW,
   pad,
+  pinCounterShards,
   resetMocks,
   SEP,
   sentCommands,
@@ -36,23 +37,34 @@ import {
   batchGet,
   bobUser,
   cancelled,
+  counterAdd,
   created,
   FORBIDDEN,
   getCommand,
   givenCounter,
+  givenNextIid,
   givenWorld,
   groupKey,
   groupMemberItem,
   type Item,
+  iidRelease,
+  iidTake,
+  listCount,
+  liveCounterAdd,
   memberKey,
   message,
   NOT_FOUND,
   noteAsRead,
+  noteListAttributes,
   noteRemoval,
+  notesListQuery,
   ok,
   pageHeaders,
   platform,
+  shardKeys,
   store,
+  threadCountItems,
+  threadRead,
   tokenRead,
   transaction,
   writesSent,
@@ -78,9 +90,14 @@ const epicRecord = {
   closed_by_id: null,
   created_at: CREATED,
   updated_at: UPDATED,
-  user_notes_count: 1,
-  notes_count: 2,
+  // As the epic was written: its counts live on its counter shards (EPIC_COUNTS).
+  user_notes_count: 0,
+  notes_count: 0,
 };
+
+const EPIC_PK = `EPIC#${EPIC_ID}`;
+/** Its two notes (a system note among them), on its counter shards. */
+const EPIC_COUNTS = threadCountItems(EPIC_PK, { notes_count: 2, user_notes_count: 1 });
 
 /** An epic item as the table holds it. */
 const epicItem = (record: Item = epicRecord): Item => ({
@@ -132,8 +149,7 @@ const noteItem = (epicId: number, note: NoteRecord): Item => ({
   updated_at: note.updated_at,
   body: note.body,
   kind: 'note',
-  lcreated: `${note.created_at}${SEP}${pad(note.id)}`,
-  lupdated: `${note.updated_at}${SEP}${pad(note.id)}`,
+  ...noteListAttributes(`EPIC#${epicId}`, note),
 });
 
 const bobsNote: NoteRecord = {
@@ -152,18 +168,6 @@ const systemNote: NoteRecord = {
   created_at: UPDATED,
   updated_at: UPDATED,
 };
-
-/** Local-index Queries of a partition, answered from the stored items the test names. */
-function givenPartition(items: Item[]): void {
-  ddb.on(QueryCommand, { IndexName: 'local-created_at' }).callsFake((input: QueryCommandInput) => {
-    const pk = input.ExpressionAttributeValues?.[':pk'];
-    const found = items
-      .filter((item) => item.pk === pk)
-      .sort((a, b) => (String(a.lcreated) < String(b.lcreated) ? -1 : 1));
-    if (input.ScanIndexForward === false) found.reverse();
-    return { Items: structuredClone(found.slice(0, input.Limit)) };
-  });
-}
 
 // Views ---------------------------------------------------------------------------------------------
 
@@ -221,48 +225,37 @@ const singleNoteView = (note: NoteRecord, author: UserRecord, title = 'Roadmap',
 
 // Commands ------------------------------------------------------------------------------------------
 
-/** The batch that resolves `epic_id` in group 3: the epic with that id and the epic with that iid. */
-const resolveBatch = (value: number) => batchGet(epicKey(value), iidKey(3, value));
+/**
+ * The batch that resolves `epic_id` in group 3: the epic with that id (with its counter shards)
+ * and the epic with that iid.
+ */
+const resolveBatch = (value: number) =>
+  batchGet(epicKey(value), iidKey(3, value), ...shardKeys(`EPIC#${value}`, 2));
 
-const notesQuery = (epicId: number, options: { limit?: number; asc?: boolean } = {}) => ({
-  QueryCommand: {
-    TableName: TABLE,
-    IndexName: 'local-created_at',
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': `EPIC#${epicId}` },
-    ScanIndexForward: options.asc ?? false,
-    ConsistentRead: true,
-    Limit: options.limit ?? 20,
-    ExclusiveStartKey: undefined,
-  },
-});
+const notesQuery = (epicId: number, options: { limit?: number; asc?: boolean } = {}) =>
+  notesListQuery(`EPIC#${epicId}`, options);
 
-/** The count of a new (+1) or removed (-1) user note on epic 31, with its updated time when new. */
-const countOnEpic = (delta: number, now?: string) => ({
-  Update: {
-    TableName: TABLE,
-    Key: epicKey(EPIC_ID),
-    UpdateExpression: `ADD notes_count :delta, user_notes_count :user${now ? ' SET updated_at = :now, #updatedSort = :sort' : ''}`,
-    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-    ExpressionAttributeValues: {
-      ':delta': delta,
-      ':user': delta,
-      ...(now ? { ':now': now, ':sort': `${now}${SEP}${pad(EPIC_ID)}` } : {}),
-    },
-    ...(now ? { ExpressionAttributeNames: { '#updatedSort': 'supdated' } } : {}),
-  },
-});
+/**
+ * The count of a new (+1) or removed (-1) user note on epic 31, on one of its shards: a new one is
+ * refused once the epic is marked deleted.
+ */
+const countOnEpic = (delta: number) =>
+  delta > 0
+    ? liveCounterAdd(EPIC_PK, { notes_count: delta, user_notes_count: delta })
+    : counterAdd(EPIC_PK, { notes_count: delta, user_notes_count: delta });
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
   givenWorld();
   store(
     epicItem(),
+    ...EPIC_COUNTS,
     iidItem(3, EPIC_IID, EPIC_ID),
     noteItem(EPIC_ID, bobsNote),
     noteItem(EPIC_ID, systemNote),
   );
-  givenPartition([noteItem(EPIC_ID, bobsNote), noteItem(EPIC_ID, systemNote)]);
 });
 
 /** Makes bob a guest of platform. */
@@ -271,7 +264,7 @@ const bobIsGuest = () => store(groupMemberItem(platform, { userId: 7, level: 10 
 // Epics ---------------------------------------------------------------------------------------------
 
 describe('POST /groups/:id/epics', () => {
-  const newEpic = (iid: number, last: number) => {
+  const newEpic = (iid: number) => {
     const record = {
       group_id: 3,
       title: 'Launch',
@@ -290,16 +283,8 @@ describe('POST /groups/:id/epics', () => {
       updated_at: NOW,
       notes_count: 0,
     };
+    // The iid was taken before, alone; the group must still be there.
     return transaction(
-      {
-        Update: {
-          TableName: TABLE,
-          Key: counterKey(3),
-          UpdateExpression: 'SET last_iid = :iid',
-          ConditionExpression: last === 0 ? 'attribute_not_exists(last_iid)' : 'last_iid = :last',
-          ExpressionAttributeValues: last === 0 ? { ':iid': 1 } : { ':iid': iid, ':last': last },
-        },
-      },
       {
         ConditionCheck: {
           TableName: TABLE,
@@ -315,26 +300,13 @@ describe('POST /groups/:id/epics', () => {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      {
-        Update: {
-          TableName: TABLE,
-          Key: { pk: 'LISTCOUNT#EPICS#GROUP#3', sk: 'COUNT' },
-          UpdateExpression: 'ADD #count :delta',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':delta': 1 },
-        },
-      },
-      {
-        Update: {
-          TableName: TABLE,
-          Key: { pk: 'LISTCOUNT#EPICS#GROUP#3#opened', sk: 'COUNT' },
-          UpdateExpression: 'ADD #count :delta',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':delta': 1 },
-        },
-      },
+      listCount('EPICS#GROUP#3', 1),
+      listCount('EPICS#GROUP#3#opened', 1),
     );
   };
+  /** The group's iid counter answers its ADD with `iid`. */
+  const takesIid = (iid: number) => givenNextIid(counterKey(3), 'last_iid', iid);
+  const iidRead = iidTake(counterKey(3), 'last_iid');
   const launchView = (iid: number) => ({
     id: 51,
     iid,
@@ -367,8 +339,8 @@ describe('POST /groups/:id/epics', () => {
     },
   };
 
-  it("takes the group's next iid from the counter read beside authentication → 201", async () => {
-    store({ ...counterKey(3), last_iid: 4 });
+  it("takes the group's next iid by one atomic add, then writes the epic → 201", async () => {
+    takesIid(5);
     givenCounter('epic', 60);
     expect(
       await invoke(createEpic, 'POST', '/api/v4/groups/3/epics', {
@@ -377,17 +349,18 @@ describe('POST /groups/:id/epics', () => {
       }),
     ).toEqual(created(launchView(5)));
     expect(sentCommands()).toEqual([
-      getCommand(counterKey(3)),
       tokenRead(USER_TOKEN),
       getCommand(groupKey(3)),
       batchGet(memberKey('GROUP', 3, 2)),
       reservation,
-      newEpic(5, 4),
+      iidRead,
+      newEpic(5),
       batchGet(userKey(2)),
     ]);
   });
 
-  it('the first epic of a group takes iid 1 on a counter not yet there', async () => {
+  it('the first epic of a group takes iid 1 (the ADD creates the counter)', async () => {
+    takesIid(1);
     givenCounter('epic', 60);
     expect(
       await invoke(createEpic, 'POST', '/api/v4/groups/3/epics', {
@@ -395,35 +368,24 @@ describe('POST /groups/:id/epics', () => {
         json: { title: 'Launch', labels: ['web', 'api'], end_date: '2027-01-31' },
       }),
     ).toEqual(created(launchView(1)));
-    expect(writesSent()).toEqual([reservation, newEpic(1, 0)]);
+    expect(writesSent()).toEqual([reservation, iidRead, newEpic(1)]);
   });
 
-  it('a creation that lost the iid to another reads the counter again and takes the next', async () => {
-    store({ ...counterKey(3), last_iid: 4 });
+  it('a group gone meanwhile → 404 Group Not Found, its iid given back', async () => {
+    takesIid(5);
     givenCounter('epic', 60);
-    ddb
-      .on(TransactWriteCommand)
-      .callsFakeOnce(() => {
-        store({ ...counterKey(3), last_iid: 5 });
-        throw cancelled('ConditionalCheckFailed', 'None', 'None', 'None', 'None', 'None');
-      })
-      .resolves({});
+    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None', 'None', 'None'));
     expect(
       await invoke(createEpic, 'POST', '/api/v4/groups/3/epics', {
         token: USER_TOKEN,
         json: { title: 'Launch', labels: 'web,api', end_date: '2027-01-31' },
       }),
-    ).toEqual(created(launchView(6)));
-    expect(sentCommands()).toEqual([
-      getCommand(counterKey(3)),
-      tokenRead(USER_TOKEN),
-      getCommand(groupKey(3)),
-      batchGet(memberKey('GROUP', 3, 2)),
+    ).toEqual(message(404, '404 Group Not Found'));
+    expect(writesSent()).toEqual([
       reservation,
-      newEpic(5, 4),
-      getCommand(counterKey(3)),
-      newEpic(6, 5),
-      batchGet(userKey(2)),
+      iidRead,
+      newEpic(5),
+      iidRelease(counterKey(3), 'last_iid', 5),
     ]);
   });
 
@@ -452,9 +414,10 @@ describe('GET /groups/:id/epics/:epic_iid', () => {
       getCommand(iidKey(3, 2)),
       tokenRead(USER_TOKEN),
       getCommand(groupKey(3)),
-      getCommand(epicKey(EPIC_ID)),
-      batchGet(userKey(2)),
+      // The epic and its counter shards, side by side; then the access check and its author.
+      ...threadRead(epicKey(EPIC_ID)),
       batchGet(memberKey('GROUP', 3, 2)),
+      batchGet(userKey(2)),
     ]);
   });
 
@@ -497,8 +460,7 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
           Update: {
             TableName: TABLE,
             Key: epicKey(EPIC_ID),
-            UpdateExpression:
-              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #list = :list ADD notes_count :one',
+            UpdateExpression: 'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #list = :list',
             ConditionExpression:
               'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous',
             ExpressionAttributeNames: {
@@ -518,7 +480,6 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
               ':f3': NOW,
               ':f4': `${NOW}${SEP}${pad(EPIC_ID)}`,
               ':list': 'EPICS#GROUP#3#closed',
-              ':one': 1,
             },
             // Returned on refusal, to tell a race (decided again) from a removal (404).
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -538,24 +499,10 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        {
-          Update: {
-            TableName: TABLE,
-            Key: { pk: 'LISTCOUNT#EPICS#GROUP#3#opened', sk: 'COUNT' },
-            UpdateExpression: 'ADD #count :delta',
-            ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':delta': -1 },
-          },
-        },
-        {
-          Update: {
-            TableName: TABLE,
-            Key: { pk: 'LISTCOUNT#EPICS#GROUP#3#closed', sk: 'COUNT' },
-            UpdateExpression: 'ADD #count :delta',
-            ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':delta': 1 },
-          },
-        },
+        // The system note counts on the epic's shards (a note, no user note).
+        liveCounterAdd(EPIC_PK, { notes_count: 1, user_notes_count: 0 }),
+        listCount('EPICS#GROUP#3#opened', -1),
+        listCount('EPICS#GROUP#3#closed', 1),
       ),
     ]);
   });
@@ -631,7 +578,7 @@ describe('GET /groups/:id/epics/:epic_id/notes', () => {
       resolveBatch(2),
       tokenRead(USER_TOKEN),
       getCommand(groupKey(3)),
-      getCommand(epicKey(EPIC_ID)),
+      ...threadRead(epicKey(EPIC_ID)),
       batchGet(memberKey('GROUP', 3, 2)),
       notesQuery(EPIC_ID, { asc: true, limit: 1 }),
       batchGet(userKey(7)),
@@ -723,7 +670,7 @@ describe('POST /groups/:id/epics/:epic_id/notes', () => {
       batchGet(memberKey('GROUP', 3, 7)),
       noteReservation,
       batchGet(userKey(7)),
-      transaction(newNote('Ship it'), countOnEpic(1, NOW)),
+      transaction(newNote('Ship it'), countOnEpic(1)),
     ]);
   });
 
@@ -743,7 +690,7 @@ describe('POST /groups/:id/epics/:epic_id/notes', () => {
         ),
       ),
     );
-    expect(writesSent()).toEqual([noteReservation, transaction(newNote(':+1:'), countOnEpic(1, NOW))]);
+    expect(writesSent()).toEqual([noteReservation, transaction(newNote(':+1:'), countOnEpic(1))]);
   });
 
   it('a blank body → 400 in the model’s words, nothing written', async () => {

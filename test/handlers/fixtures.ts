@@ -7,7 +7,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, type MockInstance, vi } from 'vitest';
 import { forgetReservedIds } from '#store/ids.ts';
 import { TEST_REQUEST_ID } from '../support/events.ts';
 
@@ -66,6 +66,21 @@ export function resetMocks(): void {
   forgetReservedIds();
   ddb.on(GetCommand).resolves({});
   vi.useFakeTimers({ toFake: ['Date'], now: new Date(NOW) });
+}
+
+/**
+ * Counter writes add to one shard drawn with Math.random (store/counters.ts): pins the draw for
+ * every test of the file or describe block that calls this, so the shard written is known (shard
+ * 0 for the default 0; `Math.floor(random * shards)` otherwise). Restored after each test.
+ */
+export function pinCounterShards(random = 0): void {
+  let spy: MockInstance<() => number> | undefined;
+  beforeEach(() => {
+    spy = vi.spyOn(Math, 'random').mockReturnValue(random);
+  });
+  afterEach(() => {
+    spy?.mockRestore();
+  });
 }
 
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -13,6 +13,7 @@ import {
   emptyHeaders,
   NOW,
   pad,
+  pinCounterShards,
   REQUEST_CORRELATION,
   resetMocks,
   sentCommands,
@@ -36,15 +37,19 @@ import {
   givenWorld,
   groupNamespace,
   listCount,
+  liveCounterAdd,
   memberKey,
   membershipLists,
   message,
   type ProjectRecord,
   pageHeaders,
   permissions,
+  projectCount,
   projectItem,
   projectKey,
+  projectRead,
   projectRecord,
+  projectShardKeys,
   projectView,
   qa,
   routeItem,
@@ -109,15 +114,14 @@ const forkLink = (sourceId: number, forkId: number, createdAt = NOW) => ({
     ConditionExpression: NEW_ITEM,
   },
 });
-const forksCount = (sourceId: number, delta: number, condition: string) => ({
-  Update: {
-    TableName: TABLE,
-    Key: projectKey(sourceId),
-    UpdateExpression: 'ADD forks_count :delta',
-    ConditionExpression: condition,
-    ExpressionAttributeValues: { ':delta': delta },
-  },
-});
+/**
+ * The source's forks_count moving on one of its counter shards: a new fork of a source marked
+ * deleted is refused by the shard (a fork leaving never is).
+ */
+const forksCount = (sourceId: number, delta: number) =>
+  delta > 0
+    ? liveCounterAdd(`PROJECT#${sourceId}`, { forks_count: delta })
+    : projectCount(sourceId, 'forks_count', delta);
 
 /** The one transaction of root's fork into qa. */
 const qaForkCreation = transaction(
@@ -156,8 +160,10 @@ const qaForkCreation = transaction(
     },
   },
   forkLink(43, 41),
-  forksCount(43, 1, LIVE_ITEM),
+  forksCount(43, 1),
 );
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -187,7 +193,7 @@ describe('POST /projects/:id/fork', () => {
     );
     expect(sentCommands()).toEqual([
       tokenRead(ADMIN_TOKEN),
-      getCommand(projectKey(43)),
+      ...projectRead(43),
       batchGet(memberKey('PROJECT', 43, 1)),
       getCommand({ pk: 'ROUTE#qa', sk: 'ROUTE' }),
       getCommand({ pk: 'GROUP#9', sk: 'GROUP' }),
@@ -284,8 +290,8 @@ describe('GET /projects/:id/forks', () => {
         },
       },
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(43)),
-      batchGet(projectKey(42), projectKey(44)),
+      ...projectRead(43),
+      batchGet(projectKey(42), projectKey(44), ...projectShardKeys(42), ...projectShardKeys(44)),
       batchGet(memberKey('PROJECT', 43, 2)),
       ...membershipLists(2),
     ]);
@@ -325,7 +331,7 @@ describe('POST /projects/:id/fork/:forked_from_id', () => {
           },
         },
         forkLink(43, 42),
-        forksCount(43, 1, LIVE_ITEM),
+        forksCount(43, 1),
       ),
     ]);
   });
@@ -361,9 +367,9 @@ describe('DELETE /projects/:id/fork', () => {
     });
     expect(sentCommands()).toEqual([
       tokenRead(ADMIN_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(1)),
-      getCommand(projectKey(43)),
+      ...projectRead(43),
       transaction(
         {
           Update: {
@@ -375,7 +381,7 @@ describe('DELETE /projects/:id/fork', () => {
           },
         },
         { Delete: { TableName: TABLE, Key: { pk: 'PROJECT#43', sk: `FORK#${pad(42)}` } } },
-        forksCount(43, -1, 'attribute_exists(pk)'),
+        forksCount(43, -1),
       ),
     ]);
   });

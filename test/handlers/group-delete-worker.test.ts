@@ -13,7 +13,17 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/group-delete.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import { BUCKET, ddb, NOW, pad, resetMocks, sentCommands, sha256, TABLE } from './fixtures.ts';
+import {
+  BUCKET,
+  ddb,
+  NOW,
+  pad,
+  pinCounterShards,
+  resetMocks,
+  sentCommands,
+  sha256,
+  TABLE,
+} from './fixtures.ts';
 import {
   backend,
   getCommand,
@@ -28,6 +38,9 @@ import {
   partitionQuery,
   projectKey,
   projectMemberItem,
+  projectRead,
+  shardKeys,
+  shardTombstoneItems,
   store,
   transaction,
   treeQuery,
@@ -46,24 +59,32 @@ const purgeQuery = (partition: string) => ({
 const deleteKeys = (...keys: { pk: string; sk: string }[]) => ({
   BatchWriteCommand: { RequestItems: { [TABLE]: keys.map((Key) => ({ DeleteRequest: { Key } })) } },
 });
-const counter = (list: string) => ({ pk: `LISTCOUNT#${list}`, sk: 'COUNT' });
+/** The counter shards of a list's total (none of these lists is instance-wide: 4 shards). */
+const counter = (list: string) => shardKeys(`LISTCOUNT#${list}`, 4);
 
-/** The purge of a project's issues, merge requests and snippets (none here): their lists and counters. */
+/**
+ * The purge of a project's issues, merge requests and snippets (none here): their lists and their
+ * lists' counters. The open issues' total is the project's own open_issues_count: its shards are
+ * the project's, which stay (marked deleted) until the project's purge ends, so they are not
+ * among the counters removed here.
+ */
 const noteablesOfProject = (id: number) => [
   purgeQuery(`ISSUES#PROJECT#${id}`),
-  deleteKeys(...['', '#opened', '#closed'].map((state) => counter(`ISSUES#PROJECT#${id}${state}`))),
+  deleteKeys(...['', '#closed'].flatMap((state) => counter(`ISSUES#PROJECT#${id}${state}`))),
   purgeQuery(`MRS#PROJECT#${id}`),
   deleteKeys(
-    ...['', '#opened', '#closed', '#merged', '#locked'].map((state) => counter(`MRS#PROJECT#${id}${state}`)),
+    ...['', '#opened', '#closed', '#merged', '#locked'].flatMap((state) =>
+      counter(`MRS#PROJECT#${id}${state}`),
+    ),
   ),
   purgeQuery(`SNIPPETS#PROJECT#${id}`),
-  deleteKeys(counter(`SNIPPETS#PROJECT#${id}`)),
+  deleteKeys(...counter(`SNIPPETS#PROJECT#${id}`)),
 ];
 
 /** The purge of a group's epics (none here): their lists, counters and iid counter. */
 const epicsOfGroup = (id: number) => [
   purgeQuery(`EPICS#GROUP#${id}`),
-  deleteKeys(...['', '#opened', '#closed'].map((state) => counter(`EPICS#GROUP#${id}${state}`))),
+  deleteKeys(...['', '#opened', '#closed'].flatMap((state) => counter(`EPICS#GROUP#${id}${state}`))),
   deleteKeys({ pk: `COUNTER#EPICIID#${id}`, sk: 'COUNTER' }),
 ];
 const NOW_MS = Date.parse(NOW);
@@ -86,6 +107,8 @@ const deleteExisting = (key: { pk: string; sk: string }) => ({
 
 /** The sort key of backend's link to the `developers` LDAP group of `ldapmain`. */
 const BACKEND_LINK_SK = `LDAPLINK#${sha256(JSON.stringify(['ldapmain', 'cn', 'developers']))}`;
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -148,7 +171,7 @@ describe('group-delete worker', () => {
       ...['private', 'internal', 'public'].map((visibility) =>
         listQuery('l2', `PROJECTS#NS#5#${visibility}`),
       ),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       // The repository lease, held while the project's files go (nothing else writes them meanwhile).
       {
         PutCommand: {
@@ -175,6 +198,15 @@ describe('group-delete worker', () => {
         },
       },
       ...noteablesOfProject(42),
+      // The project's counter shards are marked deleted (a late star, fork or issue is refused;
+      // TTL ends them), then its partition is read for what else it holds.
+      {
+        BatchWriteCommand: {
+          RequestItems: {
+            [TABLE]: shardTombstoneItems('PROJECT#42', 4).map((Item) => ({ PutRequest: { Item } })),
+          },
+        },
+      },
       partitionQuery('PROJECT#42'),
       transaction(
         deleteExisting(memberKey('PROJECT', 42, 7)),
@@ -187,7 +219,7 @@ describe('group-delete worker', () => {
         deleteExisting(projectKey(42)),
         listCount('PROJECTS#private', -1),
         listCount('PROJECTS#NS#5#private', -1),
-        { Delete: { TableName: TABLE, Key: counter('MEMBERS#PROJECT#42') } },
+        ...counter('MEMBERS#PROJECT#42').map((Key) => ({ Delete: { TableName: TABLE, Key } })),
       ),
       listQuery('l1', 'SHARES#GROUP#5'),
       ...epicsOfGroup(5),

@@ -15,6 +15,7 @@ import {
   ddb,
   jsonHeaders,
   pad,
+  pinCounterShards,
   resetMocks,
   sentCommands,
   sha256,
@@ -26,15 +27,17 @@ import {
   BOB_TOKEN,
   backend,
   batchGet,
-  countItem,
+  countItems,
   type GroupRecord,
   givenWorld,
   groupItem,
   groupKey,
   type Item,
+  listCount,
   listQuery,
   platform,
   qa,
+  shardKeys,
   store,
   tokenRead,
 } from './resource-fixtures.ts';
@@ -74,15 +77,8 @@ const existingPostingsQuery = (groupId: number) => ({
 const batchWrite = (...items: Item[]) => ({
   BatchWriteCommand: { RequestItems: { [TABLE]: items.map((Item) => ({ PutRequest: { Item } })) } },
 });
-const counterUpdate = (searchKey: string) => ({
-  UpdateCommand: {
-    TableName: TABLE,
-    Key: { pk: `LISTCOUNT#GSEARCH#${searchKey}`, sk: 'COUNT' },
-    UpdateExpression: 'ADD #count :delta',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':delta': 1 },
-  },
-});
+/** A posting counted on one shard of its key's total (the worker writes it alone). */
+const counterUpdate = (searchKey: string) => ({ UpdateCommand: listCount(`GSEARCH#${searchKey}`, 1).Update });
 const markerDelete = (groupId: number, version: string) => ({
   DeleteCommand: {
     TableName: TABLE,
@@ -91,7 +87,8 @@ const markerDelete = (groupId: number, version: string) => ({
     ExpressionAttributeValues: { ':version': version },
   },
 });
-const counterKey = (searchKey: string) => ({ pk: `LISTCOUNT#GSEARCH#${searchKey}`, sk: 'COUNT' });
+/** The counter shards of a search key's list (4: no key is instance-wide). */
+const counterKeys = (searchKey: string) => shardKeys(`LISTCOUNT#GSEARCH#${searchKey}`, 4);
 
 /** What a group search shows of a group (spec §2.5). */
 const searchView = (group: GroupRecord) => ({
@@ -120,6 +117,8 @@ const runWorker = (body: string) =>
 
 const grantKey = (secret: string) => ({ pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' });
 const membershipsQuery = (userId: number) => listQuery('l2', `MEMBERSHIPS#GROUP#USER#${userId}`);
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -185,12 +184,12 @@ describe('search-index worker, groups', () => {
 });
 
 describe('GET /groups?search through the index', () => {
-  const plat = [counterKey('~pla'), counterKey('~lat')];
+  const plat = [...counterKeys('~pla'), ...counterKeys('~lat')];
 
   it('admins: the rarest key’s candidates read beside the credential, then their items (3 round trips)', async () => {
     store(
-      countItem('GSEARCH#~pla', 2),
-      countItem('GSEARCH#~lat', 1),
+      ...countItems('GSEARCH#~pla', 2),
+      ...countItems('GSEARCH#~lat', 1),
       postingItem(3, '~pla'),
       postingItem(3, '~lat'),
       // A posting left from backend's older name: read, checked against the group, dropped.
@@ -222,8 +221,8 @@ describe('GET /groups?search through the index', () => {
     store(
       { ...groupItem(qa), name: 'Platform QA', sname: `platform qa ${pad(9)}` },
       markerItem(9, 'v-4'),
-      countItem('GSEARCH#~pla', 1),
-      countItem('GSEARCH#~lat', 1),
+      ...countItems('GSEARCH#~pla', 1),
+      ...countItems('GSEARCH#~lat', 1),
       postingItem(3, '~pla'),
       postingItem(3, '~lat'),
     );
@@ -266,8 +265,8 @@ describe('GET /groups?search through the index', () => {
 
   it('a signed-in member: the candidates she reaches through her memberships, no subtree read', async () => {
     store(
-      countItem('GSEARCH#~bac', 1),
-      countItem('GSEARCH#~ack', 1),
+      ...countItems('GSEARCH#~bac', 1),
+      ...countItems('GSEARCH#~ack', 1),
       postingItem(5, '~bac'),
       postingItem(5, '~ack'),
     );
@@ -280,7 +279,7 @@ describe('GET /groups?search through the index', () => {
     });
     expect(sentCommands()).toEqual([
       listQuery('l1', 'GSEARCH#PENDING'),
-      batchGet(counterKey('~bac'), counterKey('~ack')),
+      batchGet(...counterKeys('~bac'), ...counterKeys('~ack')),
       membershipsQuery(2),
       tokenRead(USER_TOKEN),
       listQuery('l1', 'GSEARCH#~bac', { limit: 201 }),

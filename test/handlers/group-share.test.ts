@@ -13,6 +13,7 @@ import {
   emptyHeaders,
   NOW,
   pad,
+  pinCounterShards,
   resetMocks,
   sentCommands,
   TABLE,
@@ -26,7 +27,7 @@ import {
   BOB_TOKEN,
   backend,
   batchGet,
-  countItem,
+  countItems,
   countRead,
   created,
   dotfiles,
@@ -46,7 +47,10 @@ import {
   platform,
   projectItem,
   projectKey,
+  projectPageCounters,
+  projectRead,
   projectRecord,
+  projectShardKeys,
   projectView,
   qa,
   store,
@@ -96,6 +100,8 @@ const platformDetailLists = [
   ),
   ...['private', 'internal', 'public'].map((visibility) => countRead(`PROJECTS#NS#3#${visibility}`)),
 ];
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -282,7 +288,7 @@ describe('access through a group share', () => {
       ok(projectView(api, { extra: { permissions: permissions(0, 20) } })),
     );
     expect(sentCommands()).toEqual([
-      batchGet(tokenLookup(BOB_TOKEN).Key, projectKey(42)),
+      batchGet(tokenLookup(BOB_TOKEN).Key, projectKey(42), ...projectShardKeys(42)),
       batchGet(...apiMemberKeys(7)),
       // Platform keeps a share: bob's membership of the invited group, not guessed on a cold container.
       batchGet(memberKey('GROUP', 9, 7)),
@@ -329,7 +335,7 @@ describe('GET /projects/:id/groups', () => {
     });
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
       batchGet(groupKey(3), groupKey(5)),
     ]);
@@ -381,7 +387,7 @@ describe('GET /projects reaches the projects of groups shared with the caller’
 
   beforeEach(() => {
     givenPlatformSharedWithQa(20);
-    store(qaLink(20), groupMemberItem(qa, { userId: 7, level: 40 }), countItem('PROJECTS#public', 1));
+    store(qaLink(20), groupMemberItem(qa, { userId: 7, level: 40 }), ...countItems('PROJECTS#public', 1));
   });
 
   it('membership=true: api (under platform) at the share’s reporter level, beside bob’s own project', async () => {
@@ -407,13 +413,15 @@ describe('GET /projects reaches the projects of groups shared with the caller’
         treeQuery(`TREE#9#PROJECTS#${visibility}`, `${pad(9)}/`),
       ),
       treeQuery('TREE#9#SHARES', `${pad(9)}/`),
-      batchGet(projectKey(43)),
+      batchGet(projectKey(43), ...projectShardKeys(43)),
       treeQuery('TREE#9#SHARES', `${pad(9)}/`),
       // 4: the subtree of the group shared with his: platform's projects (beside the projects shared
       // with his group, none here).
       ...['private', 'internal', 'public'].map((visibility) =>
         treeQuery(`TREE#3#PROJECTS#${visibility}`, `${pad(3)}/`),
       ),
+      // 5: the page's counters.
+      projectPageCounters(43, 42),
     ]);
   });
 
@@ -437,11 +445,13 @@ describe('GET /projects reaches the projects of groups shared with the caller’
       treeQuery('TREE#9#GROUPS', `${pad(9)}/`),
       treeQuery('TREE#9#PROJECTS#private', `${pad(9)}/`, 101),
       treeQuery('TREE#9#SHARES', `${pad(9)}/`),
-      batchGet(projectKey(43)),
+      batchGet(projectKey(43), ...projectShardKeys(43)),
       listQuery('l2', 'PROJECTS#NS#9#private', { order: 'created_at', limit: 20, asc: false }),
       countRead('PROJECTS#NS#9#private'),
       // 4: the hidden projects of the group shared with his.
       treeQuery('TREE#3#PROJECTS#private', `${pad(3)}/`),
+      // 5: the page's counters.
+      projectPageCounters(43, 42),
     ]);
   });
 

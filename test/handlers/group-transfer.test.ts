@@ -3,7 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as transferGroup } from '../../functions/groups/transfer.ts';
 import { invoke } from '../support/events.ts';
-import { ddb, resetMocks, sentCommands, TABLE, USER_TOKEN } from './fixtures.ts';
+import { ddb, pinCounterShards, resetMocks, sentCommands, TABLE, USER_TOKEN } from './fixtures.ts';
 import {
   api,
   BOB_TOKEN,
@@ -15,16 +15,20 @@ import {
   groupItem,
   groupKey,
   groupMemberItem,
+  listCount,
   memberKey,
   message,
   projectItem,
   routeItem,
+  shardKeys,
   store,
   tokenRead,
   treeQuery,
 } from './resource-fixtures.ts';
 
 const pad = (id: number) => String(id).padStart(12, '0');
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -165,12 +169,8 @@ describe('POST /groups/:id/transfer', () => {
               ExpressionAttributeValues: { ':id': 5 },
             },
           },
-          expect.objectContaining({
-            Update: expect.objectContaining({ Key: { pk: 'LISTCOUNT#GROUPS#CHILDREN#3', sk: 'COUNT' } }),
-          }),
-          expect.objectContaining({
-            Update: expect.objectContaining({ Key: { pk: 'LISTCOUNT#GROUPS#CHILDREN#ROOT', sk: 'COUNT' } }),
-          }),
+          listCount('GROUPS#CHILDREN#3', -1),
+          listCount('GROUPS#CHILDREN#ROOT', 1),
           {
             Update: {
               TableName: TABLE,
@@ -282,11 +282,12 @@ describe('POST /groups/:id/transfer', () => {
       expect.arrayContaining([
         treeQuery('TREE#3#GROUPS', `${pad(3)}/${pad(5)}/`),
         treeQuery('TREE#3#PROJECTS#private', `${pad(3)}/${pad(5)}/`),
+        // The shards of every list the move empties, in one batch.
         batchGet(
-          { pk: 'LISTCOUNT#GROUPS#CHILDREN#5', sk: 'COUNT' },
-          { pk: 'LISTCOUNT#PROJECTS#NS#5#private', sk: 'COUNT' },
-          { pk: 'LISTCOUNT#PROJECTS#NS#5#internal', sk: 'COUNT' },
-          { pk: 'LISTCOUNT#PROJECTS#NS#5#public', sk: 'COUNT' },
+          ...shardKeys('LISTCOUNT#GROUPS#CHILDREN#5', 4),
+          ...shardKeys('LISTCOUNT#PROJECTS#NS#5#private', 4),
+          ...shardKeys('LISTCOUNT#PROJECTS#NS#5#internal', 4),
+          ...shardKeys('LISTCOUNT#PROJECTS#NS#5#public', 4),
         ),
       ]),
     );

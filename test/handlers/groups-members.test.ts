@@ -6,7 +6,15 @@ import { handler as listMembers } from '../../functions/groups/members/list.ts';
 import { handler as removeMember } from '../../functions/groups/members/remove.ts';
 import { handler as updateMember } from '../../functions/groups/members/update.ts';
 import { invoke } from '../support/events.ts';
-import { emptyHeaders, NOW, resetMocks, sentCommands, TABLE, USER_TOKEN } from './fixtures.ts';
+import {
+  emptyHeaders,
+  NOW,
+  pinCounterShards,
+  resetMocks,
+  sentCommands,
+  TABLE,
+  USER_TOKEN,
+} from './fixtures.ts';
 import {
   aliceUser,
   BOB_TOKEN,
@@ -52,6 +60,8 @@ const backendAsRead = {
   },
 };
 const bobInBackend = (level: number) => groupMemberItem(backend, { userId: 7, level });
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();

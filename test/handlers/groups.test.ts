@@ -19,6 +19,7 @@ import {
   GROUP_DELETE_QUEUE_URL,
   NOW,
   pad,
+  pinCounterShards,
   REQUEST_CORRELATION,
   resetMocks,
   SEARCH_QUEUE_URL,
@@ -33,7 +34,7 @@ import {
   backend,
   batchGet,
   counterReservation,
-  countItem,
+  countItems,
   countRead,
   created,
   FORBIDDEN,
@@ -58,7 +59,8 @@ import {
   permissions,
   platform,
   projectItem,
-  projectKey,
+  projectPageCounters,
+  projectRead,
   projectView,
   projectWrite,
   qa,
@@ -89,16 +91,20 @@ const groupSearchPending = (groupId: number) => ({
 const sentMessages = () => sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
 const GROUP_NOT_FOUND = message(404, '404 Group Not Found');
 /** A namespace's project lists read to the end of a page, in one order, and their counters. */
-const namespaceLists = (namespaceId: number, order: string, limit: number, asc: boolean) => [
+const namespaceLists = (namespaceId: number, order: string, limit: number, asc: boolean, page: number[]) => [
   ...['private', 'internal', 'public'].map((visibility) =>
     listQuery('l2', `PROJECTS#NS#${namespaceId}#${visibility}`, { order, limit, asc }),
   ),
   ...['private', 'internal', 'public'].map((visibility) =>
     countRead(`PROJECTS#NS#${namespaceId}#${visibility}`),
   ),
+  // The counters of the projects on the page, read once it is cut.
+  projectPageCounters(...page),
 ];
 /** api as alice sees it: owner through platform. */
 const apiForAlice = projectView(api, { admin: true, extra: { permissions: permissions(0, 50) } });
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -232,7 +238,7 @@ describe('POST /groups', () => {
 
 describe('GET /groups/:id', () => {
   it('shows the group with the projects the caller sees and their permissions', async () => {
-    store(countItem('PROJECTS#NS#5#private', 1));
+    store(...countItems('PROJECTS#NS#5#private', 1));
     expect(await invoke(getGroup, 'GET', '/api/v4/groups/5', { token: USER_TOKEN })).toEqual(
       // Alice owns it: she sees how it was LDAP-synced (never).
       ok({ ...groupDetailView(backend, [apiForAlice], []), ...NEVER_SYNCED }),
@@ -246,7 +252,7 @@ describe('GET /groups/:id', () => {
       // no `ldap_group_links`).
       groupLdapQuery(5),
       batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
-      ...namespaceLists(5, 'name', 100, true),
+      ...namespaceLists(5, 'name', 100, true, [42]),
     ]);
   });
 
@@ -273,7 +279,7 @@ describe('GET /groups', () => {
   });
 
   it('admins read every visibility list to the end of the page, totals from the counters', async () => {
-    store(countItem('GROUPS#private', 2), countItem('GROUPS#internal', 1));
+    store(...countItems('GROUPS#private', 2), ...countItems('GROUPS#internal', 1));
     expect(await invoke(listGroups, 'GET', '/api/v4/groups', { token: ADMIN_TOKEN })).toEqual({
       statusCode: 200,
       headers: pageHeaders('/api/v4/groups', 3),
@@ -313,7 +319,7 @@ describe('GET /groups/:id/subgroups', () => {
 
 describe('GET /groups/:id/projects', () => {
   it("lists the group's projects newest first, with permissions", async () => {
-    store(countItem('PROJECTS#NS#5#private', 1));
+    store(...countItems('PROJECTS#NS#5#private', 1));
     expect(
       await invoke(listGroupProjects, 'GET', '/api/v4/groups/5/projects', { token: USER_TOKEN }),
     ).toEqual({
@@ -326,14 +332,14 @@ describe('GET /groups/:id/projects', () => {
       getCommand(groupKey(5)),
       ...membershipLists(2),
       batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
-      ...namespaceLists(5, 'created_at', 20, false),
+      ...namespaceLists(5, 'created_at', 20, false, [42]),
     ]);
   });
 });
 
 describe('PUT /groups/:id', () => {
   it('saves the change guarded by the group’s and its parent’s state, then shows the group', async () => {
-    store(countItem('PROJECTS#NS#5#private', 1));
+    store(...countItems('PROJECTS#NS#5#private', 1));
     const changed = { ...backend, description: 'Services', updated_at: NOW };
     expect(
       await invoke(updateGroup, 'PUT', '/api/v4/groups/5', {
@@ -372,7 +378,7 @@ describe('PUT /groups/:id', () => {
       ),
       ...membershipLists(2),
       listQuery('l1', 'SHARES#GROUP#5'),
-      ...namespaceLists(5, 'name', 100, true),
+      ...namespaceLists(5, 'name', 100, true, [42]),
     ]);
     // The description is not searched: no pending marker, no message to the index.
     expect(sentMessages()).toEqual([]);
@@ -478,7 +484,7 @@ describe('POST /groups/:id/projects/:project_id', () => {
       store(projectItem(moved));
       return {};
     });
-    store(countItem('PROJECTS#NS#9#private', 1));
+    store(...countItems('PROJECTS#NS#9#private', 1));
     expect(
       await invoke(transferProject, 'POST', '/api/v4/groups/9/projects/42', { token: ADMIN_TOKEN }),
     ).toEqual(
@@ -489,7 +495,7 @@ describe('POST /groups/:id/projects/:project_id', () => {
     expect(sentCommands()).toEqual([
       tokenRead(ADMIN_TOKEN),
       getCommand(groupKey(9)),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       transaction(
         projectWrite(moved, 'updated_at = :previous AND attribute_not_exists(deleting)', {
           ':previous': api.updated_at,
@@ -521,7 +527,7 @@ describe('POST /groups/:id/projects/:project_id', () => {
       ),
       ...membershipLists(1),
       listQuery('l1', 'SHARES#GROUP#9'),
-      ...namespaceLists(9, 'name', 100, true),
+      ...namespaceLists(9, 'name', 100, true, [42]),
     ]);
   });
 

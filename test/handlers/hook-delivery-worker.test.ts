@@ -224,7 +224,9 @@ describe('hook-delivery worker', () => {
     const ends = ddb
       .commandCalls(UpdateCommand)
       .map((call) => call.args[0].input)
-      .filter((input) => input.Key?.pk === deliveryKey.pk && String(input.UpdateExpression).includes('#status'));
+      .filter(
+        (input) => input.Key?.pk === deliveryKey.pk && String(input.UpdateExpression).includes('#status'),
+      );
     expect(ends.map((input) => input.ExpressionAttributeValues?.[':status'])).toContain('failed');
   });
 

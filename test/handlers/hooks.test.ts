@@ -7,6 +7,7 @@
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Hook } from '#domain/hooks.ts';
 import { recordHookFailure, recordHookSuccess } from '#store/hooks.ts';
@@ -49,6 +50,8 @@ import {
   PROJECT_NOT_FOUND,
   pageHeaders,
   projectKey,
+  projectRead,
+  projectShardKeys,
   store,
   tokenRead,
   transaction,
@@ -121,11 +124,16 @@ const hookView = (hook: Hook, extra: Item = {}) => ({
 
 /** The first reads of an inProject route on api by alice, once the container has seen her there. */
 const aliceReadsApi = (key: { pk: string; sk: string }) => [
-  batchGet({ pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' }, projectKey(42), ...apiMemberKeys(2)),
+  batchGet(
+    { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' },
+    projectKey(42),
+    ...apiMemberKeys(2),
+    ...projectShardKeys(42),
+  ),
   getCommand(key),
 ];
 /** The reads of a project({ allow }) route on api by alice: her grant, the project, her memberships. */
-const aliceLoadsApi = [tokenRead(USER_TOKEN), getCommand(projectKey(42)), batchGet(...apiMemberKeys(2))];
+const aliceLoadsApi = [tokenRead(USER_TOKEN), ...projectRead(42), batchGet(...apiMemberKeys(2))];
 
 const LIVE_PROJECT = {
   ConditionCheck: {
@@ -219,6 +227,7 @@ describe('GET /projects/:id/hooks', () => {
         { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' },
         projectKey(42),
         ...apiMemberKeys(2),
+        ...projectShardKeys(42),
       ),
       {
         QueryCommand: {
@@ -561,12 +570,22 @@ describe('DELETE /projects/:id/hooks/:hook_id', () => {
   const removal = {
     Delete: { TableName: TABLE, Key: hookKey(7), ConditionExpression: 'attribute_exists(pk)' },
   };
+  // The mark the delivery worker reads beside a claim, so deliveries already fanned out are not sent.
+  const goneMark = {
+    Put: {
+      TableName: TABLE,
+      Item: { pk: 'HOOKGONE#7', sk: 'HOOKGONE', kind: 'hook_gone', expires: expect.any(Number) },
+    },
+  };
 
   it('reads the hook beside the credential, removes it with the count moved down → 200, the hook as it was', async () => {
     const hook = hookRecord({ token: 'gone' });
     store(hookItem(hook));
     expect(await remove()).toEqual(ok(hookView(hook)));
-    expect(sentCommands()).toEqual([...aliceReadsApi(hookKey(7)), transaction(removal, countChange(-1))]);
+    expect(sentCommands()).toEqual([
+      ...aliceReadsApi(hookKey(7)),
+      transaction(removal, countChange(-1), goneMark),
+    ]);
   });
 
   it('no count item: the hooks counted, the item written without the removed one', async () => {
@@ -574,9 +593,9 @@ describe('DELETE /projects/:id/hooks/:hook_id', () => {
     ddb.on(TransactWriteCommand).rejectsOnce(countRefused(2)).resolves({});
     expect((await remove()).statusCode).toBe(200);
     expect(sentCommands().slice(-3)).toEqual([
-      transaction(removal, countChange(-1)),
+      transaction(removal, countChange(-1), goneMark),
       hooksCounted,
-      transaction(removal, newCount(1)),
+      transaction(removal, newCount(1), goneMark),
     ]);
   });
 
@@ -601,8 +620,10 @@ describe('DELETE /projects/:id/hooks/:hook_id', () => {
 
 describe('the failure state delivery records', () => {
   it('a failure is counted atomically while the hook is executable; under 4 failures nothing more', async () => {
-    ddb.on(UpdateCommand).resolves({ Attributes: { recent_failures: 3 } });
-    await recordHookFailure(hookRecord({ recent_failures: 2 }), new Date(NOW));
+    const now = hookRecord({ recent_failures: 3, url: 'http://93.184.216.34/changed' });
+    ddb.on(UpdateCommand).resolves({ Attributes: hookItem(now) });
+    // The hook as the count found it comes back with the write: no read.
+    expect(await recordHookFailure(hookRecord({ recent_failures: 2 }), new Date(NOW))).toEqual(now);
     expect(sentCommands()).toEqual([
       {
         UpdateCommand: {
@@ -614,15 +635,18 @@ describe('the failure state delivery records', () => {
             '(attribute_not_exists(recent_failures) OR recent_failures <= :grace OR ' +
             'attribute_not_exists(disabled_until) OR disabled_until < :now)',
           ExpressionAttributeValues: { ':one': 1, ':max': 40, ':grace': 3, ':now': NOW },
-          ReturnValues: 'UPDATED_NEW',
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
     ]);
   });
 
   it('from the 4th failure (the count the database returned) the hook is disabled for the backoff', async () => {
-    ddb.on(UpdateCommand).resolves({ Attributes: { recent_failures: 5 } });
-    await recordHookFailure(hookRecord({ recent_failures: 3 }), new Date(NOW));
+    ddb.on(UpdateCommand).resolves({ Attributes: hookItem(hookRecord({ recent_failures: 5 })) });
+    expect(await recordHookFailure(hookRecord({ recent_failures: 3 }), new Date(NOW))).toEqual(
+      hookRecord({ recent_failures: 5, disabled_until: '2026-11-22T10:02:00.000Z' }),
+    );
     expect(sentCommands()[1]).toEqual({
       UpdateCommand: {
         TableName: TABLE,
@@ -634,10 +658,19 @@ describe('the failure state delivery records', () => {
     });
   });
 
-  it('a hook gone or disabled refuses the count: nothing more is written', async () => {
+  it('a hook gone or disabled refuses the count: nothing more is written; the refusal says which', async () => {
     ddb.on(UpdateCommand).rejects(conditionFailed());
-    await recordHookFailure(hookRecord({ recent_failures: 40 }), new Date(NOW));
+    expect(await recordHookFailure(hookRecord({ recent_failures: 40 }), new Date(NOW))).toBeNull();
     expect(sentCommands()).toHaveLength(1);
+    const disabled = hookRecord({ recent_failures: 40 });
+    ddb.on(UpdateCommand).rejects(
+      new ConditionalCheckFailedException({
+        message: 'refused',
+        $metadata: {},
+        Item: marshall(hookItem(disabled)),
+      }),
+    );
+    expect(await recordHookFailure(hookRecord({ recent_failures: 2 }), new Date(NOW))).toEqual(disabled);
   });
 
   it('a success resets the count and enables the hook, only when there was something to reset', async () => {

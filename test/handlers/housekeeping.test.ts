@@ -23,12 +23,11 @@ import {
   batchGet,
   created,
   FORBIDDEN,
-  getCommand,
   givenWorld,
   groupMemberItem,
   message,
   PROJECT_NOT_FOUND,
-  projectKey,
+  projectRead,
   store,
   tokenRead,
   writesSent,
@@ -70,7 +69,7 @@ describe('POST /projects/:id/housekeeping', () => {
     expect(response).toEqual(created(expect.stringMatching(uuid)));
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
       leasePut,
     ]);

@@ -19,14 +19,16 @@ import {
   batchGet,
   dotfiles,
   FORBIDDEN,
-  getCommand,
   givenWorld,
   groupMemberItem,
+  LIVE_SHARD,
   message,
   ok,
   PROJECT_NOT_FOUND,
   projectItem,
   projectKey,
+  projectRead,
+  projectShardKeys,
   store,
   tokenRead,
   writesSent,
@@ -35,21 +37,30 @@ import {
 const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/gitlab-repository-import';
 process.env.QUEUE_URL_REPOSITORY_IMPORT = QUEUE_URL;
 
-const LIVE_ITEM = 'attribute_exists(pk) AND attribute_not_exists(deleting)';
 const REMOTE = 'https://mirror-bot:t0ken-secret@git.example.com/upstream/api.git';
 const UPDATED_AT = '2026-11-20T09:00:00.000Z';
 
-/** platform/backend/api (42) as a pull mirror whose last update went well. */
-const mirrorOfApi = (importStatus = 'finished') => ({
-  ...projectItem(api),
-  import_url: REMOTE,
-  import_status: importStatus,
-  mirror: true,
-  mirror_user_id: 2,
-  last_update_started_at: UPDATED_AT,
-  last_update_at: UPDATED_AT,
-  last_successful_update_at: UPDATED_AT,
+/** What the mirror's jobs recorded, on the project's first counter shard (not its item). */
+const recorded = (projectId: number, fields: Record<string, unknown>) => ({
+  pk: `PROJECT#${projectId}`,
+  sk: 'COUNT#0',
+  ...fields,
 });
+
+/**
+ * platform/backend/api (42) as a pull mirror whose last update went well: the item as created
+ * (import_status `none`), the updates' record on its first shard.
+ */
+const mirrorOfApi = (importStatus = 'finished', extra: Record<string, unknown> = {}) => [
+  { ...projectItem(api), import_url: REMOTE, mirror: true, mirror_user_id: 2 },
+  recorded(42, {
+    import_status: importStatus,
+    last_update_started_at: UPDATED_AT,
+    last_update_at: UPDATED_AT,
+    last_successful_update_at: UPDATED_AT,
+    ...extra,
+  }),
+];
 
 const marker = (projectId: number) => ({
   pk: `PROJECT#${projectId}`,
@@ -60,12 +71,16 @@ const marker = (projectId: number) => ({
   sid: pad(projectId),
 });
 
+/**
+ * import_status `scheduled`, recorded on the project's first counter shard, alone, unless the
+ * project is marked deleted (its shards say so).
+ */
 const scheduleUpdate = (projectId: number) => ({
   UpdateCommand: {
     TableName: TABLE,
-    Key: projectKey(projectId),
+    Key: { pk: `PROJECT#${projectId}`, sk: 'COUNT#0' },
     UpdateExpression: 'SET #s0 = :s0, #s1 = :s1',
-    ConditionExpression: LIVE_ITEM,
+    ConditionExpression: LIVE_SHARD,
     ExpressionAttributeNames: { '#s0': 'import_status', '#s1': 'import_error' },
     ExpressionAttributeValues: { ':s0': 'scheduled', ':s1': null },
   },
@@ -81,13 +96,13 @@ beforeEach(() => {
 
 describe('POST /projects/:id/mirror/pull', () => {
   it('an owner schedules the update: one write, one queue send → 200 with body 200', async () => {
-    store(mirrorOfApi());
+    store(...mirrorOfApi());
     expect(
       await invoke(mirrorPull, 'POST', '/api/v4/projects/42/mirror/pull', { token: USER_TOKEN }),
     ).toEqual(ok(200));
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
       scheduleUpdate(42),
     ]);
@@ -105,7 +120,7 @@ describe('POST /projects/:id/mirror/pull', () => {
   });
 
   it('a developer → 403; someone who cannot see the project → 404; nothing written', async () => {
-    store(mirrorOfApi());
+    store(...mirrorOfApi());
     expect(await invoke(mirrorPull, 'POST', '/api/v4/projects/42/mirror/pull', { token: BOB_TOKEN })).toEqual(
       PROJECT_NOT_FOUND,
     );
@@ -120,10 +135,11 @@ describe('POST /projects/:id/mirror/pull', () => {
 
 describe('GET /projects/:id/mirror/pull', () => {
   it('shows the mirror’s state, its url without credentials', async () => {
-    store({
-      ...mirrorOfApi('failed'),
-      import_error: 'Fetching https://git.example.com/upstream/api.git failed: 503',
-    });
+    store(
+      ...mirrorOfApi('failed', {
+        import_error: 'Fetching https://git.example.com/upstream/api.git failed: 503',
+      }),
+    );
     expect(
       await invoke(mirrorStatus, 'GET', '/api/v4/projects/42/mirror/pull', { token: USER_TOKEN }),
     ).toEqual(
@@ -163,8 +179,9 @@ describe('the mirror schedule', () => {
   it('schedules mirrors not being updated, leaves a running one alone, drops markers of projects gone', async () => {
     // 42 finished its last update, 43 is being updated, 44 was deleted.
     store(
-      mirrorOfApi(),
-      { ...projectItem(dotfiles), import_url: REMOTE, mirror: true, import_status: 'started' },
+      ...mirrorOfApi(),
+      { ...projectItem(dotfiles), import_url: REMOTE, mirror: true },
+      recorded(43, { import_status: 'started' }),
       marker(42),
       marker(43),
       marker(44),
@@ -184,7 +201,14 @@ describe('the mirror schedule', () => {
           ExclusiveStartKey: undefined,
         },
       },
-      batchGet(projectKey(42), projectKey(43), projectKey(44)),
+      batchGet(
+        projectKey(42),
+        projectKey(43),
+        projectKey(44),
+        ...projectShardKeys(42),
+        ...projectShardKeys(43),
+        ...projectShardKeys(44),
+      ),
       scheduleUpdate(42),
       {
         TransactWriteCommand: {

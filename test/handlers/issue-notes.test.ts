@@ -9,8 +9,6 @@ import {
   type BatchWriteCommandInput,
   GetCommand,
   PutCommand,
-  QueryCommand,
-  type QueryCommandInput,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -27,6 +25,7 @@ import {
   emptyHeaders,
   NOW,
   pad,
+  pinCounterShards,
   resetMocks,
   SEP,
   sentCommands,
@@ -46,6 +45,7 @@ import {
   batchGet,
   bobUser,
   cancelled,
+  counterAdd,
   counterReservation,
   created,
   FORBIDDEN,
@@ -53,18 +53,24 @@ import {
   givenCounter,
   givenWorld,
   type Item,
+  liveCounterAdd,
   message,
   NOT_FOUND,
   noteAsRead,
+  noteListAttributes,
   noteRemoval,
+  notesListQuery,
   ok,
   PROJECT_NOT_FOUND,
   pageHeaders,
   projectItem,
   projectKey,
   projectMemberItem,
+  projectShardKeys,
   rootUser,
   store,
+  threadCountItems,
+  threadRead,
   transaction,
   writesSent,
 } from './resource-fixtures.ts';
@@ -92,9 +98,13 @@ const issueRecord = {
   discussion_locked: null,
   created_at: CREATED,
   updated_at: UPDATED,
-  user_notes_count: 1,
-  notes_count: 2,
+  // As the issue was written: its counts live on its counter shards (ISSUE_COUNTS).
+  user_notes_count: 0,
+  notes_count: 0,
 };
+
+/** Its two notes (a system note among them), on its counter shards. */
+const ISSUE_COUNTS = threadCountItems(ISSUE_PK, { notes_count: 2, user_notes_count: 1 });
 
 const issueItem = (record: Item = issueRecord): Item => ({
   pk: ISSUE_PK,
@@ -135,8 +145,7 @@ const noteItem = (note: NoteRecord, stored: Item = { body: note.body }): Item =>
   updated_at: note.updated_at,
   ...stored,
   kind: 'note',
-  lcreated: `${note.created_at}${SEP}${pad(note.id)}`,
-  lupdated: `${note.updated_at}${SEP}${pad(note.id)}`,
+  ...noteListAttributes(ISSUE_PK, note),
 });
 
 const rootsNote: NoteRecord = {
@@ -155,21 +164,6 @@ const systemNote: NoteRecord = {
   created_at: UPDATED,
   updated_at: UPDATED,
 };
-
-/** Local-index Queries of the issue's partition, answered from the stored notes the test names. */
-function givenPartition(items: Item[]): void {
-  const sortBy = (input: QueryCommandInput) =>
-    input.IndexName === 'local-updated_at' ? 'lupdated' : 'lcreated';
-  ddb.on(QueryCommand).callsFake((input: QueryCommandInput) => {
-    const pk = input.ExpressionAttributeValues?.[':pk'];
-    const by = sortBy(input);
-    const found = items
-      .filter((item) => item.pk === pk)
-      .sort((a, b) => (String(a[by]) < String(b[by]) ? -1 : 1));
-    if (input.ScanIndexForward === false) found.reverse();
-    return { Items: structuredClone(found.slice(0, input.Limit)) };
-  });
-}
 
 /** The note is removed between the route's read and the edit's Put: the Put is refused, a read again finds none. */
 function givenNoteGoneBeforePut(): void {
@@ -213,48 +207,35 @@ const noteView = (note: NoteRecord, author: UserRecord) => ({
 
 const aliceGrant = { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' };
 /** A warm container reads alice's credential, api and her memberships in one batch. */
-const aliceOnApi = batchGet(aliceGrant, projectKey(42), ...apiMemberKeys(2));
+const aliceOnApi = batchGet(aliceGrant, projectKey(42), ...apiMemberKeys(2), ...projectShardKeys(42));
 const warmContainer = () => {
   readAhead.rememberUser(aliceGrant, 2);
   readAhead.rememberAccessGroups(42, [3, 5]);
   readAhead.rememberShareHolders(42, [3, 5]);
 };
 
-const notesQuery = (options: { limit?: number; asc?: boolean; order?: string } = {}) => ({
-  QueryCommand: {
-    TableName: TABLE,
-    IndexName: `local-${options.order ?? 'created_at'}`,
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': ISSUE_PK },
-    ScanIndexForward: options.asc ?? false,
-    ConsistentRead: true,
-    Limit: options.limit ?? 20,
-    ExclusiveStartKey: undefined,
-  },
-});
+const notesQuery = (options: { limit?: number; asc?: boolean; order?: 'created_at' | 'updated_at' } = {}) =>
+  notesListQuery(ISSUE_PK, options);
 
-/** The count of a new (+1) or removed (-1) user note on the issue, with its time when new. */
-const countOnIssue = (delta: number, now?: string) => ({
-  Update: {
-    TableName: TABLE,
-    Key: issueKey,
-    UpdateExpression: `ADD notes_count :delta, user_notes_count :user${now ? ' SET updated_at = :now, #updatedSort = :sort' : ''}`,
-    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-    ExpressionAttributeValues: {
-      ':delta': delta,
-      ':user': delta,
-      ...(now ? { ':now': now, ':sort': `${now}${SEP}${pad(ISSUE_ID)}` } : {}),
-    },
-    ...(now ? { ExpressionAttributeNames: { '#updatedSort': 'supdated' } } : {}),
-  },
-});
+/** The issue read by key: its item and its counter shards, side by side. */
+const issueRead = threadRead(issueKey);
+
+/**
+ * The count of a new (+1) or removed (-1) user note, on one of the issue's shards: a new one is
+ * refused once the issue is marked deleted (the issue itself is neither written nor checked).
+ */
+const countOnIssue = (delta: number) =>
+  delta > 0
+    ? liveCounterAdd(ISSUE_PK, { notes_count: delta, user_notes_count: delta })
+    : counterAdd(ISSUE_PK, { notes_count: delta, user_notes_count: delta });
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
   givenWorld();
   warmContainer();
-  store(issueItem(), noteItem(rootsNote), noteItem(systemNote));
-  givenPartition([noteItem(rootsNote), noteItem(systemNote)]);
+  store(issueItem(), ...ISSUE_COUNTS, noteItem(rootsNote), noteItem(systemNote));
 });
 
 /** api (42) with some of its fields changed. */
@@ -278,7 +259,7 @@ describe('GET /projects/:id/issues/:issue_iid/notes', () => {
     });
     expect(sentCommands()).toEqual([
       aliceOnApi,
-      getCommand(issueKey),
+      ...issueRead,
       notesQuery(),
       batchGet(userKey(2), userKey(1)),
     ]);
@@ -347,12 +328,7 @@ describe('GET /projects/:id/issues/:issue_iid/notes/:note_id', () => {
     expect(await invoke(getNote, 'GET', `${path}/41`, { token: USER_TOKEN })).toEqual(
       ok(noteView(rootsNote, rootUser)),
     );
-    expect(sentCommands()).toEqual([
-      aliceOnApi,
-      getCommand(issueKey),
-      getCommand(noteKey(41)),
-      batchGet(userKey(1)),
-    ]);
+    expect(sentCommands()).toEqual([aliceOnApi, ...issueRead, getCommand(noteKey(41)), batchGet(userKey(1))]);
   });
 
   it('a gzipped body is read back whole', async () => {
@@ -390,14 +366,14 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
     updated_at: at,
   });
 
-  it('writes the note and counts it on the issue, touching its updated time, in one transaction → 201', async () => {
+  it('writes the note and counts it on the issue in one transaction → 201 (the table’s stream touches the issue)', async () => {
     givenCounter('note', 80);
     expect(await invoke(createNote, 'POST', path, { token: USER_TOKEN, json: { body: 'Ship it' } })).toEqual(
       created(noteView(newNote('Ship it'), aliceUser)),
     );
     expect(sentCommands()).toEqual([
       aliceOnApi,
-      getCommand(issueKey),
+      ...issueRead,
       counterReservation('note'),
       batchGet(userKey(2)),
       transaction(
@@ -408,7 +384,7 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        countOnIssue(1, NOW),
+        countOnIssue(1),
       ),
     ]);
   });
@@ -431,13 +407,13 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        countOnIssue(1, NOW),
+        countOnIssue(1),
       ),
     );
 
     resetMocks();
     givenWorld();
-    store(issueItem(), { ...projectItemPublic() });
+    store(issueItem(), ...ISSUE_COUNTS, { ...projectItemPublic() });
     givenCounter('note', 90);
     expect(
       await invoke(createNote, 'POST', path, {
@@ -544,7 +520,7 @@ describe('PUT /projects/:id/issues/:issue_iid/notes/:note_id', () => {
     ).toEqual(ok(noteView({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }, rootUser)));
     expect(sentCommands()).toEqual([
       aliceOnApi,
-      getCommand(issueKey),
+      ...issueRead,
       getCommand(noteKey(41)),
       batchGet(userKey(1)),
       {
@@ -722,7 +698,7 @@ describe('DELETE /projects/:id/issues/:issue_iid/notes/:note_id', () => {
     });
     expect(sentCommands()).toEqual([
       aliceOnApi,
-      getCommand(issueKey),
+      ...issueRead,
       getCommand(noteKey(41)),
       batchGet(userKey(1)),
       transaction(noteRemoval(noteKey(41)), countOnIssue(-1)),

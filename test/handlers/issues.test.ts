@@ -19,6 +19,7 @@ import {
   emptyHeaders,
   NOW,
   pad,
+  pinCounterShards,
   resetMocks,
   SEP,
   sentCommands,
@@ -40,20 +41,32 @@ import {
   counterReservation,
   created,
   FORBIDDEN,
-  getCommand,
   givenCounter,
+  givenNextIid,
   givenWorld,
   type Item,
+  iidRelease,
+  iidTake,
   listCount,
+  liveCounterAdd,
   message,
   NOT_FOUND,
+  noteListAttributes,
   ok,
   PROJECT_NOT_FOUND,
+  projectCount,
+  projectIidsKey,
   projectItem,
   projectKey,
   projectMemberItem,
+  projectShardKeys,
   rootUser,
+  shardKeys,
+  shardTombstoneItems,
+  shardTombstones,
   store,
+  threadCountItems,
+  threadRead,
   transaction,
   writesSent,
 } from './resource-fixtures.ts';
@@ -80,9 +93,14 @@ const issueRecord = {
   discussion_locked: null,
   created_at: CREATED,
   updated_at: UPDATED,
-  user_notes_count: 1,
-  notes_count: 2,
+  // As the issue was written: its counts live on its counter shards (ISSUE_COUNTS).
+  user_notes_count: 0,
+  notes_count: 0,
 };
+
+const ISSUE_PK = `ISSUE#42#${ISSUE_IID}`;
+/** Its two notes (a system note among them), on its counter shards. */
+const ISSUE_COUNTS = threadCountItems(ISSUE_PK, { notes_count: 2, user_notes_count: 1 });
 
 /** An issue item as the table holds it. */
 const issueItem = (record: Item = issueRecord): Item => ({
@@ -115,8 +133,7 @@ const systemNoteItem = (id: number, body: string, authorId: number, at: string):
   updated_at: at,
   body,
   kind: 'note',
-  lcreated: `${at}${SEP}${pad(id)}`,
-  lupdated: `${at}${SEP}${pad(id)}`,
+  ...noteListAttributes(ISSUE_PK, { id, created_at: at, updated_at: at }),
 });
 
 // Views -------------------------------------------------------------------------------------------
@@ -175,18 +192,20 @@ const aliceGrant = { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' };
  * A warm container has seen alice's token and api's groups: her credential, api and her
  * memberships that decide her access to it (platform makes her owner) are read in one batch.
  */
-const aliceOnApi = batchGet(aliceGrant, projectKey(42), ...apiMemberKeys(2));
+const aliceOnApi = batchGet(aliceGrant, projectKey(42), ...apiMemberKeys(2), ...projectShardKeys(42));
 const warmContainer = () => {
   readAhead.rememberUser(aliceGrant, 2);
   readAhead.rememberAccessGroups(42, [3, 5]);
   readAhead.rememberShareHolders(42, [3, 5]);
 };
 
+pinCounterShards();
+
 beforeEach(() => {
   resetMocks();
   givenWorld();
   warmContainer();
-  store(issueItem());
+  store(issueItem(), ...ISSUE_COUNTS);
 });
 
 /** Makes bob a member of api at this level. */
@@ -195,23 +214,20 @@ const bobOnApi = (level: number) => store(projectMemberItem(42, { userId: 7, lev
 // Creating ----------------------------------------------------------------------------------------
 
 describe('POST /projects/:id/issues', () => {
-  /** The transaction that takes iid `iid` over `last` and writes the new issue. */
-  const newIssue = (record: Item, last: number) =>
+  /**
+   * The transaction that writes the new issue (its iid taken before, alone) and counts it in its
+   * project's list and in the open list, whose total is the project's open_issues_count.
+   */
+  const newIssue = (record: Item) =>
     transaction(
-      {
-        Update: {
-          TableName: TABLE,
-          Key: projectKey(42),
-          UpdateExpression: 'SET last_issue_iid = :iid ADD open_issues_count :one',
-          ConditionExpression:
-            'attribute_exists(pk) AND attribute_not_exists(deleting) AND (attribute_not_exists(last_issue_iid) OR last_issue_iid = :last)',
-          ExpressionAttributeValues: { ':iid': record.iid, ':one': 1, ':last': last },
-        },
-      },
       { Put: { TableName: TABLE, Item: issueItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
       listCount('ISSUES#PROJECT#42', 1),
-      listCount('ISSUES#PROJECT#42#opened', 1),
+      // Refused by the shard once the project is marked deleted.
+      liveCounterAdd('PROJECT#42', { open_issues_count: 1 }),
     );
+  /** The iid counter's ADD, answered with `iid`. */
+  const takesIid = (iid: number) => givenNextIid(projectIidsKey(42), 'issue', iid);
+  const iidRead = iidTake(projectIidsKey(42), 'issue');
   const record = (iid: number, fields: Item = {}) => ({
     project_id: 42,
     title: 'Crash',
@@ -267,14 +283,11 @@ describe('POST /projects/:id/issues', () => {
     assignee_ids: [7, 99, 7],
     due_date: '2027-01-31',
   };
-  /**
-   * What a creation reads besides the request's own: the id block (the iid read with the project is
-   * the first guess; only a lost race reads the project again).
-   */
-  const creationReads = [counterReservation('issue')];
+  /** What a creation takes besides the request's own reads: the iid, then the id block. */
+  const creationReads = [iidRead, counterReservation('issue')];
 
-  it("takes the project's next iid and counts both lists and open_issues_count in one transaction → 201", async () => {
-    store({ ...projectItem(api), last_issue_iid: 3 });
+  it("takes the project's next iid, then counts both lists and open_issues_count in one transaction → 201", async () => {
+    takesIid(4);
     givenCounter('issue', 70);
     expect(
       await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', { token: USER_TOKEN, json }),
@@ -282,12 +295,13 @@ describe('POST /projects/:id/issues', () => {
     expect(sentCommands()).toEqual([
       aliceOnApi,
       ...creationReads,
-      transaction(...newIssue(record(4), 3).TransactWriteCommand.TransactItems),
+      newIssue(record(4)),
       batchGet(userKey(2), userKey(7), userKey(99)),
     ]);
   });
 
-  it('the first issue of a project (no counter yet) takes iid 1', async () => {
+  it('the first issue of a project takes iid 1 (the ADD creates the counter)', async () => {
+    takesIid(1);
     givenCounter('issue', 70);
     expect(
       await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', {
@@ -311,6 +325,7 @@ describe('POST /projects/:id/issues', () => {
       ),
     );
     expect(writesSent()).toEqual([
+      iidRead,
       counterReservation('issue'),
       newIssue(
         record(1, {
@@ -321,35 +336,42 @@ describe('POST /projects/:id/issues', () => {
           assignee_ids: [],
           due_date: null,
         }),
-        0,
       ),
     ]);
   });
 
-  it('a creation that lost the iid to another reads the counter again and takes the next', async () => {
-    store({ ...projectItem(api), last_issue_iid: 3 });
+  it('a creation whose transaction fails gives its iid back, unless a later creation took the next', async () => {
+    takesIid(4);
     givenCounter('issue', 70);
-    ddb
-      .on(TransactWriteCommand)
-      .callsFakeOnce(() => {
-        store({ ...projectItem(api), last_issue_iid: 4 });
-        throw cancelled('ConditionalCheckFailed', 'None', 'None', 'None');
-      })
-      .resolves({});
+    ddb.on(TransactWriteCommand).rejects(new Error('network down'));
     expect(
       await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', { token: USER_TOKEN, json }),
-    ).toEqual(created(view(5)));
-    expect(sentCommands()).toEqual([
-      aliceOnApi,
-      ...creationReads,
-      newIssue(record(4), 3),
-      getCommand(projectKey(42)),
-      newIssue(record(5), 4),
-      batchGet(userKey(2), userKey(7), userKey(99)),
+    ).toEqual(message(500, '500 Internal Server Error'));
+    expect(writesSent()).toEqual([
+      iidRead,
+      counterReservation('issue'),
+      newIssue(record(4)),
+      iidRelease(projectIidsKey(42), 'issue', 4),
+    ]);
+  });
+
+  it('a project marked deleted meanwhile: its counter shard refuses the issue → 404 Project Not Found, the iid given back', async () => {
+    takesIid(4);
+    givenCounter('issue', 70);
+    ddb.on(TransactWriteCommand).rejects(cancelled('None', 'None', 'ConditionalCheckFailed'));
+    expect(
+      await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', { token: USER_TOKEN, json }),
+    ).toEqual(PROJECT_NOT_FOUND);
+    expect(writesSent()).toEqual([
+      iidRead,
+      counterReservation('issue'),
+      newIssue(record(4)),
+      iidRelease(projectIidsKey(42), 'issue', 4),
     ]);
   });
 
   it('an owner backdates with created_at; a developer’s created_at is ignored', async () => {
+    takesIid(1);
     givenCounter('issue', 70);
     const old = '2020-02-03T04:05:06.000Z';
     expect(
@@ -358,11 +380,12 @@ describe('POST /projects/:id/issues', () => {
         json: { ...json, created_at: '2020-02-03T04:05:06Z' },
       }),
     ).toEqual(created(view(1, { created_at: old, updated_at: old })));
-    expect(writesSent()[1]).toEqual(newIssue(record(1, { created_at: old, updated_at: old }), 0));
+    expect(writesSent()[2]).toEqual(newIssue(record(1, { created_at: old, updated_at: old })));
 
     resetMocks();
     givenWorld();
     bobOnApi(30);
+    takesIid(1);
     givenCounter('issue', 80);
     const byBob = await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', {
       token: BOB_TOKEN,
@@ -424,7 +447,8 @@ describe('GET /projects/:id/issues/:issue_iid', () => {
     ).toEqual(ok(issueView()));
     expect(sentCommands()).toEqual([
       aliceOnApi,
-      getCommand(issueKey(42, ISSUE_IID)),
+      // The issue and its counter shards, side by side.
+      ...threadRead(issueKey(42, ISSUE_IID)),
       batchGet(userKey(2), userKey(7)),
     ]);
   });
@@ -475,7 +499,7 @@ describe('GET /projects/:id/issues/:issue_iid', () => {
 // Changing ----------------------------------------------------------------------------------------
 
 describe('PUT /projects/:id/issues/:issue_iid', () => {
-  it('closing moves it to the closed list, records "closed" and lowers open_issues_count, in one transaction', async () => {
+  it('closing moves it to the closed list, records "closed", counts the note and lowers open_issues_count, in one transaction', async () => {
     givenCounter('note', 80);
     expect(
       await invoke(updateIssue, 'PUT', `/api/v4/projects/42/issues/${ISSUE_IID}`, {
@@ -501,7 +525,7 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
             TableName: TABLE,
             Key: issueKey(42, ISSUE_IID),
             UpdateExpression:
-              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #list = :list ADD notes_count :one',
+              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #list = :list',
             ConditionExpression:
               'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous AND #updated < :now',
             ExpressionAttributeNames: {
@@ -527,7 +551,6 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
               ':f5': NOW,
               ':f6': `${NOW}${SEP}${pad(ISSUE_ID)}`,
               ':list': 'ISSUES#PROJECT#42#closed',
-              ':one': 1,
             },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
@@ -539,16 +562,12 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        listCount('ISSUES#PROJECT#42#opened', -1),
+        // The system note counts on the issue's shards (a note, no user note)…
+        liveCounterAdd(ISSUE_PK, { notes_count: 1, user_notes_count: 0 }),
+        // …and the issue leaves the open list (its total is the project's open_issues_count) for
+        // the closed one.
+        projectCount(42, 'open_issues_count', -1),
         listCount('ISSUES#PROJECT#42#closed', 1),
-        {
-          Update: {
-            TableName: TABLE,
-            Key: projectKey(42),
-            UpdateExpression: 'ADD open_issues_count :delta',
-            ExpressionAttributeValues: { ':delta': -1 },
-          },
-        },
       ),
     ]);
   });
@@ -617,7 +636,7 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
         },
       }),
     );
-    expect(sentCommands()).toContainEqual(getCommand(issueKey(42, ISSUE_IID)));
+    expect(sentCommands()).toEqual(expect.arrayContaining(threadRead(issueKey(42, ISSUE_IID))));
   });
 
   it('an issue updated "later" than now (a future date) is stamped just after it, so times never go back', async () => {
@@ -689,7 +708,11 @@ describe('DELETE /projects/:id/issues/:issue_iid', () => {
     const notes = [systemNoteItem(41, 'closed', 1, CREATED), systemNoteItem(42, 'reopened', 1, UPDATED)];
     ddb.on(BatchWriteCommand).resolves({});
     ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': `ISSUE#42#${ISSUE_IID}` } }).resolves({
-      Items: [issueKey(42, ISSUE_IID), ...notes.map((note) => ({ pk: note.pk, sk: note.sk }))],
+      Items: [
+        issueKey(42, ISSUE_IID),
+        ...shardKeys(ISSUE_PK, 2),
+        ...notes.map((note) => ({ pk: note.pk, sk: note.sk })),
+      ],
     });
     expect(
       await invoke(deleteIssue, 'DELETE', `/api/v4/projects/42/issues/${ISSUE_IID}`, { token: ADMIN_TOKEN }),
@@ -708,16 +731,18 @@ describe('DELETE /projects/:id/issues/:issue_iid', () => {
           },
         },
         listCount('ISSUES#PROJECT#42', -1),
-        listCount('ISSUES#PROJECT#42#opened', -1),
-        {
-          Update: {
-            TableName: TABLE,
-            Key: projectKey(42),
-            UpdateExpression: 'ADD open_issues_count :delta',
-            ExpressionAttributeValues: { ':delta': -1 },
+        projectCount(42, 'open_issues_count', -1),
+        // Its counter shards are marked: a note still on its way is refused.
+        ...shardTombstones(ISSUE_PK, 2),
+      ),
+      // The shards stay marked (TTL ends them); the notes go, then the issue's item.
+      {
+        BatchWriteCommand: {
+          RequestItems: {
+            [TABLE]: shardTombstoneItems(ISSUE_PK, 2).map((Item) => ({ PutRequest: { Item } })),
           },
         },
-      ),
+      },
       {
         BatchWriteCommand: {
           RequestItems: {

@@ -15,11 +15,10 @@ import { apiEvent, invoke, lambdaContext } from '../support/events.ts';
 import { BUCKET, emptyHeaders, resetMocks, sentCommands } from './fixtures.ts';
 import {
   dotfiles,
-  getCommand,
   givenWorld,
   PROJECT_NOT_FOUND,
   projectItem,
-  projectKey,
+  projectRead,
   store,
 } from './resource-fixtures.ts';
 
@@ -126,7 +125,7 @@ describe('GET /projects/:id/uploads/:secret/:filename, large files', () => {
     expect(s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input)).toEqual([
       { Bucket: BUCKET, Key: `uploads/43/${SECRET}/report.pdf` },
     ]);
-    expect(sentCommands()).toEqual([getCommand(projectKey(43))]);
+    expect(sentCommands()).toEqual([...projectRead(43)]);
   });
 
   it('a video over the threshold → 302 to a URL serving it in place as the video its bytes show', async () => {

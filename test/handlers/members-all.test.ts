@@ -32,6 +32,7 @@ import {
   platform,
   projectKey,
   projectMemberItem,
+  projectShardKeys,
   qa,
   rootUser,
   store,
@@ -162,7 +163,7 @@ describe('GET /projects/:id/members/all', () => {
     });
     expect(sentCommands()).toEqual([
       // The credential and the project in one batch, the direct members beside it…
-      batchGet(tokenLookup(USER_TOKEN).Key, projectKey(42)),
+      batchGet(tokenLookup(USER_TOKEN).Key, projectKey(42), ...projectShardKeys(42)),
       membersOf('PROJECT', 42),
       // …the access check, and beside it the lists of the namespace's groups with their items…
       batchGet(...apiMemberKeys(2)),

@@ -4,7 +4,7 @@
  * item holding its branches and its notes written out literally as the table holds them.
  */
 import { createHash } from 'node:crypto';
-import { QueryCommand, type QueryCommandInput, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readAhead } from '#store/read-ahead.ts';
 import { handler as createMergeRequest } from '../../functions/merge-requests/create.ts';
@@ -22,6 +22,7 @@ import {
   emptyHeaders,
   NOW,
   pad,
+  pinCounterShards,
   resetMocks,
   SEP,
   sentCommands,
@@ -41,26 +42,37 @@ import {
   batchGet,
   bobUser,
   cancelled,
+  counterAdd,
   counterReservation,
   created,
   FORBIDDEN,
   getCommand,
   givenCounter,
+  givenNextIid,
   givenWorld,
   type Item,
+  iidRelease,
+  iidTake,
   listCount,
+  liveCounterAdd,
   message,
   NOT_FOUND,
   noteAsRead,
+  noteListAttributes,
   noteRemoval,
+  notesListQuery,
   ok,
   PROJECT_NOT_FOUND,
   pageHeaders,
+  projectIidsKey,
   projectItem,
   projectKey,
   projectMemberItem,
+  projectShardKeys,
   rootUser,
   store,
+  threadCountItems,
+  threadRead,
   transaction,
   writesSent,
 } from './resource-fixtures.ts';
@@ -93,9 +105,14 @@ const mrRecord = {
   squash: false,
   created_at: CREATED,
   updated_at: UPDATED,
-  user_notes_count: 1,
-  notes_count: 2,
+  // As the merge request was written: its counts live on its counter shards (MR_COUNTS).
+  user_notes_count: 0,
+  notes_count: 0,
 };
+
+const MR_PK = `MR#42#${MR_IID}`;
+/** Its two notes (a system note among them), on its counter shards. */
+const MR_COUNTS = threadCountItems(MR_PK, { notes_count: 2, user_notes_count: 1 });
 
 /** A merge request item as the table holds it. */
 const mrItem = (record: Item = mrRecord): Item => ({
@@ -144,8 +161,7 @@ const noteItem = (note: NoteRecord): Item => ({
   updated_at: note.updated_at,
   body: note.body,
   kind: 'note',
-  lcreated: `${note.created_at}${SEP}${pad(note.id)}`,
-  lupdated: `${note.updated_at}${SEP}${pad(note.id)}`,
+  ...noteListAttributes(MR_PK, note),
 });
 
 const rootsNote: NoteRecord = {
@@ -164,18 +180,6 @@ const systemNote: NoteRecord = {
   created_at: UPDATED,
   updated_at: UPDATED,
 };
-
-/** Local-index Queries of a partition, answered from the stored items the test names. */
-function givenPartition(items: Item[]): void {
-  ddb.on(QueryCommand, { IndexName: 'local-created_at' }).callsFake((input: QueryCommandInput) => {
-    const pk = input.ExpressionAttributeValues?.[':pk'];
-    const found = items
-      .filter((item) => item.pk === pk)
-      .sort((a, b) => (String(a.lcreated) < String(b.lcreated) ? -1 : 1));
-    if (input.ScanIndexForward === false) found.reverse();
-    return { Items: structuredClone(found.slice(0, input.Limit)) };
-  });
-}
 
 // Views -------------------------------------------------------------------------------------------
 
@@ -265,6 +269,7 @@ const aliceOnApi = batchGet(
   { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' },
   projectKey(42),
   ...apiMemberKeys(2),
+  ...projectShardKeys(42),
 );
 const warmContainer = () => {
   readAhead.rememberUser({ pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' }, 2);
@@ -272,41 +277,24 @@ const warmContainer = () => {
   readAhead.rememberShareHolders(42, [3, 5]);
 };
 
-const notesQuery = (options: { limit?: number; asc?: boolean } = {}) => ({
-  QueryCommand: {
-    TableName: TABLE,
-    IndexName: 'local-created_at',
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': `MR#42#${MR_IID}` },
-    ScanIndexForward: options.asc ?? false,
-    ConsistentRead: true,
-    Limit: options.limit ?? 20,
-    ExclusiveStartKey: undefined,
-  },
-});
+const notesQuery = (options: { limit?: number; asc?: boolean } = {}) => notesListQuery(MR_PK, options);
 
-/** The count of a new (+1) or removed (-1) user note on the merge request, with its time when new. */
-const countOnMergeRequest = (delta: number, now?: string) => ({
-  Update: {
-    TableName: TABLE,
-    Key: mrKey(42, MR_IID),
-    UpdateExpression: `ADD notes_count :delta, user_notes_count :user${now ? ' SET updated_at = :now, #updatedSort = :sort' : ''}`,
-    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-    ExpressionAttributeValues: {
-      ':delta': delta,
-      ':user': delta,
-      ...(now ? { ':now': now, ':sort': `${now}${SEP}${pad(MR_ID)}` } : {}),
-    },
-    ...(now ? { ExpressionAttributeNames: { '#updatedSort': 'supdated' } } : {}),
-  },
-});
+/**
+ * The count of a new (+1) or removed (-1) user note, on one of the merge request's shards: a new
+ * one is refused once the merge request is marked deleted.
+ */
+const countOnMergeRequest = (delta: number) =>
+  delta > 0
+    ? liveCounterAdd(MR_PK, { notes_count: delta, user_notes_count: delta })
+    : counterAdd(MR_PK, { notes_count: delta, user_notes_count: delta });
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
   givenWorld();
   warmContainer();
-  store(mrItem(), noteItem(rootsNote), noteItem(systemNote));
-  givenPartition([noteItem(rootsNote), noteItem(systemNote)]);
+  store(mrItem(), ...MR_COUNTS, noteItem(rootsNote), noteItem(systemNote));
 });
 
 /** Makes bob a member of api at this level. */
@@ -315,7 +303,7 @@ const bobOnApi = (level: number) => store(projectMemberItem(42, { userId: 7, lev
 // Merge requests ------------------------------------------------------------------------------------
 
 describe('POST /projects/:id/merge_requests', () => {
-  const newMergeRequest = (iid: number, last: number) => {
+  const newMergeRequest = (iid: number) => {
     const record = {
       project_id: 42,
       title: 'Launch',
@@ -343,14 +331,12 @@ describe('POST /projects/:id/merge_requests', () => {
       description: null,
     };
     return transaction(
+      // The project must still be there (the iid was taken before, alone).
       {
-        Update: {
+        ConditionCheck: {
           TableName: TABLE,
           Key: projectKey(42),
-          UpdateExpression: 'SET last_merge_request_iid = :iid',
-          ConditionExpression:
-            'attribute_exists(pk) AND attribute_not_exists(deleting) AND (attribute_not_exists(last_merge_request_iid) OR last_merge_request_iid = :last)',
-          ExpressionAttributeValues: { ':iid': iid, ':last': last },
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
         },
       },
       { Put: { TableName: TABLE, Item: mrItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -389,14 +375,21 @@ describe('POST /projects/:id/merge_requests', () => {
       web_url: `${BASE_URL}/platform/backend/api/merge_requests/${iid}`,
     });
   const json = { title: 'Launch', source_branch: 'launch', target_branch: 'master', labels: 'web,api,web' };
+  /** The iid counter's ADD, answered with `iid`. */
+  const takesIid = (iid: number) => givenNextIid(projectIidsKey(42), 'merge_request', iid);
+  const iidRead = iidTake(projectIidsKey(42), 'merge_request');
   /**
-   * What a creation reads besides the request's own: the id block and the users it shows (the iid
-   * read with the project is the first guess; only a lost race reads the project again).
+   * What a creation reads besides the request's own: the id block and the users it shows, then
+   * the iid, taken alone before the transaction.
    */
-  const creationReads = [counterReservation('merge_request'), batchGet(userKey(2), userKey(7), userKey(99))];
+  const creationReads = [
+    counterReservation('merge_request'),
+    batchGet(userKey(2), userKey(7), userKey(99)),
+    iidRead,
+  ];
 
-  it("takes the project's next iid, holds its branches and counts both lists in one transaction → 201", async () => {
-    store({ ...projectItem(api), last_merge_request_iid: 4 });
+  it("takes the project's next iid, then holds its branches and counts both lists in one transaction → 201", async () => {
+    takesIid(5);
     givenCounter('merge_request', 70);
     expect(
       await invoke(createMergeRequest, 'POST', '/api/v4/projects/42/merge_requests', {
@@ -404,35 +397,29 @@ describe('POST /projects/:id/merge_requests', () => {
         json: { ...json, assignee_ids: [7, 99] },
       }),
     ).toEqual(created(launchView(5)));
-    expect(sentCommands()).toEqual([aliceOnApi, ...creationReads, newMergeRequest(5, 4)]);
+    expect(sentCommands()).toEqual([aliceOnApi, ...creationReads, newMergeRequest(5)]);
   });
 
-  it('a creation that lost the iid to another reads the counter again and takes the next', async () => {
-    store({ ...projectItem(api), last_merge_request_iid: 4 });
+  it('a project gone meanwhile → 404 Project Not Found, its iid given back', async () => {
+    takesIid(5);
     givenCounter('merge_request', 70);
-    ddb
-      .on(TransactWriteCommand)
-      .callsFakeOnce(() => {
-        store({ ...projectItem(api), last_merge_request_iid: 5 });
-        throw cancelled('ConditionalCheckFailed', 'None', 'None', 'None', 'None');
-      })
-      .resolves({});
+    ddb.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None', 'None', 'None'));
     expect(
       await invoke(createMergeRequest, 'POST', '/api/v4/projects/42/merge_requests', {
         token: USER_TOKEN,
         json: { ...json, assignee_ids: [7, 99] },
       }),
-    ).toEqual(created(launchView(6)));
+    ).toEqual(PROJECT_NOT_FOUND);
     expect(sentCommands()).toEqual([
       aliceOnApi,
       ...creationReads,
-      newMergeRequest(5, 4),
-      getCommand(projectKey(42)),
-      newMergeRequest(6, 5),
+      newMergeRequest(5),
+      iidRelease(projectIidsKey(42), 'merge_request', 5),
     ]);
   });
 
   it('branches another open merge request holds → 409 naming it, nothing else retried', async () => {
+    takesIid(1);
     givenCounter('merge_request', 70);
     ddb.on(TransactWriteCommand).rejects(
       Object.assign(cancelled('None', 'None', 'ConditionalCheckFailed', 'None', 'None'), {
@@ -451,7 +438,13 @@ describe('POST /projects/:id/merge_requests', () => {
         json: { ...json, assignee_id: 7 },
       }),
     ).toEqual(message(409, ['Another open merge request already exists for this source branch: !2']));
-    expect(writesSent()).toEqual([counterReservation('merge_request'), newMergeRequest(1, 0)]);
+    expect(writesSent()).toEqual([
+      counterReservation('merge_request'),
+      iidRead,
+      newMergeRequest(1),
+      // The refused creation gives its iid back.
+      iidRelease(projectIidsKey(42), 'merge_request', 1),
+    ]);
   });
 
   it('the same branch as source and target → 409 before anything is written', async () => {
@@ -496,7 +489,8 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid', () => {
     ).toEqual(ok(mrView()));
     expect(sentCommands()).toEqual([
       aliceOnApi,
-      getCommand(mrKey(42, MR_IID)),
+      // The merge request and its counter shards, side by side.
+      ...threadRead(mrKey(42, MR_IID)),
       batchGet(userKey(2), userKey(1)),
     ]);
   });
@@ -550,7 +544,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
             TableName: TABLE,
             Key: mrKey(42, MR_IID),
             UpdateExpression:
-              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #list = :list ADD notes_count :one',
+              'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #list = :list',
             ConditionExpression:
               'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous AND #target = :previousTarget',
             ExpressionAttributeNames: {
@@ -576,7 +570,6 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
               ':f5': NOW,
               ':f6': `${NOW}${SEP}${pad(MR_ID)}`,
               ':list': 'MRS#PROJECT#42#closed',
-              ':one': 1,
             },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
@@ -603,6 +596,8 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
+        // The system note counts on the merge request's shards (a note, no user note).
+        liveCounterAdd(MR_PK, { notes_count: 1, user_notes_count: 0 }),
         listCount('MRS#PROJECT#42#opened', -1),
         listCount('MRS#PROJECT#42#closed', 1),
       ),
@@ -643,7 +638,7 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid/notes', () => {
     });
     expect(sentCommands()).toEqual([
       aliceOnApi,
-      getCommand(mrKey(42, MR_IID)),
+      ...threadRead(mrKey(42, MR_IID)),
       notesQuery(),
       batchGet(userKey(2), userKey(1)),
     ]);
@@ -709,7 +704,7 @@ describe('POST /projects/:id/merge_requests/:merge_request_iid/notes', () => {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        countOnMergeRequest(1, NOW),
+        countOnMergeRequest(1),
       ),
     ]);
   });
@@ -767,7 +762,7 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid/notes/:note_id', (
     ).toEqual(ok(noteView(rootsNote, rootUser)));
     expect(sentCommands()).toEqual([
       aliceOnApi,
-      getCommand(mrKey(42, MR_IID)),
+      ...threadRead(mrKey(42, MR_IID)),
       getCommand(noteKey(41)),
       batchGet(userKey(1)),
     ]);

@@ -15,7 +15,7 @@ import {
   aliceUser,
   BASE_URL,
   batchGet,
-  countItem,
+  countItems,
   countRead,
   dotfiles,
   getCommand,
@@ -27,6 +27,7 @@ import {
   message,
   ok,
   pageHeaders,
+  projectPageCounters,
   qa,
   rootUser,
   routeItem,
@@ -158,9 +159,9 @@ describe('GET /namespaces', () => {
   describe('admins: every namespace in id order, with totals from the counters', () => {
     beforeEach(() => {
       store(
-        countItem('GROUPS#private', 2),
-        countItem('GROUPS#internal', 1),
-        countItem('NAMESPACES#USER', 3),
+        ...countItems('GROUPS#private', 2),
+        ...countItems('GROUPS#internal', 1),
+        ...countItems('NAMESPACES#USER', 3),
         namespaceItem(BOB_NAMESPACE, 7),
       );
     });
@@ -434,6 +435,7 @@ describe('GET /projects with id bounds', () => {
           ExclusiveStartKey: undefined,
         },
       },
+      projectPageCounters(43),
     ]);
   });
 

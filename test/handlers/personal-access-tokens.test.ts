@@ -15,6 +15,7 @@ import {
   givenUserToken,
   jsonHeaders,
   NOW,
+  pinCounterShards,
   REGULAR,
   resetMocks,
   SEP,
@@ -25,6 +26,7 @@ import {
   USER_TOKEN,
   userRecord,
 } from './fixtures.ts';
+import { countRead, givenListCount, listCount } from './resource-fixtures.ts';
 
 const bob = userRecord();
 
@@ -35,16 +37,6 @@ function cancelled(...codes: string[]) {
     CancellationReasons: codes.map((Code) => ({ Code })),
   });
 }
-
-const listCount = (list: string, delta: number) => ({
-  Update: {
-    TableName: TABLE,
-    Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' },
-    UpdateExpression: 'ADD #count :delta',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':delta': delta },
-  },
-});
 
 /** A token item as stored. */
 function tokenItem(token: {
@@ -76,6 +68,8 @@ function tokenItem(token: {
     screated: `2026-10-01T00:00:00.000Z${SEP}${pad}`,
   };
 }
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -329,10 +323,8 @@ describe('GET /personal_access_tokens', () => {
 
   beforeEach(() => {
     ddb.on(QueryCommand).resolves({ Items: [live, old, gone] });
-    ddb
-      .on(GetCommand, { Key: { pk: 'LISTCOUNT#PATS#USER#2', sk: 'COUNT' } })
-      .resolves({ Item: { count: 3 } });
-    ddb.on(GetCommand, { Key: { pk: 'LISTCOUNT#PATS', sk: 'COUNT' } }).resolves({ Item: { count: 40 } });
+    givenListCount('PATS#USER#2', 3);
+    givenListCount('PATS', 40);
   });
 
   it("lists the caller's own tokens, oldest first, never their hashes", async () => {
@@ -353,7 +345,7 @@ describe('GET /personal_access_tokens', () => {
     expect(sentCommands()).toEqual([
       { GetCommand: tokenLookup(USER_TOKEN) },
       { QueryCommand: query('l2', `PATS#USER#${REGULAR.id}`, 20) },
-      { GetCommand: { TableName: TABLE, Key: { pk: 'LISTCOUNT#PATS#USER#2', sk: 'COUNT' } } },
+      countRead('PATS#USER#2'),
     ]);
     expect(JSON.stringify(response.body)).not.toContain('h3');
   });
@@ -382,10 +374,7 @@ describe('GET /personal_access_tokens', () => {
     expect(all.headers['X-Total']).toBe('40');
     expect(all.headers['X-Total-Pages']).toBe('14');
     expect(all.headers['X-Next-Page']).toBe('2');
-    expect(sentCommands().slice(1)).toEqual([
-      { QueryCommand: query('l1', 'PATS', 3) },
-      { GetCommand: { TableName: TABLE, Key: { pk: 'LISTCOUNT#PATS', sk: 'COUNT' } } },
-    ]);
+    expect(sentCommands().slice(1)).toEqual([{ QueryCommand: query('l1', 'PATS', 3) }, countRead('PATS')]);
 
     ddb.resetHistory();
     const one = await invoke(listTokens, 'GET', '/api/v4/personal_access_tokens', {
@@ -395,7 +384,7 @@ describe('GET /personal_access_tokens', () => {
     expect(one.statusCode).toBe(200);
     expect(sentCommands().slice(1)).toEqual([
       { QueryCommand: query('l2', 'PATS#USER#2', 20) },
-      { GetCommand: { TableName: TABLE, Key: { pk: 'LISTCOUNT#PATS#USER#2', sk: 'COUNT' } } },
+      countRead('PATS#USER#2'),
     ]);
   });
 

@@ -21,6 +21,7 @@ import {
   ddb,
   NOW,
   pad,
+  pinCounterShards,
   REQUEST_CORRELATION,
   resetMocks,
   sentCommands,
@@ -34,17 +35,22 @@ import {
   BOB_TOKEN,
   batchGet,
   cancelled,
+  conditionCheck,
   FORBIDDEN,
-  getCommand,
   givenWorld,
   listCount,
   listQuery,
   ok,
   PROJECT_NOT_FOUND,
   partitionQuery,
+  projectCount,
   projectItem,
   projectKey,
   projectMemberItem,
+  projectRead,
+  shardKeys,
+  shardTombstoneItems,
+  shardTombstones,
   store,
   tokenRead,
   transaction,
@@ -90,6 +96,7 @@ const mark = (relation: 'none' | number) => ({
     },
   },
 });
+/** The fork leaves its source: the link goes, and the source (still there) counts one fork less on a shard. */
 const leaveSource = (sourceId: number) => [
   {
     Delete: {
@@ -98,15 +105,8 @@ const leaveSource = (sourceId: number) => [
       ConditionExpression: 'attribute_exists(pk)',
     },
   },
-  {
-    Update: {
-      TableName: TABLE,
-      Key: projectKey(sourceId),
-      UpdateExpression: 'ADD forks_count :minus',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':minus': -1 },
-    },
-  },
+  conditionCheck(projectKey(sourceId), 'attribute_exists(pk)'),
+  projectCount(sourceId, 'forks_count', -1),
 ];
 const markTransaction = (relation: 'none' | number) =>
   transaction(
@@ -115,10 +115,14 @@ const markTransaction = (relation: 'none' | number) =>
     releaseOwned(NAME),
     listCount('PROJECTS#private', -1),
     listCount('PROJECTS#NS#5#private', -1),
+    // From now on its counter shards refuse a late star, fork or issue.
+    ...shardTombstones('PROJECT#42', 4),
     ...(relation === 'none' ? [] : leaveSource(relation)),
   );
 
 const sentMessages = () => sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -134,7 +138,7 @@ describe('DELETE /projects/:id', () => {
     );
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
       markTransaction('none'),
     ]);
@@ -166,9 +170,9 @@ describe('DELETE /projects/:id', () => {
     expect(await invoke(deleteProject, 'DELETE', '/api/v4/projects/42', { token: USER_TOKEN })).toEqual(
       ok({ message: '202 Accepted' }, 202),
     );
-    expect(sentCommands().slice(3)).toEqual([
+    expect(sentCommands().slice(4)).toEqual([
       markTransaction(43),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       markTransaction('none'),
     ]);
     expect(sentMessages()).toHaveLength(1);
@@ -199,14 +203,14 @@ describe('DELETE /projects/:id', () => {
     expect(await invoke(deleteProject, 'DELETE', '/api/v4/projects/42', { token: USER_TOKEN })).toEqual(
       PROJECT_NOT_FOUND,
     );
-    expect(sentCommands().slice(3)).toEqual([markTransaction('none'), getCommand(projectKey(42))]);
+    expect(sentCommands().slice(4)).toEqual([markTransaction('none'), ...projectRead(42)]);
     expect(sqs.calls()).toHaveLength(0);
   });
 });
 
 describe('project-delete worker', () => {
   const HOOK = { pk: 'PROJECT#42', sk: `HOOK#${pad(11)}` };
-  const LOG = { pk: 'HOOKLOG#11', sk: `LOG#${pad(900)}` };
+  const LOG = { pk: 'HOOKLOG#11#2026-11-22', sk: `LOG#${NOW}#${pad(900)}` };
   const DELIVERY = { pk: 'DELIVERY#d-1', sk: 'DELIVERY' };
   const LINK = { pk: 'PROJECT#42', sk: `FORK#${pad(50)}` };
   const LEASE = { pk: 'PROJECT#42', sk: 'REPOLEASE' };
@@ -222,7 +226,15 @@ describe('project-delete worker', () => {
       projectMemberItem(42, { userId: 7, level: 30 }),
       { ...HOOK, kind: 'project_hook', id: 11, project_id: 42 },
       { ...LINK, kind: 'fork_link', source_id: 42, fork_id: 50, created_at: NOW },
-      { ...LOG, kind: 'hook_log', id: 900, hook_id: 11, delivery_id: 'd-1' },
+      {
+        ...LOG,
+        kind: 'hook_log',
+        id: 900,
+        hook_id: 11,
+        delivery_id: 'd-1',
+        l1: 'HOOKLOGS#11#successful',
+        sid: pad(900),
+      },
       {
         ...DELIVERY,
         kind: 'hook_delivery',
@@ -242,12 +254,21 @@ describe('project-delete worker', () => {
   const deleteKeys = (...keys: { pk: string; sk: string }[]) => ({
     BatchWriteCommand: { RequestItems: { [TABLE]: keys.map((Key) => ({ DeleteRequest: { Key } })) } },
   });
-  const counter = (list: string) => ({ pk: `LISTCOUNT#${list}`, sk: 'COUNT' });
+  /** The counter shards of a list's total (4: none of these lists is instance-wide). */
+  const counter = (list: string) => shardKeys(`LISTCOUNT#${list}`, 4);
   const purgeQuery = (partition: string) => ({
     QueryCommand: {
       ...listQuery('l1', partition).QueryCommand,
       Limit: undefined,
       ProjectionExpression: 'pk, sk, group_id, iid',
+    },
+  });
+  /** The hook's attempts of one outcome, found for the purge whatever their day. */
+  const logListQuery = (outcome: string) => ({
+    QueryCommand: {
+      ...listQuery('l1', `HOOKLOGS#11#${outcome}`).QueryCommand,
+      Limit: undefined,
+      ProjectionExpression: 'pk, sk, delivery_id',
     },
   });
   const deleteExisting = (Key: { pk: string; sk: string }) => ({
@@ -280,17 +301,29 @@ describe('project-delete worker', () => {
   it('the repository and uploads under the lease, then issues, MRs, snippets, forks, hook logs, the partition, route, name and item', async () => {
     expect(await run('{"projectId":42}')).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       leaseTaken,
       leaseReleased,
       purgeQuery('ISSUES#PROJECT#42'),
-      deleteKeys(...['', '#opened', '#closed'].map((state) => counter(`ISSUES#PROJECT#42${state}`))),
+      // The open issues' total is the project's open_issues_count: its shards are the project's,
+      // which stay marked deleted, so they are not among the list counters removed here.
+      deleteKeys(...['', '#closed'].flatMap((state) => counter(`ISSUES#PROJECT#42${state}`))),
       purgeQuery('MRS#PROJECT#42'),
       deleteKeys(
-        ...['', '#opened', '#closed', '#merged', '#locked'].map((state) => counter(`MRS#PROJECT#42${state}`)),
+        ...['', '#opened', '#closed', '#merged', '#locked'].flatMap((state) =>
+          counter(`MRS#PROJECT#42${state}`),
+        ),
       ),
       purgeQuery('SNIPPETS#PROJECT#42'),
-      deleteKeys(counter('SNIPPETS#PROJECT#42')),
+      deleteKeys(...counter('SNIPPETS#PROJECT#42')),
+      // Its counter shards stay marked deleted (TTL ends them); the rest of its partition goes.
+      {
+        BatchWriteCommand: {
+          RequestItems: {
+            [TABLE]: shardTombstoneItems('PROJECT#42', 4).map((Item) => ({ PutRequest: { Item } })),
+          },
+        },
+      },
       partitionQuery('PROJECT#42'),
       // The fork stays and loses its source, only while it still names this one.
       {
@@ -302,18 +335,12 @@ describe('project-delete worker', () => {
           ExpressionAttributeValues: { ':none': null, ':source': 42 },
         },
       },
-      {
-        QueryCommand: {
-          TableName: TABLE,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': 'HOOKLOG#11' },
-          ProjectionExpression: 'pk, sk, delivery_id',
-          ConsistentRead: true,
-        },
-      },
+      logListQuery('successful'),
       batchGet(DELIVERY),
       deleteKeys(DELIVERY),
       deleteKeys(LOG),
+      logListQuery('client_failure'),
+      logListQuery('server_failure'),
       transaction(deleteExisting(LINK)),
       transaction(deleteExisting(HOOK)),
       transaction(
@@ -323,9 +350,10 @@ describe('project-delete worker', () => {
       ),
       transaction(releaseOwned(ROUTE)),
       transaction(releaseOwned(NAME)),
-      transaction(deleteExisting(projectKey(42)), {
-        Delete: { TableName: TABLE, Key: counter('MEMBERS#PROJECT#42') },
-      }),
+      transaction(
+        deleteExisting(projectKey(42)),
+        ...counter('MEMBERS#PROJECT#42').map((Key) => ({ Delete: { TableName: TABLE, Key } })),
+      ),
     ]);
     expect(s3.calls().map((call) => call.args[0].input)).toEqual([
       // The refs document first: a removal cut short leaves no state naming missing packs.
@@ -341,14 +369,14 @@ describe('project-delete worker', () => {
   it('another job holds the repository lease: the message fails (retried later) and nothing is removed', async () => {
     ddb.on(PutCommand).rejects(Object.assign(new Error('held'), { name: 'ConditionalCheckFailedException' }));
     expect(await run('{"projectId":42}')).toEqual({ batchItemFailures: [{ itemIdentifier: 'msg-1' }] });
-    expect(sentCommands()).toEqual([getCommand(projectKey(42)), leaseTaken]);
+    expect(sentCommands()).toEqual([...projectRead(42), leaseTaken]);
     expect(s3.calls()).toHaveLength(0);
   });
 
   it('a project already purged, or one not marked deleted: one read, nothing else', async () => {
     expect(await run('{"projectId":77}')).toEqual({ batchItemFailures: [] });
     expect(await run('{"projectId":43}', 'msg-2')).toEqual({ batchItemFailures: [] });
-    expect(sentCommands()).toEqual([getCommand(projectKey(77)), getCommand(projectKey(43))]);
+    expect(sentCommands()).toEqual([...projectRead(77), ...projectRead(43)]);
     expect(s3.calls()).toHaveLength(0);
   });
 });

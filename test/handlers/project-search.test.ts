@@ -24,12 +24,20 @@ import {
   ddb,
   jsonHeaders,
   pad,
+  pinCounterShards,
   resetMocks,
   SEP,
   sentCommands,
   TABLE,
   UPDATED,
 } from './fixtures.ts';
+import {
+  countItems,
+  listCount,
+  projectPageCounters,
+  projectShardKeys,
+  shardKeys,
+} from './resource-fixtures.ts';
 
 type Item = Record<string, unknown>;
 type Key = { pk: string; sk: string };
@@ -127,11 +135,8 @@ const markerItem = (projectId: number, version: string): Item => ({
   sid: pad(projectId),
 });
 
-const counterItem = (searchKey: string, count: number): Item => ({
-  pk: `LISTCOUNT#SEARCH#${searchKey}`,
-  sk: 'COUNT',
-  count,
-});
+/** The total of projects listed under a search key, as its counter shards hold it. */
+const counterItems = (searchKey: string, count: number): Item[] => countItems(`SEARCH#${searchKey}`, count);
 
 /** What anonymous callers get for a project (GitLab's BasicProjectDetails). */
 const simpleView = (project: ProjectRecord) => ({
@@ -160,7 +165,13 @@ const simpleView = (project: ProjectRecord) => ({
 const consistentGet = (key: Key) => ({ GetCommand: { TableName: TABLE, Key: key, ConsistentRead: true } });
 const markerKey = (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'SEARCHPENDING' });
 const projectKey = (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' });
-const counterKey = (searchKey: string): Key => ({ pk: `LISTCOUNT#SEARCH#${searchKey}`, sk: 'COUNT' });
+/** The counter shards of a search key's list (4: no key is instance-wide). */
+const counterKeys = (searchKey: string): Key[] => shardKeys(`LISTCOUNT#SEARCH#${searchKey}`, 4);
+/** The worker reads the project by key: the item, and its counter shards beside it. */
+const projectReadConsistent = (id: number) => [
+  consistentGet(projectKey(id)),
+  batchGet(...projectShardKeys(id)),
+];
 
 const existingPostingsQuery = (id: number) => ({
   QueryCommand: {
@@ -176,15 +187,8 @@ const batchWrite = (...items: Item[]) => ({
   BatchWriteCommand: { RequestItems: { [TABLE]: items.map((Item) => ({ PutRequest: { Item } })) } },
 });
 
-const counterUpdate = (searchKey: string) => ({
-  UpdateCommand: {
-    TableName: TABLE,
-    Key: counterKey(searchKey),
-    UpdateExpression: 'ADD #count :delta',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':delta': 1 },
-  },
-});
+/** A posting counted on one shard of its key's total (the worker writes it alone). */
+const counterUpdate = (searchKey: string) => ({ UpdateCommand: listCount(`SEARCH#${searchKey}`, 1).Update });
 
 const markerDelete = (id: number, version: string) => ({
   DeleteCommand: {
@@ -214,6 +218,16 @@ const postingsQuery = (searchKey: string) => listQuery(`SEARCH#${searchKey}`, 'i
 const batchGet = (...keys: Key[]) => ({
   BatchGetCommand: { RequestItems: { [TABLE]: { Keys: keys, ConsistentRead: true } } },
 });
+/**
+ * Candidates read by key come with their counters: the projects' keys, then their shards', 100 a
+ * batch, the batches side by side.
+ */
+const candidatesRead = (...ids: number[]) => {
+  const keys = [...ids.map(projectKey), ...ids.flatMap(projectShardKeys)];
+  return Array.from({ length: Math.ceil(keys.length / 100) }, (_, chunk) =>
+    batchGet(...keys.slice(chunk * 100, chunk * 100 + 100)),
+  );
+};
 
 // The table ------------------------------------------------------------------------------------------
 
@@ -241,6 +255,8 @@ function answerFromTable(): void {
 
 const givenList = (partition: string, items: Item[]) =>
   ddb.on(QueryCommand, { ExpressionAttributeValues: { ':partition': partition } }).resolves({ Items: items });
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -275,7 +291,7 @@ describe('search-index worker', () => {
     expect(await runWorker('{"projectId":43}')).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([
       consistentGet(markerKey(43)),
-      consistentGet(projectKey(43)),
+      ...projectReadConsistent(43),
       existingPostingsQuery(43),
       batchWrite(postingItem(43, '~abc'), postingItem(43, '~bcd'), postingItem(43, '=xy')),
       counterUpdate('~abc'),
@@ -299,7 +315,7 @@ describe('search-index worker', () => {
     expect(new Set(written)).toEqual(new Set(['SEARCH#~bcd', 'SEARCH#=xy']));
     expect(sentCommands()).toEqual([
       consistentGet(markerKey(43)),
-      consistentGet(projectKey(43)),
+      ...projectReadConsistent(43),
       existingPostingsQuery(43),
       batchWrite(postingItem(43, '~bcd'), postingItem(43, '=xy')),
       counterUpdate('~bcd'),
@@ -316,7 +332,7 @@ describe('search-index worker', () => {
     expect(await runWorker('{"projectId":43}')).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([
       consistentGet(markerKey(43)),
-      consistentGet(projectKey(43)),
+      ...projectReadConsistent(43),
       existingPostingsQuery(43),
       markerDelete(43, 'v-3'),
     ]);
@@ -336,7 +352,7 @@ describe('search-index worker', () => {
     expect(await runWorker('{"projectId":43}')).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([
       consistentGet(markerKey(43)),
-      consistentGet(projectKey(43)),
+      ...projectReadConsistent(43),
       existingPostingsQuery(43),
       markerDelete(43, 'v-4'),
     ]);
@@ -371,7 +387,7 @@ describe('search-index worker', () => {
     });
     expect(sentCommands()).toEqual([
       consistentGet(markerKey(43)),
-      consistentGet(projectKey(43)),
+      ...projectReadConsistent(43),
       existingPostingsQuery(43),
       batchWrite(postingItem(43, '~abc'), postingItem(43, '~bcd'), postingItem(43, '=xy')),
     ]);
@@ -382,7 +398,7 @@ describe('search-index worker', () => {
     const left = { [TABLE]: [{ PutRequest: { Item: postingItem(43, '=xy') } }] };
     ddb.on(BatchWriteCommand).resolvesOnce({ UnprocessedItems: left }).resolves({});
     expect(await runWorker('{"projectId":43}')).toEqual({ batchItemFailures: [] });
-    expect(sentCommands().slice(3, 5)).toEqual([
+    expect(sentCommands().slice(4, 6)).toEqual([
       batchWrite(postingItem(43, '~abc'), postingItem(43, '~bcd'), postingItem(43, '=xy')),
       batchWrite(postingItem(43, '=xy')),
     ]);
@@ -468,9 +484,9 @@ const search = (term: string) => invoke(listProjects, 'GET', '/api/v4/projects',
 describe('GET /projects?search= through the index', () => {
   it('anonymous: reads only the rarest key postings and the pending projects, answers the visible matches', async () => {
     store(
-      counterItem('~dot', 5000),
-      counterItem('~otf', 1),
-      counterItem('~tfi', 900),
+      ...counterItems('~dot', 5000),
+      ...counterItems('~otf', 1),
+      ...counterItems('~tfi', 900),
       ...[dotfiles, privateDotfiles, hotfix, mirror, described].map(projectItem),
       // A project deleted meanwhile: its posting outlives it for a moment.
       {
@@ -505,21 +521,19 @@ describe('GET /projects?search= through the index', () => {
     });
     expect(sentCommands()).toEqual([
       pendingQuery(),
-      batchGet(counterKey('~dot'), counterKey('~otf'), counterKey('~tfi')),
+      batchGet(...counterKeys('~dot'), ...counterKeys('~otf'), ...counterKeys('~tfi')),
       postingsQuery('~otf'),
-      batchGet(
-        projectKey(43),
-        projectKey(44),
-        projectKey(45),
-        projectKey(47),
-        projectKey(48),
-        projectKey(46),
-      ),
+      ...candidatesRead(43, 44, 45, 47, 48, 46),
     ]);
   });
 
   it('chooses a key without a counter (no project listed under it): only pending projects are candidates', async () => {
-    store(counterItem('~dot', 5000), counterItem('~otf', 1), projectItem(mirror), projectItem(dotfiles));
+    store(
+      ...counterItems('~dot', 5000),
+      ...counterItems('~otf', 1),
+      projectItem(mirror),
+      projectItem(dotfiles),
+    );
     givenList('SEARCH#PENDING', [markerItem(46, 'v-11')]);
     expect(await search('dotfi')).toEqual({
       statusCode: 200,
@@ -528,9 +542,9 @@ describe('GET /projects?search= through the index', () => {
     });
     expect(sentCommands()).toEqual([
       pendingQuery(),
-      batchGet(counterKey('~dot'), counterKey('~otf'), counterKey('~tfi')),
+      batchGet(...counterKeys('~dot'), ...counterKeys('~otf'), ...counterKeys('~tfi')),
       postingsQuery('~tfi'),
-      batchGet(projectKey(46)),
+      ...candidatesRead(46),
     ]);
   });
 
@@ -551,7 +565,7 @@ describe('GET /projects?search= through the index', () => {
       visibility: 'public',
       created_at: '2026-01-16T08:00:00.000Z',
     });
-    store(counterItem('=ab', 2), projectItem(ab), projectItem(abPrefix));
+    store(...counterItems('=ab', 2), projectItem(ab), projectItem(abPrefix));
     givenList('SEARCH#=ab', [postingItem(50, '=ab'), postingItem(51, '=ab')]);
     expect(await search('Ab')).toEqual({
       statusCode: 200,
@@ -560,17 +574,17 @@ describe('GET /projects?search= through the index', () => {
     });
     expect(sentCommands()).toEqual([
       pendingQuery(),
-      batchGet(counterKey('=ab')),
+      batchGet(...counterKeys('=ab')),
       postingsQuery('=ab'),
-      batchGet(projectKey(50), projectKey(51)),
+      ...candidatesRead(50, 51),
     ]);
   });
 
-  it('200 postings under the rarest key are still read by id (two batches of 100)', async () => {
+  it('200 postings under the rarest key are still read by id (batches of 100, with their counters)', async () => {
     store(
-      counterItem('~dot', 5000),
-      counterItem('~otf', 200),
-      counterItem('~tfi', 900),
+      ...counterItems('~dot', 5000),
+      ...counterItems('~otf', 200),
+      ...counterItems('~tfi', 900),
       projectItem(dotfiles),
     );
     const ids = Array.from({ length: 200 }, (_, index) => 1000 + index);
@@ -586,15 +600,15 @@ describe('GET /projects?search= through the index', () => {
     });
     expect(sentCommands()).toEqual([
       pendingQuery(),
-      batchGet(counterKey('~dot'), counterKey('~otf'), counterKey('~tfi')),
+      batchGet(...counterKeys('~dot'), ...counterKeys('~otf'), ...counterKeys('~tfi')),
       postingsQuery('~otf'),
-      batchGet(...ids.slice(0, 100).map(projectKey)),
-      batchGet(...ids.slice(100).map(projectKey)),
+      // The 200 projects in two batches, their 800 counter shards in eight more.
+      ...candidatesRead(...ids),
     ]);
   });
 
   it('falls back to the filtered public list when the rarest key lists more than 200 projects', async () => {
-    store(counterItem('~dot', 5000), counterItem('~otf', 300), counterItem('~tfi', 900));
+    store(...counterItems('~dot', 5000), ...counterItems('~otf', 300), ...counterItems('~tfi', 900));
     givenList(
       'SEARCH#~otf',
       Array.from({ length: 201 }, (_, index) => postingItem(1000 + index, '~otf')),
@@ -608,9 +622,11 @@ describe('GET /projects?search= through the index', () => {
     });
     expect(sentCommands()).toEqual([
       pendingQuery(),
-      batchGet(counterKey('~dot'), counterKey('~otf'), counterKey('~tfi')),
+      batchGet(...counterKeys('~dot'), ...counterKeys('~otf'), ...counterKeys('~tfi')),
       postingsQuery('~otf'),
       listQuery('PROJECTS#public', 'created_at', 1000),
+      // The page (mirror, dotfiles, described) with its counters.
+      projectPageCounters(46, 43, 48),
     ]);
   });
 });

@@ -6,7 +6,17 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as transfer } from '../../functions/projects/transfer.ts';
 import { invoke } from '../support/events.ts';
-import { CREATED, ddb, NOW, resetMocks, sentCommands, TABLE, USER_TOKEN, userItem } from './fixtures.ts';
+import {
+  CREATED,
+  ddb,
+  NOW,
+  pinCounterShards,
+  resetMocks,
+  sentCommands,
+  TABLE,
+  USER_TOKEN,
+  userItem,
+} from './fixtures.ts';
 import {
   aliceUser,
   api,
@@ -14,6 +24,7 @@ import {
   BOB_TOKEN,
   batchGet,
   cancelled,
+  countRead,
   FORBIDDEN,
   getCommand,
   givenWorld,
@@ -27,8 +38,8 @@ import {
   PROJECT_NOT_FOUND,
   type ProjectRecord,
   permissions,
-  projectKey,
   projectMemberItem,
+  projectRead,
   projectView,
   projectWrite,
   qa,
@@ -121,6 +132,8 @@ const qaCheck = {
   },
 };
 
+pinCounterShards();
+
 beforeEach(() => {
   resetMocks();
   givenWorld();
@@ -137,7 +150,7 @@ describe('PUT /projects/:id/transfer', () => {
     expect(sentCommands()).toEqual([
       ...namespaceById(9),
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       aliceApiAccess,
       batchGet(memberKey('GROUP', 9, 2)),
       apiMove(intoQa, qaCheck),
@@ -177,12 +190,10 @@ describe('PUT /projects/:id/transfer', () => {
     expect(sentCommands()).toEqual([
       ...namespaceByPath('alice'),
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       getCommand({ pk: 'USER#2', sk: 'USER' }),
       aliceApiAccess,
-      ...['private', 'internal', 'public'].map((visibility) => ({
-        GetCommand: { TableName: TABLE, Key: { pk: `LISTCOUNT#PROJECTS#NS#71#${visibility}`, sk: 'COUNT' } },
-      })),
+      ...['private', 'internal', 'public'].map((visibility) => countRead(`PROJECTS#NS#71#${visibility}`)),
       apiMove(intoAlice, {
         ConditionCheck: {
           TableName: TABLE,
@@ -203,7 +214,7 @@ describe('PUT /projects/:id/transfer', () => {
     expect(sentCommands()).toEqual([
       ...namespaceById(5),
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       aliceApiAccess,
       batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
       batchGet(groupKey(3)),
@@ -218,7 +229,7 @@ describe('PUT /projects/:id/transfer', () => {
     expect(sentCommands()).toEqual([
       ...namespaceByPath('qa'),
       tokenRead(BOB_TOKEN),
-      getCommand(projectKey(43)),
+      ...projectRead(43),
       getCommand(groupKey(9)),
       batchGet(memberKey('PROJECT', 43, 7)),
       batchGet(memberKey('GROUP', 9, 7)),
@@ -241,7 +252,7 @@ describe('PUT /projects/:id/transfer', () => {
     expect(sentCommands()).toEqual([
       ...namespaceById(999),
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       aliceApiAccess,
     ]);
   });
@@ -257,7 +268,7 @@ describe('PUT /projects/:id/transfer', () => {
     expect(sentCommands()).toEqual([
       ...namespaceById(9),
       tokenRead(BOB_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(7)),
     ]);
   });
@@ -267,7 +278,7 @@ describe('PUT /projects/:id/transfer', () => {
     expect(sentCommands()).toEqual([
       ...namespaceById(9),
       tokenRead(BOB_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(7)),
     ]);
   });

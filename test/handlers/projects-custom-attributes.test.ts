@@ -11,13 +11,12 @@ import {
   apiMemberKeys,
   batchGet,
   FORBIDDEN,
-  getCommand,
   givenWorld,
   NOT_FOUND,
   ok,
   PROJECT_NOT_FOUND,
   projectItem,
-  projectKey,
+  projectRead,
   projectWrite,
   store,
   tokenRead,
@@ -27,7 +26,7 @@ import {
 
 const tagged = { ...api, custom_attributes: { tier: 'gold', team: 'core' } };
 /** The reads of every request: the admin's grant, the project and the admin's memberships. */
-const reads = [tokenRead(ADMIN_TOKEN), getCommand(projectKey(42)), batchGet(...apiMemberKeys(1))];
+const reads = [tokenRead(ADMIN_TOKEN), ...projectRead(42), batchGet(...apiMemberKeys(1))];
 const GUARD = 'updated_at = :previous AND attribute_not_exists(deleting)';
 
 beforeEach(() => {
@@ -72,7 +71,7 @@ describe('project custom attributes', () => {
     ).toEqual(ok({ key: 'tier', value: 'platinum' }));
     expect(sentCommands()).toEqual([
       ...reads,
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       transaction(projectWrite(next, GUARD, { ':previous': api.updated_at })),
     ]);
   });
@@ -86,7 +85,7 @@ describe('project custom attributes', () => {
     ).toEqual({ statusCode: 204, headers: emptyHeaders(), body: undefined });
     expect(sentCommands()).toEqual([
       ...reads,
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       transaction(projectWrite(next, GUARD, { ':previous': api.updated_at })),
     ]);
   });

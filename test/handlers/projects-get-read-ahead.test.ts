@@ -141,13 +141,14 @@ const publicProject = {
 
 type ProjectRecord = typeof privateProject | typeof publicProject;
 
-/** A project item as the store writes it. */
+/** A project item as the store writes it: its counters are not in it but on its counter shards. */
 function projectItem(project: ProjectRecord): Item {
   const groupIds = project.namespace.group_ids;
+  const { star_count: _stars, forks_count: _forks, ...fields } = project;
   return {
     pk: `PROJECT#${project.id}`,
     sk: 'PROJECT',
-    ...project,
+    ...fields,
     kind: 'project',
     l1: `PROJECTS#${project.visibility}`,
     l2: `PROJECTS#NS#${project.namespace.id}#${project.visibility}`,
@@ -165,6 +166,13 @@ function projectItem(project: ProjectRecord): Item {
       : {}),
   };
 }
+
+/** The projects' counters on their shards: api's 2 stars on two of its four, dotfiles' fork on one. */
+const counterShards: Item[] = [
+  { pk: 'PROJECT#42', sk: 'COUNT#0', star_count: 1 },
+  { pk: 'PROJECT#42', sk: 'COUNT#3', star_count: 1 },
+  { pk: 'PROJECT#43', sk: 'COUNT#1', forks_count: 1 },
+];
 
 const projectMemberItem = (projectId: number, userId: number, accessLevel: number): Item => ({
   pk: `PROJECT#${projectId}`,
@@ -208,6 +216,9 @@ const groupMemberItem = (
 
 const grantKey = (secret: string): Key => ({ pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' });
 const projectKey = (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' });
+/** A project's counter shards, read in the same batch as the project (after the keys asked for). */
+const shardKeys = (id: number): Key[] =>
+  [0, 1, 2, 3].map((shard) => ({ pk: `PROJECT#${id}`, sk: `COUNT#${shard}` }));
 /**
  * The keys that decide access to project 42: the memberships (direct, groups 3 and 5, shared groups
  * 8 and 9), then the items of groups 3 and 5, whose shares with other groups reach the project.
@@ -348,6 +359,7 @@ beforeEach(() => {
     grantItem(BOB_TOKEN, { user: BOB }),
     projectItem(privateProject),
     projectItem(publicProject),
+    ...counterShards,
     projectMemberItem(42, ALICE.id, 20),
     groupMemberItem(5, [3], ALICE.id, 30),
     groupMemberItem(3, [], BOB.id, 10),
@@ -362,7 +374,7 @@ describe('GET /projects/:id with read-ahead', () => {
       ok({ ...privateView, permissions: alicePermissions }),
     );
     expect(takeCommands()).toEqual([
-      batchGet(grantKey(ALICE_TOKEN), projectKey(42)),
+      batchGet(grantKey(ALICE_TOKEN), projectKey(42), ...shardKeys(42)),
       batchGet(...memberKeys(ALICE.id)),
     ]);
   });
@@ -377,7 +389,7 @@ describe('GET /projects/:id with read-ahead', () => {
     expect(second).toEqual(ok({ ...privateView, permissions: alicePermissions }));
     expect(second.body).toEqual(first.body);
     expect(takeCommands()).toEqual([
-      batchGet(grantKey(ALICE_TOKEN), projectKey(42), ...memberKeys(ALICE.id)),
+      batchGet(grantKey(ALICE_TOKEN), projectKey(42), ...memberKeys(ALICE.id), ...shardKeys(42)),
     ]);
   });
 
@@ -396,7 +408,7 @@ describe('GET /projects/:id with read-ahead', () => {
       ok({ ...privateView, permissions: bobPermissions }),
     );
     expect(takeCommands()).toEqual([
-      batchGet(grantKey(BOB_TOKEN), projectKey(42)),
+      batchGet(grantKey(BOB_TOKEN), projectKey(42), ...shardKeys(42)),
       batchGet(...memberKeys(BOB.id)),
     ]);
 
@@ -404,7 +416,9 @@ describe('GET /projects/:id with read-ahead', () => {
     expect(await getProject(handler, 42, BOB_TOKEN)).toEqual(
       ok({ ...privateView, permissions: bobPermissions }),
     );
-    expect(takeCommands()).toEqual([batchGet(grantKey(BOB_TOKEN), projectKey(42), ...memberKeys(BOB.id))]);
+    expect(takeCommands()).toEqual([
+      batchGet(grantKey(BOB_TOKEN), projectKey(42), ...memberKeys(BOB.id), ...shardKeys(42)),
+    ]);
   });
 
   it('a token revoked since the container last saw it is 401 invalid_token though the project was found', async () => {
@@ -423,11 +437,11 @@ describe('GET /projects/:id with read-ahead', () => {
       body: { error: 'invalid_token', error_description: REVOKED },
     });
     expect(takeCommands()).toEqual([
-      batchGet(grantKey(ALICE_TOKEN), projectKey(42), ...memberKeys(ALICE.id)),
+      batchGet(grantKey(ALICE_TOKEN), projectKey(42), ...memberKeys(ALICE.id), ...shardKeys(42)),
     ]);
   });
 
-  it('anonymous on a public project: one batch with only the project key', async () => {
+  it('anonymous on a public project: one batch with only the project key and its counters', async () => {
     const handler = await coldContainer();
     expect(await getProject(handler, 43)).toEqual(
       ok({
@@ -492,6 +506,6 @@ describe('GET /projects/:id with read-ahead', () => {
         public: true,
       }),
     );
-    expect(takeCommands()).toEqual([batchGet(projectKey(43))]);
+    expect(takeCommands()).toEqual([batchGet(projectKey(43), ...shardKeys(43))]);
   });
 });

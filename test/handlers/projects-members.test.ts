@@ -6,7 +6,16 @@ import { handler as listMembers } from '../../functions/projects/members/list.ts
 import { handler as removeMember } from '../../functions/projects/members/remove.ts';
 import { handler as updateMember } from '../../functions/projects/members/update.ts';
 import { invoke } from '../support/events.ts';
-import { ADMIN_TOKEN, emptyHeaders, NOW, resetMocks, sentCommands, TABLE, USER_TOKEN } from './fixtures.ts';
+import {
+  ADMIN_TOKEN,
+  emptyHeaders,
+  NOW,
+  pinCounterShards,
+  resetMocks,
+  sentCommands,
+  TABLE,
+  USER_TOKEN,
+} from './fixtures.ts';
 import {
   aliceUser,
   api,
@@ -30,8 +39,8 @@ import {
   PROJECT_NOT_FOUND,
   pageHeaders,
   projectItem,
-  projectKey,
   projectMemberItem,
+  projectRead,
   store,
   tokenRead,
   transaction,
@@ -39,8 +48,10 @@ import {
 } from './resource-fixtures.ts';
 
 /** Alice is owner of api through platform: the reads every request to api makes. */
-const aliceOnApi = [tokenRead(USER_TOKEN), getCommand(projectKey(42)), batchGet(...apiMemberKeys(2))];
+const aliceOnApi = [tokenRead(USER_TOKEN), ...projectRead(42), batchGet(...apiMemberKeys(2))];
 const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -104,7 +115,7 @@ describe('GET /projects/:id/members/:user_id', () => {
     );
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(43)),
+      ...projectRead(43),
       batchGet(memberKey('PROJECT', 43, 2)),
       getCommand(memberKey('PROJECT', 43, 7)),
       getCommand(userKey(7)),
@@ -128,7 +139,7 @@ describe('GET /projects/:id/members', () => {
     });
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(43)),
+      ...projectRead(43),
       batchGet(memberKey('PROJECT', 43, 2)),
       listQuery('l1', 'MEMBERS#PROJECT#43'),
       batchGet(userKey(2), userKey(7)),

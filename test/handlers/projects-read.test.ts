@@ -10,18 +10,18 @@ import {
   basicView,
   batchGet,
   bobUser,
-  countItem,
+  countItems,
   countRead,
   dotfiles,
-  getCommand,
   givenWorld,
   listQuery,
   membershipLists,
   PROJECT_NOT_FOUND,
   pageHeaders,
   permissions,
-  projectKey,
   projectMemberItem,
+  projectPageCounters,
+  projectRead,
   projectView,
   store,
   tokenRead,
@@ -43,7 +43,7 @@ describe('GET /projects/:id/users', () => {
     });
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
       listQuery('l1', 'MEMBERS#PROJECT#42'),
       listQuery('l1', 'MEMBERS#GROUP#3'),
@@ -54,7 +54,7 @@ describe('GET /projects/:id/users', () => {
 
   it('a private project to anonymous callers → 404 Project Not Found', async () => {
     expect(await invoke(listUsers, 'GET', '/api/v4/projects/42/users')).toEqual(PROJECT_NOT_FOUND);
-    expect(sentCommands()).toEqual([getCommand(projectKey(42))]);
+    expect(sentCommands()).toEqual([...projectRead(42)]);
   });
 });
 
@@ -66,7 +66,7 @@ describe('GET /projects (signed in, no filters)', () => {
   }
 
   it('merges the visible lists with the projects reached through groups, newest first, with permissions', async () => {
-    store(countItem('PROJECTS#public', 1));
+    store(...countItems('PROJECTS#public', 1));
     const listProjects = await coldListHandler();
     expect(await invoke(listProjects, 'GET', '/api/v4/projects', { token: USER_TOKEN })).toEqual({
       statusCode: 200,
@@ -88,6 +88,7 @@ describe('GET /projects (signed in, no filters)', () => {
       treeQuery('TREE#3#SHARES', '000000000003/'),
       listQuery('l2', 'PROJECTS#NS#3#private', { order: 'created_at', limit: 20, asc: false }),
       countRead('PROJECTS#NS#3#private'),
+      projectPageCounters(43, 42),
     ]);
   });
 });

@@ -6,7 +6,17 @@ import { handler as star } from '../../functions/projects/star.ts';
 import { handler as unarchive } from '../../functions/projects/unarchive.ts';
 import { handler as unstar } from '../../functions/projects/unstar.ts';
 import { invoke } from '../support/events.ts';
-import { ddb, emptyHeaders, NOW, pad, resetMocks, sentCommands, TABLE, USER_TOKEN } from './fixtures.ts';
+import {
+  ddb,
+  emptyHeaders,
+  NOW,
+  pad,
+  pinCounterShards,
+  resetMocks,
+  sentCommands,
+  TABLE,
+  USER_TOKEN,
+} from './fixtures.ts';
 import {
   api,
   apiMemberKeys,
@@ -17,14 +27,16 @@ import {
   created,
   dotfiles,
   FORBIDDEN,
-  getCommand,
   givenWorld,
   groupMemberItem,
+  liveCounterAdd,
   memberKey,
   PROJECT_NOT_FOUND,
   permissions,
+  projectCount,
+  projectCountItems,
   projectItem,
-  projectKey,
+  projectRead,
   projectView,
   projectWrite,
   store,
@@ -33,15 +45,12 @@ import {
   writesSent,
 } from './resource-fixtures.ts';
 
-const starCount = (delta: number, condition: string) => ({
-  Update: {
-    TableName: TABLE,
-    Key: projectKey(43),
-    UpdateExpression: 'ADD star_count :delta',
-    ConditionExpression: condition,
-    ExpressionAttributeValues: { ':delta': delta },
-  },
-});
+/**
+ * The star list's total is the project's star_count: one of its counter shards moves. A star of a
+ * project marked deleted is refused by that shard (an unstar never is).
+ */
+const starCount = (delta: number) =>
+  delta > 0 ? liveCounterAdd('PROJECT#43', { star_count: delta }) : projectCount(43, 'star_count', delta);
 const starKey = (userId: number) => ({ pk: 'PROJECT#43', sk: `STAR#${userId}` });
 /** Alice stars dotfiles. */
 const starTransaction = transaction(
@@ -61,9 +70,11 @@ const starTransaction = transaction(
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   },
-  starCount(1, 'attribute_exists(pk) AND attribute_not_exists(deleting)'),
+  starCount(1),
 );
 const GUARD = 'updated_at = :previous AND attribute_not_exists(deleting)';
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -73,7 +84,7 @@ beforeEach(() => {
 describe('POST /projects/:id/star and /unstar', () => {
   it('stars: the star item and the counter in one transaction, then the fresh project → 201', async () => {
     ddb.on(TransactWriteCommand).callsFake(() => {
-      store(projectItem({ ...dotfiles, star_count: 1 }));
+      store(...projectCountItems({ ...dotfiles, star_count: 1 }));
       return {};
     });
     expect(await invoke(star, 'POST', '/api/v4/projects/43/star', { token: USER_TOKEN })).toEqual(
@@ -81,10 +92,10 @@ describe('POST /projects/:id/star and /unstar', () => {
     );
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(43)),
+      ...projectRead(43),
       batchGet(memberKey('PROJECT', 43, 2)),
       starTransaction,
-      getCommand(projectKey(43)),
+      ...projectRead(43),
     ]);
   });
 
@@ -97,30 +108,39 @@ describe('POST /projects/:id/star and /unstar', () => {
     });
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(43)),
+      ...projectRead(43),
       batchGet(memberKey('PROJECT', 43, 2)),
       starTransaction,
     ]);
   });
 
+  it('a project marked deleted meanwhile: its counter shard refuses the star → 404 Project Not Found', async () => {
+    ddb.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed'));
+    expect(await invoke(star, 'POST', '/api/v4/projects/43/star', { token: USER_TOKEN })).toEqual(
+      PROJECT_NOT_FOUND,
+    );
+    expect(writesSent()).toEqual([starTransaction]);
+  });
+
   it('unstars: the star item goes and the counter drops → 201 with the owner’s view', async () => {
+    const shard = { pk: 'PROJECT#43', sk: 'COUNT#0' };
     ddb.on(TransactWriteCommand).callsFake(() => {
-      store(projectItem({ ...dotfiles, star_count: 0 }));
+      store({ ...shard, star_count: 0 });
       return {};
     });
-    store(projectItem({ ...dotfiles, star_count: 1 }));
+    store({ ...shard, star_count: 1 });
     expect(await invoke(unstar, 'POST', '/api/v4/projects/43/unstar', { token: BOB_TOKEN })).toEqual(
       created(projectView(dotfiles, { admin: true, extra: { permissions: permissions(50, 0) } })),
     );
     expect(sentCommands()).toEqual([
       tokenRead(BOB_TOKEN),
-      getCommand(projectKey(43)),
+      ...projectRead(43),
       batchGet(memberKey('PROJECT', 43, 7)),
       transaction(
         { Delete: { TableName: TABLE, Key: starKey(7), ConditionExpression: 'attribute_exists(pk)' } },
-        starCount(-1, 'attribute_exists(pk)'),
+        starCount(-1),
       ),
-      getCommand(projectKey(43)),
+      ...projectRead(43),
     ]);
   });
 
@@ -141,9 +161,9 @@ describe('POST /projects/:id/archive and /unarchive', () => {
     );
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       transaction(projectWrite(archived, GUARD, { ':previous': api.updated_at })),
     ]);
   });
@@ -165,9 +185,9 @@ describe('POST /projects/:id/archive and /unarchive', () => {
     );
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       transaction(projectWrite(restored, GUARD, { ':previous': api.updated_at })),
     ]);
   });

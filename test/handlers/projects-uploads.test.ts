@@ -11,18 +11,18 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as getUpload } from '../../functions/projects/get-upload.ts';
 import { handler as upload } from '../../functions/projects/upload.ts';
 import { apiEvent, invoke, lambdaContext } from '../support/events.ts';
-import { BUCKET, emptyHeaders, resetMocks, sentCommands, TABLE, USER_TOKEN } from './fixtures.ts';
+import { BUCKET, emptyHeaders, pinCounterShards, resetMocks, sentCommands, USER_TOKEN } from './fixtures.ts';
 import {
   BOB_TOKEN,
   batchGet,
   created,
-  getCommand,
   givenWorld,
+  liveCounterAdd,
   memberKey,
   NOT_FOUND,
   ok,
   PROJECT_NOT_FOUND,
-  projectKey,
+  projectRead,
   tokenRead,
 } from './resource-fixtures.ts';
 
@@ -51,6 +51,8 @@ function multipart(field: string, filename: string, contentType: string, content
 
 const putObjects = () => s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input);
 
+pinCounterShards();
+
 beforeEach(() => {
   resetMocks();
   s3.reset();
@@ -78,18 +80,11 @@ describe('POST /projects/:id/uploads', () => {
     expect(putObjects()).toEqual([{ Bucket: BUCKET, Key: key, Body: PNG, ContentType: 'image/png' }]);
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(43)),
+      ...projectRead(43),
       batchGet(memberKey('PROJECT', 43, 2)),
-      // The file's bytes join the project's storage statistics.
-      {
-        UpdateCommand: {
-          TableName: TABLE,
-          Key: projectKey(43),
-          UpdateExpression: 'ADD uploads_size :bytes',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-          ExpressionAttributeValues: { ':bytes': PNG.length },
-        },
-      },
+      // The file's bytes join the project's storage statistics: a counter, on one of its shards,
+      // written alone unless the project is marked deleted.
+      { UpdateCommand: liveCounterAdd('PROJECT#43', { uploads_size: PNG.length }).Update },
     ]);
   });
 
@@ -153,7 +148,7 @@ describe('GET /projects/:id/uploads/:secret/:filename', () => {
     expect(s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input)).toEqual([
       { Bucket: BUCKET, Key: `uploads/43/${SECRET}/diagram.png` },
     ]);
-    expect(sentCommands()).toEqual([getCommand(projectKey(43))]);
+    expect(sentCommands()).toEqual([...projectRead(43)]);
   });
 
   it('an upload stored with a client’s type (before types were decided here) → served as its bytes show, an attachment', async () => {

@@ -14,6 +14,7 @@ import {
   emptyHeaders,
   NOW,
   pad,
+  pinCounterShards,
   REQUEST_CORRELATION,
   resetMocks,
   SEARCH_QUEUE_URL,
@@ -47,8 +48,8 @@ import {
   type ProjectShareRecord,
   permissions,
   projectItem,
-  projectKey,
   projectMemberItem,
+  projectRead,
   projectRecord,
   projectView,
   projectWrite,
@@ -121,6 +122,8 @@ const notesCreation = transaction(
   listCount('MEMBERS#PROJECT#41', 1),
   listCount('MEMBERSHIPS#PROJECT#USER#7', 1),
 );
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -231,9 +234,9 @@ describe('PUT /projects/:id', () => {
     );
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       transaction(projectWrite(changed, GUARD, { ':previous': api.updated_at }), searchPending(42)),
     ]);
     expect(searchMessages()).toEqual([
@@ -276,7 +279,7 @@ describe('POST /projects/:id/share', () => {
     ).toEqual(created({ id: 1, project_id: 42, group_id: 9, group_access: 30, expires_at: null }));
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
       getCommand({ pk: 'GROUP#9', sk: 'GROUP' }),
       batchGet(memberKey('GROUP', 9, 2)),
@@ -339,7 +342,7 @@ describe('DELETE /projects/:id/share/:group_id', () => {
     });
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(2, 9)),
       transaction(
         { Delete: { TableName: TABLE, Key: shareKey, ConditionExpression: 'attribute_exists(pk)' } },

@@ -25,6 +25,7 @@ import {
   ddb,
   grantItem,
   jsonHeaders,
+  NOW,
   pad,
   REGULAR,
   SEP,
@@ -389,14 +390,18 @@ export const dotfiles = projectRecord({
   creator_id: 7,
 });
 
-/** A project item as the store writes it (group namespaces also sit in the tree). */
+/**
+ * A project item as the store writes it (group namespaces also sit in the tree): without its
+ * counters, which live in the project's counter shards (`projectCountItems`).
+ */
 export function projectItem(project: ProjectRecord): Item {
   const groupIds = project.namespace.group_ids;
   const id = pad(project.id);
+  const { star_count: _stars, forks_count: _forks, ...fields } = project;
   return {
     pk: `PROJECT#${project.id}`,
     sk: 'PROJECT',
-    ...project,
+    ...fields,
     kind: 'project',
     l1: `PROJECTS#${project.visibility}`,
     l2: `PROJECTS#NS#${project.namespace.id}#${project.visibility}`,
@@ -511,12 +516,56 @@ export function store(...items: Item[]): void {
   for (const item of items) table.set(`${item.pk}|${item.sk}`, item);
 }
 
-/** A list's counter item. */
-export const countItem = (list: string, count: number): Item => ({
-  pk: `LISTCOUNT#${list}`,
-  sk: 'COUNT',
-  count,
-});
+// Counters ------------------------------------------------------------------------------------------
+
+/** The keys of the counter shards in a partition (`COUNT#0` … `COUNT#<shards - 1>`). */
+export const shardKeys = (pk: string, shards: number): Key[] =>
+  Array.from({ length: shards }, (_, shard) => ({ pk, sk: `COUNT#${shard}` }));
+
+/** Shards of a list's total: 16 for instance-wide lists (every user, every public project, …), else 4. */
+const WIDE_LIST =
+  /^(USERS(#[^#]+)?|PATS|GROUPS#[^#]+|GROUPS#CHILDREN#ROOT|NAMESPACES#USER|PROJECTS#[^#]+|G?SEARCH#PENDING|MIRRORS|LDAPLINKS)$/;
+export const listShards = (list: string) => (WIDE_LIST.test(list) ? 16 : 4);
+
+/** Shards of a project's counters (star_count, forks_count, open_issues_count). */
+export const PROJECT_SHARDS = 4;
+/** Shards of a note parent's counters (notes_count, user_notes_count). */
+export const THREAD_SHARDS = 2;
+
+/**
+ * Counter shard items holding these sums: each count spread over the shards (shard i holds
+ * ⌊n / shards⌋, one more for the first n mod shards), so a reader must add them up. Shards left
+ * with nothing are not stored.
+ */
+export function counterShardItems(pk: string, counts: Record<string, number>, shards: number): Item[] {
+  return shardKeys(pk, shards).flatMap((key, shard) => {
+    const attributes: Item = {};
+    for (const [name, count] of Object.entries(counts)) {
+      const part = Math.floor(count / shards) + (shard < count % shards ? 1 : 0);
+      if (part) attributes[name] = part;
+    }
+    return Object.keys(attributes).length ? [{ ...key, ...attributes }] : [];
+  });
+}
+
+/** A list's total as its counter shards hold it. */
+export const countItems = (list: string, count: number): Item[] =>
+  counterShardItems(`LISTCOUNT#${list}`, { count }, listShards(list));
+
+/** A project's counters as its shards hold them (the record's star and fork counts, open issues). */
+export const projectCountItems = (
+  project: { id: number; star_count?: number; forks_count?: number },
+  openIssues = 0,
+) =>
+  counterShardItems(
+    `PROJECT#${project.id}`,
+    {
+      star_count: project.star_count ?? 0,
+      forks_count: project.forks_count ?? 0,
+      open_issues_count: openIssues,
+    },
+    PROJECT_SHARDS,
+  );
 
 const find = (key: Key) => {
   const item = table.get(`${key.pk}|${key.sk}`);
@@ -599,7 +648,42 @@ export function givenCounter(kind: string, last: number): void {
     .resolves({ Attributes: { value: last } });
 }
 
+/**
+ * The iid counter at `key` (a project's `IIDS` item, attribute `issue` or `merge_request`; a group's
+ * epic counter, `last_iid`) answers its ADD with `iid`, the iid the creation takes.
+ */
+export function givenNextIid(key: Key, attribute: string, iid: number): void {
+  ddb.on(UpdateCommand, { Key: key }).resolves({ Attributes: { [attribute]: iid } });
+}
+
+/** The key of a project's iid counter item. */
+export const projectIidsKey = (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'IIDS' });
+
 // Commands ------------------------------------------------------------------------------------------
+
+/** The atomic ADD that takes the next iid, before the creation's transaction. */
+export const iidTake = (key: Key, attribute: string) => ({
+  UpdateCommand: {
+    TableName: TABLE,
+    Key: key,
+    UpdateExpression: 'ADD #iid :one',
+    ExpressionAttributeNames: { '#iid': attribute },
+    ExpressionAttributeValues: { ':one': 1 },
+    ReturnValues: 'UPDATED_NEW',
+  },
+});
+
+/** A failed creation gives its iid back, unless a later creation took the next one. */
+export const iidRelease = (key: Key, attribute: string, iid: number) => ({
+  UpdateCommand: {
+    TableName: TABLE,
+    Key: key,
+    UpdateExpression: 'ADD #iid :minus',
+    ConditionExpression: '#iid = :iid',
+    ExpressionAttributeNames: { '#iid': attribute },
+    ExpressionAttributeValues: { ':minus': -1, ':iid': iid },
+  },
+});
 
 /** The auth middleware's read of a presented token. */
 export const tokenRead = (secret: string) => ({ GetCommand: tokenLookup(secret) });
@@ -627,12 +711,44 @@ export const noteRemoval = (key: Key) => ({
 export const getCommand = (key: Key) => ({
   GetCommand: { TableName: TABLE, Key: key, ConsistentRead: true },
 });
-export const countRead = (list: string) => ({
-  GetCommand: { TableName: TABLE, Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' } },
-});
 export const batchGet = (...keys: Key[]) => ({
   BatchGetCommand: { RequestItems: { [TABLE]: { Keys: keys, ConsistentRead: true } } },
 });
+/**
+ * For tests that mock reads one by one: a BatchGet of exactly a partition's counter shards answers
+ * the shard items holding `counts` (spread as `counterShardItems` spreads them).
+ */
+export function givenShards(pk: string, counts: Record<string, number>, shards: number): void {
+  ddb
+    .on(BatchGetCommand, batchGet(...shardKeys(pk, shards)).BatchGetCommand, true)
+    .resolves({ Responses: { [TABLE]: counterShardItems(pk, counts, shards) } });
+}
+/** A list's total as its shards hold it, answered to the BatchGet of them (see `givenShards`). */
+export const givenListCount = (list: string, count: number) =>
+  givenShards(`LISTCOUNT#${list}`, { count }, listShards(list));
+
+/** The read of a list's total: all its counter shards in one batch. */
+export const countRead = (list: string) => batchGet(...shardKeys(`LISTCOUNT#${list}`, listShards(list)));
+/** The counter shards of a project, read beside it. */
+export const projectShardKeys = (id: number) => shardKeys(`PROJECT#${id}`, PROJECT_SHARDS);
+/**
+ * The read of a page's counters after the Query that read the page: the counter shards of its
+ * counted items (projects, issues, …) in one batch, eventually consistent like the index the page
+ * came from.
+ */
+export const pageCountersRead = (...keys: Key[]) => ({
+  BatchGetCommand: { RequestItems: { [TABLE]: { Keys: keys, ConsistentRead: false } } },
+});
+/** The counters read for a page of projects, in page order. */
+export const projectPageCounters = (...ids: number[]) => pageCountersRead(...ids.flatMap(projectShardKeys));
+/** The counters read for a page of issues, merge requests, snippets or epics (by partition key). */
+export const threadPageCounters = (...pks: string[]) =>
+  pageCountersRead(...pks.flatMap((pk) => shardKeys(pk, THREAD_SHARDS)));
+/** A project read by key: its item, and its counter shards in one batch beside it. */
+export const projectRead = (id: number) => [
+  getCommand({ pk: `PROJECT#${id}`, sk: 'PROJECT' }),
+  batchGet(...projectShardKeys(id)),
+];
 
 /** A Query of a list (`l1`/`l2` partition) in the given order. */
 export const listQuery = (
@@ -701,14 +817,98 @@ export const groupLdapQuery = (groupId: number) => ({
 
 export const transaction = (...TransactItems: unknown[]) => ({ TransactWriteCommand: { TransactItems } });
 
-export const listCount = (list: string, delta: number) => ({
-  Update: {
+/**
+ * A transaction's change of counters on one shard (the shard a pinned Math.random draws: 0 unless
+ * told), one `ADD #c<i> :c<i>` per attribute in the order given.
+ */
+export const counterAdd = (pk: string, deltas: Record<string, number>, shard = 0) => {
+  const entries = Object.entries(deltas);
+  return {
+    Update: {
+      TableName: TABLE,
+      Key: { pk, sk: `COUNT#${shard}` },
+      UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, delta], index) => [`:c${index}`, delta])),
+    },
+  };
+};
+
+/** A list's total moving in a transaction, on one of its shards. */
+export const listCount = (list: string, delta: number, shard = 0) =>
+  counterAdd(`LISTCOUNT#${list}`, { count: delta }, shard);
+
+/** A project counter (star_count, forks_count, open_issues_count) moving on one of its shards. */
+export const projectCount = (id: number, attribute: string, delta: number, shard = 0) =>
+  counterAdd(`PROJECT#${id}`, { [attribute]: delta }, shard);
+
+/** The condition of an increase on a deletable item's counter shard: the item is not marked deleted. */
+export const LIVE_SHARD = 'attribute_not_exists(deleting)';
+
+/**
+ * An increase of a deletable item's counter (a project's forks, an issue's notes, …): refused by
+ * the shard once the item is marked deleted. A decrease is never refused (see `counterAdd`).
+ */
+export const liveCounterAdd = (pk: string, deltas: Record<string, number>, shard = 0) => {
+  const add = counterAdd(pk, deltas, shard);
+  return { Update: { ...add.Update, ConditionExpression: LIVE_SHARD } };
+};
+
+/** When the marks a deleted item leaves on its counter shards expire (a week after NOW, in seconds). */
+export const TOMBSTONE_EXPIRES = Math.ceil(Date.parse(NOW) / 1000) + 7 * 86_400;
+
+/** The marks a deleted item leaves on its counter shards, in the transaction that removes it. */
+export const shardTombstones = (pk: string, shards: number) =>
+  shardKeys(pk, shards).map((Key) => ({
+    Update: {
+      TableName: TABLE,
+      Key,
+      UpdateExpression: 'SET deleting = :true, expires = :expires',
+      ExpressionAttributeValues: { ':true': true, ':expires': TOMBSTONE_EXPIRES },
+    },
+  }));
+
+/** The same marks written as whole items by a purge. */
+export const shardTombstoneItems = (pk: string, shards: number) =>
+  shardKeys(pk, shards).map((key) => ({ ...key, deleting: true, expires: TOMBSTONE_EXPIRES }));
+
+/** A note parent's (issue, merge request, snippet, epic) counts as its two shards hold them. */
+export const threadCountItems = (pk: string, counts: { notes_count: number; user_notes_count: number }) =>
+  counterShardItems(pk, counts, THREAD_SHARDS);
+
+/** A note parent read by key: its item, and its counter shards in one batch beside it. */
+export const threadRead = (key: Key) => [getCommand(key), batchGet(...shardKeys(key.pk, THREAD_SHARDS))];
+
+/** The Query of a page of a parent's notes: its notes' list, in created (or updated) order. */
+export const notesListQuery = (
+  parentPk: string,
+  options: { order?: 'created_at' | 'updated_at'; limit?: number; asc?: boolean } = {},
+) => ({
+  QueryCommand: {
     TableName: TABLE,
-    Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' },
-    UpdateExpression: 'ADD #count :delta',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':delta': delta },
+    IndexName: `l1-${options.order ?? 'created_at'}`,
+    KeyConditionExpression: '#list = :partition',
+    ExpressionAttributeNames: { '#list': 'l1' },
+    ExpressionAttributeValues: { ':partition': `NOTES#${parentPk}` },
+    ScanIndexForward: options.asc ?? false,
+    Limit: options.limit ?? 20,
+    ExclusiveStartKey: undefined,
   },
+});
+
+/** The list attributes of a note in its parent's notes list (created and updated order only). */
+export const noteListAttributes = (
+  parentPk: string,
+  note: { id: number; created_at: string; updated_at: string },
+) => ({
+  l1: `NOTES#${parentPk}`,
+  screated: `${note.created_at}${SEP}${pad(note.id)}`,
+  supdated: `${note.updated_at}${SEP}${pad(note.id)}`,
+});
+
+/** A ConditionCheck in a transaction. */
+export const conditionCheck = (key: Key, ConditionExpression: string) => ({
+  ConditionCheck: { TableName: TABLE, Key: key, ConditionExpression },
 });
 
 export const counterReservation = (kind: string) => ({
@@ -747,13 +947,8 @@ export const memberKey = (owner: 'GROUP' | 'PROJECT', id: number, userId: number
   sk: `MEMBER#${userId}`,
 });
 
-/** Attributes a whole-item write leaves alone: counters and what the repository jobs record. */
+/** Attributes a whole-item write leaves alone: the fork relation and what the repository jobs record. */
 const MOVED_ALONE = new Set([
-  'star_count',
-  'forks_count',
-  'open_issues_count',
-  'last_issue_iid',
-  'last_merge_request_iid',
   'forked_from_project_id',
   'import_status',
   'import_error',
@@ -763,22 +958,37 @@ const MOVED_ALONE = new Set([
   'commit_count',
   'repository_size',
   'uploads_size',
+  'avatar',
 ]);
 
 /**
  * The Update that writes a whole project item except what is moved alone (MOVED_ALONE): each attribute
  * of its item (in its order, pk and sk skipped) is set as `#a<i> = :a<i>`, or removed when undefined.
+ * A project read by key (`readByKey`, the default) comes with the sums of its counter shards, of
+ * which uploads_size (moved alone) stays in the item written, after the project's own fields.
  */
-export function projectWrite(project: ProjectRecord, ConditionExpression: string, values: Item) {
+export function projectWrite(
+  project: ProjectRecord,
+  ConditionExpression: string,
+  values: Item,
+  options: { readByKey?: boolean } = {},
+) {
   // A personal project's item has no tree attributes: the write removes them.
   const item = project.namespace.group_ids.length
     ? projectItem(project)
     : { ...projectItem(project), tree: undefined, tpath: undefined };
+  const entries = Object.entries(item);
+  if (options.readByKey ?? true)
+    entries.splice(
+      entries.findIndex(([name]) => name === 'kind'),
+      0,
+      ['uploads_size', 0],
+    );
   const names: Record<string, string> = {};
   const attributeValues: Item = { ...values };
   const sets: string[] = [];
   const removals: string[] = [];
-  Object.entries(item).forEach(([name, value], index) => {
+  entries.forEach(([name, value], index) => {
     if (name === 'pk' || name === 'sk' || MOVED_ALONE.has(name)) return;
     names[`#a${index}`] = name;
     if (value === undefined) removals.push(`#a${index}`);

@@ -16,6 +16,7 @@ import {
   grantItem,
   jsonHeaders,
   pad,
+  pinCounterShards,
   REGULAR,
   resetMocks,
   SEP,
@@ -33,7 +34,8 @@ import {
   basicView,
   batchGet,
   bobUser,
-  countItem,
+  countItems,
+  countRead,
   getCommand,
   givenWorld,
   groupKey,
@@ -43,8 +45,11 @@ import {
   memberKey,
   message,
   projectKey,
+  projectShardKeys,
+  shardKeys,
   simpleProjectView,
   store,
+  threadPageCounters,
   tokenRead,
   treeQuery,
 } from './resource-fixtures.ts';
@@ -253,7 +258,7 @@ const membershipListsOf = (userId: number) => [
 ];
 /** The index reads of the term `api`: pending projects and the key's counter (then its postings). */
 const pendingQuery = listQuery('l1', 'SEARCH#PENDING');
-const apiCounter = batchGet({ pk: 'LISTCOUNT#SEARCH#~api', sk: 'COUNT' });
+const apiCounter = countRead('SEARCH#~api');
 const apiPostings = listQuery('l1', 'SEARCH#~api', { limit: 201 });
 /** A whole list read newest first (an issuable list filtered by the search). */
 const newestFirst = (partition: string) => listQuery('l1', partition, { order: 'created_at', asc: false });
@@ -269,6 +274,7 @@ const aliceOnApi = batchGet(
   memberKey('GROUP', 5, 2),
   groupKey(3),
   groupKey(5),
+  ...projectShardKeys(42),
 );
 
 /** carol: signed in, a member of nothing. */
@@ -282,6 +288,8 @@ const CAROL = { ...REGULAR, id: 8, username: 'carol' };
  * bob a developer of backend, an issue and a merge request in api, and api in the search index.
  * The container has seen the three credentials and api (the usual warm container).
  */
+pinCounterShards();
+
 beforeEach(() => {
   resetMocks();
   givenWorld();
@@ -289,10 +297,10 @@ beforeEach(() => {
     groupMemberItem(backend, { userId: 7, level: 30 }),
     issuableItem('issue', issueRecord),
     issuableItem('merge_request', mrRecord),
-    countItem('SEARCH#~api', 1),
+    ...countItems('SEARCH#~api', 1),
     apiPosting,
-    countItem('GSEARCH#~pla', 1),
-    countItem('GSEARCH#~lat', 1),
+    ...countItems('GSEARCH#~pla', 1),
+    ...countItems('GSEARCH#~lat', 1),
     platformPosting('~pla'),
     platformPosting('~lat'),
     grantItem(CAROL_TOKEN, { user: CAROL }),
@@ -333,7 +341,7 @@ describe('GET /search', () => {
       tokenRead(USER_TOKEN),
       // 2: the rarest key's postings; 3: the candidates (her access to private api from her lists).
       apiPostings,
-      batchGet(projectKey(42)),
+      batchGet(projectKey(42), ...projectShardKeys(42)),
       // Beside them, the shares with her groups (for groups shared with them).
       treeQuery('TREE#3#SHARES', `${pad(3)}/`),
     ]);
@@ -353,7 +361,7 @@ describe('GET /search', () => {
       tokenRead(coldToken),
       apiPostings,
       ...membershipListsOf(2),
-      batchGet(projectKey(42)),
+      batchGet(projectKey(42), ...projectShardKeys(42)),
       // Beside the candidates, the shares with her groups (for groups shared with them).
       treeQuery('TREE#3#SHARES', `${pad(3)}/`),
     ]);
@@ -386,7 +394,7 @@ describe('GET /search', () => {
       // 1: the index's pending groups, the term's key counters and her group memberships (read
       // ahead) beside the credential; 2: the rarest key's postings; 3: the candidates' items.
       listQuery('l1', 'GSEARCH#PENDING'),
-      batchGet({ pk: 'LISTCOUNT#GSEARCH#~pla', sk: 'COUNT' }, { pk: 'LISTCOUNT#GSEARCH#~lat', sk: 'COUNT' }),
+      batchGet(...shardKeys('LISTCOUNT#GSEARCH#~pla', 4), ...shardKeys('LISTCOUNT#GSEARCH#~lat', 4)),
       listQuery('l2', 'MEMBERSHIPS#GROUP#USER#2'),
       tokenRead(USER_TOKEN),
       listQuery('l1', 'GSEARCH#~pla', { limit: 201 }),
@@ -452,11 +460,11 @@ describe('GET /groups/:id/search', () => {
       // 2: the postings beside her access to the group; 3: the candidates.
       apiPostings,
       batchGet(memberKey('GROUP', 3, 2)),
-      batchGet(projectKey(42)),
+      batchGet(projectKey(42), ...projectShardKeys(42)),
     ]);
   });
 
-  it('issues: in the readable projects of the subtree, with the users they show (5 round trips)', async () => {
+  it('issues: in the readable projects of the subtree, with their counters and the users they show (6 round trips)', async () => {
     expect(await search(path, { scope: 'issues', search: 'login' }, USER_TOKEN)).toEqual({
       statusCode: 200,
       headers: onePage(path, 'scope=issues&search=login', 1),
@@ -471,8 +479,9 @@ describe('GET /groups/:id/search', () => {
       treeQuery('TREE#3#PROJECTS#private', `${pad(3)}/`),
       treeQuery('TREE#3#PROJECTS#internal', `${pad(3)}/`),
       treeQuery('TREE#3#PROJECTS#public', `${pad(3)}/`),
-      // 4: each project's issues; 5: their authors and assignees.
+      // 4: each project's issues; 5: the counters of the page's; 6: their authors and assignees.
       newestFirst('ISSUES#PROJECT#42'),
+      threadPageCounters('ISSUE#42#4'),
       batchGet(userKey(2), userKey(7)),
     ]);
   });
@@ -527,7 +536,7 @@ describe('GET /groups/:id/search', () => {
 describe('GET /projects/:id/search', () => {
   const path = '/api/v4/projects/42/search';
 
-  it('issues: the project issue list filtered by the term (3 round trips)', async () => {
+  it('issues: the project issue list filtered by the term, the page with its counters (4 round trips)', async () => {
     expect(await search(path, { scope: 'issues', search: 'login' }, USER_TOKEN)).toEqual({
       statusCode: 200,
       headers: onePage(path, 'scope=issues&search=login', 1),
@@ -536,6 +545,7 @@ describe('GET /projects/:id/search', () => {
     expect(sentCommands()).toEqual([
       aliceOnApi,
       newestFirst('ISSUES#PROJECT#42'),
+      threadPageCounters('ISSUE#42#4'),
       batchGet(userKey(2), userKey(7)),
     ]);
   });
@@ -549,13 +559,18 @@ describe('GET /projects/:id/search', () => {
     expect(sentCommands()).toEqual([aliceOnApi]);
   });
 
-  it('merge_requests: MergeRequestBasic of each match (3 round trips)', async () => {
+  it('merge_requests: MergeRequestBasic of each match (4 round trips)', async () => {
     expect(await search(path, { scope: 'merge_requests', search: 'search' }, USER_TOKEN)).toEqual({
       statusCode: 200,
       headers: onePage(path, 'scope=merge_requests&search=search', 1),
       body: [mrView()],
     });
-    expect(sentCommands()).toEqual([aliceOnApi, newestFirst('MRS#PROJECT#42'), batchGet(userKey(2))]);
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      newestFirst('MRS#PROJECT#42'),
+      threadPageCounters('MR#42#3'),
+      batchGet(userKey(2)),
+    ]);
   });
 
   it('users: everyone with access whose name matches, newest first (3 round trips)', async () => {
@@ -607,6 +622,6 @@ describe('GET /projects/:id/search', () => {
     expect(await search(path, { scope: 'issues', search: 'login' })).toEqual(
       message(401, '401 Unauthorized'),
     );
-    expect(sentCommands()).toEqual([batchGet(projectKey(42))]);
+    expect(sentCommands()).toEqual([batchGet(projectKey(42), ...projectShardKeys(42))]);
   });
 });

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { handler as createSnippet } from '../../functions/snippets/create.ts';
 import { handler as getSnippet } from '../../functions/snippets/get.ts';
@@ -20,6 +20,7 @@ import {
   emptyHeaders,
   NOW,
   pad,
+  pinCounterShards,
   resetMocks,
   SEP,
   sentCommands,
@@ -35,6 +36,7 @@ import {
   BOB_TOKEN,
   batchGet,
   bobUser,
+  counterAdd,
   counterReservation,
   created,
   FORBIDDEN,
@@ -43,15 +45,22 @@ import {
   givenWorld,
   type Item,
   listCount,
+  liveCounterAdd,
   message,
   NOT_FOUND,
   noteAsRead,
+  noteListAttributes,
   noteRemoval,
+  notesListQuery,
   ok,
   PROJECT_NOT_FOUND,
   pageHeaders,
   projectKey,
+  projectRead,
+  projectShardKeys,
   store,
+  threadCountItems,
+  threadRead,
   tokenRead,
   transaction,
   writesSent,
@@ -138,13 +147,12 @@ const noteRecord = (snippet: SnippetFields, overrides: Partial<NoteFields> = {})
 
 type NoteRecord = ReturnType<typeof noteRecord>;
 
-/** A note item in its snippet's partition, sorted by the local indexes. */
+/** A note item in its snippet's partition, in the snippet's notes list. */
 const noteItem = (note: NoteRecord): Item => ({
   ...noteKey(note.noteable_id, note.id),
   ...note,
   kind: 'note',
-  lcreated: `${note.created_at}${SEP}${pad(note.id)}`,
-  lupdated: `${note.updated_at}${SEP}${pad(note.id)}`,
+  ...noteListAttributes(`SNIPPET#${note.noteable_id}`, note),
 });
 
 const userBasic = (user: UserRecord) => ({
@@ -203,24 +211,22 @@ const singleNoteView = (note: NoteRecord, author: UserRecord, snippet: SnippetFi
  * her there (see beforeAll): her token, the project and her memberships in one batch.
  */
 const aliceReadsApi = () => [
-  batchGet({ pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' }, projectKey(42), ...apiMemberKeys(2)),
+  batchGet(
+    { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' },
+    projectKey(42),
+    ...apiMemberKeys(2),
+    ...projectShardKeys(42),
+  ),
 ];
 
-/** The update that counts a note on (or off) its snippet, moving its updated time on a new one. */
-const countOnSnippet = (snippetId: number, delta: number, now?: string) => ({
-  Update: {
-    TableName: TABLE,
-    Key: snippetKey(snippetId),
-    UpdateExpression: `ADD notes_count :delta, user_notes_count :user${now ? ' SET updated_at = :now, #updatedSort = :sort' : ''}`,
-    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleting)',
-    ExpressionAttributeValues: {
-      ':delta': delta,
-      ':user': delta,
-      ...(now ? { ':now': now, ':sort': `${now}${SEP}${pad(snippetId)}` } : {}),
-    },
-    ...(now ? { ExpressionAttributeNames: { '#updatedSort': 'supdated' } } : {}),
-  },
-});
+/**
+ * The count of a note on (or off) its snippet, on one of its counter shards: a new one is refused
+ * once the snippet is marked deleted.
+ */
+const countOnSnippet = (snippetId: number, delta: number) =>
+  delta > 0
+    ? liveCounterAdd(`SNIPPET#${snippetId}`, { notes_count: delta, user_notes_count: delta })
+    : counterAdd(`SNIPPET#${snippetId}`, { notes_count: delta, user_notes_count: delta });
 
 beforeAll(async () => {
   // The container learns who alice's token belongs to and which groups decide access to api.
@@ -228,6 +234,8 @@ beforeAll(async () => {
   givenWorld();
   await invoke(getSnippet, 'GET', '/api/v4/projects/42/snippets/1', { token: USER_TOKEN });
 });
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -258,7 +266,7 @@ describe('POST /projects/:id/snippets', () => {
     expect(answer).toEqual(created(snippetView(stored, aliceUser)));
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand(projectKey(42)),
+      ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
       counterReservation('snippet'),
       batchGet(userKey(2)),
@@ -381,7 +389,11 @@ describe('GET /projects/:id/snippets/:snippet_id', () => {
     expect(
       await invoke(getSnippet, 'GET', '/api/v4/projects/42/snippets/500', { token: USER_TOKEN }),
     ).toEqual(ok(snippetView(snippet, aliceUser)));
-    expect(sentCommands()).toEqual([...aliceReadsApi(), getCommand(snippetKey(500)), batchGet(userKey(2))]);
+    expect(sentCommands()).toEqual([
+      ...aliceReadsApi(),
+      ...threadRead(snippetKey(500)),
+      batchGet(userKey(2)),
+    ]);
   });
 
   it('a snippet of another project, or a private one a non-member asks for → 404 Not found', async () => {
@@ -548,7 +560,7 @@ describe('GET /projects/:id/snippets/:snippet_id/raw', () => {
     });
     expect(sentCommands()).toEqual([
       ...aliceReadsApi(),
-      getCommand(snippetKey(500)),
+      ...threadRead(snippetKey(500)),
       batchGet(
         { pk: 'SNIPPET#500', sk: 'CONTENT#a1b2c3d4e5f6#000' },
         { pk: 'SNIPPET#500', sk: 'CONTENT#a1b2c3d4e5f6#001' },
@@ -558,18 +570,21 @@ describe('GET /projects/:id/snippets/:snippet_id/raw', () => {
 });
 
 describe('notes on a snippet', () => {
-  const snippet = snippetRecord({ notes_count: 2, user_notes_count: 2 });
+  const snippet = snippetRecord();
   const first = noteRecord(snippet, { id: 900, body: 'First', created_at: CREATED, updated_at: CREATED });
   const second = noteRecord(snippet, { id: 901, body: 'Second', author_id: 7 });
 
   beforeEach(() => {
-    store(snippetItem(snippet), noteItem(first), noteItem(second));
+    // Its two notes are counted on its shards.
+    store(
+      snippetItem(snippet),
+      ...threadCountItems('SNIPPET#500', { notes_count: 2, user_notes_count: 2 }),
+      noteItem(first),
+      noteItem(second),
+    );
   });
 
-  it('GET lists a page of the partition’s notes, newest first, with the snippet’s count as total', async () => {
-    ddb
-      .on(QueryCommand, { IndexName: 'local-created_at' })
-      .resolves({ Items: [noteItem(second), noteItem(first)] });
+  it('GET lists a page of the snippet’s notes list, newest first, with the snippet’s count as total', async () => {
     expect(
       await invoke(listNotes, 'GET', '/api/v4/projects/42/snippets/500/notes', { token: USER_TOKEN }),
     ).toEqual({
@@ -579,19 +594,8 @@ describe('notes on a snippet', () => {
     });
     expect(sentCommands()).toEqual([
       ...aliceReadsApi(),
-      getCommand(snippetKey(500)),
-      {
-        QueryCommand: {
-          TableName: TABLE,
-          IndexName: 'local-created_at',
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': 'SNIPPET#500' },
-          ScanIndexForward: false,
-          ConsistentRead: true,
-          Limit: 20,
-          ExclusiveStartKey: undefined,
-        },
-      },
+      ...threadRead(snippetKey(500)),
+      notesListQuery('SNIPPET#500'),
       batchGet(userKey(7), userKey(2)),
     ]);
   });
@@ -609,7 +613,7 @@ describe('notes on a snippet', () => {
       counterReservation('note'),
       transaction(
         { Put: { TableName: TABLE, Item: noteItem(note), ConditionExpression: 'attribute_not_exists(pk)' } },
-        countOnSnippet(500, 1, NOW),
+        countOnSnippet(500, 1),
       ),
     ]);
   });
@@ -642,7 +646,7 @@ describe('notes on a snippet', () => {
     ).toEqual(ok(singleNoteView(second, bobUser, snippet)));
     expect(sentCommands()).toEqual([
       ...aliceReadsApi(),
-      getCommand(snippetKey(500)),
+      ...threadRead(snippetKey(500)),
       getCommand(noteKey(500, 901)),
       batchGet(userKey(7)),
     ]);
@@ -687,10 +691,13 @@ describe('notes on a snippet', () => {
       project_id: 43,
       author_id: 7,
       visibility: 'public',
-      notes_count: 1,
     });
     const note = noteRecord(theirs, { id: 950, author_id: 7 });
-    store(snippetItem(theirs), noteItem(note));
+    store(
+      snippetItem(theirs),
+      ...threadCountItems('SNIPPET#700', { notes_count: 1, user_notes_count: 1 }),
+      noteItem(note),
+    );
     expect(
       await invoke(deleteNote, 'DELETE', '/api/v4/projects/43/snippets/700/notes/950', { token: USER_TOKEN }),
     ).toEqual(FORBIDDEN);

@@ -32,6 +32,7 @@ import {
   USER_TOKEN,
   userRecord,
 } from './fixtures.ts';
+import { givenListCount } from './resource-fixtures.ts';
 
 const alice = userRecord({ id: REGULAR.id, username: 'alice', email: 'alice@example.com', name: 'Alice' });
 const root = userRecord({
@@ -238,9 +239,7 @@ describe('HEAD', () => {
 
   it('on a list: the pagination headers, X-Total included, no body', async () => {
     ddb.on(QueryCommand).resolves({ Items: [] });
-    ddb
-      .on(GetCommand, { Key: { pk: 'LISTCOUNT#PATS#USER#2', sk: 'COUNT' } })
-      .resolves({ Item: { count: 0 } });
+    givenListCount('PATS#USER#2', 0);
     const url = 'https://gitlab.example.com/api/v4/personal_access_tokens';
     const response = await invoke(listTokens, 'HEAD', '/api/v4/personal_access_tokens', {
       token: USER_TOKEN,

@@ -5,22 +5,21 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/user-cleanup.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import { BUCKET, ddb, resetMocks, sentCommands, TABLE, tokensOfUserQuery } from './fixtures.ts';
+import {
+  BUCKET,
+  ddb,
+  pinCounterShards,
+  resetMocks,
+  sentCommands,
+  TABLE,
+  tokensOfUserQuery,
+} from './fixtures.ts';
+import { listCount } from './resource-fixtures.ts';
 
 const s3 = mockClient(S3Client);
 
 const tokensQuery = (userId: number, startKey?: Record<string, unknown>) =>
   tokensOfUserQuery(userId, 'id, token_hash', startKey);
-
-const listCount = (list: string, delta: number) => ({
-  Update: {
-    TableName: TABLE,
-    Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' },
-    UpdateExpression: 'ADD #count :delta',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':delta': delta },
-  },
-});
 
 const removal = (tokenId: number, hash: string, userId: number) => ({
   TransactWriteCommand: {
@@ -48,6 +47,8 @@ const token = (id: number, hash: string) => ({
   l2: 'PATS#USER#7',
   sid: String(id).padStart(12, '0'),
 });
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();

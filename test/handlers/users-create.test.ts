@@ -11,6 +11,7 @@ import {
   givenAdminToken,
   jsonHeaders,
   NOW,
+  pinCounterShards,
   resetMocks,
   SEP,
   sentCommands,
@@ -18,6 +19,7 @@ import {
   tokenLookup,
   userRecord,
 } from './fixtures.ts';
+import { listCount } from './resource-fixtures.ts';
 
 const NEW_ITEM = 'attribute_not_exists(pk)';
 
@@ -28,16 +30,6 @@ const counterUpdate = (kind: string) => ({
   ExpressionAttributeNames: { '#value': 'value' },
   ExpressionAttributeValues: { ':size': 10 },
   ReturnValues: 'UPDATED_NEW',
-});
-
-const listCount = (list: string, delta: number) => ({
-  Update: {
-    TableName: TABLE,
-    Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' },
-    UpdateExpression: 'ADD #count :delta',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':delta': delta },
-  },
 });
 
 /**
@@ -141,6 +133,8 @@ function cancelled(...codes: string[]) {
     CancellationReasons: codes.map((Code) => ({ Code })),
   });
 }
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();

@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { handler as memberships } from '../../functions/users/memberships.ts';
 import { invoke } from '../support/events.ts';
@@ -19,6 +19,7 @@ import {
   USER_TOKEN,
   userRecord,
 } from './fixtures.ts';
+import { countRead, givenListCount, projectShardKeys } from './resource-fixtures.ts';
 
 const T1 = '2026-02-01T00:00:00.000Z';
 const T2 = '2026-02-02T00:00:00.000Z';
@@ -57,11 +58,6 @@ const listQuery = (partition: string, limit: number) => ({
   Limit: limit,
   ExclusiveStartKey: undefined,
 });
-const countRead = (partition: string) => ({
-  TableName: TABLE,
-  Key: { pk: `LISTCOUNT#${partition}`, sk: 'COUNT' },
-});
-
 beforeEach(() => {
   resetMocks();
   givenAdminToken();
@@ -73,12 +69,6 @@ beforeEach(() => {
   ddb
     .on(QueryCommand, { ExpressionAttributeValues: { ':partition': 'MEMBERSHIPS#PROJECT#USER#7' } })
     .resolves({ Items: [projectMember(20, 40, T2)] });
-  ddb
-    .on(GetCommand, { Key: { pk: 'LISTCOUNT#MEMBERSHIPS#GROUP#USER#7', sk: 'COUNT' } })
-    .resolves({ Item: { count: 2 } });
-  ddb
-    .on(GetCommand, { Key: { pk: 'LISTCOUNT#MEMBERSHIPS#PROJECT#USER#7', sk: 'COUNT' } })
-    .resolves({ Item: { count: 1 } });
   ddb.on(BatchGetCommand).resolves({
     Responses: {
       [TABLE]: [
@@ -88,6 +78,8 @@ beforeEach(() => {
       ],
     },
   });
+  givenListCount('MEMBERSHIPS#GROUP#USER#7', 2);
+  givenListCount('MEMBERSHIPS#PROJECT#USER#7', 1);
 });
 
 describe('GET /users/:id/memberships', () => {
@@ -112,8 +104,8 @@ describe('GET /users/:id/memberships', () => {
       expect.arrayContaining([
         { QueryCommand: listQuery('MEMBERSHIPS#GROUP#USER#7', 20) },
         { QueryCommand: listQuery('MEMBERSHIPS#PROJECT#USER#7', 20) },
-        { GetCommand: countRead('MEMBERSHIPS#GROUP#USER#7') },
-        { GetCommand: countRead('MEMBERSHIPS#PROJECT#USER#7') },
+        countRead('MEMBERSHIPS#GROUP#USER#7'),
+        countRead('MEMBERSHIPS#PROJECT#USER#7'),
       ]),
     );
     expect(commands[6]).toEqual({
@@ -124,6 +116,8 @@ describe('GET /users/:id/memberships', () => {
               { pk: 'GROUP#10', sk: 'GROUP' },
               { pk: 'PROJECT#20', sk: 'PROJECT' },
               { pk: 'GROUP#11', sk: 'GROUP' },
+              // The project's counters are read with it.
+              ...projectShardKeys(20),
             ],
             ConsistentRead: true,
           },

@@ -6,7 +6,7 @@ import { resetMocks, sentCommands, USER_TOKEN } from './fixtures.ts';
 import {
   BOB_TOKEN,
   bobNamespace,
-  countItem,
+  countItems,
   countRead,
   dotfiles,
   getCommand,
@@ -16,7 +16,9 @@ import {
   message,
   pageHeaders,
   permissions,
+  projectCountItems,
   projectItem,
+  projectPageCounters,
   projectRecord,
   projectView,
   simpleProjectView,
@@ -38,7 +40,11 @@ const newestFirst = { order: 'created_at', limit: 20, asc: false };
 beforeEach(() => {
   resetMocks();
   givenWorld();
-  store(projectItem(secrets), countItem('PROJECTS#NS#70#public', 1), countItem('PROJECTS#NS#70#private', 1));
+  store(
+    projectItem(secrets),
+    ...countItems('PROJECTS#NS#70#public', 1),
+    ...countItems('PROJECTS#NS#70#private', 1),
+  );
 });
 
 describe('GET /users/:user_id/projects', () => {
@@ -57,6 +63,8 @@ describe('GET /users/:user_id/projects', () => {
       listQuery('l2', 'PROJECTS#NS#70#internal', newestFirst),
       countRead('PROJECTS#NS#70#public'),
       countRead('PROJECTS#NS#70#internal'),
+      // The page's counters, read after it was cut.
+      projectPageCounters(43),
     ]);
   });
 
@@ -80,19 +88,23 @@ describe('GET /users/:user_id/projects', () => {
         listQuery('l2', `PROJECTS#NS#70#${visibility}`, newestFirst),
       ),
       ...['private', 'internal', 'public'].map((visibility) => countRead(`PROJECTS#NS#70#${visibility}`)),
+      projectPageCounters(44, 43),
     ]);
   });
 
-  it('anonymous callers get the simple entities of the public list', async () => {
+  it('anonymous callers get the simple entities of the public list, with their counters', async () => {
+    const counted = { ...dotfiles, star_count: 3, forks_count: 2 };
+    store(...projectCountItems(counted));
     expect(await invoke(listUserProjects, 'GET', '/api/v4/users/7/projects')).toEqual({
       statusCode: 200,
       headers: pageHeaders('/api/v4/users/7/projects', 1),
-      body: [simpleProjectView(dotfiles)],
+      body: [simpleProjectView(counted)],
     });
     expect(sentCommands()).toEqual([
       getCommand(bobKey),
       listQuery('l2', 'PROJECTS#NS#70#public', newestFirst),
       countRead('PROJECTS#NS#70#public'),
+      projectPageCounters(43),
     ]);
   });
 

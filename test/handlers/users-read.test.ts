@@ -21,6 +21,7 @@ import {
   userItem,
   userRecord,
 } from './fixtures.ts';
+import { countRead, givenListCount } from './resource-fixtures.ts';
 
 const bob = userRecord();
 const carol = userRecord({ id: 8, username: 'carol', email: 'carol@example.com', name: 'Carol' });
@@ -68,15 +69,12 @@ const listQuery = (list: 'l1' | 'l2', partition: string, limit: number) => ({
   Limit: limit,
   ExclusiveStartKey: undefined,
 });
-const countRead = (list: string) => ({ TableName: TABLE, Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' } });
 
 function givenList(partition: string, users: UserRecord[], count: number) {
   ddb
     .on(QueryCommand, { ExpressionAttributeValues: { ':partition': partition } })
     .resolves({ Items: users.map(userItem) });
-  ddb.on(GetCommand, { Key: { pk: `LISTCOUNT#${partition}`, sk: 'COUNT' } }).resolves({
-    Item: { pk: `LISTCOUNT#${partition}`, sk: 'COUNT', count },
-  });
+  givenListCount(partition, count);
 }
 
 beforeEach(() => {
@@ -216,7 +214,7 @@ describe('GET /users', () => {
     expect(sentCommands()).toEqual([
       { GetCommand: tokenLookup(ADMIN_TOKEN) },
       { QueryCommand: listQuery('l1', 'USERS', 2) },
-      { GetCommand: countRead('USERS') },
+      countRead('USERS'),
     ]);
   });
 
@@ -245,7 +243,7 @@ describe('GET /users', () => {
     });
     expect(sentCommands().slice(1)).toEqual([
       { QueryCommand: listQuery('l1', 'USERS', 4) },
-      { GetCommand: countRead('USERS') },
+      countRead('USERS'),
     ]);
   });
 
@@ -334,7 +332,7 @@ describe('GET /users', () => {
     expect(response.body).toEqual([adminView(dave)]);
     expect(sentCommands().slice(1)).toEqual([
       { QueryCommand: listQuery('l2', 'USERS#blocked', 20) },
-      { GetCommand: countRead('USERS#blocked') },
+      countRead('USERS#blocked'),
     ]);
   });
 

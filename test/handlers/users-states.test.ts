@@ -20,6 +20,7 @@ import {
   givenUserToken,
   jsonHeaders,
   NOW,
+  pinCounterShards,
   REGULAR,
   resetMocks,
   sentCommands,
@@ -31,18 +32,9 @@ import {
   userItem,
   userRecord,
 } from './fixtures.ts';
+import { listCount } from './resource-fixtures.ts';
 
 const bob = userRecord();
-
-const listCount = (list: string, delta: number) => ({
-  Update: {
-    TableName: TABLE,
-    Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' },
-    UpdateExpression: 'ADD #count :delta',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':delta': delta },
-  },
-});
 
 const guardedPut = (next: UserRecord, previousUpdatedAt: string) => ({
   Put: {
@@ -85,6 +77,8 @@ const stateMove = (from: UserRecord, to: UserRecord['state']) => {
     ],
   };
 };
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();

@@ -1,7 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { WRITE_DEADLINE_MS } from '#store/transaction.ts';
 import { handler as blockUser } from '../../functions/users/block.ts';
 import { handler as deleteUser } from '../../functions/users/delete.ts';
 import { handler as unblockUser } from '../../functions/users/unblock.ts';
@@ -18,6 +19,7 @@ import {
   givenUserToken,
   jsonHeaders,
   NOW,
+  pinCounterShards,
   QUEUE_URL,
   REQUEST_CORRELATION,
   resetMocks,
@@ -31,21 +33,12 @@ import {
   userItem,
   userRecord,
 } from './fixtures.ts';
+import { listCount } from './resource-fixtures.ts';
 
 const bob = userRecord();
 const blockedBob = userRecord({ state: 'blocked' });
 
 const tokenHashesQuery = (userId: number) => tokensOfUserQuery(userId, 'token_hash');
-
-const listCount = (list: string, delta: number) => ({
-  Update: {
-    TableName: TABLE,
-    Key: { pk: `LISTCOUNT#${list}`, sk: 'COUNT' },
-    UpdateExpression: 'ADD #count :delta',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':delta': delta },
-  },
-});
 
 /** The user item written back, guarded by the updated_at it was read with. */
 const guardedPut = (next: UserRecord, previousUpdatedAt = bob.updated_at) => ({
@@ -84,6 +77,8 @@ function cancelled(...codes: string[]) {
     CancellationReasons: codes.map((Code) => ({ Code })),
   });
 }
+
+pinCounterShards();
 
 beforeEach(() => {
   resetMocks();
@@ -358,6 +353,9 @@ describe('DELETE /users/:id', () => {
 });
 
 describe('POST /users/:id/block and /unblock', () => {
+  // A draw of 0.5 lands on shard 8 of the state lists' 16.
+  pinCounterShards(0.5);
+
   it('blocks an active user: moves it between state lists and refreshes its grants → 201 true', async () => {
     givenStoredUser(bob);
     expect(await invoke(blockUser, 'POST', '/api/v4/users/7/block', { token: ADMIN_TOKEN })).toEqual({
@@ -374,8 +372,8 @@ describe('POST /users/:id/block and /unblock', () => {
         TransactWriteCommand: {
           TransactItems: [
             guardedPut(next),
-            listCount('USERS#active', -1),
-            listCount('USERS#blocked', 1),
+            listCount('USERS#active', -1, 8),
+            listCount('USERS#blocked', 1, 8),
             grantRefresh('hash-a', next),
             grantRefresh('hash-b', next),
           ],
@@ -409,12 +407,28 @@ describe('POST /users/:id/block and /unblock', () => {
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
       TransactItems: [
         guardedPut(next),
-        listCount('USERS#blocked', -1),
-        listCount('USERS#active', 1),
+        listCount('USERS#blocked', -1, 8),
+        listCount('USERS#active', 1, 8),
         grantRefresh('hash-a', next),
         grantRefresh('hash-b', next),
       ],
     });
+  });
+
+  it('a block that keeps conflicting with other transactions past the write deadline → 503 with Retry-After, nothing written', async () => {
+    givenStoredUser(bob);
+    // Each attempt loses to a concurrent transaction, and takes 60% of the deadline (the clock is faked).
+    ddb.on(TransactWriteCommand).callsFake(() => {
+      vi.setSystemTime(Date.now() + WRITE_DEADLINE_MS * 0.6);
+      throw cancelled('TransactionConflict', 'None', 'None', 'None', 'None');
+    });
+    expect(await invoke(blockUser, 'POST', '/api/v4/users/7/block', { token: ADMIN_TOKEN })).toEqual({
+      statusCode: 503,
+      headers: jsonHeaders({ 'Retry-After': '1' }),
+      body: { message: '503 Service Unavailable' },
+    });
+    // Tried again once within the deadline (the pause drawn with the pinned random is 0), then given up.
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2);
   });
 
   it('unblocking an active user changes nothing → 201 false', async () => {

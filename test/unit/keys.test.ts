@@ -44,11 +44,13 @@ describe('keys', () => {
       pk: 'PROJECT#9',
       attribute: 'star_count',
       shards: 4,
+      live: true,
     });
     expect(listCounter(lists.projectIssuesInState(9, 'opened'))).toEqual({
       pk: 'PROJECT#9',
       attribute: 'open_issues_count',
       shards: 4,
+      live: true,
     });
     expect(listCounter(lists.projectIssuesInState(9, 'closed')).pk).toBe('LISTCOUNT#ISSUES#PROJECT#9#closed');
   });
@@ -211,8 +213,6 @@ describe('stripStorage()', () => {
       [
         'l1',
         'l2',
-        'lcreated',
-        'lupdated',
         'pk',
         'sactivity',
         'screated',
