@@ -98,6 +98,20 @@ export function sumOf(items: Raw[], pk: string, attribute: string): number {
   return Math.max(0, sum);
 }
 
+/** What jobs record about a project beside it (set on shard 0, never summed). */
+export const PROJECT_RECORDED = [
+  'import_status',
+  'import_error',
+  'last_update_started_at',
+  'last_update_at',
+  'last_successful_update_at',
+  'commit_count',
+  'repository_size',
+] as const;
+
+/** A project's summed counters. */
+export const PROJECT_COUNTERS = ['star_count', 'forks_count', 'open_issues_count', 'uploads_size'] as const;
+
 /**
  * Items that carry counters, by their sort key: how many shards and which attributes are summed;
  * `recorded` attributes are not summed but set on shard 0 alone (what jobs record about a project:
@@ -107,19 +121,7 @@ const COUNTED: Record<
   string,
   { shards: number; attributes: readonly string[]; recorded?: readonly string[] }
 > = {
-  PROJECT: {
-    shards: PARENT_SHARDS,
-    attributes: ['star_count', 'forks_count', 'open_issues_count', 'uploads_size'],
-    recorded: [
-      'import_status',
-      'import_error',
-      'last_update_started_at',
-      'last_update_at',
-      'last_successful_update_at',
-      'commit_count',
-      'repository_size',
-    ],
-  },
+  PROJECT: { shards: PARENT_SHARDS, attributes: PROJECT_COUNTERS, recorded: PROJECT_RECORDED },
   ISSUE: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
   MR: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
   SNIPPET: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { notFound } from '#domain/errors.ts';
 import type { Project, ProjectNamespace } from '#domain/projects.ts';
 import { withCounters } from './batch.ts';
+import { PROJECT_COUNTERS, PROJECT_RECORDED } from './counters.ts';
 import { getItem, getLiveItem, getLiveItems, type RouteOwner } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
 import { keyAttributes } from './table.ts';
@@ -65,16 +66,11 @@ export function projectItem(project: Project): Raw {
  * Attributes moved in their own writes (the fork relation, what repository jobs record): whole-item
  * writes leave them alone, so a change that lands between our read and our write is not undone.
  */
-const MOVED_ALONE = new Set([
+const MOVED_ALONE = new Set<string>([
   'forked_from_project_id',
-  'import_status',
-  'import_error',
-  'last_update_started_at',
-  'last_update_at',
-  'last_successful_update_at',
-  'commit_count',
-  'repository_size',
-  'uploads_size',
+  // Kept beside the project (store/counters.ts): the item holds only their first values.
+  ...PROJECT_COUNTERS,
+  ...PROJECT_RECORDED,
   // Set and cleared with its object in the bucket (store/avatars.ts).
   'avatar',
 ]);
