@@ -19,6 +19,7 @@ import {
 import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
+import type { User } from '#domain/users.ts';
 import { nextId, withNextIid } from './ids.ts';
 import { changeState, changeSteps, removeIssuable, STILL_AS_READ, stateGuard } from './issuables.ts';
 import { getItem } from './items.ts';
@@ -158,6 +159,8 @@ export interface IssueListQuery {
   page: PageRequest;
   /** Confidential issues the caller may not see are left out (their own stay). */
   hidesConfidentialFrom?: number;
+  /** Handed the page before its counters are read (see ListQuery). */
+  onPage?: (issues: StoredIssue[]) => void;
 }
 
 /** A page of a project's issues: the list of the asked state, filtered as asked. */
@@ -182,6 +185,7 @@ export function listIssues(projectId: number, query: IssueListQuery): Promise<Li
     page: query.page,
     decode: decodeIssue,
     filter,
+    onPage: query.onPage,
   });
 }
 
@@ -276,6 +280,23 @@ export const issueUsers = (issue: Issue) => getUsers(issueUserIds(issue));
 
 /** A page of a project's issues with the users they show (one batch read). */
 export async function listIssuesWithUsers(project: Project, query: IssueListQuery) {
-  const page = await listIssues(project.id, query);
-  return { ...page, users: await getUsers([...new Set(page.items.flatMap(issueUserIds))]) };
+  const { users, onPage } = usersOfPage();
+  const page = await listIssues(project.id, { ...query, onPage });
+  return { ...page, users: await users(page.items) };
+}
+
+/**
+ * The users a page of issues shows, read as soon as the page is known (beside its counters):
+ * `onPage` starts the read, `users` awaits it (or reads them then, for a page never handed over).
+ */
+export function usersOfPage() {
+  let started: Promise<Map<number, User>> | undefined;
+  const read = (issues: Issue[]) => getUsers([...new Set(issues.flatMap(issueUserIds))]);
+  return {
+    onPage: (issues: Issue[]) => {
+      started = read(issues);
+      started.catch(() => undefined);
+    },
+    users: (issues: Issue[]) => started ?? read(issues),
+  };
 }

@@ -15,6 +15,11 @@ export interface ListQuery<T, O extends ListOrder> {
   decode: (item: Record<string, unknown>) => T;
   /** A pure predicate (search, flags). Without one the total comes from the list's counter item. */
   filter?: (entity: T) => boolean;
+  /**
+   * Handed the page once it is known, before its counters are read: a read that needs only the
+   * page (the users it shows) starts then, beside the counters', not after them.
+   */
+  onPage?: (items: T[]) => void;
 }
 
 export interface ListPage<T> {
@@ -103,7 +108,9 @@ async function queryUnfiltered<T, O extends ListOrder>(
       items.push(...((result.Items ?? []) as Record<string, unknown>[]));
       startKey = result.LastEvaluatedKey;
     } while (startKey && items.length < wanted);
-    return (await withCounters(items.slice(offset, wanted))).map(query.decode);
+    const page = items.slice(offset, wanted);
+    query.onPage?.(page.map(query.decode));
+    return (await withCounters(page)).map(query.decode);
   };
   const [items, total] = await Promise.all([readPage(), readListCount(query.list)]);
   return { items, total };
@@ -131,6 +138,7 @@ async function queryFiltered<T, O extends ListOrder>(
     startKey = result.LastEvaluatedKey;
   } while (startKey && read < MAX_COUNTED_ITEMS);
   // The page's items with their counters (filters never read counters).
+  query.onPage?.(matches.map(query.decode));
   const items = (await withCounters(matches)).map(query.decode);
   return { items, total: startKey ? undefined : matched };
 }

@@ -12,7 +12,7 @@
 import { VISIBILITIES } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
 import { groupMatchesSearch } from '#domain/groups.ts';
-import { type IssueFilter, issueUserIds } from '#domain/issues.ts';
+import type { IssueFilter } from '#domain/issues.ts';
 import { isMembershipActive, memberMatchesQuery } from '#domain/members.ts';
 import type { MergeRequestFilter } from '#domain/merge-requests.ts';
 import { canReadMergeRequests, listsIssues, seesConfidentialIssues } from '#domain/noteable-policy.ts';
@@ -31,7 +31,7 @@ import { userMatchesSearch } from '#domain/users.ts';
 import { accessFromLevels, type CredentialBatch, membershipLevelsOf } from './access.ts';
 import { type StartedGroupSearch, visibleGroupsPage } from './group-lists.ts';
 import { readSubtrees } from './group-tree.ts';
-import { listIssues, type StoredIssue } from './issues.ts';
+import { listIssues, type StoredIssue, usersOfPage } from './issues.ts';
 import { tree } from './keys.ts';
 import type { ListPage } from './lists.ts';
 import { listGroupMembers } from './members.ts';
@@ -234,6 +234,7 @@ export async function searchIssues(
   caller: Caller,
   query: IssueSearch,
   page: PageRequest = query.page,
+  onPage?: (issues: StoredIssue[]) => void,
 ): Promise<ListPage<StoredIssue>> {
   const filter: IssueFilter = { state: query.state, search: query.term, confidential: query.confidential };
   const parts = await Promise.all(
@@ -247,6 +248,8 @@ export async function searchIssues(
         sort: query.sort,
         page: searched.projects.length === 1 ? page : WHOLE,
         hidesConfidentialFrom: seesConfidentialIssues(context) ? undefined : caller.id,
+        // One project's list is the page itself: its users are read beside its counters.
+        ...(searched.projects.length === 1 ? { onPage } : {}),
       });
     }),
   );
@@ -334,13 +337,14 @@ export async function searchIssuables(
   }
   const state = issueSearchState(input.state);
   if (state === undefined) return { kind: 'issues', items: [], total: 0, users: new Map(), projects };
-  const found = await searchIssues(searched, caller, {
-    term: input.search,
-    state,
-    confidential: input.confidential,
-    sort,
+  const pageUsers = usersOfPage();
+  const found = await searchIssues(
+    searched,
+    caller,
+    { term: input.search, state, confidential: input.confidential, sort, page },
     page,
-  });
-  const users = await getUsers([...new Set(found.items.flatMap(issueUserIds))]);
+    pageUsers.onPage,
+  );
+  const users = await pageUsers.users(found.items);
   return { kind: 'issues', ...found, users, projects };
 }

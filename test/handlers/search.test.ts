@@ -464,7 +464,7 @@ describe('GET /groups/:id/search', () => {
     ]);
   });
 
-  it('issues: in the readable projects of the subtree, with their counters and the users they show (6 round trips)', async () => {
+  it('issues: in the readable projects of the subtree, with their counters and the users they show (5 round trips)', async () => {
     expect(await search(path, { scope: 'issues', search: 'login' }, USER_TOKEN)).toEqual({
       statusCode: 200,
       headers: onePage(path, 'scope=issues&search=login', 1),
@@ -479,10 +479,11 @@ describe('GET /groups/:id/search', () => {
       treeQuery('TREE#3#PROJECTS#private', `${pad(3)}/`),
       treeQuery('TREE#3#PROJECTS#internal', `${pad(3)}/`),
       treeQuery('TREE#3#PROJECTS#public', `${pad(3)}/`),
-      // 4: each project's issues; 5: the counters of the page's; 6: their authors and assignees.
+      // 4: each project's issues (one project: its list is the page); 5: the page's authors and
+      // assignees beside its counters.
       newestFirst('ISSUES#PROJECT#42'),
-      threadPageCounters('ISSUE#42#4'),
       batchGet(userKey(2), userKey(7)),
+      threadPageCounters('ISSUE#42#4'),
     ]);
   });
 
@@ -536,7 +537,7 @@ describe('GET /groups/:id/search', () => {
 describe('GET /projects/:id/search', () => {
   const path = '/api/v4/projects/42/search';
 
-  it('issues: the project issue list filtered by the term, the page with its counters (4 round trips)', async () => {
+  it('issues: the project issue list filtered by the term, the page with its counters and its users side by side (3 round trips)', async () => {
     expect(await search(path, { scope: 'issues', search: 'login' }, USER_TOKEN)).toEqual({
       statusCode: 200,
       headers: onePage(path, 'scope=issues&search=login', 1),
@@ -545,8 +546,8 @@ describe('GET /projects/:id/search', () => {
     expect(sentCommands()).toEqual([
       aliceOnApi,
       newestFirst('ISSUES#PROJECT#42'),
-      threadPageCounters('ISSUE#42#4'),
       batchGet(userKey(2), userKey(7)),
+      threadPageCounters('ISSUE#42#4'),
     ]);
   });
 
