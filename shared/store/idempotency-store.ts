@@ -13,6 +13,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documentClient, tableName } from './client.ts';
+import { keys } from './keys.ts';
 
 /** An answer as recorded: its status, headers and gzipped body (`base64` when the body is). */
 export interface RecordedAnswer {
@@ -40,7 +41,7 @@ async function write(
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: { pk: `IDEMPOTENCY#${key}`, sk: 'IDEMPOTENCY' },
+        Key: keys.idempotencyRecord(key),
         UpdateExpression: expression,
         ConditionExpression: condition,
         ExpressionAttributeNames: { '#until': 'until' },

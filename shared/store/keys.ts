@@ -170,6 +170,8 @@ export const keys = {
    * out before the deletion is not sent (its target travels with it, the hook is not read).
    */
   hookGone: (hookId: number): Key => ({ pk: `HOOKGONE#${hookId}`, sk: 'HOOKGONE' }),
+  /** An Idempotency-Key's record, in a partition of its own (the name is a hash; store/idempotency-store.ts). */
+  idempotencyRecord: (name: string): Key => ({ pk: `IDEMPOTENCY#${name}`, sk: 'IDEMPOTENCY' }),
   /** A project hook, in its project's partition, in id order (see store/hooks.ts). */
   hook: (projectId: number, hookId: number): Key => ({
     pk: `PROJECT#${projectId}`,

@@ -11,7 +11,7 @@ import { MERGE_REQUEST_STATES } from '#domain/merge-requests.ts';
 import { batchDeleteItems, batchWriteItems, type Key } from './batch.ts';
 import { isCounterShard, shardTombstoneItems } from './counters.ts';
 import { readPartition } from './items.ts';
-import { keys, type ListRef, lists } from './keys.ts';
+import { keys, type ListRef, listCounter, lists } from './keys.ts';
 import { forEachListPage, listCountKeys } from './lists.ts';
 
 const keyOf = (item: Record<string, unknown>): Key => ({ pk: String(item.pk), sk: String(item.sk) });
@@ -44,10 +44,8 @@ async function purgeList(
       await removeParentPartition(String(item.pk));
     }
   });
-  // Totals kept as counters of the project itself (its open issues) stay with its marked shards.
-  await batchDeleteItems(
-    [list, ...counted].flatMap(listCountKeys).filter((key) => key.pk.startsWith('LISTCOUNT#')),
-  );
+  // A total kept as a counter of the project itself (its open issues) stays with its marked shards.
+  await batchDeleteItems([list, ...counted].filter((ref) => !listCounter(ref).live).flatMap(listCountKeys));
 }
 
 /** A project's issues, merge requests and snippets with their notes, and their lists' counters. */
