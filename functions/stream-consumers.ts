@@ -3,6 +3,7 @@
  * event source mapping; locally bin/local/streams.ts). Plain data, read by the stack and the local
  * runtime alike.
  */
+import { COUNT_PREFIX, COUNTED_PARTITION_PREFIXES } from '#store/counters.ts';
 import type { Access } from './routes.ts';
 
 /**
@@ -76,6 +77,31 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
     parallelizationFactor: 10,
     // New notes (the consumer skips the `#PART#` items of long bodies).
     filters: [{ eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: 'NOTE#' }] } } } }],
+    timeout: 30,
+    access: { table: 'write' },
+  },
+  {
+    name: 'counter-rollups',
+    entry: 'functions/workers/counter-rollups.ts',
+    batchSize: 100,
+    maxBatchingWindowSeconds: 0,
+    retryAttempts: 10,
+    maxRecordAgeSeconds: 86_400,
+    bisectOnError: true,
+    // Each partition's records are handled in order; rollups from earlier changes never replace later ones.
+    parallelizationFactor: 10,
+    // Changes of the counter shards of projects, issues, merge requests, snippets and epics.
+    filters: [
+      {
+        eventName: insertOrModify,
+        dynamodb: {
+          Keys: {
+            pk: { S: COUNTED_PARTITION_PREFIXES.map((prefix) => ({ prefix })) },
+            sk: { S: [{ prefix: COUNT_PREFIX }] },
+          },
+        },
+      },
+    ],
     timeout: 30,
     access: { table: 'write' },
   },

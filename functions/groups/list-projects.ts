@@ -2,10 +2,17 @@ import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
-import { defineRoute } from '#http/route.ts';
+import { defineRoute, pageRequest } from '#http/route.ts';
 import { forkSourcesFor } from '#store/forks.ts';
 import { subtreeProjectsPage } from '#store/group-projects.ts';
-import { groupProjectsPage, startGroupProjectsPage } from '#store/project-pages.ts';
+import { groupProjectsPage, type ProjectListRequest, startGroupProjectsPage } from '#store/project-pages.ts';
+
+type GroupProjectsParams = ProjectListRequest & {
+  id: string | number;
+  include_subgroups?: boolean;
+  page?: number;
+  per_page?: number;
+};
 
 /**
  * The group's own projects the caller can see (members read them as one key range), or with
@@ -15,11 +22,15 @@ export const handler = defineRoute({
   auth: 'optional',
   paginated: true,
   params: groupSchemas.projects,
-  // The caller's membership lists, read once the group is (for `permissions`).
-  load: group({ alongside: startGroupProjectsPage }),
+  // Once the group is read: the caller's membership lists (for `permissions`) and the page as
+  // members see it.
+  load: group({
+    alongside: (item, caller, params: GroupProjectsParams) =>
+      startGroupProjectsPage(item, caller, params, pageRequest(params.page, params.per_page)),
+  }),
   run: async ({ params: input, caller, page, request, group, access, alongside }) => {
     const result = input.include_subgroups
-      ? await subtreeProjectsPage(group, access, input, caller, page, alongside)
+      ? await subtreeProjectsPage(group, access, input, caller, page, alongside.memberships)
       : await groupProjectsPage(group, access, input, caller, page, alongside);
     const options = projectViewOptions(input, caller, request);
     const forkSources = await forkSourcesFor(result.items, caller, options);

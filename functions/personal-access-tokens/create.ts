@@ -13,7 +13,7 @@ export const handler = defineRoute({
   run: async ({ params: input }) => {
     const user = await getUser(input.user_id);
     if (!user) throw notFound('User');
-    const secret = generateTokenSecret();
+    const secret = generateTokenSecret(user.id);
     const token = await createAccessToken(
       user,
       { name: input.name, scopes: [...new Set(input.scopes)], expires_at: input.expires_at ?? null },

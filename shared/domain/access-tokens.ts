@@ -36,7 +36,20 @@ export interface TokenGrant {
 
 export const hashToken = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-export const generateTokenSecret = () => `glpat-${randomBytes(15).toString('base64url')}`;
+/**
+ * A new token's secret: 20 random characters, then its user's id in base 36 after a dot (GitLab's
+ * routable tokens carry theirs too), so a request can start reading what its user reaches beside
+ * the credential itself. The id is only a hint: nothing read with it counts until the credential
+ * is found to be that user's.
+ */
+export const generateTokenSecret = (userId: number) =>
+  `glpat-${randomBytes(15).toString('base64url')}.${userId.toString(36)}`;
+
+/** The user id a secret made by generateTokenSecret names; undefined for any other secret. */
+export function tokenUserHint(secret: string): number | undefined {
+  const hint = /^glpat-[\w-]{20}\.([0-9a-z]{1,10})$/.exec(secret)?.[1];
+  return hint === undefined ? undefined : Number.parseInt(hint, 36);
+}
 
 /** Tokens expire at midnight UTC at the start of their expiry date. */
 export function isExpired(expiresAt: string | null, now: Date = new Date()): boolean {

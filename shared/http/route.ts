@@ -15,6 +15,7 @@ import {
   scopeAllows,
   sudoIdentifier,
   type TokenGrant,
+  tokenUserHint,
 } from '#domain/access-tokens.ts';
 import {
   forbidden,
@@ -207,6 +208,11 @@ async function impersonated(grant: TokenGrant, identifier: string): Promise<Call
 }
 
 /** What read-ahead remembers a credential by: under sudo, the credential and the user it names. */
+/** Whose credential this is likely to be: as this container last saw it, or as the secret says. */
+const likelyUserOf = (secret: string, sudo: string | undefined) =>
+  readAhead.likelyUser(readAheadKey(secret, sudo)) ??
+  (sudo === undefined ? tokenUserHint(secret) : undefined);
+
 function readAheadKey(secret: string, sudo: string | undefined): Key {
   const key = grantKey(secret);
   return sudo === undefined ? key : { ...key, pk: `${key.pk}#SUDO#${sudo.toLowerCase()}` };
@@ -326,7 +332,7 @@ export function defineRoute<
     let grantRead: Promise<TokenGrant | undefined> | undefined;
     let authenticating = false;
     const context: CredentialBatch = {
-      likelyUserId: secret === undefined ? undefined : readAhead.likelyUser(readAheadKey(secret, api.sudo)),
+      likelyUserId: secret === undefined ? undefined : likelyUserOf(secret, api.sudo),
       readWithCredential: (keys) => {
         if (secret === undefined || grantRead) return batchGetItems(keys);
         if (authenticating) {

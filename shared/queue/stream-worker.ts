@@ -43,18 +43,37 @@ export interface StreamChange {
 /** Items whose records are handled at once (each item's own records stay in order). */
 const ITEMS_AT_ONCE = 10;
 
-export function defineStreamWorker(name: string, handle: (change: StreamChange) => Promise<void>) {
+export interface StreamWorkerOptions {
+  /**
+   * Only the last record of each partition in a batch is handled (it covers the others): for a
+   * consumer that reads the partition's current state whatever the record says. A failure
+   * reports the partition's first record, so the event source retries all of them.
+   */
+  latestPerPartition?: boolean;
+}
+
+export function defineStreamWorker(
+  name: string,
+  handle: (change: StreamChange) => Promise<void>,
+  options: StreamWorkerOptions = {},
+) {
   const base = async (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> => {
     setCorrelationId(context.awsRequestId);
     const records = event.Records ?? [];
-    // The records of each item, in stream order.
+    // The records of each item (or partition), in stream order.
     const byItem = new Map<string, number[]>();
     records.forEach((record, index) => {
-      const item = record.dynamodb?.Keys ? JSON.stringify(record.dynamodb.Keys) : `record ${index}`;
+      const keys = record.dynamodb?.Keys;
+      const item = !keys
+        ? `record ${index}`
+        : options.latestPerPartition
+          ? JSON.stringify(keys.pk ?? keys)
+          : JSON.stringify(keys);
       byItem.set(item, [...(byItem.get(item) ?? []), index]);
     });
     const failed: number[] = [];
-    const handleItem = async (indexes: number[]) => {
+    const handleItem = async (all: number[]) => {
+      const indexes = options.latestPerPartition ? all.slice(-1) : all;
       for (const index of indexes) {
         const record = records[index] as DynamoDBRecord;
         const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
@@ -71,7 +90,7 @@ export function defineStreamWorker(name: string, handle: (change: StreamChange) 
             error: error instanceof Error ? error.message : String(error),
           });
           count('JobsFailed');
-          failed.push(index);
+          failed.push(options.latestPerPartition ? (all[0] as number) : index);
           return;
         }
       }

@@ -1,6 +1,6 @@
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './client.ts';
-import { counterKeysOf, isCounterShard, mergeCounters } from './counters.ts';
+import { counterKeysOf, isCounterShard, mergeCounters, mergeRollups, rollupKeysOf } from './counters.ts';
 import { keyFits } from './keys.ts';
 
 export type Key = { pk: string; sk: string };
@@ -79,12 +79,13 @@ export async function batchDeleteItems(keyList: Key[]): Promise<void> {
 }
 
 /**
- * Items read by a Query (a page of a list) with their counters summed, their shards read in one
- * batch, eventually consistent like the index the page came from (half the read units); items
- * without counters come back as they are, and no read is made for them.
+ * Items read by a Query (a page of a list) with their counters from their rollups
+ * (store/counters.ts), one key per item in one batch, eventually consistent like the index the
+ * page came from (half the read units); items without counters come back as they are, and no
+ * read is made for them.
  */
 export async function withCounters(items: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
-  const shards = counterKeysOf(items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
-  if (!shards.length) return items;
-  return mergeCounters(items, await readKeys(shards, false));
+  const rollups = rollupKeysOf(items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
+  if (!rollups.length) return items;
+  return mergeRollups(items, await readKeys(rollups, false));
 }

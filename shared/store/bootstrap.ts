@@ -49,7 +49,7 @@ export async function ensureRootToken(secret?: string): Promise<{ user: User; to
     if (grant && grant.user.id === user.id && !grant.revoked) return { user, token: secret };
     if (grant) throw new Error('the given root token belongs to another user or was revoked');
   }
-  const token = secret ?? generateTokenSecret();
+  const token = secret ?? generateTokenSecret(user.id);
   await createAccessToken(user, { name: 'root token', scopes: ROOT_SCOPES, expires_at: null }, token);
   return { user, token };
 }

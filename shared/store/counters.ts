@@ -174,26 +174,111 @@ export function shardTombstoneItems(key: Key): Raw[] {
   return shardKeys(key.pk, counted.shards).map((shard) => ({ ...shard, deleting: true, expires }));
 }
 
+/** The shard keys of a counted item (none for an item without counters). */
+export const shardKeysOf = (item: Key): Key[] => {
+  const counted = COUNTED[item.sk];
+  return counted ? shardKeys(item.pk, counted.shards) : [];
+};
+
 /** The shard keys to read beside these item keys (those of counted items). */
-export function counterKeysOf(itemKeys: Key[]): Key[] {
-  return itemKeys.flatMap((key) => {
-    const counted = COUNTED[key.sk];
-    return counted ? shardKeys(key.pk, counted.shards) : [];
-  });
-}
+export const counterKeysOf = (itemKeys: Key[]): Key[] => itemKeys.flatMap(shardKeysOf);
 
 export const isCounterShard = (item: Raw) => typeof item.sk === 'string' && item.sk.startsWith(COUNT_PREFIX);
+
+/** A counted item's counters from its shards read: the sums, and what jobs recorded on shard 0. */
+function countersFrom(
+  counted: { attributes: readonly string[]; recorded?: readonly string[] },
+  pk: string,
+  shards: Raw[],
+): Raw {
+  const sums = Object.fromEntries(counted.attributes.map((name) => [name, sumOf(shards, pk, name)]));
+  const first = shards.find((shard) => shard.pk === pk && shard.sk === shardKey(pk, 0).sk);
+  const recorded = Object.fromEntries(
+    (counted.recorded ?? []).flatMap((name) => (first && name in first ? [[name, first[name]]] : [])),
+  );
+  return { ...sums, ...recorded };
+}
 
 /** The items with their counters summed from the shard items read beside them. */
 export function mergeCounters(items: Raw[], shards: Raw[]): Raw[] {
   return items.map((item) => {
     const counted = typeof item.sk === 'string' ? COUNTED[item.sk] : undefined;
     if (!counted) return item;
-    const pk = String(item.pk);
-    const sums = Object.fromEntries(counted.attributes.map((name) => [name, sumOf(shards, pk, name)]));
-    const first = shards.find((shard) => shard.pk === pk && shard.sk === shardKey(pk, 0).sk);
+    return { ...item, ...countersFrom(counted, String(item.pk), shards) };
+  });
+}
+
+// Rollups -----------------------------------------------------------------------------------------
+
+/**
+ * The sort key of a counted item's rollup: its counters summed from its shards by the
+ * `counter-rollups` stream consumer after each change of a shard. A page reads one rollup per item
+ * (one key, not all its shards); it trails the shards by the stream's lag. Reads by key and the
+ * writers' own answers sum the shards and are exact.
+ */
+export const ROLLUP_SK = 'COUNTS';
+
+export const rollupKey = (pk: string): Key => ({ pk, sk: ROLLUP_SK });
+
+/** Counter shards and rollups: what a purge leaves for the marks it keeps. */
+export const isCounterItem = (item: Raw) => isCounterShard(item) || item.sk === ROLLUP_SK;
+
+/** The partitions whose shards count an item, by key prefix, with that item's sort key. */
+const COUNTED_PARTITIONS: Record<string, string> = {
+  'PROJECT#': 'PROJECT',
+  'ISSUE#': 'ISSUE',
+  'MR#': 'MR',
+  'SNIPPET#': 'SNIPPET',
+  'EPIC#': 'EPIC',
+};
+
+export const COUNTED_PARTITION_PREFIXES = Object.keys(COUNTED_PARTITIONS);
+
+/** The counted item whose shards partition `pk` holds; undefined for any other partition. */
+export function countedItemOf(pk: string): Key | undefined {
+  const prefix = COUNTED_PARTITION_PREFIXES.find((candidate) => pk.startsWith(candidate));
+  return prefix ? { pk, sk: COUNTED_PARTITIONS[prefix] as string } : undefined;
+}
+
+/**
+ * The rollup of a counted item from its shards as read, up to stream position `position` (a
+ * rollup is replaced only by one from a later position); once the item is marked deleted, a mark
+ * no later rollup replaces, removed by TTL with the shards'.
+ */
+export function rollupOf(item: Key, shards: Raw[], position: string): Raw {
+  const counted = COUNTED[item.sk];
+  if (!counted) throw new Error(`${item.sk} carries no counters`);
+  const mark = shards.find((shard) => shard.deleting === true);
+  if (mark) return { ...rollupKey(item.pk), deleting: true, expires: mark.expires, position: LAST_POSITION };
+  return { ...rollupKey(item.pk), ...countersFrom(counted, item.pk, shards), position };
+}
+
+/** Stream positions compare as strings of one width (sequence numbers are decimal, up to 40 digits). */
+export const streamPosition = (sequenceNumber: string) => sequenceNumber.padStart(40, '0');
+const LAST_POSITION = '9'.repeat(40);
+
+/** The rollup keys to read for a page of these items (those of counted items). */
+export const rollupKeysOf = (items: Key[]): Key[] =>
+  items.filter((item) => COUNTED[item.sk]).map((item) => rollupKey(item.pk));
+
+/**
+ * The items of a page with their counters from the rollups read beside them; an item whose
+ * rollup is not written yet (nothing counted so far) counts zero.
+ */
+export function mergeRollups(items: Raw[], rollups: Raw[]): Raw[] {
+  const byPartition = new Map(rollups.map((rollup) => [String(rollup.pk), rollup]));
+  return items.map((item) => {
+    const counted = typeof item.sk === 'string' ? COUNTED[item.sk] : undefined;
+    if (!counted) return item;
+    const rollup = byPartition.get(String(item.pk));
+    const sums = Object.fromEntries(
+      counted.attributes.map((name) => {
+        const value = Number(rollup?.[name] ?? 0);
+        return [name, Number.isFinite(value) ? Math.max(0, value) : 0];
+      }),
+    );
     const recorded = Object.fromEntries(
-      (counted.recorded ?? []).flatMap((name) => (first && name in first ? [[name, first[name]]] : [])),
+      (counted.recorded ?? []).flatMap((name) => (rollup && name in rollup ? [[name, rollup[name]]] : [])),
     );
     return { ...item, ...sums, ...recorded };
   });

@@ -19,7 +19,7 @@ import {
 import { decodeGroup } from './group-items.ts';
 import { descendantsOf, readSubtrees } from './group-tree.ts';
 import { tree } from './keys.ts';
-import { mergeSorted } from './lists.ts';
+import { type ListPage, mergeSorted } from './lists.ts';
 import { namespaceOfGroup } from './namespaces.ts';
 import { decodeProject, getProjectsRaw, withProjectCounters } from './project-items.ts';
 import { listNamespaceProjects } from './project-lists.ts';
@@ -38,9 +38,34 @@ const DETAIL_PROJECTS = 100;
 export interface GroupDetailReads {
   sharedLinks: Promise<Raw[]>;
   memberships: Promise<MembershipLists> | undefined;
+  /**
+   * The group's projects as its members see them, read before a signed-in caller is known to be
+   * one; used only when they are (a non-member's detail wastes it, one Query per visibility).
+   */
+  memberView: Promise<ListPage<Project> | undefined> | undefined;
 }
 
-/** Starts a group's detail reads once its item is read: its share links and the caller's lists. */
+/** The projects of a group's detail: by name, the first DETAIL_PROJECTS. */
+const detailProjects = (
+  namespaceId: number,
+  caller: Caller | undefined,
+  seesAll: boolean,
+  levels?: Promise<KnownLevels>,
+) =>
+  listNamespaceProjects({
+    namespaceId,
+    order: 'name',
+    sort: 'asc',
+    page: { page: 1, perPage: DETAIL_PROJECTS },
+    caller,
+    seesAll,
+    levels,
+  });
+
+/**
+ * Starts a group's detail reads once its item is read: its share links, the caller's lists and,
+ * for a signed-in caller, the projects as members see them.
+ */
 export function startGroupDetail(
   item: Promise<Raw | undefined>,
   caller: Caller | undefined,
@@ -49,7 +74,11 @@ export function startGroupDetail(
   sharedLinks.catch(() => undefined);
   const memberships = caller ? item.then(() => readMembershipLists(caller.id)) : undefined;
   memberships?.catch(() => undefined);
-  return { sharedLinks, memberships };
+  const memberView = caller
+    ? item.then((found) => (found ? detailProjects(Number(found.id), caller, true) : undefined))
+    : undefined;
+  memberView?.catch(() => undefined);
+  return { sharedLinks, memberships, memberView };
 }
 
 /**
@@ -86,16 +115,10 @@ export async function groupDetailProjects(
 ): Promise<{ projects: ProjectPage; shared: ProjectPage }> {
   const levels = caller ? membershipLevelsOf(caller.id, reads?.memberships) : undefined;
   const links = reads?.sharedLinks ?? sharedLinksOfGroup(group.id);
+  const seesAll = Boolean(caller?.admin || groupAccess >= ACCESS.guest);
+  const begun = seesAll ? reads?.memberView : undefined;
   const [own, shared] = await Promise.all([
-    listNamespaceProjects({
-      namespaceId: group.id,
-      order: 'name',
-      sort: 'asc',
-      page: { page: 1, perPage: DETAIL_PROJECTS },
-      caller,
-      seesAll: Boolean(caller?.admin || groupAccess >= ACCESS.guest),
-      levels,
-    }),
+    Promise.resolve(begun).then((page) => page ?? detailProjects(group.id, caller, seesAll, levels)),
     sharedProjectsOf(links, caller, levels),
   ]);
   const ownAccess = caller ? await accessFromLevels(caller.id, own.items, levels) : new Map();

@@ -9,7 +9,7 @@ import { EPIC_STATES } from '#domain/epics.ts';
 import { ISSUE_STATES } from '#domain/issues.ts';
 import { MERGE_REQUEST_STATES } from '#domain/merge-requests.ts';
 import { batchDeleteItems, batchWriteItems, type Key } from './batch.ts';
-import { isCounterShard, shardTombstoneItems } from './counters.ts';
+import { isCounterItem, shardTombstoneItems } from './counters.ts';
 import { readPartition } from './items.ts';
 import { keys, type ListRef, listCounter, lists } from './keys.ts';
 import { forEachListPage, listCountKeys } from './lists.ts';
@@ -24,10 +24,11 @@ const keyOf = (item: Record<string, unknown>): Key => ({ pk: String(item.pk), sk
 export async function removeParentPartition(pk: string): Promise<void> {
   // Consistent: a note written a moment before its parent's removal is removed with it.
   const items = await readPartition(pk, { projection: 'pk, sk', consistent: true });
-  const isHead = (item: Record<string, unknown>) => !String(item.sk).includes('#');
-  // The counter shards stay, marked deleted, so a note still on its way is refused (TTL ends them).
+  const isHead = (item: Record<string, unknown>) => !String(item.sk).includes('#') && !isCounterItem(item);
+  // The counter shards stay, marked deleted, so a note still on its way is refused (TTL ends them);
+  // the rollup stays for the mark the counters' stream consumer leaves on it.
   await batchWriteItems(items.filter(isHead).flatMap((item) => shardTombstoneItems(keyOf(item))));
-  const rest = items.filter((item) => !isHead(item) && !isCounterShard(item));
+  const rest = items.filter((item) => !isHead(item) && !isCounterItem(item));
   await batchDeleteItems(rest.map(keyOf));
   await batchDeleteItems(items.filter(isHead).map(keyOf));
 }

@@ -30,6 +30,8 @@ import { searchProjects } from './project-search.ts';
 import { starredProjectIds } from './project-stars.ts';
 import { searchCandidateIds } from './search-index.ts';
 
+type Raw = Record<string, unknown>;
+
 /** What a project list request asks for, beside the filters. */
 export interface ProjectListRequest extends ProjectListParams {
   order_by?: ProjectOrder;
@@ -163,20 +165,60 @@ export function boundsOf(input: ProjectListRequest, order: ProjectOrder): SortRa
   return undefined;
 }
 
-/**
- * The caller's membership lists for a group's project page, read as soon as the group is (beside
- * the access check), so `permissions` cost no extra round trip.
- */
-export const startGroupProjectsPage = (
-  item: Promise<unknown>,
+/** Reads of a group's project page started as soon as the group is read, beside the access check. */
+export interface GroupProjectsPageReads {
+  /** The caller's membership lists, for `permissions`. */
+  memberships: Promise<MembershipLists> | undefined;
+  /**
+   * The page as the group's members see it (one key range), read before the caller is known to
+   * be one; used only when they are, otherwise left unread.
+   */
+  memberView: Promise<ListPage<Project> | undefined> | undefined;
+}
+
+/** The page of a group's own projects as its members see it. */
+const memberViewOf = (
+  namespaceId: number,
+  input: ProjectListRequest,
   caller: Caller | undefined,
-  input: { id: string | number; simple?: boolean },
-): Promise<MembershipLists> | undefined =>
-  caller && !input.simple ? item.then(() => readMembershipLists(caller.id)) : undefined;
+  page: PageRequest,
+  levels?: Promise<KnownLevels>,
+) =>
+  listNamespaceProjects({
+    namespaceId,
+    order: input.order_by ?? 'created_at',
+    sort: input.sort ?? 'desc',
+    page,
+    filter: projectListFilter(input, caller),
+    caller,
+    seesAll: true,
+    levels,
+  });
 
 /**
- * One page of a group's own projects the caller can see; members read them as one key range.
- * `memberships` are the caller's membership lists when already being read.
+ * Starts a group's project page once the group is read: the caller's membership lists and, for a
+ * signed-in caller, the page as members see it, so a member's page costs no round trip after the
+ * access check (a non-member's wastes that read, one Query per visibility).
+ */
+export function startGroupProjectsPage(
+  item: Promise<Raw | undefined>,
+  caller: Caller | undefined,
+  input: ProjectListRequest & { include_subgroups?: boolean },
+  page: PageRequest,
+): GroupProjectsPageReads {
+  const memberships = caller && !input.simple ? item.then(() => readMembershipLists(caller.id)) : undefined;
+  memberships?.catch(() => undefined);
+  const speculate = caller && !input.include_subgroups && !input.starred && !input.owned;
+  const memberView = speculate
+    ? item.then((found) => (found ? memberViewOf(Number(found.id), input, caller, page) : undefined))
+    : undefined;
+  memberView?.catch(() => undefined);
+  return { memberships, memberView };
+}
+
+/**
+ * One page of a group's own projects the caller can see; members read them as one key range
+ * (begun beside the access check when `reads` has it).
  */
 export async function groupProjectsPage(
   group: Group,
@@ -184,9 +226,12 @@ export async function groupProjectsPage(
   input: ProjectListRequest,
   caller: Caller | undefined,
   page: PageRequest,
-  memberships?: Promise<MembershipLists>,
+  reads?: GroupProjectsPageReads,
 ): Promise<ProjectPage> {
-  const levels = caller && !input.simple ? membershipLevelsOf(caller.id, memberships) : undefined;
+  const levels = caller && !input.simple ? membershipLevelsOf(caller.id, reads?.memberships) : undefined;
+  const seesAll = Boolean(caller?.admin || groupAccess >= ACCESS.guest);
+  const begun = seesAll ? await reads?.memberView : undefined;
+  if (begun) return withAccess(begun, caller, levels);
   const narrowing: ((project: Project) => boolean)[] = [];
   if (caller && input.starred) {
     const starred = new Set(await starredProjectIds(caller.id));
@@ -196,6 +241,8 @@ export async function groupProjectsPage(
     const mine = await memberProjectsOf(caller.id);
     narrowing.push((project) => (mine.levels.get(project.id) ?? 0) >= ACCESS.owner);
   }
+  if (seesAll && !narrowing.length)
+    return withAccess(await memberViewOf(group.id, input, caller, page), caller, levels);
   const result = await listNamespaceProjects({
     namespaceId: group.id,
     order: input.order_by ?? 'created_at',
@@ -203,7 +250,7 @@ export async function groupProjectsPage(
     page,
     filter: projectListFilter(input, caller, narrowing),
     caller,
-    seesAll: Boolean(caller?.admin || groupAccess >= ACCESS.guest),
+    seesAll,
     levels,
   });
   return withAccess(result, caller, levels);

@@ -8,7 +8,7 @@
  */
 
 import { batchWriteItems } from './batch.ts';
-import { isCounterShard, shardTombstoneItems } from './counters.ts';
+import { isCounterItem, shardTombstoneItems } from './counters.ts';
 import { purgeHookLog } from './hook-deliveries.ts';
 import { readPartition } from './items.ts';
 import { FORK_PREFIX, HOOK_PREFIX, keys, lists } from './keys.ts';
@@ -48,10 +48,11 @@ export async function purgeProject(
   await leaveSource(projectId, project.forked_from_project_id ?? null);
   const own = keys.project(projectId);
   // Its counter shards stay, marked deleted (they may not be yet, for a project of a deleted
-  // group), so a star or issue still on its way is refused; TTL ends them.
+  // group), so a star or issue still on its way is refused; TTL ends them. The rollup stays for
+  // the mark the counters' stream consumer leaves on it.
   await batchWriteItems(shardTombstoneItems(own));
   const children = (await readPartition(own.pk)).filter(
-    (child) => child.sk !== own.sk && !isCounterShard(child),
+    (child) => child.sk !== own.sk && !isCounterItem(child),
   );
   for (const child of children) {
     const sk = String(child.sk);

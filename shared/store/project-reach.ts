@@ -143,9 +143,8 @@ export async function memberProjectsOf(
  */
 const MAX_GROUP_LISTS = 50;
 /**
- * When the membership lists could not be read ahead, the member subtrees' hidden projects are
- * also read from the tree index, up to this many, beside the subtrees' groups: when that is all
- * of them the subgroups' lists need no further round trip.
+ * The member subtrees' hidden projects are also read from the tree index, up to this many, beside
+ * the subtrees' groups: when that is all of them the subgroups' lists need no further round trip.
  */
 const SMALL_SUBTREE = 100;
 
@@ -196,10 +195,8 @@ export async function listReachableProjects(query: {
   const subtreeGroupIds = places.then(async (known) =>
     (await readSubtrees(known, tree.groups)).map((item) => Number(item.id)),
   );
-  // Read from the tree beside the groups, or never (membership lists read ahead: a round to spare).
-  const small = query.memberships
-    ? Promise.resolve({ items: [], complete: false })
-    : places.then((known) => hiddenSubtrees(known, SMALL_SUBTREE));
+  // Read from the tree beside the groups: when that is all of them, no list of a subgroup is read.
+  const small = places.then((known) => hiddenSubtrees(known, SMALL_SUBTREE));
   small.catch(() => undefined);
   const perGroup = Promise.all([memberGroupIds, subtreeGroupIds]).then(
     ([own, ids]) => own.length <= MAX_GROUP_LISTS && ids.length <= MAX_GROUP_LISTS,

@@ -156,10 +156,10 @@ async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4D
   });
   const namespace = await personalNamespace(member);
   for (let i = 0; i < 3; i++) await seedProject(namespace, `own-${stamp}-${i}`, 'public', member.id);
-  const memberToken = await seedToken(member, `bench-member-token-${stamp}`);
+  const memberToken = await seedToken(member);
   const newcomerTokens: string[] = [];
   for (let rep = 0; rep < REPETITIONS; rep++) {
-    newcomerTokens.push(await seedToken(user(110 + rep), `bench-newcomer-token-${stamp}-${rep}`));
+    newcomerTokens.push(await seedToken(user(110 + rep)));
   }
   const privateProject = projects.find((project) => project.visibility === 'private');
   if (!privateProject) throw new Error('no private project seeded');
@@ -176,7 +176,7 @@ async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4D
     'private',
     hooksOwner.id,
   );
-  const hooksOwnerToken = await seedToken(hooksOwner, `bench-hooks-owner-token-${stamp}`);
+  const hooksOwnerToken = await seedToken(hooksOwner);
   const hook = await seedHook(hooksProject, `${HOOK_URL}/seeded`);
   await seedHookLogs(hook, HOOK_LOGS);
   await createPushRule(hooksProject.id, { ...PUSH_RULE_DEFAULTS, deny_delete_tag: true });

@@ -5,7 +5,9 @@
  * (createHook) and their delivery logs (appendHookLog, as the delivery worker logs an attempt).
  * Seeding is not measured; it runs with the recorder off.
  */
+
 import type { Visibility } from '#domain/access.ts';
+import { generateTokenSecret } from '#domain/access-tokens.ts';
 import { DEFAULT_CREATION_LEVELS, type Group } from '#domain/groups.ts';
 import type { HookLog } from '#domain/hook-deliveries.ts';
 import { type Hook, type HookInput, newHookFrom } from '#domain/hooks.ts';
@@ -102,8 +104,11 @@ export async function seedMember(group: Group, userId: number, accessLevel: numb
   await addGroupMember(group, { user_id: userId, access_level: accessLevel, expires_at: null }, userId);
 }
 
-/** A personal access token with the `api` scope whose secret is `secret`. */
-export async function seedToken(user: User, secret: string): Promise<string> {
+/**
+ * A personal access token with the `api` scope whose secret is `secret`, by default one as
+ * POST /users/:id/personal_access_tokens makes it.
+ */
+export async function seedToken(user: User, secret = generateTokenSecret(user.id)): Promise<string> {
   await createAccessToken(user, { name: 'bench', scopes: ['api'], expires_at: null }, secret);
   return secret;
 }

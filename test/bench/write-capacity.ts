@@ -61,7 +61,10 @@ export interface WriteCost {
   transactional: boolean;
   /** An id-block reservation (see above). */
   idBlock: boolean;
-  /** A write of the note-touches stream consumer that landed during the call (not the call's). */
+  /**
+   * A write of a stream consumer that landed during the call (not the call's): the note-touches
+   * consumer's touch of a note's parent, the counter-rollups consumer's rollup.
+   */
   streamTouch: boolean;
   /** The error it failed with (a refused condition, a cancelled transaction). */
   failed?: string;
@@ -71,6 +74,10 @@ export interface WriteCost {
   /** What DynamoDB Local reported: the table, each index, and its total. */
   reported: { table: number; indexes: Record<string, number>; total: number };
 }
+
+/** A counted item's rollup by its sort key (store/counters.ts ROLLUP_SK), plain or marshalled. */
+const isRollup = (sortKey: unknown) =>
+  sortKey === 'COUNTS' || (sortKey as { S?: unknown } | undefined)?.S === 'COUNTS';
 
 const WRITE_COMMANDS = new Set([
   'TransactWriteItemsCommand',
@@ -322,13 +329,15 @@ export async function installWriteMeter(
           typeof pk === 'string' &&
           /^COUNTER#[a-z_]+$/.test(pk) &&
           Object.values((input.ExpressionAttributeValues ?? {}) as Plain).includes(options.idBlockSize),
-        // The note-touches stream consumer's touch of a new note's parent (store/notes.ts
-        // touchNoteParent) runs in this process too and may land while the call is measured: it is
-        // the consumer's write, not the call's.
+        // The stream consumers run in this process too and may land while the call is measured:
+        // the touch of a new note's parent (store/notes.ts touchNoteParent) and a counted item's
+        // rollup (store/counter-rollups.ts) are the consumers' writes, not the call's.
         streamTouch:
-          command === 'UpdateItemCommand' &&
-          String(input.UpdateExpression ?? '').startsWith('SET updated_at = :now, #updatedSort = :sort') &&
-          String(input.ConditionExpression ?? '').endsWith('AND updated_at < :now'),
+          (command === 'UpdateItemCommand' &&
+            String(input.UpdateExpression ?? '').startsWith('SET updated_at = :now, #updatedSort = :sort') &&
+            String(input.ConditionExpression ?? '').endsWith('AND updated_at < :now')) ||
+          (command === 'PutItemCommand' &&
+            isRollup((input.Item as Plain | undefined)?.[schema.range ?? 'sk'])),
         table: 0,
         indexes: {},
         reported: { table: 0, indexes: {}, total: 0 },

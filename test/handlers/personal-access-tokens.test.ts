@@ -92,7 +92,7 @@ describe('POST /users/:user_id/personal_access_tokens', () => {
       json: { name: 'ci', scopes: ['api', 'read_user', 'api'], expires_at: '2027-01-31' },
     });
     const secret = (response.body as { token: string }).token;
-    expect(secret).toMatch(/^glpat-[A-Za-z0-9_-]{20}$/);
+    expect(secret).toMatch(/^glpat-[A-Za-z0-9_-]{20}\.7$/);
     expect(response).toEqual({
       statusCode: 201,
       headers: jsonHeaders(),

@@ -155,11 +155,11 @@ async function openIssue(
 const notesPath = (projectId: number, iid: number) => `/projects/${projectId}/issues/${iid}/notes`;
 
 /** The sort keys of an issue's partition as DynamoDB Local holds it (the issue, its notes, their parts). */
-/** The issue's partition as sort keys, its counter shards left out. */
+/** The issue's partition as sort keys, its counter shards and rollup left out. */
 const issuePartition = async (projectId: number, iid: number) =>
   (await partitionItems(`ISSUE#${projectId}#${iid}`))
     .map((item) => String(item.sk))
-    .filter((sk) => !sk.startsWith('COUNT#'));
+    .filter((sk) => !sk.startsWith('COUNT'));
 
 /** The parts a note's item names, as sort keys (none when its body is in the item). */
 async function namedParts(projectId: number, iid: number, noteId: number): Promise<string[]> {

@@ -20,9 +20,9 @@ import { itemsLeft, listSize, partitionItems, storedItem } from '../support/db.t
 /** A body or content that does not compress below an item's size: stored in parts. */
 const longText = () => randomBytes(750_000).toString('base64');
 
-/** A partition's sort keys, its counter shards left out (live ones count, marked ones refuse late writers). */
+/** A partition's sort keys, its counter shards and rollup left out (live ones count, marked ones refuse late writers). */
 const sortKeys = async (pk: string) =>
-  (await partitionItems(pk)).map((item) => String(item.sk)).filter((sk) => !sk.startsWith('COUNT#'));
+  (await partitionItems(pk)).map((item) => String(item.sk)).filter((sk) => !sk.startsWith('COUNT'));
 
 /** What a purge left of a partition: anything but the deletion marks on its counter shards. */
 const leftKeys = async (pk: string) => (await itemsLeft(pk)).map((item) => String(item.sk));

@@ -80,13 +80,16 @@ export async function storedCount(pk: string, attribute: string): Promise<number
 }
 
 /**
- * A partition's items but the marks a deleted item leaves on its counter shards (`COUNT#…` with
- * `deleting` and an `expires` for TTL, store/counters.ts), which stay to refuse late writers.
+ * A partition's items but the marks a deleted item leaves on its counter shards and rollup
+ * (`COUNT#…` and `COUNTS` with `deleting` and an `expires` for TTL, store/counters.ts), which stay
+ * to refuse late writers.
  */
 export async function itemsLeft(pk: string): Promise<Record<string, unknown>[]> {
   const items = await partitionItems(pk);
   const tombstone = (item: Record<string, unknown>) =>
-    String(item.sk).startsWith('COUNT#') && item.deleting === true && typeof item.expires === 'number';
+    (String(item.sk).startsWith('COUNT#') || item.sk === 'COUNTS') &&
+    item.deleting === true &&
+    typeof item.expires === 'number';
   return items.filter((item) => !tombstone(item));
 }
 

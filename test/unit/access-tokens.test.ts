@@ -9,6 +9,7 @@ import {
   scopeAllows,
   sudoIdentifier,
   TOKEN_SCOPES,
+  tokenUserHint,
 } from '#domain/access-tokens.ts';
 
 describe('hashToken()', () => {
@@ -20,12 +21,28 @@ describe('hashToken()', () => {
 });
 
 describe('generateTokenSecret()', () => {
-  it('gives glpat- and 20 url-safe characters, different each time', () => {
-    const one = generateTokenSecret();
-    const two = generateTokenSecret();
-    expect(one).toMatch(/^glpat-[A-Za-z0-9_-]{20}$/);
-    expect(two).toMatch(/^glpat-[A-Za-z0-9_-]{20}$/);
+  it('gives glpat-, 20 url-safe characters and the user id in base 36, different each time', () => {
+    const one = generateTokenSecret(1);
+    const two = generateTokenSecret(1);
+    expect(one).toMatch(/^glpat-[A-Za-z0-9_-]{20}\.1$/);
+    expect(two).toMatch(/^glpat-[A-Za-z0-9_-]{20}\.1$/);
     expect(one).not.toBe(two);
+    expect(generateTokenSecret(123_456_789)).toMatch(/^glpat-[A-Za-z0-9_-]{20}\.21i3v9$/);
+  });
+});
+
+describe('tokenUserHint()', () => {
+  it('reads back the user id of a secret generateTokenSecret made', () => {
+    expect(tokenUserHint(generateTokenSecret(1))).toBe(1);
+    expect(tokenUserHint(generateTokenSecret(123_456_789))).toBe(123_456_789);
+  });
+
+  it('names no user for any other secret', () => {
+    expect(tokenUserHint('glpat-0123456789abcdefghij')).toBeUndefined();
+    expect(tokenUserHint('root-token')).toBeUndefined();
+    expect(tokenUserHint('glpat-0123456789abcdefghij.')).toBeUndefined();
+    expect(tokenUserHint('glpat-0123456789abcdefghij.ZZ')).toBeUndefined();
+    expect(tokenUserHint(`glpat-0123456789abcdefghij.${'1'.repeat(11)}`)).toBeUndefined();
   });
 });
 
