@@ -40,7 +40,8 @@ export interface GroupDetailReads {
   memberships: Promise<MembershipLists> | undefined;
   /**
    * The group's projects as its members see them, read before a signed-in caller is known to be
-   * one; used only when they are (a non-member's detail wastes it, one Query per visibility).
+   * one; used only when they are (a non-member's detail wastes it: per visibility a Query and
+   * its total's shards, and the page's rollups).
    */
   memberView: Promise<ListPage<Project> | undefined> | undefined;
 }

@@ -198,7 +198,8 @@ const memberViewOf = (
 /**
  * Starts a group's project page once the group is read: the caller's membership lists and, for a
  * signed-in caller, the page as members see it, so a member's page costs no round trip after the
- * access check (a non-member's wastes that read, one Query per visibility).
+ * access check (a non-member's wastes that read: per visibility a Query and its total's
+ * shards, and the page's rollups).
  */
 export function startGroupProjectsPage(
   item: Promise<Raw | undefined>,

@@ -28,9 +28,13 @@ export interface SendRecord {
   conditional: boolean;
   /** What it addressed, ids stripped: `TOKENHASH`, `l2-created_at PROJECTS#NS#n`, `3 keys`. */
   target: string;
-  /** Capacity units DynamoDB reported for it (ReturnConsumedCapacity TOTAL; 0 when not reported). */
+  /**
+   * Capacity units DynamoDB reported for it (ReturnConsumedCapacity TOTAL; 0 when not reported),
+   * plus, for a key read that found nothing, the minimum DynamoDB charges for it (0.5 eventually
+   * consistent, 1 consistent) and DynamoDB Local does not report.
+   */
   capacity: number;
-  /** Items the read touched: ScannedCount of a Query/Scan, found items of a Get/BatchGet. */
+  /** Items the read touched: ScannedCount of a Query/Scan, keys asked of a Get/BatchGet. */
   itemsRead: number;
   failed?: string;
 }
@@ -66,10 +70,11 @@ export interface BenchRuntime {
 
 type AnyInput = {
   Key?: Record<string, unknown>;
+  ConsistentRead?: boolean;
   ConditionExpression?: string;
   IndexName?: string;
   ExpressionAttributeValues?: Record<string, unknown>;
-  RequestItems?: Record<string, { Keys?: unknown[] } | unknown[]>;
+  RequestItems?: Record<string, { Keys?: unknown[]; ConsistentRead?: boolean } | unknown[]>;
   TransactItems?: unknown[];
 };
 type AnyOutput = {
@@ -114,13 +119,44 @@ function capacityOf(output: AnyOutput): number {
   return list.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
 }
 
-function itemsReadBy(command: string, output: AnyOutput): number {
-  if (command === 'QueryCommand' || command === 'ScanCommand') return output.ScannedCount ?? 0;
+/** Items a command's output holds: found items of a Get/BatchGet. */
+function itemsFound(command: string, output: AnyOutput): number {
   if (command === 'GetItemCommand') return output.Item ? 1 : 0;
   const responses = output.Responses;
   if (!responses) return 0;
   if (Array.isArray(responses)) return responses.length;
   return Object.values(responses).reduce((sum, items) => sum + items.length, 0);
+}
+
+/** The keys a Get/BatchGet asked for, each with the minimum DynamoDB charges for it. */
+function keysAsked(command: string, input: AnyInput): { keys: number; minimum: number } {
+  if (command === 'GetItemCommand') return { keys: 1, minimum: input.ConsistentRead ? 1 : 0.5 };
+  let keys = 0;
+  let minimum = 0;
+  for (const request of Object.values(input.RequestItems ?? {})) {
+    if (Array.isArray(request)) continue;
+    const count = request.Keys?.length ?? 0;
+    keys += count;
+    minimum += count * (request.ConsistentRead ? 1 : 0.5);
+  }
+  return { keys, minimum };
+}
+
+/** Read capacity and items of a read: a key read that finds nothing still costs its minimum on DynamoDB. */
+function readCost(command: string, input: AnyInput, output: AnyOutput): { capacity: number; items: number } {
+  const reported = capacityOf(output);
+  if (command === 'QueryCommand' || command === 'ScanCommand') {
+    return { capacity: reported, items: output.ScannedCount ?? 0 };
+  }
+  if (command !== 'GetItemCommand' && command !== 'BatchGetItemCommand')
+    return { capacity: reported, items: 0 };
+  const asked = keysAsked(command, input);
+  const found = itemsFound(command, output);
+  const missing = Math.max(0, asked.keys - found);
+  return {
+    capacity: reported + (asked.keys ? (missing * asked.minimum) / asked.keys : 0),
+    items: asked.keys,
+  };
 }
 
 export async function startBenchRuntime(): Promise<BenchRuntime> {
@@ -167,8 +203,13 @@ export async function startBenchRuntime(): Promise<BenchRuntime> {
           input: { ...(args as { input: object }).input, ReturnConsumedCapacity: 'TOTAL' },
         } as typeof args);
         const output = (result.output ?? {}) as AnyOutput;
-        entry.capacity = capacityOf(output);
-        entry.itemsRead = READ_COMMANDS.has(command) ? itemsReadBy(command, output) : 0;
+        if (READ_COMMANDS.has(command)) {
+          const cost = readCost(command, input, output);
+          entry.capacity = cost.capacity;
+          entry.itemsRead = cost.items;
+        } else {
+          entry.capacity = capacityOf(output);
+        }
         return result;
       } catch (error) {
         entry.failed = error instanceof Error ? error.name : String(error);

@@ -50,6 +50,7 @@ import {
   projectPageCounters,
   projectRead,
   projectRecord,
+  projectRollupItem,
   projectShardKeys,
   projectView,
   qa,
@@ -382,12 +383,26 @@ describe('GET /projects reaches the projects of groups shared with the caller’
     tree: 'TREE#9#SHARES',
     tpath: '000000000009/G000000000003',
   });
-  const apiForBob = projectView(api, { extra: { permissions: permissions(0, 20) } });
-  const dotfilesForBob = projectView(dotfiles, { admin: true, extra: { permissions: permissions(50, 0) } });
+  /** The projects' counters as their rollups hold them: what a page shows (no shards stored). */
+  const countedApi = { ...api, star_count: 2, forks_count: 1 };
+  const countedDotfiles = { ...dotfiles, star_count: 5 };
+  const apiForBob = projectView(countedApi, {
+    extra: { permissions: permissions(0, 20), open_issues_count: 3 },
+  });
+  const dotfilesForBob = projectView(countedDotfiles, {
+    admin: true,
+    extra: { permissions: permissions(50, 0) },
+  });
 
   beforeEach(() => {
     givenPlatformSharedWithQa(20);
-    store(qaLink(20), groupMemberItem(qa, { userId: 7, level: 40 }), ...countItems('PROJECTS#public', 1));
+    store(
+      qaLink(20),
+      groupMemberItem(qa, { userId: 7, level: 40 }),
+      ...countItems('PROJECTS#public', 1),
+      projectRollupItem(countedApi, 3),
+      projectRollupItem(countedDotfiles),
+    );
   });
 
   it('membership=true: api (under platform) at the share’s reporter level, beside bob’s own project', async () => {
@@ -420,7 +435,7 @@ describe('GET /projects reaches the projects of groups shared with the caller’
       ...['private', 'internal', 'public'].map((visibility) =>
         treeQuery(`TREE#3#PROJECTS#${visibility}`, `${pad(3)}/`),
       ),
-      // 5: the page's counters.
+      // 5: the page's counters (one rollup per project).
       projectPageCounters(43, 42),
     ]);
   });
@@ -450,7 +465,7 @@ describe('GET /projects reaches the projects of groups shared with the caller’
       countRead('PROJECTS#NS#9#private'),
       // 4: the hidden projects of the group shared with his.
       treeQuery('TREE#3#PROJECTS#private', `${pad(3)}/`),
-      // 5: the page's counters.
+      // 5: the page's counters (one rollup per project).
       projectPageCounters(43, 42),
     ]);
   });

@@ -61,6 +61,7 @@ import {
   projectItem,
   projectPageCounters,
   projectRead,
+  projectRollupItem,
   projectView,
   projectWrite,
   qa,
@@ -90,7 +91,10 @@ const groupSearchPending = (groupId: number) => ({
 });
 const sentMessages = () => sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
 const GROUP_NOT_FOUND = message(404, '404 Group Not Found');
-/** A namespace's project lists read to the end of a page, in one order, and their counters. */
+/**
+ * A namespace's project lists read to the end of a page, in one order, their totals, and the
+ * counters of the page's projects (their rollups).
+ */
 const namespaceLists = (namespaceId: number, order: string, limit: number, asc: boolean, page: number[]) => [
   ...['private', 'internal', 'public'].map((visibility) =>
     listQuery('l2', `PROJECTS#NS#${namespaceId}#${visibility}`, { order, limit, asc }),
@@ -98,11 +102,17 @@ const namespaceLists = (namespaceId: number, order: string, limit: number, asc: 
   ...['private', 'internal', 'public'].map((visibility) =>
     countRead(`PROJECTS#NS#${namespaceId}#${visibility}`),
   ),
-  // The counters of the projects on the page, read once it is cut.
+  // The counters of the projects on the page (one rollup each), read once it is cut.
   projectPageCounters(...page),
 ];
-/** api as alice sees it: owner through platform. */
-const apiForAlice = projectView(api, { admin: true, extra: { permissions: permissions(0, 50) } });
+/** api's counters as its rollup holds them: what a page of projects shows (no shards stored). */
+const countedApi = { ...api, star_count: 2, forks_count: 1 };
+const apiRollup = projectRollupItem(countedApi, 3);
+/** api as alice sees it on a page: owner through platform, its counters from its rollup. */
+const apiForAlice = projectView(countedApi, {
+  admin: true,
+  extra: { permissions: permissions(0, 50), open_issues_count: 3 },
+});
 
 pinCounterShards();
 
@@ -238,7 +248,7 @@ describe('POST /groups', () => {
 
 describe('GET /groups/:id', () => {
   it('shows the group with the projects the caller sees and their permissions', async () => {
-    store(...countItems('PROJECTS#NS#5#private', 1));
+    store(...countItems('PROJECTS#NS#5#private', 1), apiRollup);
     expect(await invoke(getGroup, 'GET', '/api/v4/groups/5', { token: USER_TOKEN })).toEqual(
       // Alice owns it: she sees how it was LDAP-synced (never).
       ok({ ...groupDetailView(backend, [apiForAlice], []), ...NEVER_SYNCED }),
@@ -252,6 +262,8 @@ describe('GET /groups/:id', () => {
       // no `ldap_group_links`).
       groupLdapQuery(5),
       batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
+      // Once the group is read, beside the access check: its projects as members see them (every
+      // visibility's list), used as she turns out to be one.
       ...namespaceLists(5, 'name', 100, true, [42]),
     ]);
   });
@@ -319,7 +331,7 @@ describe('GET /groups/:id/subgroups', () => {
 
 describe('GET /groups/:id/projects', () => {
   it("lists the group's projects newest first, with permissions", async () => {
-    store(...countItems('PROJECTS#NS#5#private', 1));
+    store(...countItems('PROJECTS#NS#5#private', 1), apiRollup);
     expect(
       await invoke(listGroupProjects, 'GET', '/api/v4/groups/5/projects', { token: USER_TOKEN }),
     ).toEqual({
@@ -332,6 +344,8 @@ describe('GET /groups/:id/projects', () => {
       getCommand(groupKey(5)),
       ...membershipLists(2),
       batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
+      // Once the group is read, beside the access check: the page as members see it (every
+      // visibility's list), used as she turns out to be one.
       ...namespaceLists(5, 'created_at', 20, false, [42]),
     ]);
   });
@@ -339,7 +353,7 @@ describe('GET /groups/:id/projects', () => {
 
 describe('PUT /groups/:id', () => {
   it('saves the change guarded by the group’s and its parent’s state, then shows the group', async () => {
-    store(...countItems('PROJECTS#NS#5#private', 1));
+    store(...countItems('PROJECTS#NS#5#private', 1), apiRollup);
     const changed = { ...backend, description: 'Services', updated_at: NOW };
     expect(
       await invoke(updateGroup, 'PUT', '/api/v4/groups/5', {
@@ -484,12 +498,18 @@ describe('POST /groups/:id/projects/:project_id', () => {
       store(projectItem(moved));
       return {};
     });
-    store(...countItems('PROJECTS#NS#9#private', 1));
+    store(...countItems('PROJECTS#NS#9#private', 1), apiRollup);
+    const shown = { ...moved, star_count: countedApi.star_count, forks_count: countedApi.forks_count };
     expect(
       await invoke(transferProject, 'POST', '/api/v4/groups/9/projects/42', { token: ADMIN_TOKEN }),
     ).toEqual(
       created(
-        groupDetailView(qa, [projectView(moved, { admin: true, extra: { permissions: permissions(0, 0) } })]),
+        groupDetailView(qa, [
+          projectView(shown, {
+            admin: true,
+            extra: { permissions: permissions(0, 0), open_issues_count: 3 },
+          }),
+        ]),
       ),
     );
     expect(sentCommands()).toEqual([

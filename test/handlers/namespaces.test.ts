@@ -28,6 +28,7 @@ import {
   ok,
   pageHeaders,
   projectPageCounters,
+  projectRollupItem,
   qa,
   rootUser,
   routeItem,
@@ -405,6 +406,9 @@ describe('GET /projects with id bounds', () => {
   }
 
   it('order_by=id with id_after (anonymous): a key range on each public list', async () => {
+    // dotfiles' counters as its rollup holds them (what a page reads; no shards stored).
+    const counted = { ...dotfiles, star_count: 3, forks_count: 2 };
+    store(projectRollupItem(counted));
     const listProjects = await coldListHandler();
     const answer = await invoke(listProjects, 'GET', '/api/v4/projects', {
       query: { order_by: 'id', sort: 'asc', id_after: 42 },
@@ -420,7 +424,7 @@ describe('GET /projects with id bounds', () => {
           )
           .join(', '),
       },
-      body: [simpleProjectView(dotfiles)],
+      body: [simpleProjectView(counted)],
     });
     expect(sentCommands()).toEqual([
       {
@@ -435,6 +439,7 @@ describe('GET /projects with id bounds', () => {
           ExclusiveStartKey: undefined,
         },
       },
+      // The page's counters: dotfiles' rollup.
       projectPageCounters(43),
     ]);
   });

@@ -35,6 +35,7 @@ import {
   countItems,
   listCount,
   projectPageCounters,
+  projectRollupItem,
   projectShardKeys,
   shardKeys,
 } from './resource-fixtures.ts';
@@ -615,17 +616,20 @@ describe('GET /projects?search= through the index', () => {
     );
     givenList('SEARCH#PENDING', [markerItem(46, 'v-12')]);
     givenList('PROJECTS#public', [dotfiles, hotfix, mirror, described].map(projectItem));
+    // The page's counters come from the projects' rollups (mirror's counted; no shards stored).
+    const countedMirror = { ...mirror, star_count: 4, forks_count: 1 };
+    store(projectRollupItem(countedMirror));
     expect(await search('dotfi')).toEqual({
       statusCode: 200,
       headers: pageHeaders(3, 'dotfi'),
-      body: [simpleView(mirror), simpleView(dotfiles), simpleView(described)],
+      body: [simpleView(countedMirror), simpleView(dotfiles), simpleView(described)],
     });
     expect(sentCommands()).toEqual([
       pendingQuery(),
       batchGet(...counterKeys('~dot'), ...counterKeys('~otf'), ...counterKeys('~tfi')),
       postingsQuery('~otf'),
       listQuery('PROJECTS#public', 'created_at', 1000),
-      // The page (mirror, dotfiles, described) with its counters.
+      // The page (mirror, dotfiles, described) with its counters: one rollup per project.
       projectPageCounters(46, 43, 48),
     ]);
   });

@@ -22,6 +22,7 @@ import {
   projectMemberItem,
   projectPageCounters,
   projectRead,
+  projectRollupItem,
   projectView,
   store,
   tokenRead,
@@ -66,14 +67,19 @@ describe('GET /projects (signed in, no filters)', () => {
   }
 
   it('merges the visible lists with the projects reached through groups, newest first, with permissions', async () => {
-    store(...countItems('PROJECTS#public', 1));
+    // The counters the page shows are those of the projects' rollups (no shards stored).
+    const countedApi = { ...api, star_count: 2, forks_count: 1 };
+    store(...countItems('PROJECTS#public', 1), projectRollupItem(countedApi, 3));
     const listProjects = await coldListHandler();
     expect(await invoke(listProjects, 'GET', '/api/v4/projects', { token: USER_TOKEN })).toEqual({
       statusCode: 200,
       headers: pageHeaders('/api/v4/projects', 2),
       body: [
         projectView(dotfiles, { extra: { permissions: permissions(0, 0) } }),
-        projectView(api, { admin: true, extra: { permissions: permissions(0, 50) } }),
+        projectView(countedApi, {
+          admin: true,
+          extra: { permissions: permissions(0, 50), open_issues_count: 3 },
+        }),
       ],
     });
     expect(sentCommands()).toEqual([
@@ -88,6 +94,7 @@ describe('GET /projects (signed in, no filters)', () => {
       treeQuery('TREE#3#SHARES', '000000000003/'),
       listQuery('l2', 'PROJECTS#NS#3#private', { order: 'created_at', limit: 20, asc: false }),
       countRead('PROJECTS#NS#3#private'),
+      // The page's counters: one rollup per project.
       projectPageCounters(43, 42),
     ]);
   });

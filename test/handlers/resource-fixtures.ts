@@ -548,6 +548,24 @@ export function counterShardItems(pk: string, counts: Record<string, number>, sh
   });
 }
 
+/**
+ * A counted item's rollup (sort key `COUNTS`): its counters summed from its shards by the
+ * counter-rollups stream consumer; what a page reads for each counted item instead of its shards.
+ */
+export const rollupKey = (pk: string): Key => ({ pk, sk: 'COUNTS' });
+export const rollupItem = (pk: string, counts: Item): Item => ({ ...rollupKey(pk), ...counts });
+
+/** A project's counters as its rollup holds them (the record's star and fork counts, open issues). */
+export const projectRollupItem = (
+  project: { id: number; star_count?: number; forks_count?: number },
+  openIssues = 0,
+) =>
+  rollupItem(`PROJECT#${project.id}`, {
+    star_count: project.star_count ?? 0,
+    forks_count: project.forks_count ?? 0,
+    open_issues_count: openIssues,
+  });
+
 /** A list's total as its counter shards hold it. */
 export const countItems = (list: string, count: number): Item[] =>
   counterShardItems(`LISTCOUNT#${list}`, { count }, listShards(list));
@@ -732,18 +750,18 @@ export const countRead = (list: string) => batchGet(...shardKeys(`LISTCOUNT#${li
 /** The counter shards of a project, read beside it. */
 export const projectShardKeys = (id: number) => shardKeys(`PROJECT#${id}`, PROJECT_SHARDS);
 /**
- * The read of a page's counters after the Query that read the page: the counter shards of its
- * counted items (projects, issues, …) in one batch, eventually consistent like the index the page
- * came from.
+ * The read of a page's counters after the Query that read the page: the rollup of each of its
+ * counted items (projects, issues, …), one key per item, in one batch, eventually consistent like
+ * the index the page came from.
  */
 export const pageCountersRead = (...keys: Key[]) => ({
   BatchGetCommand: { RequestItems: { [TABLE]: { Keys: keys, ConsistentRead: false } } },
 });
-/** The counters read for a page of projects, in page order. */
-export const projectPageCounters = (...ids: number[]) => pageCountersRead(...ids.flatMap(projectShardKeys));
-/** The counters read for a page of issues, merge requests, snippets or epics (by partition key). */
-export const threadPageCounters = (...pks: string[]) =>
-  pageCountersRead(...pks.flatMap((pk) => shardKeys(pk, THREAD_SHARDS)));
+/** The counters read for a page of projects: their rollups, in page order. */
+export const projectPageCounters = (...ids: number[]) =>
+  pageCountersRead(...ids.map((id) => rollupKey(`PROJECT#${id}`)));
+/** The counters read for a page of issues, merge requests, snippets or epics: their rollups (by pk). */
+export const threadPageCounters = (...pks: string[]) => pageCountersRead(...pks.map(rollupKey));
 /** A project read by key: its item, and its counter shards in one batch beside it. */
 export const projectRead = (id: number) => [
   getCommand({ pk: `PROJECT#${id}`, sk: 'PROJECT' }),

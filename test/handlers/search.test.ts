@@ -46,6 +46,7 @@ import {
   message,
   projectKey,
   projectShardKeys,
+  rollupItem,
   shardKeys,
   simpleProjectView,
   store,
@@ -122,6 +123,13 @@ const issuableItem = (
     supdated: `${record.updated_at}${SEP}${pad(record.id)}`,
   };
 };
+
+/**
+ * The issue's and the merge request's counters as their rollups hold them: what a page of them
+ * reads (their counter shards are not stored).
+ */
+const issueRollup = rollupItem('ISSUE#42#4', { notes_count: 3, user_notes_count: 2 });
+const mrRollup = rollupItem('MR#42#3', { notes_count: 1, user_notes_count: 1 });
 
 /** api is listed under its search key `~api` (its name and path). */
 const apiPosting: Item = {
@@ -465,10 +473,11 @@ describe('GET /groups/:id/search', () => {
   });
 
   it('issues: in the readable projects of the subtree, with their counters and the users they show (5 round trips)', async () => {
+    store(issueRollup);
     expect(await search(path, { scope: 'issues', search: 'login' }, USER_TOKEN)).toEqual({
       statusCode: 200,
       headers: onePage(path, 'scope=issues&search=login', 1),
-      body: [issueView()],
+      body: [{ ...issueView(), user_notes_count: 2 }],
     });
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
@@ -480,7 +489,7 @@ describe('GET /groups/:id/search', () => {
       treeQuery('TREE#3#PROJECTS#internal', `${pad(3)}/`),
       treeQuery('TREE#3#PROJECTS#public', `${pad(3)}/`),
       // 4: each project's issues (one project: its list is the page); 5: the page's authors and
-      // assignees beside its counters.
+      // assignees beside its counters (the issue's rollup).
       newestFirst('ISSUES#PROJECT#42'),
       batchGet(userKey(2), userKey(7)),
       threadPageCounters('ISSUE#42#4'),
@@ -538,15 +547,17 @@ describe('GET /projects/:id/search', () => {
   const path = '/api/v4/projects/42/search';
 
   it('issues: the project issue list filtered by the term, the page with its counters and its users side by side (3 round trips)', async () => {
+    store(issueRollup);
     expect(await search(path, { scope: 'issues', search: 'login' }, USER_TOKEN)).toEqual({
       statusCode: 200,
       headers: onePage(path, 'scope=issues&search=login', 1),
-      body: [issueView()],
+      body: [{ ...issueView(), user_notes_count: 2 }],
     });
     expect(sentCommands()).toEqual([
       aliceOnApi,
       newestFirst('ISSUES#PROJECT#42'),
       batchGet(userKey(2), userKey(7)),
+      // The page's counters: the issue's rollup.
       threadPageCounters('ISSUE#42#4'),
     ]);
   });
@@ -561,14 +572,16 @@ describe('GET /projects/:id/search', () => {
   });
 
   it('merge_requests: MergeRequestBasic of each match (4 round trips)', async () => {
+    store(mrRollup);
     expect(await search(path, { scope: 'merge_requests', search: 'search' }, USER_TOKEN)).toEqual({
       statusCode: 200,
       headers: onePage(path, 'scope=merge_requests&search=search', 1),
-      body: [mrView()],
+      body: [{ ...mrView(), user_notes_count: 1 }],
     });
     expect(sentCommands()).toEqual([
       aliceOnApi,
       newestFirst('MRS#PROJECT#42'),
+      // The page's counters: the merge request's rollup.
       threadPageCounters('MR#42#3'),
       batchGet(userKey(2)),
     ]);

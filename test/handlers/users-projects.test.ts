@@ -16,10 +16,10 @@ import {
   message,
   pageHeaders,
   permissions,
-  projectCountItems,
   projectItem,
   projectPageCounters,
   projectRecord,
+  projectRollupItem,
   projectView,
   simpleProjectView,
   store,
@@ -94,7 +94,8 @@ describe('GET /users/:user_id/projects', () => {
 
   it('anonymous callers get the simple entities of the public list, with their counters', async () => {
     const counted = { ...dotfiles, star_count: 3, forks_count: 2 };
-    store(...projectCountItems(counted));
+    // A page reads each project's rollup, not its shards.
+    store(projectRollupItem(counted));
     expect(await invoke(listUserProjects, 'GET', '/api/v4/users/7/projects')).toEqual({
       statusCode: 200,
       headers: pageHeaders('/api/v4/users/7/projects', 1),

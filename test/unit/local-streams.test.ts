@@ -90,6 +90,24 @@ describe('matchesFilters', () => {
       expect(passes('INSERT', sk)).toBe(false);
     }
   });
+
+  it('applies the counter-rollups filters: INSERT and MODIFY of the counter shards of counted items', () => {
+    const { filters } = streamConsumers.find((consumer) => consumer.name === 'counter-rollups')!;
+    const passes = (eventName: string, pk: string, sk: string) =>
+      matchesFilters({ eventName, dynamodb: { Keys: { pk: { S: pk }, sk: { S: sk } } } }, filters);
+    for (const eventName of ['INSERT', 'MODIFY']) {
+      for (const pk of ['PROJECT#7', 'ISSUE#7#1', 'MR#7#1', 'SNIPPET#3', 'EPIC#4']) {
+        expect(passes(eventName, pk, 'COUNT#0')).toBe(true);
+        expect(passes(eventName, pk, 'COUNT#3')).toBe(true);
+      }
+    }
+    // Shards that TTL removes, the rollup's own writes, list totals and anything else never invoke it.
+    expect(passes('REMOVE', 'PROJECT#7', 'COUNT#0')).toBe(false);
+    expect(passes('MODIFY', 'PROJECT#7', 'COUNTS')).toBe(false);
+    expect(passes('INSERT', 'PROJECT#7', 'PROJECT')).toBe(false);
+    expect(passes('INSERT', 'LISTCOUNT#PROJECTS#public', 'COUNT#0')).toBe(false);
+    expect(passes('INSERT', 'USER#7', 'COUNT#0')).toBe(false);
+  });
 });
 
 describe('checkFilter', () => {
