@@ -3,7 +3,7 @@
  * event source mapping; locally bin/local/streams.ts). Plain data, read by the stack and the local
  * runtime alike.
  */
-import { COUNT_PREFIX, COUNTED_PARTITION_PREFIXES } from '#store/counters.ts';
+import { streamKeys } from '#store/stream-keys.ts';
 import type { Access } from './routes.ts';
 
 /**
@@ -59,8 +59,8 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
     parallelizationFactor: 10,
     // Notes (their long-body parts too: the consumer skips `#PART#` keys), issues, merge requests.
     filters: [
-      { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: [{ prefix: 'NOTE#' }] } } } },
-      { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: ['ISSUE', 'MR'] } } } },
+      { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: [{ prefix: streamKeys.notePrefix }] } } } },
+      { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: [...streamKeys.issuableSortKeys] } } } },
     ],
     timeout: 60,
     // A payload too long for its delivery item is written to the bucket (shared/delivery/fan-out.ts).
@@ -76,7 +76,9 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
     bisectOnError: true,
     parallelizationFactor: 10,
     // New notes (the consumer skips the `#PART#` items of long bodies).
-    filters: [{ eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: 'NOTE#' }] } } } }],
+    filters: [
+      { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: streamKeys.notePrefix }] } } } },
+    ],
     timeout: 30,
     access: { table: 'write' },
   },
@@ -96,8 +98,8 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
         eventName: insertOrModify,
         dynamodb: {
           Keys: {
-            pk: { S: COUNTED_PARTITION_PREFIXES.map((prefix) => ({ prefix })) },
-            sk: { S: [{ prefix: COUNT_PREFIX }] },
+            pk: { S: streamKeys.countedPartitionPrefixes.map((prefix) => ({ prefix })) },
+            sk: { S: [{ prefix: streamKeys.counterShardPrefix }] },
           },
         },
       },

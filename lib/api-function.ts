@@ -77,8 +77,8 @@ export interface AccessTargets {
   ldap?: { providers: string; secretArns: readonly string[] };
 }
 
-/** The module shared/http/tracing.ts imports when tracing is on. */
-const tracingModule = '#http/tracing-xray.ts';
+/** The module shared/observability/tracing.ts imports when tracing is on. */
+const tracingModule = '#observability/tracing-xray.ts';
 
 /** Lambda bundles are ESM; CommonJS dependencies inside them still call `require`. */
 const esmRequireBanner =
@@ -99,7 +99,7 @@ export interface ApiFunctionProps {
   /** @default 1024 */
   memorySize?: number;
   description?: string;
-  /** X-Ray active tracing, and the bundle built with the tracer (shared/http/tracing.ts). @default false */
+  /** X-Ray active tracing, and the bundle built with the tracer (shared/observability/tracing.ts). @default false */
   tracing?: boolean;
 }
 
@@ -159,7 +159,7 @@ export class ApiFunction extends NodejsFunction {
         esbuildArgs: {
           '--alias': Object.entries(bundleAliases).map(([module, replacement]) => `${module}=${replacement}`),
         },
-        // The tracer is bundled only when tracing is on (see shared/http/tracing.ts).
+        // The tracer is bundled only when tracing is on (see shared/observability/tracing.ts).
         ...(props.tracing
           ? { define: { [`process.env.${envNames.tracingModule}`]: JSON.stringify(tracingModule) } }
           : {}),

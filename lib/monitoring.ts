@@ -23,7 +23,7 @@ import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-log
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { MetricName } from '../shared/http/metrics.ts';
+import type { MetricName } from '../shared/observability/metrics.ts';
 import { constructIdFor } from './api-function.ts';
 
 /** The most metrics one alarm's metric math may watch (a CloudWatch quota). */
@@ -44,7 +44,7 @@ export const tableQuotaAlarmPercent = 80;
 /** Namespace of the functions' EMF metrics (Powertools Metrics; POWERTOOLS_METRICS_NAMESPACE's default). */
 const metricsNamespace = 'GitlabApi';
 
-/** The functions' EMF metrics the dashboard shows (written by shared/http/metrics.ts). */
+/** The functions' EMF metrics the dashboard shows (written by shared/observability/metrics.ts). */
 const emf = {
   requests: 'Requests',
   jobsSucceeded: 'JobsSucceeded',

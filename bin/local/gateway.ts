@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { invocationScope } from '#http/log.ts';
+import { invocationScope } from '#observability/log.ts';
 import type { RouteDefinition } from '../../functions/routes.ts';
 import { lambdaContext } from './lambda-context.ts';
 

@@ -4,7 +4,7 @@
  * logger's Lambda context, keys and level; the metrics and their dimensions) keeps its state per
  * invocation there, not on its one instance per process, when AWS_LAMBDA_MAX_CONCURRENCY is set
  * and Lambda's InvokeStore is on globalThis.awslambda: this sets both up, as Lambda's runtime
- * does, and invocationScope() (shared/http/log.ts) runs each invocation in a context of its own.
+ * does, and invocationScope() (shared/observability/log.ts) runs each invocation in a context of its own.
  * Without it a line logged by one request names whichever function started last.
  */
 import { InvokeStore } from '@aws/lambda-invoke-store';

@@ -17,7 +17,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import { invocationScope } from '#http/log.ts';
+import { invocationScope } from '#observability/log.ts';
 import type { MessageAttributes } from '#queue/publish.ts';
 import type { WorkerDefinition } from '../../functions/workers.ts';
 import { lambdaContext } from './lambda-context.ts';

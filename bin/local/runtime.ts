@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ScheduledEvent } from 'aws-lambda';
 import { envNames } from '#config/env.ts';
-import { invocationScope } from '#http/log.ts';
+import { invocationScope } from '#observability/log.ts';
 import { registerLocalDispatch, registerLocalQueueControl } from '#queue/publish.ts';
 import { ensureRootToken, isLiveAdminToken } from '#store/bootstrap.ts';
 import { type RouteDefinition, routes } from '../../functions/routes.ts';

@@ -27,7 +27,7 @@ import type {
   DynamoDBRecord,
   DynamoDBStreamEvent,
 } from 'aws-lambda';
-import { invocationScope, log } from '#http/log.ts';
+import { invocationScope, log } from '#observability/log.ts';
 import type {
   StreamConsumerDefinition,
   StreamFilterPattern,

@@ -5,7 +5,7 @@ import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { createForkRelation, readableProjectFor } from '#store/forks.ts';
 
-/** Marks a project as forked from another (admins only, spec §5.3). */
+/** Marks a project as forked from another (admins only). */
 export const handler = defineRoute({
   auth: 'user',
   params: forkSchemas.createRelation,

@@ -4,7 +4,7 @@ import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { removeForkRelation } from '#store/forks.ts';
 
-/** Ends a project's fork relation (admins only, spec §5.3): 204, or 304 when it is no fork. */
+/** Ends a project's fork relation (admins only): 204, or 304 when it is no fork. */
 export const handler = defineRoute({
   auth: 'user',
   params: forkSchemas.deleteRelation,

@@ -1,6 +1,6 @@
-import { checkHookUrl } from '#delivery/address-guard.ts';
 import { hookEntity, newHookFrom } from '#domain/hooks.ts';
 import { hookSchemas } from '#domain/schemas/hooks.ts';
+import { checkHookUrl } from '#egress/address-guard.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';

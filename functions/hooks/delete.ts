@@ -6,7 +6,7 @@ import { defineRoute } from '#http/route.ts';
 import { deleteHook } from '#store/hooks.ts';
 
 /**
- * Removes a hook, idempotently (spec §4.4): the hook as it was, or 204 when there was none. The
+ * Removes a hook, idempotently: the hook as it was, or 204 when there was none. The
  * hook is read beside the credential; its removal moves the project's hook count down with it.
  */
 export const handler = defineRoute({

@@ -1,6 +1,6 @@
-import { checkHookUrl } from '#delivery/address-guard.ts';
 import { hookChangesFrom, hookEntity } from '#domain/hooks.ts';
 import { hookSchemas } from '#domain/schemas/hooks.ts';
+import { checkHookUrl } from '#egress/address-guard.ts';
 import { projectHook } from '#http/hook-loaders.ts';
 import { defineRoute } from '#http/route.ts';
 import { updateHook } from '#store/hooks.ts';

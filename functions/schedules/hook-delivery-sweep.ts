@@ -1,5 +1,5 @@
 import { sweepPendingDeliveries } from '#delivery/sweep.ts';
-import { log } from '#http/log.ts';
+import { log } from '#observability/log.ts';
 import { defineSchedule } from '#queue/schedule.ts';
 
 /** The delivery sweep: pending webhook deliveries whose message is overdue get it again. */

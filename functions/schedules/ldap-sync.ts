@@ -1,5 +1,5 @@
-import { log } from '#http/log.ts';
 import { requestScheduledLdapSyncs } from '#jobs/ldap-sync-requests.ts';
+import { log } from '#observability/log.ts';
 import { defineSchedule } from '#queue/schedule.ts';
 
 /** The LDAP group sync's schedule: every group with an LDAP group link gets a sync. */

@@ -1,5 +1,5 @@
-import { log } from '#http/log.ts';
 import { updateDueMirrors } from '#jobs/import.ts';
+import { log } from '#observability/log.ts';
 import { defineSchedule } from '#queue/schedule.ts';
 
 /** The pull mirrors' schedule: every mirror not already being updated gets an update. */

@@ -42,9 +42,9 @@ export const envNames = {
   /** Set by the Lambda runtime (and by SAM CLI's container) in every function. */
   lambdaFunctionName: 'AWS_LAMBDA_FUNCTION_NAME',
   /**
-   * The X-Ray module (`#http/tracing-xray.ts`) when tracing is on. The stack sets it at bundling
+   * The X-Ray module (`#observability/tracing-xray.ts`) when tracing is on. The stack sets it at bundling
    * (esbuild `define`), never at run time, so a bundle built without it holds no tracer; read only
-   * by shared/http/tracing.ts, literally, for that reason.
+   * by shared/observability/tracing.ts, literally, for that reason.
    */
   tracingModule: 'TRACING_MODULE',
 } as const;

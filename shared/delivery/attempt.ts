@@ -11,11 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import { type AttemptVerdict, INTERNAL_ERROR, verdictOf } from '#domain/hook-deliveries.ts';
 import { eventHeaderOf, type Hook, type HookTrigger } from '#domain/hooks.ts';
-import { log } from '#http/log.ts';
-import { count } from '#http/metrics.ts';
+import { messageOf } from '#egress/address-guard.ts';
+import { log } from '#observability/log.ts';
+import { count } from '#observability/metrics.ts';
 import { appendHookLog } from '#store/hook-deliveries.ts';
 import { recordHookFailure, recordHookSuccess } from '#store/hooks.ts';
-import { messageOf } from './address-guard.ts';
 import { deliveryHeaders, displayUrl, maskedHeaders } from './headers.ts';
 import { type DeliveryResult, sendDelivery } from './send.ts';
 

@@ -9,9 +9,9 @@ import { samplePayload } from '#domain/hook-samples.ts';
 import type { Hook, HookTrigger } from '#domain/hooks.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
-import { log as logLine } from '#http/log.ts';
+import { messageOf } from '#egress/address-guard.ts';
+import { log as logLine } from '#observability/log.ts';
 import { keepDeliveryForLog, readDelivery } from '#store/hook-deliveries.ts';
-import { messageOf } from './address-guard.ts';
 import { type AttemptOutcome, attemptOnce } from './attempt.ts';
 import { payloadOf } from './deliver.ts';
 

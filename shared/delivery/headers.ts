@@ -5,7 +5,7 @@
 import { Webhook } from 'standardwebhooks';
 import { config } from '#config/env.ts';
 
-export { displayUrl } from './hook-url.ts';
+export { displayUrl } from '#egress/hook-url.ts';
 
 export function deliveryHeaders(input: {
   event: string;

@@ -8,8 +8,9 @@
 import type { LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { type AddressPolicy, addressPolicy, messageOf, resolveDestination } from './address-guard.ts';
-import { type HookTarget, parseHookUrl } from './hook-url.ts';
+import { type AddressPolicy, addressPolicy, messageOf, resolveDestination } from '#egress/address-guard.ts';
+import { type HookTarget, parseHookUrl } from '#egress/hook-url.ts';
+import { isIpLiteral, pinnedLookup } from '#egress/pinned-lookup.ts';
 import { lowercasedHeaders, readCappedText, retryAfterFor } from './response.ts';
 
 export interface OutgoingDelivery {
@@ -115,24 +116,6 @@ function post(
     outgoing.on('error', reject);
     outgoing.end(delivery.body);
   });
-}
-
-export const isIpLiteral = (host: string) => /^[\d.]+$/.test(host) || host.includes(':');
-
-type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
-
-/** A `lookup` for node's http(s) request that answers only the guard's checked addresses, never the resolver. */
-export function pinnedLookup(host: string, addresses: LookupAddress[]) {
-  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
-    const first = addresses[0];
-    if (hostname !== host || first === undefined) {
-      callback(new Error(`No checked address for ${hostname}`), []);
-      return;
-    }
-    // Node asks for all addresses when it tries IPv4 and IPv6 in turn (autoSelectFamily).
-    if (options.all) callback(null, addresses);
-    else callback(null, first.address, first.family);
-  };
 }
 
 /** Userinfo from the url wins over any Authorization header, as in GitLab. */

@@ -41,7 +41,7 @@ export function groupListFilter(params: GroupListParams, caller: Caller | undefi
 }
 
 /**
- * A search answers with id, name, path and description only (spec §2.5). `statistics` holds the
+ * A search answers with id, name, path and description only. `statistics` holds the
  * groups' statistics when an administrator asked for them (a group missing from it shows zeros).
  */
 export function presentGroupListItem(

@@ -91,7 +91,7 @@ export const mayAdminHooks = ({ caller, access }: Pick<InProject, 'caller' | 'ac
 /** What a POST or PUT sends, once its parameters are coerced. */
 export type HookInput = Partial<Record<HookFlag, boolean>> & {
   url: string;
-  /** PUT's name of the wiki switch (spec §4.4); `wiki_page_events` is accepted too. */
+  /** PUT's name of the wiki switch; `wiki_page_events` is accepted too. */
   wiki_events?: boolean;
   token?: string;
   signing_token?: string;
@@ -100,7 +100,7 @@ export type HookInput = Partial<Record<HookFlag, boolean>> & {
   description?: string;
 };
 
-/** What the save-time check of the url (shared/delivery/address-guard.ts) decided. */
+/** What the save-time check of the url (shared/egress/address-guard.ts) decided. */
 export type UrlCheck = { ok: true } | { ok: false; reason: string };
 
 /** `whsec_` and the base64 of exactly 32 bytes (a Standard Webhooks secret). */

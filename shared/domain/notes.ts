@@ -107,7 +107,7 @@ export function noteEntity(note: Note, users: ReadonlyMap<number, User>, baseUrl
   };
 }
 
-/** What a snippet or an epic lends to its notes' single read (spec §2.4). */
+/** What a snippet or an epic lends to its notes' single read. */
 export interface NoteParentFields {
   title: string;
   file_name: string | null;
@@ -115,8 +115,8 @@ export interface NoteParentFields {
 }
 
 /**
- * The single read of a snippet or epic note: the Note fields with the spec's §2.4 fields (title,
- * file_name and expires_at from the parent), so both the spec's and real clients' fields are there.
+ * The single read of a snippet or epic note: the Note fields with the parent's title, file_name
+ * and expires_at, which the API's contract adds to GitLab's Note.
  */
 export const parentNoteEntity = (
   note: Note,

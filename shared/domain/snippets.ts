@@ -147,7 +147,7 @@ export function snippetEntity(
   };
 }
 
-/** What a snippet lends to its notes' single read (spec §2.4). */
+/** What a snippet lends to its notes' single read: its title, file name and expiry. */
 export const snippetNoteFields = (snippet: Snippet): NoteParentFields => ({
   title: snippet.title,
   file_name: snippet.file_name,

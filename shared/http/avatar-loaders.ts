@@ -6,14 +6,14 @@
  * see, and any name that is not the stored avatar's, is the same 404, so nothing tells a hidden
  * group or project from a missing one.
  */
+
 import type { AvatarModel, StoredAvatar } from '#domain/avatars.ts';
 import { ApiError, recordNotFound } from '#domain/errors.ts';
 import type { AvatarFileInput } from '#domain/schemas/avatars.ts';
 import { lookupGroup, lookupProject, readableGroup, readableProject } from '#store/access.ts';
+import type { Raw } from '#store/raw.ts';
 import { getUser } from '#store/users.ts';
 import type { Loader } from './load.ts';
-
-type Raw = Record<string, unknown>;
 
 /** What the read found: the owner's item (or user) by model, before any decision. */
 type Started =

@@ -10,12 +10,12 @@ import type { Credential } from '#domain/access-tokens.ts';
 import { ApiError } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Caller } from '#domain/users.ts';
-import { log, logContext, logs, setCorrelationId } from './log.ts';
-import { countRequest } from './metrics.ts';
+import { log, logContext, logs, setCorrelationId } from '#observability/log.ts';
+import { countRequest } from '#observability/metrics.ts';
+import { handlerTracing } from '#observability/tracing.ts';
 import { paginationHeaders } from './pagination.ts';
 import type { ParsedRequest } from './parse.ts';
 import { isReply, type Reply } from './reply.ts';
-import { handlerTracing } from './tracing.ts';
 
 export type Response = APIGatewayProxyStructuredResultV2;
 
@@ -72,7 +72,8 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 /** What an incoming X-Request-Id may be to be taken as the correlation id (safe in any log or header). */
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export const state = (event: ApiEvent): ApiState => {
+/** The request's own state (ids, timing, parsed parameters, caller), kept on its event. */
+export const requestStateOf = (event: ApiEvent): ApiState => {
   if (!event.api) {
     const requestId = event.requestContext?.requestId ?? randomUUID();
     const incoming = event.headers?.['x-request-id'];
@@ -92,25 +93,25 @@ export const state = (event: ApiEvent): ApiState => {
  */
 export const requestLog = (): MiddlewareObj<ApiEvent, Response>[] => {
   const write = (event: ApiEvent, response: Response | undefined) => {
-    const api = state(event);
+    const state = requestStateOf(event);
     // The route template (`GET /api/v4/projects/{id}`), never the raw path: a metric dimension.
     const route = event.routeKey;
     const status = response?.statusCode;
     if (logs('info'))
       log('info', 'request', {
-        requestId: api.requestId,
+        requestId: state.requestId,
         method: event.requestContext?.http?.method,
         route,
         status,
-        durationMs: Date.now() - api.started,
-        userId: api.caller?.id,
+        durationMs: Date.now() - state.started,
+        userId: state.caller?.id,
         // Under sudo `userId` is the impersonated user; the admin whose token it was is named too.
-        ...(api.impersonatedBy === undefined ? {} : { impersonatedBy: api.impersonatedBy }),
+        ...(state.impersonatedBy === undefined ? {} : { impersonatedBy: state.impersonatedBy }),
       });
     countRequest(route ?? 'unknown', status ?? 500);
   };
   const finish = (event: ApiEvent, response: Response | null | undefined) => {
-    const answered = withHeaders(response, { 'X-Request-Id': state(event).correlationId });
+    const answered = withHeaders(response, { 'X-Request-Id': requestStateOf(event).correlationId });
     const final = event.requestContext?.http?.method === 'HEAD' ? withoutBody(answered) : answered;
     write(event, final);
     return final;
@@ -121,7 +122,7 @@ export const requestLog = (): MiddlewareObj<ApiEvent, Response>[] => {
   const own: MiddlewareObj<ApiEvent, Response> = {
     before: (request) => {
       context.before(request);
-      setCorrelationId(state(request.event).correlationId);
+      setCorrelationId(requestStateOf(request.event).correlationId);
     },
     after: (request) => {
       request.response = finish(request.event, request.response);
@@ -166,8 +167,8 @@ export const gitlabErrors = (): MiddlewareObj<ApiEvent, Response> => ({
 
 // Responses --------------------------------------------------------------------------------------
 
-export function toResponse(value: unknown, api: ApiState): Response {
-  const method = api.info?.method ?? 'GET';
+export function toResponse(value: unknown, state: ApiState): Response {
+  const method = state.info?.method ?? 'GET';
   if (!isReply(value)) {
     if (value === undefined) return { statusCode: method === 'DELETE' ? 204 : 200, headers: {} };
     return json(method === 'POST' ? 201 : 200, value);
@@ -186,7 +187,7 @@ export function toResponse(value: unknown, api: ApiState): Response {
         isBase64Encoded: true,
       };
     case 'page': {
-      const info = api.info as RequestInfo;
+      const info = state.info as RequestInfo;
       const headers = paginationHeaders(r.request, r.total, r.items.length, {
         base: `${info.baseUrl}${info.path}`,
         query: info.query,

@@ -8,16 +8,15 @@
  * global id of an epic of this group first and only then as an iid (see readEpicForNotes).
  */
 import { invalidParams, recordNotFound } from '#domain/errors.ts';
-import type { InGroup } from '#domain/noteable-policy.ts';
-import type { Note } from '#domain/notes.ts';
+import { type InGroup, mayBackdateEpicNote, mayChangeEpicNote } from '#domain/noteable-policy.ts';
 import { atLeastOneOf } from '#domain/params.ts';
 import type { User } from '#domain/users.ts';
-import { epicUsers, readEpicByIid, readEpicForNotes, type StoredEpic } from '#store/epics.ts';
+import { epicAsParent, epicUsers, readEpicByIid, readEpicForNotes, type StoredEpic } from '#store/epics.ts';
 import { keys } from '#store/keys.ts';
 import { inGroup } from './load.ts';
-import { allowing, type NotesListParams, noteOf, notesPageOf } from './note-reads.ts';
+import { allowing, groupNoteable } from './note-reads.ts';
 
-type EpicRule<X = object> = (context: InGroup & { epic: StoredEpic } & X) => boolean;
+type EpicRule = (context: InGroup & { epic: StoredEpic }) => boolean;
 
 /** The group's epic, or 404 `Not found`. */
 function found(epic: StoredEpic | undefined): StoredEpic {
@@ -59,52 +58,19 @@ export const epic = <P extends { id: string | number; epic_iid: number }>(
   });
 
 /**
- * The epic of a notes list and the asked page of its notes with their authors. The page of the
- * partition `epic_id` names as an id is read beside the epic; when the value turns out to be an
- * iid, the page of the epic it names is read once that epic is known.
+ * Epics as noteable parents, named by `epic_id` (see readEpicForNotes): any signed-in reader of the
+ * group notes on them (EpicPolicy `create_note`); authors, maintainers and up and admins edit and
+ * delete notes; only owners and admins backdate. The single read of a note (and the answer to a
+ * body of one award emoji) carries the epic's title.
  */
-export const epicNotesPage = <P extends { id: string | number; epic_id: number } & NotesListParams>() =>
-  inGroup({
-    read: async (groupId, params: P) => {
-      const guessed = notesPageOf(keys.epic(params.epic_id).pk, params);
-      guessed.catch(() => undefined);
-      const parent = await readEpicForNotes(groupId, params.epic_id);
-      if (!parent) return undefined;
-      const page =
-        parent.id === params.epic_id ? await guessed : await notesPageOf(keys.epic(parent.id).pk, params);
-      return { epic: parent, ...page };
-    },
-    decide: ({ found: read }) => {
-      if (!read) throw recordNotFound();
-      return read;
-    },
-  });
-
-/** The epic a note is created on: any signed-in reader of the group may (EpicPolicy `create_note`). */
-export const epicForNote = <P extends { id: string | number; epic_id: number }>() =>
-  inGroup({
-    read: (groupId, params: P) => readEpicForNotes(groupId, params.epic_id),
-    decide: ({ found: read }) => ({ epic: found(read) }),
-  });
-
-/** One note of an epic with its author; `allow` decides acting on it (edit, delete). */
-export const epicNote = <P extends { id: string | number; epic_id: number; note_id: number }>(
-  allow?: EpicRule<{ note: Note }>,
-) =>
-  inGroup({
-    read: async (groupId, params: P) => {
-      const guessed = noteOf(keys.epic(params.epic_id).pk, params.note_id);
-      guessed.catch(() => undefined);
-      const parent = await readEpicForNotes(groupId, params.epic_id);
-      if (!parent) return undefined;
-      const read =
-        parent.id === params.epic_id ? await guessed : await noteOf(keys.epic(parent.id).pk, params.note_id);
-      return { epic: parent, ...read };
-    },
-    decide: ({ found: read, ...context }) => {
-      const shown = found(read?.epic);
-      if (!read?.note) throw recordNotFound();
-      if (allow) allowing(allow({ ...context, epic: shown, note: read.note }));
-      return { epic: shown, note: read.note, users: read.users };
-    },
-  });
+export const epicNoteable = groupNoteable({
+  param: 'epic_id',
+  read: (groupId: number, params: { id: string | number; epic_id: number }) =>
+    readEpicForNotes(groupId, params.epic_id),
+  guess: (params) => keys.epic(params.epic_id).pk,
+  partition: (epic) => keys.epic(epic.id).pk,
+  mayChange: mayChangeEpicNote,
+  mayBackdate: mayBackdateEpicNote,
+  asParent: epicAsParent,
+  shown: (epic) => ({ title: epic.title, file_name: null, expires_at: null }),
+});

@@ -1,5 +1,12 @@
 import middy from '@middy/core';
-import { type ApiEvent, gitlabErrors, type Response, requestLog, state, toResponse } from './core.ts';
+import {
+  type ApiEvent,
+  gitlabErrors,
+  type Response,
+  requestLog,
+  requestStateOf,
+  toResponse,
+} from './core.ts';
 
 /** The catch-all route: no authentication (GitLab answers unknown routes the same for everyone). */
 export function defineFallback(run: (request: { method: string; path: string }) => Promise<unknown>) {
@@ -8,7 +15,7 @@ export function defineFallback(run: (request: { method: string; path: string }) 
       method: event.requestContext?.http?.method ?? 'GET',
       path: event.rawPath ?? event.requestContext?.http?.path ?? '/',
     });
-    return toResponse(value, state(event));
+    return toResponse(value, requestStateOf(event));
   };
   return middy<ApiEvent, Response>(base).use(requestLog()).use(gitlabErrors());
 }

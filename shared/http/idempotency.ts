@@ -27,13 +27,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Context } from 'aws-lambda';
 import { ApiError, badRequest } from '#domain/errors.ts';
+import { log } from '#observability/log.ts';
 import {
   claimIdempotencyKey,
   recordIdempotentAnswer,
   releaseIdempotencyKey,
 } from '#store/idempotency-store.ts';
-import { type ApiEvent, type ApiState, json, type Response, state } from './core.ts';
-import { log } from './log.ts';
+import { type ApiEvent, type ApiState, json, type Response, requestStateOf } from './core.ts';
 import { headerValue, type UploadedFile } from './parse.ts';
 
 /** How long an answer is replayed. */
@@ -60,11 +60,11 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
  * requested and the client's key. Undefined for an anonymous request.
  */
 export const idempotencyRecordKey = (
-  api: Pick<ApiState, 'caller' | 'impersonatedBy' | 'info'>,
+  state: Pick<ApiState, 'caller' | 'impersonatedBy' | 'info'>,
   key: string,
 ): string | undefined =>
-  api.caller &&
-  sha256(JSON.stringify([api.caller.id, api.impersonatedBy, api.info?.method, api.info?.path, key]));
+  state.caller &&
+  sha256(JSON.stringify([state.caller.id, state.impersonatedBy, state.info?.method, state.info?.path, key]));
 
 /** What the request asks: its validated parameters, and its files by name, type and content. */
 export const requestHash = (params: unknown, files: Record<string, UploadedFile>) =>
@@ -89,14 +89,14 @@ export async function idempotently(
   context: Context | undefined,
   answer: () => Promise<Response>,
 ): Promise<Response> {
-  const api = state(event);
-  if (!['POST', 'PUT', 'DELETE'].includes(api.info?.method ?? '')) return answer();
+  const state = requestStateOf(event);
+  if (!['POST', 'PUT', 'DELETE'].includes(state.info?.method ?? '')) return answer();
   const key = headerValue(event.headers, 'idempotency-key');
   if (key === undefined) return answer();
-  const name = idempotencyRecordKey(api, key);
+  const name = idempotencyRecordKey(state, key);
   if (!name) return answer();
   if (!validIdempotencyKey(key)) throw badRequest('400 Bad request - Idempotency-Key is invalid');
-  const request = requestHash(api.params, api.parsed?.files ?? {});
+  const request = requestHash(state.params, state.parsed?.files ?? {});
   const claim = randomUUID();
   const until = Date.now() + (context?.getRemainingTimeInMillis?.() || DEFAULT_CLAIM_MS);
   const stored = await claimIdempotencyKey(name, request, claim, until).catch((error: Error) => {

@@ -6,15 +6,15 @@
  */
 import { recordNotFound } from '#domain/errors.ts';
 import { issueUserIds } from '#domain/issues.ts';
-import { canReadIssue, type InProject } from '#domain/noteable-policy.ts';
+import { canReadIssue, type InProject, mayCreateIssueNote } from '#domain/noteable-policy.ts';
 import type { User } from '#domain/users.ts';
-import { readIssue, type StoredIssue } from '#store/issues.ts';
+import { issueAsParent, readIssue, type StoredIssue } from '#store/issues.ts';
 import { keys } from '#store/keys.ts';
 import { getUsers } from '#store/users.ts';
 import { inProject } from './load.ts';
-import { allowing, projectNoteLoaders } from './note-reads.ts';
+import { allowing, projectNoteable } from './note-reads.ts';
 
-type IssueRule<X = object> = (context: InProject & { issue: StoredIssue } & X) => boolean;
+type IssueRule = (context: InProject & { issue: StoredIssue }) => boolean;
 
 /** The issue as the caller may see it: 404 `Not found` otherwise. */
 function visibleIssue(context: InProject, issue: StoredIssue | undefined): StoredIssue {
@@ -36,11 +36,17 @@ export const issue = <P extends { id: string | number; issue_iid: number }>(allo
     },
   });
 
-/** The note routes' loaders of an issue: 404 `Not found` for one the caller may not see. */
-export const issueNotes = projectNoteLoaders({
-  name: 'issue',
-  read: (projectId, params: { id: string | number; issue_iid: number }) =>
+/**
+ * Issues as noteable parents: 404 `Not found` for one the caller may not see; anyone who may read
+ * it and create notes in the project notes on it (members only on a locked discussion); authors,
+ * maintainers and admins edit and delete notes; only owners and admins backdate.
+ */
+export const issueNoteable = projectNoteable({
+  param: 'issue_iid',
+  read: (projectId: number, params: { id: string | number; issue_iid: number }) =>
     readIssue(projectId, params.issue_iid),
   partition: (projectId, params) => keys.issue(projectId, params.issue_iid).pk,
-  visible: visibleIssue,
+  visible: canReadIssue,
+  mayCreate: (context, issue) => mayCreateIssueNote({ ...context, issue }),
+  asParent: issueAsParent,
 });

@@ -5,6 +5,7 @@
  * see it (GitLab never says 403 for what one cannot see), 403 when they may see it but not act.
  * The handler receives the resource and the caller's level, and never checks a level itself.
  */
+
 import { ApiError, forbidden, invalidParams, unauthorized } from '#domain/errors.ts';
 import { canAdminGroup } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
@@ -19,8 +20,7 @@ import {
   readableGroup,
   readableProject,
 } from '#store/access.ts';
-
-type Raw = Record<string, unknown>;
+import type { Raw } from '#store/raw.ts';
 
 /**
  * What a route declares to load; see defineRoute. `S` is what the read started with; methods, so a

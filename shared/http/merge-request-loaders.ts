@@ -8,17 +8,15 @@
  */
 import { forbidden, recordNotFound } from '#domain/errors.ts';
 import { mergeRequestUserIds } from '#domain/merge-requests.ts';
-import { canReadMergeRequest, type InProject } from '#domain/noteable-policy.ts';
+import { canReadMergeRequest, type InProject, mayCreateMergeRequestNote } from '#domain/noteable-policy.ts';
 import type { User } from '#domain/users.ts';
 import { keys } from '#store/keys.ts';
-import { readMergeRequest, type StoredMergeRequest } from '#store/merge-requests.ts';
+import { mergeRequestAsParent, readMergeRequest, type StoredMergeRequest } from '#store/merge-requests.ts';
 import { getUsers } from '#store/users.ts';
 import { inProject } from './load.ts';
-import { allowing, projectNoteLoaders } from './note-reads.ts';
+import { allowing, projectNoteable } from './note-reads.ts';
 
-type MergeRequestRule<X = object> = (
-  context: InProject & { mergeRequest: StoredMergeRequest } & X,
-) => boolean;
+type MergeRequestRule = (context: InProject & { mergeRequest: StoredMergeRequest }) => boolean;
 
 type Params = { id: string | number; merge_request_iid: number };
 
@@ -71,12 +69,16 @@ export const mergeRequestFound = <P extends Params>(allow: MergeRequestRule) =>
   });
 
 /**
- * The note routes' loaders of a merge request: found by the finder, so 404 `Not found` unless the
- * caller may read it.
+ * Merge requests as noteable parents: found by the finder, so 404 `Not found` unless the caller may
+ * read it; anyone who may read it and create notes in the project notes on it (members only on a
+ * locked discussion), and a body that is one award emoji is a note like any other; authors,
+ * maintainers and admins edit and delete notes; only owners and admins backdate.
  */
-export const mergeRequestNotes = projectNoteLoaders({
-  name: 'mergeRequest',
-  read: (projectId, params: Params) => readMergeRequest(projectId, params.merge_request_iid),
+export const mergeRequestNoteable = projectNoteable({
+  param: 'merge_request_iid',
+  read: (projectId: number, params: Params) => readMergeRequest(projectId, params.merge_request_iid),
   partition: (projectId, params) => keys.mergeRequest(projectId, params.merge_request_iid).pk,
-  visible: found,
+  visible: canReadMergeRequest,
+  mayCreate: (context, mergeRequest) => mayCreateMergeRequestNote({ ...context, mergeRequest }),
+  asParent: mergeRequestAsParent,
 });

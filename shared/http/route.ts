@@ -30,6 +30,7 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagina
 import { int, issueCode, modelSentence, optional } from '#domain/params.ts';
 import { apiAccessDenial, isBlockedState } from '#domain/user-states.ts';
 import { type Caller, callerOf } from '#domain/users.ts';
+import { log } from '#observability/log.ts';
 import type { CredentialBatch } from '#store/access.ts';
 import { findGrant, grantKey, readGrantWith } from '#store/access-tokens.ts';
 import type { Key } from '#store/batch.ts';
@@ -42,12 +43,11 @@ import {
   type RequestInfo,
   type Response,
   requestLog,
-  state,
+  requestStateOf,
   toResponse,
 } from './core.ts';
 import { idempotently } from './idempotency.ts';
 import type { Loader } from './load.ts';
-import { log } from './log.ts';
 import { headerValue, parseQueryString, parseRequest, type UploadedFile } from './parse.ts';
 
 export type { ApiEvent, RequestInfo, Response, UploadedFile };
@@ -108,15 +108,15 @@ export interface RouteContract {
 const parseParams = (): MiddlewareObj<ApiEvent, Response> => ({
   before: async (request) => {
     const event = request.event;
-    const api = state(event);
-    api.parsed = await parseRequest(event);
+    const state = requestStateOf(event);
+    state.parsed = await parseRequest(event);
     // `sudo` belongs to authentication, never to a route's parameters (GitLab: param over header).
-    const { sudo, ...params } = api.parsed.params;
-    api.parsed.params = params;
-    api.sudo = sudoIdentifier(sudo) ?? headerValue(event.headers, 'sudo');
-    api.info = {
+    const { sudo, ...params } = state.parsed.params;
+    state.parsed.params = params;
+    state.sudo = sudoIdentifier(sudo) ?? headerValue(event.headers, 'sudo');
+    state.info = {
       method: event.requestContext?.http?.method ?? 'GET',
-      requestId: api.requestId,
+      requestId: state.requestId,
       baseUrl: baseUrlOf(event),
       path: event.rawPath ?? event.requestContext?.http?.path ?? '/',
       query: parseQueryString(event.rawQueryString),
@@ -163,7 +163,7 @@ async function resolveCaller(
   rule: ScopeRule,
   grantRead?: Promise<TokenGrant | undefined>,
 ): Promise<Caller | undefined> {
-  const api = state(event);
+  const state = requestStateOf(event);
   const secret = presentedSecret(event);
   let caller: Caller | undefined;
   if (secret !== undefined) {
@@ -175,16 +175,16 @@ async function resolveCaller(
     }
     const denial = apiAccessDenial(grant.user.state);
     if (denial) throw forbidden(denial);
-    api.credential = { tokenId: grant.token_id, tokenHash: hashToken(secret), userId: grant.user.id };
-    caller = api.sudo === undefined ? grant.user : await impersonated(grant, api.sudo);
+    state.credential = { tokenId: grant.token_id, tokenHash: hashToken(secret), userId: grant.user.id };
+    caller = state.sudo === undefined ? grant.user : await impersonated(grant, state.sudo);
     // Acting as someone else takes the `sudo` scope alone; otherwise the route's scopes apply.
     const scoped = caller.id === grant.user.id && !rule.anyScope;
-    if (scoped && !scopeAllows(grant.scopes, api.info?.method ?? 'GET', rule.userRead)) {
+    if (scoped && !scopeAllows(grant.scopes, state.info?.method ?? 'GET', rule.userRead)) {
       throw insufficientScope('api');
     }
-    if (caller.id !== grant.user.id) api.impersonatedBy = grant.user.id;
-    readAhead.rememberUser(readAheadKey(secret, api.sudo), caller.id);
-  } else if (api.sudo !== undefined) {
+    if (caller.id !== grant.user.id) state.impersonatedBy = grant.user.id;
+    readAhead.rememberUser(readAheadKey(secret, state.sudo), caller.id);
+  } else if (state.sudo !== undefined) {
     throw unauthorized();
   }
   if (mode !== 'optional' && !caller) throw unauthorized();
@@ -218,7 +218,8 @@ function readAheadKey(secret: string, sudo: string | undefined): Key {
   return sudo === undefined ? key : { ...key, pk: `${key.pk}#SUDO#${sudo.toLowerCase()}` };
 }
 
-const presentedSecret = (event: ApiEvent) => presentedToken(event, state(event).parsed?.params ?? {});
+const presentedSecret = (event: ApiEvent) =>
+  presentedToken(event, requestStateOf(event).parsed?.params ?? {});
 
 /** Authenticates once per request, whoever asks first (a parameter error or the handler). */
 function authenticateOnce(
@@ -227,12 +228,12 @@ function authenticateOnce(
   rule: ScopeRule,
   grantRead?: Promise<TokenGrant | undefined>,
 ): Promise<Caller | undefined> {
-  const api = state(event);
-  if (!api.authentication) {
-    api.authentication = resolveCaller(event, mode, rule, grantRead);
-    api.authentication.catch(() => undefined);
+  const state = requestStateOf(event);
+  if (!state.authentication) {
+    state.authentication = resolveCaller(event, mode, rule, grantRead);
+    state.authentication.catch(() => undefined);
   }
-  return api.authentication;
+  return state.authentication;
 }
 
 const pageParams = {
@@ -294,13 +295,13 @@ const validate = (
   const full = paginated ? v.object({ ...schema.entries, ...pageParams }, issueCode.invalid) : schema;
   return {
     before: async (request) => {
-      const api = state(request.event);
+      const state = requestStateOf(request.event);
       try {
-        const result = v.safeParse(full, api.parsed?.params ?? {}, { abortEarly: false });
+        const result = v.safeParse(full, state.parsed?.params ?? {}, { abortEarly: false });
         if (!result.success) throw parameterError(result.issues);
         const output = result.output as Record<string, unknown> & { page?: number; per_page?: number };
-        api.params = output;
-        api.page = pageRequest(output.page, output.per_page);
+        state.params = output;
+        state.page = pageRequest(output.page, output.per_page);
       } catch (error) {
         // A bad credential is reported before bad parameters, as GitLab does.
         await authenticateOnce(request.event, mode, rule);
@@ -326,19 +327,19 @@ export function defineRoute<
   const mode: AuthMode = spec.auth ?? 'optional';
   const rule: ScopeRule = { userRead: spec.userRead ?? false, anyScope: spec.anyScope ?? false };
   const base = async (event: ApiEvent, lambda: Context): Promise<Response> => {
-    const api = state(event);
-    const params = api.params as v.InferOutput<S>;
+    const state = requestStateOf(event);
+    const params = state.params as v.InferOutput<S>;
     const secret = presentedSecret(event);
     let grantRead: Promise<TokenGrant | undefined> | undefined;
     let authenticating = false;
     const context: CredentialBatch = {
-      likelyUserId: secret === undefined ? undefined : likelyUserOf(secret, api.sudo),
+      likelyUserId: secret === undefined ? undefined : likelyUserOf(secret, state.sudo),
       readWithCredential: (keys) => {
         if (secret === undefined || grantRead) return batchGetItems(keys);
         if (authenticating) {
           // Asked after an await: authentication reads the credential alone, so these keys are
           // read on their own (correct, one round trip dearer). The reader should ask sooner.
-          log('warn', 'read-ahead asked after authentication started', { path: api.info?.path });
+          log('warn', 'read-ahead asked after authentication started', { path: state.info?.path });
           return batchGetItems(keys);
         }
         const read = readGrantWith(secret, keys);
@@ -353,22 +354,22 @@ export function defineRoute<
     const loading = spec.load?.start(params, context);
     loading?.catch(() => undefined);
     authenticating = true;
-    api.caller = await authenticateOnce(event, mode, rule, grantRead);
+    state.caller = await authenticateOnce(event, mode, rule, grantRead);
     // With an Idempotency-Key, the key is claimed (or its answer replayed) before anything is authorized.
     return idempotently(event, lambda, async () => {
       const loaded =
-        spec.load && loading ? await spec.load.authorize(loading, api.caller, params) : ({} as L);
+        spec.load && loading ? await spec.load.authorize(loading, state.caller, params) : ({} as L);
       const value = await spec.run({
         ...loaded,
         params,
         prefetched,
-        caller: api.caller as Caller,
-        credential: api.credential,
-        files: api.parsed?.files ?? {},
-        page: api.page as PageRequest,
-        request: api.info as RequestInfo,
+        caller: state.caller as Caller,
+        credential: state.credential,
+        files: state.parsed?.files ?? {},
+        page: state.page as PageRequest,
+        request: state.info as RequestInfo,
       });
-      return toResponse(value, api);
+      return toResponse(value, state);
     });
   };
   const handler = middy<ApiEvent, Response>(base)

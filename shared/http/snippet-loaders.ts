@@ -7,20 +7,25 @@
  * found` where it uses `find` (the single read, and the notes' finder).
  */
 import { type ApiError, notFound, recordNotFound } from '#domain/errors.ts';
-import { canReadSnippet, type InProject } from '#domain/noteable-policy.ts';
+import { canReadSnippet, type InProject, mayCreateNote } from '#domain/noteable-policy.ts';
+import { snippetNoteFields } from '#domain/snippets.ts';
 import type { User } from '#domain/users.ts';
 import { keys } from '#store/keys.ts';
-import { readSnippet, readSnippetContent, type StoredSnippet } from '#store/snippets.ts';
+import { readSnippet, readSnippetContent, type StoredSnippet, snippetAsParent } from '#store/snippets.ts';
 import { getUsers } from '#store/users.ts';
 import { inProject } from './load.ts';
-import { allowing, projectNoteLoaders } from './note-reads.ts';
+import { allowing, projectNoteable } from './note-reads.ts';
 
-type SnippetRule<X = object> = (context: InProject & { snippet: StoredSnippet } & X) => boolean;
+type SnippetRule = (context: InProject & { snippet: StoredSnippet }) => boolean;
 
 interface SnippetParams {
   id: string | number;
   snippet_id: number;
 }
+
+/** Whether the caller sees the snippet in this project. */
+const seesSnippet = (context: InProject, snippet: StoredSnippet) =>
+  snippet.project_id === context.project.id && canReadSnippet(context, snippet);
 
 /** The snippet as the caller may see it in this project, or `missing`. */
 function visibleSnippet(
@@ -28,8 +33,7 @@ function visibleSnippet(
   snippet: StoredSnippet | undefined,
   missing: () => ApiError,
 ): StoredSnippet {
-  if (!snippet || snippet.project_id !== context.project.id || !canReadSnippet(context, snippet))
-    throw missing();
+  if (!snippet || !seesSnippet(context, snippet)) throw missing();
   return snippet;
 }
 
@@ -73,10 +77,18 @@ export const snippetContent = <P extends SnippetParams>() =>
     }),
   });
 
-/** The note routes' loaders of a snippet: found with `find`, so 404 `Not found` when not seen. */
-export const snippetNotes = projectNoteLoaders({
-  name: 'snippet',
-  read: (_projectId, params: SnippetParams) => readSnippet(params.snippet_id),
+/**
+ * Project snippets as noteable parents: found with `find`, so 404 `Not found` when not seen; anyone
+ * who may read it and create notes in the project notes on it; authors, maintainers and admins
+ * edit and delete notes; only owners and admins backdate. The single read of a note (and the answer
+ * to a body of one award emoji) carries the snippet's title, file name and expiry.
+ */
+export const snippetNoteable = projectNoteable({
+  param: 'snippet_id',
+  read: (_projectId: number, params: SnippetParams) => readSnippet(params.snippet_id),
   partition: (_projectId, params) => keys.snippet(params.snippet_id).pk,
-  visible: (context, snippet: StoredSnippet | undefined) => visibleSnippet(context, snippet, recordNotFound),
+  visible: seesSnippet,
+  mayCreate: mayCreateNote,
+  asParent: snippetAsParent,
+  shown: snippetNoteFields,
 });

@@ -5,7 +5,7 @@
  * lease on it has run out (see store/group-transfer.ts).
  */
 import type { Group } from '#domain/groups.ts';
-import { log } from '#http/log.ts';
+import { log } from '#observability/log.ts';
 import { publish } from '#queue/publish.ts';
 import {
   type CutShortTransfer,

@@ -5,11 +5,17 @@
  * uploads stored under the project's prefix.
  */
 import { randomUUID } from 'node:crypto';
+import { listBlobs } from '#blob/s3.ts';
+import { uploadPrefix } from '#domain/uploads.ts';
 import { publish } from '#queue/publish.ts';
 import { repackRepository } from '#repository/repack.ts';
-import { measureUploadsSize, releaseHousekeepingLease, takeHousekeepingLease } from '#store/housekeeping.ts';
+import { releaseHousekeepingLease, takeHousekeepingLease } from '#store/housekeeping.ts';
 import { getProject } from '#store/project-items.ts';
-import { recordRepositoryStatistics, withRepositoryLease } from '#store/repository-state.ts';
+import {
+  recordRepositoryStatistics,
+  recordUploadsSize,
+  withRepositoryLease,
+} from '#store/repository-state.ts';
 
 /**
  * Takes the lease (409 while an earlier request's holds) and queues the job. Answers the job's id,
@@ -47,4 +53,11 @@ export async function runHousekeeping(job: HousekeepingJob): Promise<void> {
     if (repacked) await recordRepositoryStatistics(job.projectId, repacked);
     await measureUploadsSize(job.projectId);
   });
+}
+
+/** uploads_size measured again: the bytes stored under the project's uploads prefix (the store reads no bucket). */
+async function measureUploadsSize(projectId: number): Promise<void> {
+  const uploads = await listBlobs(uploadPrefix(projectId));
+  const bytes = uploads.reduce((total, { size }) => total + size, 0);
+  await recordUploadsSize(projectId, bytes);
 }

@@ -1,9 +1,10 @@
 /**
- * Removing a deleted project (or the projects of a deleted group) for good: the table's items
- * through the store's purge, and the bucket's objects (repository, uploads, hook payloads) here,
- * since the store writes no bucket and knows no repository layout.
+ * Removing a deleted project (or a deleted group with its projects) for good: the table's items
+ * through the store's purge, and the bucket's objects (repository, uploads, hook payloads, group
+ * avatars) here, since the store writes no bucket and knows no repository layout.
  */
 import { deleteBlob, deleteBlobPrefix } from '#blob/s3.ts';
+import { avatarPrefix } from '#domain/avatars.ts';
 import { uploadPrefix } from '#domain/uploads.ts';
 import { deleteRepository } from '#repository/storage.ts';
 import { purgeGroupTree } from '#store/group-purge.ts';
@@ -34,4 +35,9 @@ export const removeDeletedProject = (projectId: number, holder: string): Promise
 
 /** The group-delete worker's job: a group marked deleted, its subgroups and their projects' files too. */
 export const removeDeletedGroup = (groupId: number, holder: string): Promise<void> =>
-  purgeGroupTree(groupId, projectFilesOf(holder));
+  purgeGroupTree(groupId, {
+    ...projectFilesOf(holder),
+    removeGroupAvatars: async (id) => {
+      await deleteBlobPrefix(avatarPrefix('group', id));
+    },
+  });

@@ -2,8 +2,8 @@ import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@
 import type { SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { config } from '#config/env.ts';
-import { correlationId } from '#http/log.ts';
-import { captureClient } from '#http/tracing.ts';
+import { correlationId } from '#observability/log.ts';
+import { captureClient } from '#observability/tracing.ts';
 import { MAX_MESSAGE_BYTES, type QueueMessage, type QueueName, queueMessages } from './messages.ts';
 
 /**

@@ -5,8 +5,8 @@
  */
 import middy from '@middy/core';
 import type { ScheduledEvent } from 'aws-lambda';
-import { logContext, setCorrelationId } from '#http/log.ts';
-import { handlerTracing } from '#http/tracing.ts';
+import { logContext, setCorrelationId } from '#observability/log.ts';
+import { handlerTracing } from '#observability/tracing.ts';
 
 export function defineSchedule<Result>(run: (event: ScheduledEvent) => Promise<Result>) {
   const base = (event: ScheduledEvent): Promise<Result> => {

@@ -20,9 +20,9 @@ import type {
   DynamoDBRecord,
   DynamoDBStreamEvent,
 } from 'aws-lambda';
-import { log, logContext, setCorrelationId } from '#http/log.ts';
-import { count, countJobsOf, publishMetrics } from '#http/metrics.ts';
-import { handlerTracing } from '#http/tracing.ts';
+import { log, logContext, setCorrelationId } from '#observability/log.ts';
+import { count, countJobsOf, publishMetrics } from '#observability/metrics.ts';
+import { handlerTracing } from '#observability/tracing.ts';
 
 type Image = Record<string, unknown>;
 

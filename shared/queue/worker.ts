@@ -13,9 +13,9 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
-import { invocationScope, log, logContext, setCorrelationId } from '#http/log.ts';
-import { count, countJobsOf, publishMetrics } from '#http/metrics.ts';
-import { handlerTracing } from '#http/tracing.ts';
+import { invocationScope, log, logContext, setCorrelationId } from '#observability/log.ts';
+import { count, countJobsOf, publishMetrics } from '#observability/metrics.ts';
+import { handlerTracing } from '#observability/tracing.ts';
 import { type QueueMessage, type QueueName, queueMessages } from './messages.ts';
 import { correlationIdOf, takeSettlement } from './publish.ts';
 

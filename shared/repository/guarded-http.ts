@@ -10,9 +10,9 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
-import { type AddressPolicy, addressPolicy, resolveDestination } from '#delivery/address-guard.ts';
-import { parseHookUrl } from '#delivery/hook-url.ts';
-import { isIpLiteral, pinnedLookup } from '#delivery/send.ts';
+import { type AddressPolicy, addressPolicy, resolveDestination } from '#egress/address-guard.ts';
+import { parseHookUrl } from '#egress/hook-url.ts';
+import { isIpLiteral, pinnedLookup } from '#egress/pinned-lookup.ts';
 
 /** The guard refused the address: nothing was contacted. */
 export class RemoteRefusedError extends Error {

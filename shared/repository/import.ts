@@ -4,7 +4,7 @@
  * adds one pack; the new packs are uploaded, then the refs document commits the new state.
  * Repeating it after a failure at any point is safe: the committed state is always whole.
  */
-import type { AddressPolicy } from '#delivery/address-guard.ts';
+import type { AddressPolicy } from '#egress/address-guard.ts';
 import { countCommits } from './history.ts';
 import { defaultBranchOf, type StoredRefs } from './layout.ts';
 import { checkRemoteUrl, fetchRemote } from './remote.ts';

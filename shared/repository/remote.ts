@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import * as git from 'isomorphic-git';
-import { type AddressPolicy, addressPolicy, checkHookUrl } from '#delivery/address-guard.ts';
-import { displayUrl, parseHookUrl } from '#delivery/hook-url.ts';
+import { type AddressPolicy, addressPolicy, checkHookUrl } from '#egress/address-guard.ts';
+import { displayUrl, parseHookUrl } from '#egress/hook-url.ts';
 import { guardedHttp, RemoteRefusedError } from './guarded-http.ts';
 import { isPackName, isStorableRefName, type StoredRefs } from './layout.ts';
 

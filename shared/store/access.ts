@@ -7,6 +7,7 @@
  * shares count; lists may take the levels from the caller's own membership lists (see
  * membershipLevelsOf).
  */
+
 import { ACCESS, visibleWithoutMembership } from '#domain/access.ts';
 import { notFound } from '#domain/errors.ts';
 import { canReadGroup } from '#domain/group-policy.ts';
@@ -21,9 +22,8 @@ import { getLiveItem, namesSameNamespaces, type RouteOwner, resolveReference } f
 import { isAt, keys, lists } from './keys.ts';
 import { readListHead } from './lists.ts';
 import { decodeProject, namespacesOf } from './project-items.ts';
+import type { Raw } from './raw.ts';
 import { readAhead } from './read-ahead.ts';
-
-type Raw = Record<string, unknown>;
 
 /** A user's direct membership levels: projects and groups (subgroups inherit from these). */
 export interface MembershipLevels {

@@ -12,11 +12,10 @@
  * are merged into the item wherever it is read by key (store/batch.ts, store/items.ts) or as a
  * page (`withCounters`).
  */
+import type { Raw } from './raw.ts';
 import { type TransactItem, update } from './transaction.ts';
 
 type Key = { pk: string; sk: string };
-type Raw = Record<string, unknown>;
-
 /** The sort key prefix of counter shards. */
 export const COUNT_PREFIX = 'COUNT#';
 

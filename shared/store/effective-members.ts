@@ -5,6 +5,7 @@
  * group's lineage (its depth), of the groups shared with it or its ancestors and of their
  * ancestors, read side by side; the ancestors' items (for their shares) are read with the first lists.
  */
+
 import { type GroupShare, invitedGroupIds, sharesOf } from '#domain/group-shares.ts';
 import type { Group } from '#domain/groups.ts';
 import {
@@ -21,9 +22,8 @@ import { getLiveItems } from './items.ts';
 import { keys } from './keys.ts';
 import { listGroupMembers, listProjectMembers, type MemberWithUser } from './members.ts';
 import { decodeProject } from './project-items.ts';
+import type { Raw } from './raw.ts';
 import { getUsers } from './users.ts';
-
-type Raw = Record<string, unknown>;
 
 /** The active shares kept by these groups, read in one batch. */
 async function sharesKeptBy(groupIds: readonly number[]): Promise<GroupShare[]> {

@@ -16,20 +16,19 @@ import {
   type NewEpic,
 } from '#domain/epics.ts';
 import { notFound } from '#domain/errors.ts';
-import { stateFields, stateNote } from '#domain/issuables.ts';
+import { stateFields } from '#domain/issuables.ts';
 import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { batchGetItems } from './batch.ts';
 import { nextId, withNextIid } from './ids.ts';
-import { changeState, changeSteps, removeIssuable, stateGuard } from './issuables.ts';
+import { changeState, changeSteps, removeIssuable, stateGuard, stateMove } from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { decodeNoteParent } from './notes.ts';
+import type { Raw } from './raw.ts';
 import { check, commit, LIVE_ITEM, NEW_ITEM, put, refusedWith, remove } from './transaction.ts';
 import { getUsers } from './users.ts';
-
-type Raw = Record<string, unknown>;
 
 /** An epic as stored, with the count of all its notes (system ones too) for the notes list. */
 export interface StoredEpic extends Epic {
@@ -179,13 +178,13 @@ export function changeEpic(
       condition: stateGuard.condition,
       names: stateGuard.names,
       values: stateGuard.values(current),
-      move: nextState && {
-        from: lists.groupEpicsInState(current.group_id, current.state),
-        to: lists.groupEpicsInState(current.group_id, nextState),
-        parent: epicAsParent(current),
-        body: stateNote(nextState),
+      move: stateMove(
+        (state) => lists.groupEpicsInState(current.group_id, state),
+        current.state,
+        nextState,
+        epicAsParent(current),
         actorId,
-      },
+      ),
     });
     await commit([update, ...moves]);
     return { ...current, ...all, updated_at: now, notes_count: current.notes_count + (nextState ? 1 : 0) };

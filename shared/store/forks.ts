@@ -4,6 +4,7 @@
  * source's `forks_count`; the three change together in one transaction, so the count stays exact
  * whoever forks at the same time.
  */
+
 import { visibleWithoutMembership } from '#domain/access.ts';
 import { ApiError, conflict, notFound } from '#domain/errors.ts';
 import { type ForkInput, forkedProjectFrom, minimumListLevel } from '#domain/forks.ts';
@@ -34,6 +35,7 @@ import {
 import type { ProjectListRequest } from './project-pages.ts';
 import { starredProjectIds } from './project-stars.ts';
 import { createProject } from './project-writes.ts';
+import type { Raw } from './raw.ts';
 import { listSortAttributes } from './table.ts';
 import {
   commit,
@@ -50,8 +52,6 @@ import {
   update,
 } from './transaction.ts';
 import { getUser } from './users.ts';
-
-type Raw = Record<string, unknown>;
 
 const targetNamespaceNotFound = () => notFound('Target Namespace');
 

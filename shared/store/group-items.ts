@@ -3,11 +3,11 @@
  * a route item written in the same transaction, so path uniqueness is the database's job; its
  * traversal path places it in the tree index.
  */
+
 import { DEFAULT_CREATION_LEVELS, type Group } from '#domain/groups.ts';
 import { getItem, getLiveItem, getLiveItems } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
-
-type Raw = Record<string, unknown>;
+import type { Raw } from './raw.ts';
 
 export function decodeGroup(item: Raw): Group {
   const {

@@ -1,4 +1,5 @@
 /** Pages of groups: the visibility lists, a group's children, and the groups a user belongs to. */
+
 import type { Visibility } from '#domain/access.ts';
 import { canReadGroup } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
@@ -10,10 +11,9 @@ import { decodeGroup, getGroupsRaw } from './group-items.ts';
 import { type GroupMembership, membershipsOfUser, readSubtrees } from './group-tree.ts';
 import { keys, type ListName, type ListRef, lists, listsOfItem, sortAttributes, tree } from './keys.ts';
 import { type ListPage, listMerged, mergeSorted, readWholeList } from './lists.ts';
+import type { Raw } from './raw.ts';
 import { groupSearchCandidateIds } from './search-index.ts';
 import type { ListOrder } from './table.ts';
-
-type Raw = Record<string, unknown>;
 
 export async function childrenOf(groupId: number): Promise<Group[]> {
   const { items } = await readWholeList(lists.groupChildren(groupId));

@@ -2,7 +2,9 @@
  * The projects of a group's detail, and what a group's change means for its projects: their
  * paths, names and namespace rules follow it, and so do the shares of it.
  */
+
 import { ACCESS, VISIBILITIES, type Visibility } from '#domain/access.ts';
+import { seesAllGroupProjects } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { projectListFilter } from '#domain/project-lists.ts';
@@ -28,8 +30,7 @@ import { memberProjectsOf } from './project-reach.ts';
 import { projectsSharedWith, sharedLinksOfGroup } from './project-shares.ts';
 import { starredProjectIds } from './project-stars.ts';
 import { moveNamespaceProjects, updateProject } from './project-writes.ts';
-
-type Raw = Record<string, unknown>;
+import type { Raw } from './raw.ts';
 
 /** GitLab caps the projects embedded in a group's detail at 100. */
 const DETAIL_PROJECTS = 100;
@@ -116,7 +117,7 @@ export async function groupDetailProjects(
 ): Promise<{ projects: ProjectPage; shared: ProjectPage }> {
   const levels = caller ? membershipLevelsOf(caller.id, reads?.memberships) : undefined;
   const links = reads?.sharedLinks ?? sharedLinksOfGroup(group.id);
-  const seesAll = Boolean(caller?.admin || groupAccess >= ACCESS.guest);
+  const seesAll = seesAllGroupProjects(caller, groupAccess);
   const begun = seesAll ? reads?.memberView : undefined;
   const [own, shared] = await Promise.all([
     Promise.resolve(begun).then((page) => page ?? detailProjects(group.id, caller, seesAll, levels)),
@@ -170,7 +171,7 @@ export async function subtreeProjectsPage(
   page: PageRequest,
   memberships?: Promise<MembershipLists>,
 ): Promise<ProjectPage> {
-  const seesAll = Boolean(caller?.admin || groupAccess >= ACCESS.guest);
+  const seesAll = seesAllGroupProjects(caller, groupAccess);
   const levels = caller ? membershipLevelsOf(caller.id, memberships) : undefined;
   const visibilities = seesAll || caller ? VISIBILITIES : openVisibilities(caller);
   const place = [{ id: group.id, ancestor_ids: group.ancestor_ids }];

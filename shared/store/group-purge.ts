@@ -1,13 +1,11 @@
 /**
  * Removing a deleted group for good (the group-delete worker): its subgroups deepest first, their
- * projects with everything of them (the bucket's objects through `files`), members, shares,
- * LDAP group links, routes and counters. Every step is conditional, so a redelivered message finishes the job
+ * projects with everything of them, members, shares, LDAP group links, routes and counters; the
+ * bucket's objects (the projects' files, the groups' avatars) through the caller's `files`, since
+ * the store writes no bucket. Every step is conditional, so a redelivered message finishes the job
  * without counting anything twice.
  */
-import { deleteBlob, deleteBlobPrefix } from '#blob/s3.ts';
-import { avatarPrefix } from '#domain/avatars.ts';
 import { ApiError } from '#domain/errors.ts';
-import { uploadPrefix } from '#domain/uploads.ts';
 import { decodeGroup, getRawGroup } from './group-items.ts';
 import { purgeGroupShares } from './group-shares.ts';
 import { descendantsOf } from './group-tree.ts';
@@ -31,18 +29,15 @@ const alreadyGone = (error: unknown) => {
 };
 
 /**
- * What a purge removes of a project's files when the caller names nothing: its uploads and hook
- * payloads. The group-delete worker should pass the jobs layer's removal (#jobs/project-removal.ts),
- * which also removes the repository under the repository lease.
+ * What the purge removes outside the table, given by the caller (#jobs/project-removal.ts): each
+ * project's files as `purgeProject` removes them, and a group's avatar objects, removed before the
+ * group's item so a purge cut short still finds the group and removes them again.
  */
-const uploadsOnly: ProjectFiles = {
-  removeProjectFiles: async (projectId) => {
-    await deleteBlobPrefix(uploadPrefix(projectId));
-  },
-  removeHookPayload: deleteBlob,
-};
+export interface GroupFiles extends ProjectFiles {
+  removeGroupAvatars(groupId: number): Promise<void>;
+}
 
-export async function purgeGroupTree(groupId: number, files: ProjectFiles = uploadsOnly): Promise<void> {
+export async function purgeGroupTree(groupId: number, files: GroupFiles): Promise<void> {
   const root = await getRawGroup(groupId);
   if (!root) return;
   // Deepest first: a traversal path sorts after its ancestors' paths.
@@ -61,7 +56,7 @@ export async function purgeGroupTree(groupId: number, files: ProjectFiles = uplo
       await removeGroupMember(group.id, Number(member.user_id)).catch(alreadyGone);
     }
     // A group that ever had an avatar (the attribute stays, null, once removed) has objects to remove.
-    if (item.avatar !== undefined) await deleteBlobPrefix(avatarPrefix('group', group.id));
+    if (item.avatar !== undefined) await files.removeGroupAvatars(group.id);
     // Its search postings and pending marker (their keys' counters only guide searches: left as they are).
     await Promise.all((await groupSearchItemKeys(group.id)).map((key) => writeAlone(remove(key))));
     await commitUnlessDone([releaseOwned(keys.route(group.full_path), group.id)]);

@@ -5,6 +5,7 @@
  * transaction. A new share appends to the list atomically; a removal rewrites it on the condition
  * that the group is as read, so concurrent shares and saves never lose each other.
  */
+
 import { ACCESS, visibleWithoutMembership } from '#domain/access.ts';
 import { ApiError, notFound } from '#domain/errors.ts';
 import { canAdminGroup } from '#domain/group-policy.ts';
@@ -24,6 +25,7 @@ import { decodeGroup, getRawGroup } from './group-items.ts';
 import { getLiveItems } from './items.ts';
 import { inLists, keys, lists, sortAttributes, tree } from './keys.ts';
 import { listCountChange, readWholeList } from './lists.ts';
+import type { Raw } from './raw.ts';
 import { treeIndex } from './table.ts';
 import {
   check,
@@ -40,8 +42,6 @@ import {
   retrying,
   update,
 } from './transaction.ts';
-
-type Raw = Record<string, unknown>;
 
 export interface ShareInput {
   group_id: number;

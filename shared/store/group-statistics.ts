@@ -3,15 +3,15 @@
  * subgroups' projects included, as GitLab's namespace statistics are), read from the tree index:
  * one Query per visibility partition of each outermost group asked about, side by side.
  */
+
 import { VISIBILITIES } from '#domain/access.ts';
 import { type GroupStatistics, groupStatistics } from '#domain/groups.ts';
 import { withCounters } from './batch.ts';
 import { readSubtrees, type TreePlace } from './group-tree.ts';
 import { tree } from './keys.ts';
 import { decodeProject } from './project-items.ts';
+import type { Raw } from './raw.ts';
 import { treeIndex } from './table.ts';
-
-type Raw = Record<string, unknown>;
 
 /** The statistics of each of the given groups (a page of a list, or one group's detail). */
 export async function statisticsOfGroups(

@@ -38,6 +38,7 @@
  * would wait for such a transfer (of the group, into it or of a group above it); until then the
  * subtree refuses creates and renames with 409.
  */
+
 import { randomUUID } from 'node:crypto';
 import { config } from '#config/env.ts';
 import { VISIBILITIES, type Visibility } from '#domain/access.ts';
@@ -59,6 +60,7 @@ import {
 } from './project-items.ts';
 import { sharedLinksOfGroup } from './project-shares.ts';
 import { withFreshProject } from './project-writes.ts';
+import type { Raw } from './raw.ts';
 import { treeIndex } from './table.ts';
 import {
   check,
@@ -75,8 +77,6 @@ import {
   update,
   writeAlone,
 } from './transaction.ts';
-
-type Raw = Record<string, unknown>;
 
 /** Attempts at the first transaction when a concurrent change of the groups it reads wins. */
 const MAX_START_ATTEMPTS = 5;

@@ -2,11 +2,11 @@
  * The group tree: a user's group memberships as places in the tree, and whole subtrees read from
  * the tree index (one Query per outermost group).
  */
+
 import { isMembershipActive } from '#domain/members.ts';
 import { lists, tree } from './keys.ts';
 import { readSubtreeUpTo, readWholeList } from './lists.ts';
-
-type Raw = Record<string, unknown>;
+import type { Raw } from './raw.ts';
 
 /** A group's place in the tree: its id and its ancestors' ids, root first. */
 export interface TreePlace {

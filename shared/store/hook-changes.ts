@@ -4,6 +4,7 @@
  * without its event and no event exists for a write that failed. This module decodes a change's
  * images into what happened and reads what a payload shows beside it.
  */
+
 import {
   type IssuableAction,
   issuableActor,
@@ -22,10 +23,9 @@ import { decodeIssue, readIssue } from './issues.ts';
 import { decodeMergeRequestItemInline, decodeMergeRequestItems, readMergeRequest } from './merge-requests.ts';
 import { decodeNoteItems } from './notes.ts';
 import { getProject } from './project-items.ts';
+import type { Raw } from './raw.ts';
 import { readSnippet } from './snippets.ts';
 import { getUsers } from './users.ts';
-
-type Raw = Record<string, unknown>;
 
 /** A change of one item as the stream records it, images unmarshalled. */
 export interface ItemChange {

@@ -50,10 +50,9 @@ import {
   sortAttributes,
 } from './keys.ts';
 import { forEachListPage, mergeSorted, readListHead } from './lists.ts';
+import type { Raw } from './raw.ts';
 import { listSortAttributes } from './table.ts';
 import { NEW_ITEM, put, update, writeAlone } from './transaction.ts';
-
-type Raw = Record<string, unknown>;
 
 /** Payloads up to this size stay in the delivery as they are; longer ones are gzipped. */
 const PLAIN_PAYLOAD_BYTES = 32_000;

@@ -14,6 +14,7 @@
  * Query) and writes it on the condition that it still does not exist, so a racing writer that
  * wrote it first makes the loser go the counter's way instead.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -33,6 +34,7 @@ import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
 import { getItem, readPartition } from './items.ts';
 import { HOOK_PREFIX, keys } from './keys.ts';
+import type { Raw } from './raw.ts';
 import {
   check,
   commit,
@@ -48,8 +50,6 @@ import {
   update,
   writeAlone,
 } from './transaction.ts';
-
-type Raw = Record<string, unknown>;
 
 const hookItem = (hook: Hook): Raw => ({
   ...keys.hook(hook.project_id, hook.id),

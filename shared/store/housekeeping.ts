@@ -1,12 +1,10 @@
 /**
- * Housekeeping's own state: the 24-hour lease a request takes (GitLab's ExclusiveLease), and the
- * uploads a project holds as housekeeping measures them.
+ * Housekeeping's own state: the 24-hour lease a request takes (GitLab's ExclusiveLease). The
+ * uploads it measures are read from the bucket by the job (#jobs/housekeeping.ts) and recorded
+ * with `recordUploadsSize` (./repository-state.ts).
  */
-import { listBlobs } from '#blob/s3.ts';
 import { conflict } from '#domain/errors.ts';
-import { uploadPrefix } from '#domain/uploads.ts';
 import { keys } from './keys.ts';
-import { recordUploadsSize } from './repository-state.ts';
 import { put, remove, writeAlone } from './transaction.ts';
 
 /** GitLab's lease: one housekeeping per project per 24 hours. */
@@ -47,12 +45,4 @@ export async function releaseHousekeepingLease(projectId: number, until: number)
   await writeAlone(
     remove(keys.housekeepingLease(projectId), '#until = :until', { ':until': until }, { '#until': 'until' }),
   );
-}
-
-/** uploads_size measured again: the bytes stored under the project's uploads prefix. */
-export async function measureUploadsSize(projectId: number): Promise<number> {
-  const uploads = await listBlobs(uploadPrefix(projectId));
-  const bytes = uploads.reduce((total, { size }) => total + size, 0);
-  await recordUploadsSize(projectId, bytes);
-  return bytes;
 }

@@ -5,14 +5,16 @@
  * note counted on the item's counters; the removal counted off its lists, then its partition. Each
  * owner adds its own rules (its key, lists, guard and the writes beside these).
  */
+
 import { recordNotFound } from '#domain/errors.ts';
-import { stateAfter } from '#domain/issuables.ts';
+import { stateAfter, stateNote } from '#domain/issuables.ts';
 import type { NoteParent } from '#domain/notes.ts';
 import { itemCounterChanges, shardTombstones } from './counters.ts';
 import { type ListName, sortAttributes } from './keys.ts';
 import { listCountChange } from './lists.ts';
 import { removeParentPartition } from './noteable-purge.ts';
 import { noteSteps } from './notes.ts';
+import type { Raw } from './raw.ts';
 import { listSortAttributes } from './table.ts';
 import {
   commit,
@@ -24,7 +26,6 @@ import {
   update,
 } from './transaction.ts';
 
-type Raw = Record<string, unknown>;
 type Key = { pk: string; sk: string };
 
 /** The item changed since it was read (its state, or what else its guard names): read it again. */
@@ -90,13 +91,26 @@ export const changeState = <T extends { state: string }, R>(
   retryingChange(item, (current) => write(current, stateAfter(current.state, event)), read, alsoRetry);
 
 /** A state change: the lists the item moves between and the system note it gets. */
-export interface StateMove {
+interface StateMove {
   from: ListName;
   to: ListName;
   parent: NoteParent;
   body: string;
   actorId: number;
 }
+
+/**
+ * The move of a close or reopen to `next` between an owner's state lists (`inState`), with its
+ * system note by the actor; none when the state stays.
+ */
+export const stateMove = (
+  inState: (state: string) => ListName,
+  from: string,
+  next: 'opened' | 'closed' | undefined,
+  parent: NoteParent,
+  actorId: number,
+): StateMove | undefined =>
+  next && { from: inState(from), to: inState(next), parent, body: stateNote(next), actorId };
 
 /**
  * The writes of a change: the item's update (SET `fields`, the updated time and its sort value,

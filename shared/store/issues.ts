@@ -6,8 +6,9 @@
  * total is the project's `open_issues_count` (store/counters.ts), moved in the same transactions as
  * each opening, closing and removal.
  */
+
 import { notFound, validationFailed } from '#domain/errors.ts';
-import { stateFields, stateNote } from '#domain/issuables.ts';
+import { stateFields } from '#domain/issuables.ts';
 import {
   filtersIssues,
   type Issue,
@@ -21,16 +22,22 @@ import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { nextId, withNextIid } from './ids.ts';
-import { changeState, changeSteps, removeIssuable, STILL_AS_READ, stateGuard } from './issuables.ts';
+import {
+  changeState,
+  changeSteps,
+  removeIssuable,
+  STILL_AS_READ,
+  stateGuard,
+  stateMove,
+} from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { longText, removeDropped } from './long-text.ts';
 import { decodeNoteParent } from './notes.ts';
+import type { Raw } from './raw.ts';
 import { commit, NEW_ITEM, put, refusedWith } from './transaction.ts';
 import { getUsers } from './users.ts';
-
-type Raw = Record<string, unknown>;
 
 /** An issue as stored, with the count of all its notes (system ones too) for the notes list. */
 export interface StoredIssue extends Issue {
@@ -245,13 +252,13 @@ export function changeIssue(
       names,
       values: { ':previous': current.state, ':now': now },
       removing: removeDropped(stored, names),
-      move: nextState && {
-        from: lists.projectIssuesInState(current.project_id, current.state),
-        to: lists.projectIssuesInState(current.project_id, nextState),
-        parent: issueAsParent(current),
-        body: stateNote(nextState),
+      move: stateMove(
+        (state) => lists.projectIssuesInState(current.project_id, state),
+        current.state,
+        nextState,
+        issueAsParent(current),
         actorId,
-      },
+      ),
     });
     if (nextState === undefined) {
       await commit([write]);

@@ -22,6 +22,10 @@ export const keyFits = (key: Key) =>
 /** Notes sort first by id in their parent's partition. */
 export const NOTE_PREFIX = 'NOTE#';
 
+/** The sort keys of an issue and of a merge request in their own partitions. */
+export const ISSUE_SK = 'ISSUE';
+export const MERGE_REQUEST_SK = 'MR';
+
 /** A project's hooks sort by id in its partition. */
 export const HOOK_PREFIX = 'HOOK#';
 
@@ -117,8 +121,11 @@ export const keys = {
   /** Marks a group whose search postings the worker has yet to write. */
   groupSearchPending: (groupId: number): Key => ({ pk: `GROUP#${groupId}`, sk: 'SEARCHPENDING' }),
   /** An issue (its partition also holds its notes). */
-  issue: (projectId: number, iid: number): Key => ({ pk: `ISSUE#${projectId}#${iid}`, sk: 'ISSUE' }),
-  mergeRequest: (projectId: number, iid: number): Key => ({ pk: `MR#${projectId}#${iid}`, sk: 'MR' }),
+  issue: (projectId: number, iid: number): Key => ({ pk: `ISSUE#${projectId}#${iid}`, sk: ISSUE_SK }),
+  mergeRequest: (projectId: number, iid: number): Key => ({
+    pk: `MR#${projectId}#${iid}`,
+    sk: MERGE_REQUEST_SK,
+  }),
   /** A part of a merge request's long description, in its partition (a new version per write). */
   mergeRequestDescriptionPart: (mergeRequest: Key, version: string, index: number): Key => ({
     pk: mergeRequest.pk,

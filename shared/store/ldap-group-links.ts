@@ -2,6 +2,7 @@
  * LDAP group links: items in their group's partition, one per provider and cn (or filter), so a
  * conditional put keeps them unique and one Query reads all of a group's links.
  */
+
 import { conflict, forbidden } from '#domain/errors.ts';
 import {
   byCreation,
@@ -15,6 +16,7 @@ import { readPartition } from './items.ts';
 import { inLists, keys, LDAP_LINK_PREFIX, LDAP_PREFIX, lists, sortAttributes } from './keys.ts';
 import { decodeLdapSyncState } from './ldap-sync-state.ts';
 import { forEachListPage } from './lists.ts';
+import type { Raw } from './raw.ts';
 import {
   check,
   commit,
@@ -26,8 +28,6 @@ import {
   remove,
   writeAlone,
 } from './transaction.ts';
-
-type Raw = Record<string, unknown>;
 
 const linkKey = (groupId: number, name: LdapLinkName) =>
   keys.ldapGroupLink(groupId, name.provider, name.kind, name.value);

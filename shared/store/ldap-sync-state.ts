@@ -1,8 +1,7 @@
 import type { LdapSyncState, LdapSyncStatus } from '#domain/ldap-sync.ts';
 import { keys } from './keys.ts';
+import type { Raw } from './raw.ts';
 import { remove, update, writeAlone } from './transaction.ts';
-
-type Raw = Record<string, unknown>;
 
 /**
  * How long a sync may stay pending or started before a new request queues another: longer than a

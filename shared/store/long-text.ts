@@ -10,12 +10,12 @@
  * items are read back (the parts of all in one batch read), the condition that a text is still the
  * one read, and the removal of the parts a write replaced or left unnamed.
  */
+
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { batchDeleteItems, batchGetItems, batchWriteItems, type Key } from './batch.ts';
+import type { Raw } from './raw.ts';
 import { lockLost } from './transaction.ts';
-
-type Raw = Record<string, unknown>;
 
 /** How an owner keeps its text. */
 export interface TextLayout {

@@ -4,6 +4,7 @@
  * same transaction. A group member also carries the group's ancestors, so a user's memberships
  * place them in the tree without reading the groups.
  */
+
 import { conflict, forbidden, notFound, recordNotFound } from '#domain/errors.ts';
 import type { Group } from '#domain/groups.ts';
 import { checkMemberLevel, type Membership, memberMatchesQuery, removesLastOwner } from '#domain/members.ts';
@@ -14,6 +15,7 @@ import type { Key } from './batch.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, type ListName, lists, sortAttributes } from './keys.ts';
 import { listCountChange, listCountChanges, readWholeList } from './lists.ts';
+import type { Raw } from './raw.ts';
 import {
   check,
   commit,
@@ -29,8 +31,6 @@ import {
   type Step,
 } from './transaction.ts';
 import { getUser, getUsers } from './users.ts';
-
-type Raw = Record<string, unknown>;
 
 export interface GroupMember extends Membership {
   group_id: number;

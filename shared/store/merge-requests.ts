@@ -14,8 +14,9 @@
  * before the item that names them (see long-text.ts); a change of description is made on the
  * condition that the item still names the parts read, which then go.
  */
+
 import { notFound } from '#domain/errors.ts';
-import { stateFields, stateNote } from '#domain/issuables.ts';
+import { stateFields } from '#domain/issuables.ts';
 import {
   branchesTaken,
   filtersMergeRequests,
@@ -30,12 +31,20 @@ import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { nextId, withNextIid } from './ids.ts';
-import { changeState, changeSteps, type Guard, removeIssuable, STILL_AS_READ } from './issuables.ts';
+import {
+  changeState,
+  changeSteps,
+  type Guard,
+  removeIssuable,
+  STILL_AS_READ,
+  stateMove,
+} from './issuables.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes } from './keys.ts';
 import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { longText, removeDropped, type StoredText } from './long-text.ts';
 import { decodeNoteParent } from './notes.ts';
+import type { Raw } from './raw.ts';
 import {
   check,
   commit,
@@ -50,8 +59,6 @@ import {
   type TransactItem,
 } from './transaction.ts';
 import { getUsers } from './users.ts';
-
-type Raw = Record<string, unknown>;
 
 /** A merge request as stored, with the count of all its notes (system ones too) for the notes list. */
 export interface StoredMergeRequest extends MergeRequest {
@@ -374,13 +381,13 @@ async function writeChange(
     names,
     values,
     removing: removeDropped(stored, names),
-    move: nextState && {
-      from: lists.projectMergeRequestsInState(mr.project_id, mr.state),
-      to: lists.projectMergeRequestsInState(mr.project_id, nextState),
-      parent: mergeRequestAsParent(mr),
-      body: stateNote(nextState),
+    move: stateMove(
+      (state) => lists.projectMergeRequestsInState(mr.project_id, state),
+      mr.state,
+      nextState,
+      mergeRequestAsParent(mr),
       actorId,
-    },
+    ),
   });
   await commit([write, ...branches, ...moves]);
   return {

@@ -9,6 +9,7 @@ import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
 import { readListHead } from './lists.ts';
 import { longText, type StoredText, type TextGuard, writeParts } from './long-text.ts';
+import type { Raw } from './raw.ts';
 import { listSortAttributes } from './table.ts';
 import {
   commit,
@@ -27,8 +28,6 @@ import {
   writeAlone,
 } from './transaction.ts';
 import { getUsers } from './users.ts';
-
-type Raw = Record<string, unknown>;
 
 /** A note as the store reads it: where a long body's parts are (noteEntity never shows it). */
 export interface StoredNote extends Note {

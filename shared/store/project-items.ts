@@ -4,6 +4,7 @@
  * items written in the same transaction; a project of a group sits in the tree index under its
  * group. Members, stars, shares and search postings live in the project's partition.
  */
+
 import { randomBytes } from 'node:crypto';
 import { notFound } from '#domain/errors.ts';
 import type { Project, ProjectNamespace } from '#domain/projects.ts';
@@ -11,6 +12,7 @@ import { withCounters } from './batch.ts';
 import { PROJECT_COUNTERS, PROJECT_RECORDED } from './counters.ts';
 import { getItem, getLiveItem, getLiveItems, type RouteOwner } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage, tree } from './keys.ts';
+import type { Raw } from './raw.ts';
 import { keyAttributes } from './table.ts';
 import {
   check,
@@ -21,8 +23,6 @@ import {
   type TransactItem,
   update,
 } from './transaction.ts';
-
-type Raw = Record<string, unknown>;
 
 /** A project as read: its counters are those read beside it (0 when it was read without them). */
 export function decodeProject(item: Raw): Project {

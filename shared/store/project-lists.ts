@@ -1,4 +1,5 @@
 /** Pages of projects: the visibility lists and a namespace's lists, as a caller may see them. */
+
 import { VISIBILITIES, type Visibility } from '#domain/access.ts';
 import { isMembershipActive, memberMatchesQuery } from '#domain/members.ts';
 import type { PageRequest } from '#domain/pagination.ts';
@@ -8,9 +9,8 @@ import { accessFromLevels, type KnownLevels } from './access.ts';
 import { lists } from './keys.ts';
 import { type ListPage, listMerged, readListCount, readWholeList } from './lists.ts';
 import { decodeProject } from './project-items.ts';
+import type { Raw } from './raw.ts';
 import { getUsers } from './users.ts';
-
-type Raw = Record<string, unknown>;
 
 export type ProjectOrder = 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
 

@@ -3,8 +3,10 @@
  * caller's access to each project on it (for `permissions`), each read started as soon as what
  * it needs is known, so a page costs the round trips of its longest chain and no more.
  */
+
 import { ACCESS } from '#domain/access.ts';
 import { notFound } from '#domain/errors.ts';
+import { seesAllGroupProjects, seesAllUserProjects } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { type ProjectListParams, projectListFilter } from '#domain/project-lists.ts';
@@ -28,9 +30,8 @@ import { listReachableProjects, memberProjectsOf, membershipLevelsWithShares } f
 import { projectListScope } from './project-scope.ts';
 import { searchProjects } from './project-search.ts';
 import { starredProjectIds } from './project-stars.ts';
+import type { Raw } from './raw.ts';
 import { searchCandidateIds } from './search-index.ts';
-
-type Raw = Record<string, unknown>;
 
 /** What a project list request asks for, beside the filters. */
 export interface ProjectListRequest extends ProjectListParams {
@@ -230,7 +231,7 @@ export async function groupProjectsPage(
   reads?: GroupProjectsPageReads,
 ): Promise<ProjectPage> {
   const levels = caller && !input.simple ? membershipLevelsOf(caller.id, reads?.memberships) : undefined;
-  const seesAll = Boolean(caller?.admin || groupAccess >= ACCESS.guest);
+  const seesAll = seesAllGroupProjects(caller, groupAccess);
   const begun = seesAll ? await reads?.memberView : undefined;
   if (begun) return withAccess(begun, caller, levels);
   const narrowing: ((project: Project) => boolean)[] = [];
@@ -277,7 +278,7 @@ export async function userProjectsPage(
     page,
     filter: projectListFilter(input, caller),
     caller,
-    seesAll: Boolean(caller && (caller.admin || caller.id === owner.id)),
+    seesAll: seesAllUserProjects(caller, owner.id),
     levels,
   });
   return withAccess(result, caller, levels);

@@ -3,6 +3,7 @@
  * `membership` and `min_access_level`), and the page of GET /projects that merges the lists
  * everyone sees with the hidden projects of the caller's groups, read only to the end of the page.
  */
+
 import { VISIBILITIES, type Visibility } from '#domain/access.ts';
 import { isMembershipActive } from '#domain/members.ts';
 import type { PageRequest } from '#domain/pagination.ts';
@@ -30,9 +31,8 @@ import { type ListRef, lists, tree } from './keys.ts';
 import { type ListPage, listMerged, readWholeList } from './lists.ts';
 import { decodeProject, getProjectsRaw } from './project-items.ts';
 import type { ProjectOrder } from './project-lists.ts';
+import type { Raw } from './raw.ts';
 import { treeIndex } from './table.ts';
-
-type Raw = Record<string, unknown>;
 
 /** The highest level among the given groups. */
 const highestIn = (levels: ReadonlyMap<number, number>, groupIds: readonly number[]) =>

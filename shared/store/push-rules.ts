@@ -3,6 +3,7 @@
  * "a project has one push rule" is the database's condition and the rule leaves with the
  * project's partition when it is purged.
  */
+
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, notFound } from '#domain/errors.ts';
 import type { PushRule, PushRuleFields } from '#domain/push-rules.ts';
@@ -10,6 +11,7 @@ import { documentClient, tableName } from './client.ts';
 import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
 import { keys } from './keys.ts';
+import type { Raw } from './raw.ts';
 import {
   check,
   commit,
@@ -21,8 +23,6 @@ import {
   remove,
   writeAlone,
 } from './transaction.ts';
-
-type Raw = Record<string, unknown>;
 
 /** GitLab's answer to a second POST. */
 const ruleExists = () => new ApiError(422, { error: 'Project push rule exists' });

@@ -6,15 +6,16 @@
  * for every search, so a search never misses one. Candidates are always checked against the item
  * itself, so a posting left over from an older name costs a read, never a wrong answer.
  */
+
 import { randomUUID } from 'node:crypto';
 import { groupSearchColumns, searchColumns, searchKeysOf } from '#domain/search.ts';
 import { batchWriteItems } from './batch.ts';
 import { getItem, readPartition } from './items.ts';
 import { inLists, keys, type ListRef, lists, sortAttributes } from './keys.ts';
 import { listCountChange, readListCounts, readListHead, readWholeList } from './lists.ts';
+import type { Raw } from './raw.ts';
 import { put, remove, type TransactItem, writeAlone } from './transaction.ts';
 
-type Raw = Record<string, unknown>;
 type Key = { pk: string; sk: string };
 
 /** Where one kind of thing keeps its part of the index, and what of it is searched. */

@@ -9,6 +9,7 @@
  * public projects they are no member of nor, for admins, every project), in a group the readable
  * projects of its subtree.
  */
+
 import { VISIBILITIES } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
 import { groupMatchesSearch } from '#domain/groups.ts';
@@ -40,9 +41,8 @@ import { decodeProject, getProjectsRaw, withProjectCounters } from './project-it
 import { type StartedProjectList, startProjectList, visibleProjectsPage } from './project-pages.ts';
 import { memberProjectsOf } from './project-reach.ts';
 import { searchProjects } from './project-search.ts';
+import type { Raw } from './raw.ts';
 import { getUsers, listUsers } from './users.ts';
-
-type Raw = Record<string, unknown>;
 
 const created = (sort: 'asc' | 'desc') => ({ order_by: 'created_at' as const, sort });
 

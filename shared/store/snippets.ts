@@ -10,6 +10,7 @@
  * version read is still the item's, so the parts replaced are known and removed, and none is left
  * behind or lost.
  */
+
 import { notFound } from '#domain/errors.ts';
 import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
@@ -23,6 +24,7 @@ import { type ListPage, listCountChange, queryList } from './lists.ts';
 import { longText, removeDropped, type StoredText } from './long-text.ts';
 import { removeParentPartition } from './noteable-purge.ts';
 import { decodeNoteParent } from './notes.ts';
+import type { Raw } from './raw.ts';
 import {
   check,
   commit,
@@ -37,8 +39,6 @@ import {
   update,
 } from './transaction.ts';
 import { getUsers } from './users.ts';
-
-type Raw = Record<string, unknown>;
 
 /** A snippet as stored: its note counts and where its content is. */
 export interface StoredSnippet extends Snippet {

@@ -3,6 +3,7 @@
  * the conditions (a new item, a route still ours) and the mapping of a refused transaction to
  * GitLab's errors are written once.
  */
+
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
@@ -13,10 +14,10 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ApiError, conflict, serviceUnavailable, validationFailed } from '#domain/errors.ts';
 import { documentClient, tableName } from './client.ts';
+import type { Raw } from './raw.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Key = { pk: string; sk: string };
-type Raw = Record<string, unknown>;
 type Values = Record<string, unknown>;
 type Names = Record<string, string>;
 

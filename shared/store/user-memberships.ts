@@ -2,13 +2,13 @@
  * A user's memberships of groups and projects, read from the two membership lists each member
  * item joins (see members.ts), merged in the order they were created.
  */
+
 import type { PageRequest } from '#domain/pagination.ts';
 import type { MembershipSourceType, UserMembership } from '#domain/user-memberships.ts';
 import { batchGetItems } from './batch.ts';
 import { keys, lists } from './keys.ts';
 import { type ListPage, listMerged, queryList } from './lists.ts';
-
-type Raw = Record<string, unknown>;
+import type { Raw } from './raw.ts';
 
 const decodeMembership = (item: Raw): UserMembership =>
   item.kind === 'project_member'

@@ -21,7 +21,7 @@ const failure = (promise: Promise<unknown>) =>
 const NOT_FOUND = { status: 404, message: '404 Not found' };
 const FORBIDDEN = { status: 403, message: '403 Forbidden' };
 
-/** The note fields every note shows (spec §2.3), for a note by `author`. */
+/** The note fields every note shows, for a note by `author`. */
 const noteOf = (
   body: string,
   parent: { type: string; id: number; iid: number | null },

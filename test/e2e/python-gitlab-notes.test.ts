@@ -26,7 +26,7 @@ describe('python-gitlab notes and their parents', () => {
   );
 
   it.skipIf(!pythonGitlabAvailable)(
-    'snippets: create, list, get, content, save, delete; notes round trip with the single read of §2.4',
+    'snippets: create, list, get, content, save, delete; notes round trip with the snippet fields in a note single read',
     async () => {
       expect(await runCheck('check_notes.py', ['snippets'])).toEqual(PASSED);
     },

@@ -7,7 +7,7 @@
  */
 import type { ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { invocationScope, log } from '#http/log.ts';
+import { invocationScope, log } from '#observability/log.ts';
 import { defineSchedule } from '#queue/schedule.ts';
 import { scopeInvocations } from '../../bin/local/invoke-store.ts';
 import { lambdaContext } from '../../bin/local/lambda-context.ts';

@@ -90,7 +90,7 @@ const markerDelete = (groupId: number, version: string) => ({
 /** The counter shards of a search key's list (4: no key is instance-wide). */
 const counterKeys = (searchKey: string) => shardKeys(`LISTCOUNT#GSEARCH#${searchKey}`, 4);
 
-/** What a group search shows of a group (spec §2.5). */
+/** What a group search shows of a group: id, name, path and description. */
 const searchView = (group: GroupRecord) => ({
   id: group.id,
   name: group.name,

@@ -10,7 +10,7 @@ import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { invocationScope, log, setCorrelationId } from '#http/log.ts';
+import { invocationScope, log, setCorrelationId } from '#observability/log.ts';
 import { publish, registerLocalDispatch } from '#queue/publish.ts';
 import { defineWorker } from '#queue/worker.ts';
 import { LocalQueues } from '../../bin/local/queue.ts';

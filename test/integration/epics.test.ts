@@ -76,7 +76,7 @@ const basic = (user: UserView) => ({
   web_url: `${base()}/${user.username}`,
 });
 
-/** The author as a note shows it (spec §2.1 with GitLab's avatar_url and web_url). */
+/** The author as a note shows it (the basic user with GitLab's avatar_url and web_url). */
 const noteAuthor = (user: UserView) => ({
   ...basic(user),
   email: user.email,

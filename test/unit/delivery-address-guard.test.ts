@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { addressPolicy, checkHookUrl } from '../../shared/delivery/address-guard.ts';
-import { parseHookUrl } from '../../shared/delivery/hook-url.ts';
-import { addressVerdict, allowlistedHost } from '../../shared/delivery/ip-policy.ts';
+import { addressPolicy, checkHookUrl } from '../../shared/egress/address-guard.ts';
+import { parseHookUrl } from '../../shared/egress/hook-url.ts';
+import { addressVerdict, allowlistedHost } from '../../shared/egress/ip-policy.ts';
 
 const strict = { allowLocal: false, allowlist: [] };
 const local = { allowLocal: true, allowlist: [] };

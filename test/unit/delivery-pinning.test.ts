@@ -18,7 +18,7 @@ const lookup = vi.fn(async (host: string) => {
 vi.mock('node:dns/promises', () => ({ lookup, default: { lookup } }));
 
 const { sendDelivery } = await import('../../shared/delivery/send.ts');
-const { checkHookUrl } = await import('../../shared/delivery/address-guard.ts');
+const { checkHookUrl } = await import('../../shared/egress/address-guard.ts');
 
 const seen: string[] = [];
 const server = createServer((request: IncomingMessage, response) => {

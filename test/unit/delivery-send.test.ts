@@ -17,9 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AddressPolicy } from '../../shared/delivery/address-guard.ts';
 import { parseRetryAfter } from '../../shared/delivery/response.ts';
 import { type DeliveryResult, sendDelivery } from '../../shared/delivery/send.ts';
+import type { AddressPolicy } from '../../shared/egress/address-guard.ts';
 
 interface Seen {
   method: string;

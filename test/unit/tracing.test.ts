@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import * as esbuild from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { captureClient, handlerTracing } from '#http/tracing.ts';
-import * as xray from '#http/tracing-xray.ts';
+import { captureClient, handlerTracing } from '#observability/tracing.ts';
+import * as xray from '#observability/tracing-xray.ts';
 
 const root = join(import.meta.dirname, '../..');
 
 async function bundledPackages(define: Record<string, string>): Promise<string[]> {
   const result = await esbuild.build({
-    entryPoints: [join(root, 'shared/http/tracing.ts')],
+    entryPoints: [join(root, 'shared/observability/tracing.ts')],
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -37,7 +37,9 @@ describe('the bundle', () => {
   });
 
   it('holds the tracer and the X-Ray SDK with it', async () => {
-    const packages = await bundledPackages({ 'process.env.TRACING_MODULE': '"#http/tracing-xray.ts"' });
+    const packages = await bundledPackages({
+      'process.env.TRACING_MODULE': '"#observability/tracing-xray.ts"',
+    });
     expect(packages).toEqual(expect.arrayContaining(['@aws-lambda-powertools/tracer', 'aws-xray-sdk-core']));
   }, 30_000);
 });

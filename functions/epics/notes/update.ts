@@ -1,15 +1,4 @@
-import { mayChangeEpicNote } from '#domain/noteable-policy.ts';
-import { noteEntity } from '#domain/notes.ts';
-import { noteSchemas } from '#domain/schemas/notes.ts';
-import { epicNote } from '#http/epic-loaders.ts';
-import { defineRoute } from '#http/route.ts';
-import { editNote } from '#store/notes.ts';
+import { epicNoteable } from '#http/epic-loaders.ts';
+import { noteRoutes } from '../../note-routes.ts';
 
-/** The author, maintainers and up and admins edit a note; system notes are nobody's to edit. */
-export const handler = defineRoute({
-  auth: 'user',
-  params: noteSchemas.update('epic_id'),
-  load: epicNote(mayChangeEpicNote),
-  run: async ({ params: input, caller, request, note, users }) =>
-    noteEntity(await editNote(note, input.body, caller.id), users, request.baseUrl),
-});
+export const handler = noteRoutes.update(epicNoteable);

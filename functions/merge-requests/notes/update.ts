@@ -1,15 +1,4 @@
-import { mayChangeProjectNote } from '#domain/noteable-policy.ts';
-import { noteEntity } from '#domain/notes.ts';
-import { noteSchemas } from '#domain/schemas/notes.ts';
-import { mergeRequestNotes } from '#http/merge-request-loaders.ts';
-import { defineRoute } from '#http/route.ts';
-import { editNote } from '#store/notes.ts';
+import { mergeRequestNoteable } from '#http/merge-request-loaders.ts';
+import { noteRoutes } from '../../note-routes.ts';
 
-/** The author, maintainers and admins edit a note; system notes are nobody's to edit. */
-export const handler = defineRoute({
-  auth: 'user',
-  params: noteSchemas.update('merge_request_iid'),
-  load: mergeRequestNotes.note(mayChangeProjectNote),
-  run: async ({ params: input, caller, request, note, users }) =>
-    noteEntity(await editNote(note, input.body, caller.id), users, request.baseUrl),
-});
+export const handler = noteRoutes.update(mergeRequestNoteable);

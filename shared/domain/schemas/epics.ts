@@ -7,14 +7,13 @@ import {
   id,
   idOrPath,
   issueCode,
-  oneOf,
   optional,
   params,
   present,
   required,
   str,
 } from '../params.ts';
-import { issuableListParams } from './issuables.ts';
+import { issuableListParams, stateEventParams } from './issuables.ts';
 
 /** A date (YYYY-MM-DD), or an empty string that clears it (null). */
 const clearableDate = () =>
@@ -49,7 +48,6 @@ const one = { id: required(idOrPath()), epic_iid: required(id()) };
 export const epicSchemas = {
   list: params({
     id: required(idOrPath()),
-    state: optional(oneOf(['opened', 'closed', 'all'])),
     ...issuableListParams,
   }),
   one: params(one),
@@ -62,6 +60,6 @@ export const epicSchemas = {
     ...one,
     title: optional(present(str(EPIC_TITLE_MAX_LENGTH))),
     ...fields,
-    state_event: optional(oneOf(['close', 'reopen'])),
+    ...stateEventParams,
   }),
 };

@@ -16,7 +16,7 @@ import { bool, id, idOrPath, issueCode, optional, params, reference, required, s
 
 const hook = { id: required(idOrPath()), hook_id: required(id()) };
 
-/** Every switch of spec §2.8 and GitLab's later ones; PUT's `wiki_events` is taken by both. */
+/** Every event switch a project hook has in GitLab; PUT's `wiki_events` is taken by both. */
 const properties = {
   url: required(str(HOOK_URL_PARAM_MAX_LENGTH)),
   push_events: optional(bool()),

@@ -7,10 +7,14 @@ export const timeOrderParams = {
   sort: optional(oneOf(['asc', 'desc'])),
 };
 
-/** What lists of issues, merge requests and epics filter by, and their order. */
+/** What lists of issues and epics filter by (their state: opened, closed or all), and their order. */
 export const issuableListParams = {
+  state: optional(oneOf(['opened', 'closed', 'all'])),
   labels: optional(commaList(str())),
   search: optional(str()),
   author_id: optional(id()),
   ...timeOrderParams,
 };
+
+/** Closing or reopening an issue, merge request or epic. */
+export const stateEventParams = { state_event: optional(oneOf(['close', 'reopen'])) };

@@ -7,7 +7,6 @@ import {
   id,
   idOrPath,
   list,
-  oneOf,
   optional,
   params,
   present,
@@ -15,7 +14,7 @@ import {
   str,
   timestamp,
 } from '../params.ts';
-import { issuableListParams } from './issuables.ts';
+import { issuableListParams, stateEventParams } from './issuables.ts';
 
 const fields = {
   description: optional(str(ISSUE_DESCRIPTION_MAX_LENGTH)),
@@ -32,7 +31,6 @@ const one = { id: required(idOrPath()), issue_iid: required(id()) };
 export const issueSchemas = {
   list: params({
     id: required(idOrPath()),
-    state: optional(oneOf(['opened', 'closed', 'all'])),
     ...issuableListParams,
     confidential: optional(bool()),
     assignee_id: optional(id()),
@@ -49,6 +47,6 @@ export const issueSchemas = {
     ...one,
     title: optional(present(str(ISSUE_TITLE_MAX_LENGTH))),
     ...fields,
-    state_event: optional(oneOf(['close', 'reopen'])),
+    ...stateEventParams,
   }),
 };

@@ -21,7 +21,7 @@ import {
   str,
   timestamp,
 } from '../params.ts';
-import { timeOrderParams } from './issuables.ts';
+import { stateEventParams, timeOrderParams } from './issuables.ts';
 
 /** A user id, or 0 for nobody (GitLab unassigns with `assignee_id=0`). */
 const userIdOrNobody = () =>
@@ -108,7 +108,7 @@ export const mergeRequestSchemas = {
     ...one,
     title: optional(str(MERGE_REQUEST_TITLE_MAX_LENGTH)),
     target_branch: optional(str()),
-    state_event: optional(oneOf(['close', 'reopen'])),
+    ...stateEventParams,
     discussion_locked: optional(bool()),
     ...fields,
   }),

@@ -6,22 +6,23 @@
 import { id, idOrPath, optional, params, reference, required, timestamp } from '../params.ts';
 import { timeOrderParams } from './issuables.ts';
 
-type ParentParam = 'issue_iid' | 'merge_request_iid' | 'snippet_id' | 'epic_id';
+/** The parameter naming a note's parent. */
+export type NoteParentParam = 'issue_iid' | 'merge_request_iid' | 'snippet_id' | 'epic_id';
 
-const parent = <K extends ParentParam>(name: K) =>
+const parent = <K extends NoteParentParam>(name: K) =>
   ({ id: required(idOrPath()), [name]: required(id()) }) as {
     id: ReturnType<typeof required<ReturnType<typeof idOrPath>>>;
   } & Record<K, ReturnType<typeof required<ReturnType<typeof id>>>>;
 
 export const noteSchemas = {
-  list: <K extends ParentParam>(name: K) =>
+  list: <K extends NoteParentParam>(name: K) =>
     params({
       ...parent(name),
       ...timeOrderParams,
     }),
-  one: <K extends ParentParam>(name: K) => params({ ...parent(name), note_id: required(id()) }),
-  create: <K extends ParentParam>(name: K) =>
+  one: <K extends NoteParentParam>(name: K) => params({ ...parent(name), note_id: required(id()) }),
+  create: <K extends NoteParentParam>(name: K) =>
     params({ ...parent(name), body: required(reference()), created_at: optional(timestamp()) }),
-  update: <K extends ParentParam>(name: K) =>
+  update: <K extends NoteParentParam>(name: K) =>
     params({ ...parent(name), note_id: required(id()), body: required(reference()) }),
 };

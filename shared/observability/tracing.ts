@@ -1,6 +1,6 @@
 /**
  * Tracing, off unless the bundle was built with it. The stack's bundling defines
- * `process.env.TRACING_MODULE` as `"#http/tracing-xray.ts"` (esbuild `define`) when tracing is
+ * `process.env.TRACING_MODULE` as `"#observability/tracing-xray.ts"` (esbuild `define`) when tracing is
  * on: the import below then names a module and esbuild bundles it. Without the define the
  * import names nothing esbuild can see, so no bundle carries the tracer or the X-Ray SDK.
  * Locally the same variable in the environment turns it on.

@@ -1,0 +1,17 @@
+/**
+ * The keys the table's stream consumers select their records by (functions/stream-consumers.ts),
+ * named here so the key layout stays the store's.
+ */
+import { COUNT_PREFIX, COUNTED_PARTITION_PREFIXES } from './counters.ts';
+import { ISSUE_SK, MERGE_REQUEST_SK, NOTE_PREFIX } from './keys.ts';
+
+export const streamKeys = {
+  /** Notes (and the parts of long note bodies), by sort key prefix. */
+  notePrefix: NOTE_PREFIX,
+  /** Issues and merge requests, by sort key. */
+  issuableSortKeys: [ISSUE_SK, MERGE_REQUEST_SK],
+  /** Counter shards, by sort key prefix. */
+  counterShardPrefix: COUNT_PREFIX,
+  /** The partitions whose counter shards count an item (a project, issue, …), by key prefix. */
+  countedPartitionPrefixes: COUNTED_PARTITION_PREFIXES,
+} as const;
