@@ -1,4 +1,4 @@
-import { canForkProject } from '#domain/forks.ts';
+import { mayForkProject } from '#domain/forks.ts';
 import { presentProject } from '#domain/project-views.ts';
 import { forkSchemas } from '#domain/schemas/forks.ts';
 import { project } from '#http/load.ts';
@@ -11,7 +11,7 @@ import { createFork } from '#store/forks.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: forkSchemas.create,
-  load: project({ allow: ({ project, access, caller }) => canForkProject(project, caller, access) }),
+  load: project({ allow: mayForkProject }),
   run: async ({ params: input, caller, request, project: source }) => {
     const { project: fork, access } = await createFork(caller, source, input);
     await publish('repository-fork', { projectId: fork.id, sourceId: source.id });

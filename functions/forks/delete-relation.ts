@@ -8,6 +8,6 @@ import { removeForkRelation } from '#store/forks.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: forkSchemas.deleteRelation,
-  load: project({ allow: ({ caller }) => caller.admin }),
+  load: project({ allow: 'admin' }),
   run: async ({ project }) => ((await removeForkRelation(project)) ? reply.noContent() : reply.notModified()),
 });

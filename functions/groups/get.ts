@@ -1,4 +1,3 @@
-import { canAdminGroup } from '#domain/group-policy.ts';
 import { groupDetail } from '#domain/group-views.ts';
 import { type GroupEntityOptions, showsGroupStatistics } from '#domain/groups.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
@@ -41,7 +40,8 @@ export const handler = defineRoute({
       ...related,
       sharedWithGroups,
       ldapGroupLinks: ldap.links,
-      ...(caller && canAdminGroup(caller, access) ? { ldapSync: ldap.sync } : {}),
+      ldapSync: ldap.sync,
+      access,
     });
   },
 });

@@ -1,13 +1,14 @@
-import { canCreateSubgroup, canCreateTopLevelGroup } from '#domain/group-policy.ts';
+import type * as v from 'valibot';
 import { groupDetail } from '#domain/group-views.ts';
 import { transferError, transferFailed } from '#domain/groups.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
-import { group } from '#http/load.ts';
+import { group, placementNamedBy, withAlso } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { transferGroupWithFollowUp } from '#jobs/group-transfer.ts';
-import { readableGroup } from '#store/access.ts';
 import { groupDetailProjects } from '#store/group-projects.ts';
+
+type Params = v.InferOutput<typeof groupSchemas.transfer>;
 
 /**
  * Owners move a group, with its subgroups and projects, under a group they may create subgroups
@@ -17,15 +18,11 @@ import { groupDetailProjects } from '#store/group-projects.ts';
 export const handler = defineRoute({
   auth: 'user',
   params: groupSchemas.transfer,
-  load: group({ allow: 'owner' }),
-  run: async ({ params: input, caller, request, group, access }) => {
-    const target = input.group_id === undefined ? undefined : await readableGroup(input.group_id, caller);
-    const mayPlace = target
-      ? canCreateSubgroup(caller, target.access, target.group)
-      : canCreateTopLevelGroup(caller);
-    const refused = transferError(group, target?.group, mayPlace);
+  load: withAlso(group<Params>({ allow: 'owner' }), { target: placementNamedBy<Params>('group_id') }),
+  run: async ({ caller, request, group, access, target }) => {
+    const refused = transferError(group, target.group, target.mayPlace);
     if (refused) throw transferFailed(refused);
-    const moved = await transferGroupWithFollowUp(group, target?.group);
+    const moved = await transferGroupWithFollowUp(group, target.group);
     const related = await groupDetailProjects(moved, access, caller);
     return reply.created(groupDetail(moved, caller, { baseUrl: request.baseUrl }, related));
   },

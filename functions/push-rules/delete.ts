@@ -4,7 +4,7 @@ import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { deletePushRule } from '#store/push-rules.ts';
 
-/** Removes the project's push rule; 204 whether or not it had one (the spec's idempotent removal). */
+/** Removes the project's push rule: 204 whether or not it had one (removal is idempotent). */
 export const handler = defineRoute({
   auth: 'user',
   params: pushRuleSchemas.byProject,

@@ -26,6 +26,10 @@ export const canForkProject = (project: Project, caller: Caller, access: Project
   effectiveAccess(access) >= ACCESS.reporter ||
   (project.visibility !== 'private' && visibleWithoutMembership(project.visibility, caller));
 
+/** The rule of `POST /projects/:id/fork` over the loaded project. */
+export const mayForkProject = (resource: { project: Project; caller: Caller; access: ProjectAccess }) =>
+  canForkProject(resource.project, resource.caller, resource.access);
+
 /** A fork may not be asked to be more visible than its source (GitLab's model validation). */
 export function forkVisibilityError(
   source: Visibility,

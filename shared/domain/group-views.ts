@@ -2,6 +2,7 @@
  * A group's detail as a caller sees it: the group with the projects it holds and is shared with,
  * and the groups it is shared with.
  */
+import { canAdminGroup } from './group-policy.ts';
 import { sharedWithGroupEntity, sharesOf } from './group-shares.ts';
 import { type Group, groupDetailEntity } from './groups.ts';
 import { type LdapGroupLink, ldapGroupLinkEntity } from './ldap-group-links.ts';
@@ -29,7 +30,10 @@ export function groupDetail(
     shared: ProjectsSeen;
     sharedWithGroups?: unknown[];
     ldapGroupLinks?: LdapGroupLink[];
+    /** The group's LDAP sync state, shown to its administrators (owners and admins) only. */
     ldapSync?: LdapSyncState;
+    /** The caller's access to the group, which decides whether the sync state is shown. */
+    access?: number;
   },
 ) {
   const present = (page: ProjectsSeen) => presentProjects(page, caller, { baseUrl: options.baseUrl });
@@ -41,7 +45,7 @@ export function groupDetail(
     ...(related.ldapGroupLinks?.length
       ? { ldap_group_links: related.ldapGroupLinks.map(ldapGroupLinkEntity) }
       : {}),
-    ...related.ldapSync,
+    ...(caller && canAdminGroup(caller, related.access ?? 0) ? related.ldapSync : {}),
     shared_with_groups: related.sharedWithGroups ?? sharesOf(group).map(sharedWithGroupEntity),
   };
 }

@@ -73,7 +73,7 @@ export function newNote(
 }
 
 /**
- * The author as a note shows it: the fields of the spec's User (with email and created_at) and
+ * The author as a note shows it: the basic user with email and created_at (the API's contract) and
  * those GitLab adds (avatar_url, web_url). A user removed since shows as GitLab's ghost.
  */
 export function noteAuthor(user: User | undefined, authorId: number, baseUrl: string) {

@@ -7,7 +7,7 @@
  */
 
 import { ApiError, forbidden, invalidParams, unauthorized } from '#domain/errors.ts';
-import { canAdminGroup } from '#domain/group-policy.ts';
+import { canAdminGroup, canCreateSubgroup, canCreateTopLevelGroup } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
 import { canAdminProject, canOwnProject, type Project, type ProjectAccess } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
@@ -20,6 +20,7 @@ import {
   readableGroup,
   readableProject,
 } from '#store/access.ts';
+import { readableForkSource } from '#store/forks.ts';
 import type { Raw } from '#store/raw.ts';
 
 /**
@@ -91,7 +92,7 @@ function besideProject<P extends { id: string | number }, R>(
  */
 export function project<P extends { id: string | number }, R = undefined>(
   options: {
-    allow?: Rule<LoadedProject<P>, 'maintainer' | 'owner'>;
+    allow?: Rule<LoadedProject<P>, 'maintainer' | 'owner' | 'admin'>;
     ahead?: boolean;
     alongside?: BesideProject<P, R>;
   } = {},
@@ -113,9 +114,11 @@ export function project<P extends { id: string | number }, R = undefined>(
       if (options.allow !== undefined) {
         const resource = { ...loaded, caller: actor(caller), params };
         enforce(options.allow, resource, (level) =>
-          level === 'owner'
-            ? canOwnProject(resource.caller, loaded.access)
-            : canAdminProject(resource.caller, loaded.access),
+          level === 'admin'
+            ? resource.caller.admin
+            : level === 'owner'
+              ? canOwnProject(resource.caller, loaded.access)
+              : canAdminProject(resource.caller, loaded.access),
         );
       }
       const alongside = started.get(reads) ?? Promise.resolve(undefined as R);
@@ -276,6 +279,96 @@ export function inGroup<P extends { id: string | number }, R, L>(
       const loaded = await readableGroup(reads.group, caller);
       const decided = options.decide({ ...loaded, caller: actor(caller), params, found: await reads.found });
       return { ...loaded, ...decided };
+    },
+  };
+}
+
+/** What a loader hands the route once it has authorized. */
+type LoadedBy<X> = X extends { authorize(...args: never[]): Promise<infer L> } ? L : never;
+
+/**
+ * A route's resource and the others it names by parameters (a source project, a target group),
+ * every read started beside authentication; the first resource is authorized first, so its 404 or
+ * 403 comes before any about the others. The others come to the route under their names.
+ */
+export function withAlso<P, L, S, X extends Record<string, Loader<P, unknown>>>(
+  main: Loader<P, L, S>,
+  also: X,
+): Loader<P, L & { [K in keyof X]: LoadedBy<X[K]> }, { main: Promise<S>; also: Promise<unknown>[] }> {
+  const names = Object.keys(also);
+  const loaderOf = (name: string) => also[name] as unknown as Loader<P, unknown, unknown>;
+  return {
+    start: (params, ahead) => {
+      const started = {
+        main: main.start(params, ahead),
+        also: names.map((name) => loaderOf(name).start(params, ahead)),
+      };
+      for (const read of [started.main, ...started.also]) read.catch(() => undefined);
+      return Promise.resolve(started);
+    },
+    authorize: async (started, caller, params) => {
+      const reads = await started;
+      const loaded = await main.authorize(reads.main, caller, params);
+      const others = await Promise.all(
+        names.map((name, index) =>
+          loaderOf(name).authorize(reads.also[index] as Promise<unknown>, caller, params),
+        ),
+      );
+      const named = Object.fromEntries(names.map((name, index) => [name, others[index]]));
+      return { ...loaded, ...named } as L & { [K in keyof X]: LoadedBy<X[K]> };
+    },
+  };
+}
+
+/** A project named by a parameter, as the caller may see it (404 `Project Not Found` otherwise). */
+export function projectNamedBy<P>(param: keyof P): Loader<P, Project, ProjectReadAhead> {
+  return {
+    start: (params) => lookupProject(params[param] as string | number).then((item) => ({ item })),
+    authorize: async (started, caller) => (await readableProject(started, caller)).project,
+  };
+}
+
+/**
+ * Where a group is to be placed: under the group a parameter names (404 when the caller may not
+ * see it) and whether the caller may create subgroups there, or at the top level when the
+ * parameter is absent and whether the caller may create top-level groups.
+ */
+export function placementNamedBy<P>(
+  param: keyof P,
+): Loader<P, { group: Group | undefined; mayPlace: boolean }, Raw | undefined> {
+  const idOf = (params: P) => params[param] as string | number | undefined;
+  return {
+    start: (params) => {
+      const id = idOf(params);
+      return id === undefined ? Promise.resolve(undefined) : lookupGroup(id);
+    },
+    authorize: async (started, caller, params) => {
+      const placer = actor(caller);
+      if (idOf(params) === undefined) return { group: undefined, mayPlace: canCreateTopLevelGroup(placer) };
+      const { group, access } = await readableGroup(started, placer);
+      return { group, mayPlace: canCreateSubgroup(placer, access, group) };
+    },
+  };
+}
+
+/**
+ * The project named by `id`, read with the credential (and, when warm, the caller's memberships),
+ * and for a fork its source as far as the caller may see it: the source's read starts once the
+ * project's item is read, beside the caller's access check.
+ */
+export function projectWithForkSource<P extends { id: string | number }>(): Loader<
+  P,
+  { project: Project; access: ProjectAccess; source?: Project },
+  ProjectReadAhead
+> {
+  const theProject = project<P>({ ahead: true });
+  return {
+    start: theProject.start,
+    authorize: async (started, caller, params) => {
+      const source = readableForkSource(started, caller);
+      source.catch(() => undefined);
+      const { project: loaded, access } = await theProject.authorize(started, caller, params);
+      return { project: loaded, access, source: await source };
     },
   };
 }

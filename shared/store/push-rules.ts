@@ -85,7 +85,7 @@ export async function updatePushRule(projectId: number, changes: Partial<PushRul
   }
 }
 
-/** Removes the project's push rule, whether or not it has one (the spec's idempotent removal). */
+/** Removes the project's push rule, whether or not it has one (removal is idempotent). */
 export async function deletePushRule(projectId: number): Promise<void> {
   await writeAlone(remove(keys.pushRule(projectId)));
 }

@@ -215,7 +215,7 @@ const noteView = (note: NoteRecord, author: UserRecord, epicId = EPIC_ID) => ({
   resolvable: false,
 });
 
-/** The single read of an epic note (spec §2.4). */
+/** The single read of an epic note: the Note with the epic's title. */
 const singleNoteView = (note: NoteRecord, author: UserRecord, title = 'Roadmap', epicId = EPIC_ID) => ({
   ...noteView(note, author, epicId),
   title,
@@ -594,7 +594,7 @@ describe('GET /groups/:id/epics/:epic_id/notes', () => {
 });
 
 describe('GET /groups/:id/epics/:epic_id/notes/:note_id', () => {
-  it('answers the note with the epic title (spec §2.4)', async () => {
+  it('answers the note with the epic title', async () => {
     expect(await invoke(getNote, 'GET', '/api/v4/groups/3/epics/31/notes/41', { token: USER_TOKEN })).toEqual(
       ok(singleNoteView(bobsNote, bobUser)),
     );

@@ -43,11 +43,12 @@ describe('POST /groups/:id/transfer', () => {
         json: { group_id: 9 },
       }),
     ).toEqual(message(400, "Transfer failed: You don't have enough permissions."));
+    // The target group is read beside the group itself, and judged once the group is allowed.
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
       getCommand(groupKey(5)),
-      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
       getCommand(groupKey(9)),
+      batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
       batchGet(memberKey('GROUP', 9, 2)),
     ]);
   });

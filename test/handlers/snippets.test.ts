@@ -640,7 +640,7 @@ describe('notes on a snippet', () => {
     expect(writesSent()).toEqual([]);
   });
 
-  it('GET one → the Note with the snippet’s title, file_name and expires_at (spec §2.4)', async () => {
+  it('GET one → the Note with the snippet’s title, file_name and expires_at', async () => {
     expect(
       await invoke(getNote, 'GET', '/api/v4/projects/42/snippets/500/notes/901', { token: USER_TOKEN }),
     ).toEqual(ok(singleNoteView(second, bobUser, snippet)));
