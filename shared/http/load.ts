@@ -195,6 +195,16 @@ export function administeredGroup<P extends { id: string | number }>(
   };
 }
 
+/** The group id or path an optional parameter holds. */
+const groupIdIn =
+  <P>(param: keyof P) =>
+  (params: P) =>
+    params[param] as string | number | undefined;
+
+/** The group item a reference names; undefined when there is no reference. */
+const lookupGroupNamed = (reference: string | number | undefined) =>
+  reference === undefined ? Promise.resolve(undefined) : lookupGroup(reference);
+
 /**
  * The group named by an optional parameter (`parent_id` of a new group): undefined when absent;
  * `allow` sees the group (or its absence) and decides.
@@ -203,12 +213,9 @@ export function optionalGroup<P, K extends keyof P>(
   param: K,
   allow: (resource: { group: Group | undefined; access: number; caller: Caller; params: P }) => boolean,
 ): Loader<P, { group: Group | undefined; access: number }, Raw | undefined> {
-  const idOf = (params: P) => params[param] as string | number | undefined;
+  const idOf = groupIdIn<P>(param);
   return {
-    start: (params) => {
-      const id = idOf(params);
-      return id === undefined ? Promise.resolve(undefined) : lookupGroup(id);
-    },
+    start: (params) => lookupGroupNamed(idOf(params)),
     authorize: async (started, caller, params) => {
       const loaded =
         idOf(params) === undefined ? { group: undefined, access: 0 } : await readableGroup(started, caller);
@@ -336,12 +343,9 @@ export function projectNamedBy<P>(param: keyof P): Loader<P, Project, ProjectRea
 export function placementNamedBy<P>(
   param: keyof P,
 ): Loader<P, { group: Group | undefined; mayPlace: boolean }, Raw | undefined> {
-  const idOf = (params: P) => params[param] as string | number | undefined;
+  const idOf = groupIdIn<P>(param);
   return {
-    start: (params) => {
-      const id = idOf(params);
-      return id === undefined ? Promise.resolve(undefined) : lookupGroup(id);
-    },
+    start: (params) => lookupGroupNamed(idOf(params)),
     authorize: async (started, caller, params) => {
       const placer = actor(caller);
       if (idOf(params) === undefined) return { group: undefined, mayPlace: canCreateTopLevelGroup(placer) };

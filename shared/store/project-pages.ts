@@ -177,23 +177,23 @@ export interface GroupProjectsPageReads {
   memberView: Promise<ListPage<Project> | undefined> | undefined;
 }
 
-/** The page of a group's own projects as its members see it. */
-const memberViewOf = (
+/** One page of a namespace's projects, in the order and with the filters the request asks for. */
+const namespacePage = (
   namespaceId: number,
   input: ProjectListRequest,
   caller: Caller | undefined,
   page: PageRequest,
-  levels?: Promise<KnownLevels>,
+  view: { seesAll: boolean; levels?: Promise<KnownLevels>; narrowing?: ((project: Project) => boolean)[] },
 ) =>
   listNamespaceProjects({
     namespaceId,
     order: input.order_by ?? 'created_at',
     sort: input.sort ?? 'desc',
     page,
-    filter: projectListFilter(input, caller),
+    filter: projectListFilter(input, caller, view.narrowing),
     caller,
-    seesAll: true,
-    levels,
+    seesAll: view.seesAll,
+    levels: view.levels,
   });
 
 /**
@@ -212,7 +212,9 @@ export function startGroupProjectsPage(
   memberships?.catch(() => undefined);
   const speculate = caller && !input.include_subgroups && !input.starred && !input.owned;
   const memberView = speculate
-    ? item.then((found) => (found ? memberViewOf(Number(found.id), input, caller, page) : undefined))
+    ? item.then((found) =>
+        found ? namespacePage(Number(found.id), input, caller, page, { seesAll: true }) : undefined,
+      )
     : undefined;
   memberView?.catch(() => undefined);
   return { memberships, memberView };
@@ -243,18 +245,7 @@ export async function groupProjectsPage(
     const mine = await memberProjectsOf(caller.id);
     narrowing.push((project) => (mine.levels.get(project.id) ?? 0) >= ACCESS.owner);
   }
-  if (seesAll && !narrowing.length)
-    return withAccess(await memberViewOf(group.id, input, caller, page), caller, levels);
-  const result = await listNamespaceProjects({
-    namespaceId: group.id,
-    order: input.order_by ?? 'created_at',
-    sort: input.sort ?? 'desc',
-    page,
-    filter: projectListFilter(input, caller, narrowing),
-    caller,
-    seesAll,
-    levels,
-  });
+  const result = await namespacePage(group.id, input, caller, page, { seesAll, levels, narrowing });
   return withAccess(result, caller, levels);
 }
 
@@ -271,15 +262,7 @@ export async function userProjectsPage(
   if (!owner) throw notFound('User');
   const namespaceId = (owner as { namespace_id?: number }).namespace_id;
   if (namespaceId === undefined) return { items: [], total: 0, access: new Map() };
-  const result = await listNamespaceProjects({
-    namespaceId,
-    order: input.order_by ?? 'created_at',
-    sort: input.sort ?? 'desc',
-    page,
-    filter: projectListFilter(input, caller),
-    caller,
-    seesAll: seesAllUserProjects(caller, owner.id),
-    levels,
-  });
+  const seesAll = seesAllUserProjects(caller, owner.id);
+  const result = await namespacePage(namespaceId, input, caller, page, { seesAll, levels });
   return withAccess(result, caller, levels);
 }
