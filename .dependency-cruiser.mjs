@@ -47,8 +47,12 @@ const anyOf = (names) => `^(${names.map(dirOf).join('|')})`;
 /** Our own code: anything an import may reach that is not a package or a built-in. */
 const OURS = '^(shared|functions|bin|lib|test|types)/';
 
-/** What the CDK stack (lib/, bin/app.ts) may import of functions/: the tables, never a handler. */
-const TABLES = '^functions/(routes|workers|stream-consumers|schedules)\\.ts$';
+/**
+ * What the CDK stack (lib/, bin/app.ts) may import of functions/: the tables, never a handler. The
+ * route table (routes.ts) assembles one table per area, beside its handlers (`<area>/routes.ts`),
+ * whose rows are written with route-kit.ts.
+ */
+const TABLES = '^functions/((routes|route-kit|workers|stream-consumers|schedules)|[^/]+/routes)\\.ts$';
 
 const floorRules = floors.flatMap((floor, level) => {
   const below = floors.slice(0, level).flat();
@@ -61,7 +65,7 @@ const floorRules = floors.flatMap((floor, level) => {
       from: { path: `^${dirOf(name)}` },
       to: {
         path: OURS,
-        // lib/ takes of functions/ only the route, worker, stream consumer and schedule tables.
+        // lib/ takes of functions/ only the route (and its areas'), worker, stream consumer and schedule tables.
         pathNot: name === 'lib' ? [anyOf(allowed.filter((n) => n !== 'functions')), TABLES] : anyOf(allowed),
       },
     };

@@ -20,7 +20,7 @@ import {
   type ProjectNamespace,
 } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
-import { accessFromLevels, lookupProject, membershipLevelsOf, readableProject } from './access.ts';
+import { accessFromLevels, membershipLevelsOf } from './access.ts';
 import { counterChange, itemCounter } from './counters.ts';
 import { getItem, readPartition } from './items.ts';
 import { FORK_PREFIX, keys } from './keys.ts';
@@ -227,15 +227,6 @@ export async function removeForkRelation(project: Project): Promise<boolean> {
 }
 
 // Reading -------------------------------------------------------------------------------------------
-
-/** A project by id or path as the caller may read it; 404 `Project Not Found` otherwise. */
-export async function readableProjectFor(reference: string | number, caller: Caller): Promise<Project> {
-  const { project } = await readableProject(
-    lookupProject(reference).then((item) => ({ item })),
-    caller,
-  );
-  return project;
-}
 
 /** The ids of a project's forks: its link items, one Query of its partition. */
 export async function forkIdsOf(sourceId: number): Promise<number[]> {
