@@ -10,8 +10,7 @@
  */
 import { config } from '#config/env.ts';
 import { publish } from '#queue/publish.ts';
-import { forEachOverdueDelivery, markDeliveryResent } from '#store/hook-deliveries.ts';
-import { PENDING_DELIVERY_SHARDS } from '#store/keys.ts';
+import { forEachOverdueDelivery, markDeliveryResent, pendingDeliveryShards } from '#store/hook-deliveries.ts';
 
 /** Sends the message of every overdue pending delivery again; how many were sent. */
 export async function sweepPendingDeliveries(
@@ -19,7 +18,7 @@ export async function sweepPendingDeliveries(
   ageSeconds = config.hookDeliverySweepAgeSeconds,
 ): Promise<number> {
   const before = new Date(now.getTime() - ageSeconds * 1000);
-  const shards = Array.from({ length: PENDING_DELIVERY_SHARDS }, (_, shard) => shard);
+  const shards = pendingDeliveryShards();
   const counts = await Promise.all(
     shards.map(async (shard) => {
       let resent = 0;

@@ -12,7 +12,7 @@ import { type InGroup, mayBackdateEpicNote, mayChangeEpicNote } from '#domain/no
 import { atLeastOneOf } from '#domain/params.ts';
 import type { User } from '#domain/users.ts';
 import { epicAsParent, epicUsers, readEpicByIid, readEpicForNotes, type StoredEpic } from '#store/epics.ts';
-import { keys } from '#store/keys.ts';
+import { notePartitionOf } from '#store/notes.ts';
 import { inGroup } from './load.ts';
 import { allowing, groupNoteable } from './note-reads.ts';
 
@@ -67,8 +67,8 @@ export const epicNoteable = groupNoteable({
   param: 'epic_id',
   read: (groupId: number, params: { id: string | number; epic_id: number }) =>
     readEpicForNotes(groupId, params.epic_id),
-  guess: (params) => keys.epic(params.epic_id).pk,
-  partition: (epic) => keys.epic(epic.id).pk,
+  guess: (params) => notePartitionOf.epic(params.epic_id),
+  partition: (epic) => notePartitionOf.epic(epic.id),
   mayChange: mayChangeEpicNote,
   mayBackdate: mayBackdateEpicNote,
   asParent: epicAsParent,

@@ -10,8 +10,8 @@ import { forbidden, recordNotFound } from '#domain/errors.ts';
 import { mergeRequestUserIds } from '#domain/merge-requests.ts';
 import { canReadMergeRequest, type InProject, mayCreateMergeRequestNote } from '#domain/noteable-policy.ts';
 import type { User } from '#domain/users.ts';
-import { keys } from '#store/keys.ts';
 import { mergeRequestAsParent, readMergeRequest, type StoredMergeRequest } from '#store/merge-requests.ts';
+import { notePartitionOf } from '#store/notes.ts';
 import { getUsers } from '#store/users.ts';
 import { inProject } from './load.ts';
 import { allowing, projectNoteable } from './note-reads.ts';
@@ -77,7 +77,7 @@ export const mergeRequestFound = <P extends Params>(allow: MergeRequestRule) =>
 export const mergeRequestNoteable = projectNoteable({
   param: 'merge_request_iid',
   read: (projectId: number, params: Params) => readMergeRequest(projectId, params.merge_request_iid),
-  partition: (projectId, params) => keys.mergeRequest(projectId, params.merge_request_iid).pk,
+  partition: (projectId, params) => notePartitionOf.mergeRequest(projectId, params.merge_request_iid),
   visible: canReadMergeRequest,
   mayCreate: (context, mergeRequest) => mayCreateMergeRequestNote({ ...context, mergeRequest }),
   asParent: mergeRequestAsParent,

@@ -10,7 +10,7 @@ import { type ApiError, notFound, recordNotFound } from '#domain/errors.ts';
 import { canReadSnippet, type InProject, mayCreateNote } from '#domain/noteable-policy.ts';
 import { snippetNoteFields } from '#domain/snippets.ts';
 import type { User } from '#domain/users.ts';
-import { keys } from '#store/keys.ts';
+import { notePartitionOf } from '#store/notes.ts';
 import { readSnippet, readSnippetContent, type StoredSnippet, snippetAsParent } from '#store/snippets.ts';
 import { getUsers } from '#store/users.ts';
 import { inProject } from './load.ts';
@@ -86,7 +86,7 @@ export const snippetContent = <P extends SnippetParams>() =>
 export const snippetNoteable = projectNoteable({
   param: 'snippet_id',
   read: (_projectId: number, params: SnippetParams) => readSnippet(params.snippet_id),
-  partition: (_projectId, params) => keys.snippet(params.snippet_id).pk,
+  partition: (_projectId, params) => notePartitionOf.snippet(params.snippet_id),
   visible: seesSnippet,
   mayCreate: mayCreateNote,
   asParent: snippetAsParent,

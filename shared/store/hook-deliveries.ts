@@ -44,6 +44,7 @@ import {
   inLists,
   keys,
   lists,
+  PENDING_DELIVERY_SHARDS,
   padId,
   pendingDeliveryShard,
   SORT_SEPARATOR,
@@ -328,6 +329,10 @@ const SWEPT_PER_PAGE = 100;
 const overdue = (item: Raw, before: number) =>
   (item.lease_until === undefined || Number(item.lease_until) < before) &&
   (item.due_at === undefined || Number(item.due_at) < before);
+
+/** The shards of the pending-delivery list, each swept on its own. */
+export const pendingDeliveryShards = (): number[] =>
+  Array.from({ length: PENDING_DELIVERY_SHARDS }, (_, shard) => shard);
 
 /**
  * The ids of one shard's pending deliveries that are overdue at `before`: created before it (the

@@ -30,6 +30,14 @@ import {
 import { getUsers } from './users.ts';
 
 /** A note as the store reads it: where a long body's parts are (noteEntity never shows it). */
+/** The partition that holds a noteable parent and its notes, by the parent's kind. */
+export const notePartitionOf = {
+  issue: (projectId: number, iid: number) => keys.issue(projectId, iid).pk,
+  mergeRequest: (projectId: number, iid: number) => keys.mergeRequest(projectId, iid).pk,
+  snippet: (id: number) => keys.snippet(id).pk,
+  epic: (id: number) => keys.epic(id).pk,
+};
+
 export interface StoredNote extends Note {
   body_parts?: { generation: string; count: number };
 }
