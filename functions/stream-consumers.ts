@@ -46,15 +46,23 @@ export interface StreamConsumerDefinition {
 
 const insertOrModify = ['INSERT', 'MODIFY'] as const;
 
+/**
+ * How every consumer takes its records: batches of up to 100 at once, retried 10 times (bisected
+ * to isolate the record that fails) for up to a day, then to the failure queue.
+ */
+const DELIVERY = {
+  batchSize: 100,
+  maxBatchingWindowSeconds: 0,
+  retryAttempts: 10,
+  maxRecordAgeSeconds: 86_400,
+  bisectOnError: true,
+} as const;
+
 export const streamConsumers: readonly StreamConsumerDefinition[] = [
   {
     name: 'hook-events',
     entry: 'functions/workers/hook-events.ts',
-    batchSize: 100,
-    maxBatchingWindowSeconds: 0,
-    retryAttempts: 10,
-    maxRecordAgeSeconds: 86_400,
-    bisectOnError: true,
+    ...DELIVERY,
     // A busy project's notes share few shards: ten batches at once, each item's records in order.
     parallelizationFactor: 10,
     // Notes (their long-body parts too: the consumer skips `#PART#` keys), issues, merge requests.
@@ -69,11 +77,7 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
   {
     name: 'note-touches',
     entry: 'functions/workers/note-touches.ts',
-    batchSize: 100,
-    maxBatchingWindowSeconds: 0,
-    retryAttempts: 10,
-    maxRecordAgeSeconds: 86_400,
-    bisectOnError: true,
+    ...DELIVERY,
     parallelizationFactor: 10,
     // New notes (the consumer skips the `#PART#` items of long bodies).
     filters: [
@@ -85,11 +89,7 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
   {
     name: 'counter-rollups',
     entry: 'functions/workers/counter-rollups.ts',
-    batchSize: 100,
-    maxBatchingWindowSeconds: 0,
-    retryAttempts: 10,
-    maxRecordAgeSeconds: 86_400,
-    bisectOnError: true,
+    ...DELIVERY,
     // Each partition's records are handled in order; rollups from earlier changes never replace later ones.
     parallelizationFactor: 10,
     // Changes of the counter shards of projects, issues, merge requests, snippets and epics.
