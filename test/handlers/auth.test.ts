@@ -1,5 +1,6 @@
 /** Authentication and authorization as every route sees them (through GET /user and friends). */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '#store/keys.ts';
 import { handler as listTokens } from '../../functions/personal-access-tokens/list.ts';
 import { handler as createUser } from '../../functions/users/create.ts';
 import { handler as getUser } from '../../functions/users/get.ts';
@@ -84,10 +85,7 @@ describe('an unknown token', () => {
       {
         GetCommand: {
           TableName: TABLE,
-          Key: {
-            pk: 'TOKENHASH#a24470689dc1a8646de85521c871ab1327bd568967d2f5ab693ae262cafabdf2',
-            sk: 'TOKENHASH',
-          },
+          Key: keys.accessTokenHash('a24470689dc1a8646de85521c871ab1327bd568967d2f5ab693ae262cafabdf2'),
           ConsistentRead: true,
         },
       },
@@ -127,10 +125,7 @@ describe('a known token', () => {
       {
         GetCommand: {
           TableName: TABLE,
-          Key: {
-            pk: 'TOKENHASH#a3a47a7d6a15baab6122654070c540360dd66fcf5349b06f59778bb21e1bcc6d',
-            sk: 'TOKENHASH',
-          },
+          Key: keys.accessTokenHash('a3a47a7d6a15baab6122654070c540360dd66fcf5349b06f59778bb21e1bcc6d'),
           ConsistentRead: true,
         },
       },

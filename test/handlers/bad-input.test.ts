@@ -1,6 +1,7 @@
 /** Whatever a client sends, the answer is GitLab-shaped and never a 500. */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { lists } from '#store/keys.ts';
 import { handler as createUser } from '../../functions/users/create.ts';
 import { handler as getUser } from '../../functions/users/get.ts';
 import { handler as listUsers } from '../../functions/users/list.ts';
@@ -132,7 +133,7 @@ describe('ids and paging', () => {
       IndexName: 'l1-id',
       KeyConditionExpression: '#list = :partition',
       ExpressionAttributeNames: { '#list': 'l1' },
-      ExpressionAttributeValues: { ':partition': 'USERS' },
+      ExpressionAttributeValues: { ':partition': lists.users.partition },
       ScanIndexForward: false,
       Limit: 50_000,
       ExclusiveStartKey: undefined,

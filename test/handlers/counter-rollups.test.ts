@@ -9,6 +9,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { rollupKey, shardKey } from '#store/counters.ts';
+import { keys, listCounter, lists } from '#store/keys.ts';
 import { handler } from '../../functions/workers/counter-rollups.ts';
 import { lambdaContext } from '../support/events.ts';
 import { ddb, resetMocks, sentCommands, TABLE } from './fixtures.ts';
@@ -86,14 +88,13 @@ const commandsOf = (pk: string) =>
     return read ? read.RequestItems[TABLE]?.Keys[0]?.pk === pk : put?.Item.pk === pk;
   });
 
-const PROJECT_PK = 'PROJECT#42';
-const ISSUE_PK = 'ISSUE#42#4';
+const PROJECT_PK = keys.project(42).pk;
+const ISSUE_PK = keys.issue(42, 4).pk;
 
 /** Project 42's four shards, with what jobs recorded on shard 0 (and a stray value on shard 1). */
 const projectShards = (): Item[] => [
   {
-    pk: PROJECT_PK,
-    sk: 'COUNT#0',
+    ...shardKey(PROJECT_PK, 0),
     star_count: 2,
     forks_count: 1,
     open_issues_count: 3,
@@ -102,15 +103,14 @@ const projectShards = (): Item[] => [
     commit_count: 12,
     repository_size: 2048,
   },
-  { pk: PROJECT_PK, sk: 'COUNT#1', star_count: 1, open_issues_count: -1, commit_count: 99 },
-  { pk: PROJECT_PK, sk: 'COUNT#2', forks_count: 2, uploads_size: 50 },
-  { pk: PROJECT_PK, sk: 'COUNT#3', star_count: 4 },
+  { ...shardKey(PROJECT_PK, 1), star_count: 1, open_issues_count: -1, commit_count: 99 },
+  { ...shardKey(PROJECT_PK, 2), forks_count: 2, uploads_size: 50 },
+  { ...shardKey(PROJECT_PK, 3), star_count: 4 },
 ];
 
 /** Project 42's rollup of those shards at a stream position. */
 const projectRollup = (sequence: number): Item => ({
-  pk: PROJECT_PK,
-  sk: 'COUNTS',
+  ...rollupKey(PROJECT_PK),
   star_count: 7,
   forks_count: 3,
   open_issues_count: 2,
@@ -122,13 +122,12 @@ const projectRollup = (sequence: number): Item => ({
 });
 
 const issueShards = (): Item[] => [
-  { pk: ISSUE_PK, sk: 'COUNT#0', notes_count: 3, user_notes_count: 2 },
-  { pk: ISSUE_PK, sk: 'COUNT#1', notes_count: 2, user_notes_count: 1 },
+  { ...shardKey(ISSUE_PK, 0), notes_count: 3, user_notes_count: 2 },
+  { ...shardKey(ISSUE_PK, 1), notes_count: 2, user_notes_count: 1 },
 ];
 
 const issueRollup = (sequence: number): Item => ({
-  pk: ISSUE_PK,
-  sk: 'COUNTS',
+  ...rollupKey(ISSUE_PK),
   notes_count: 5,
   user_notes_count: 3,
   position: positionOf(sequence),
@@ -146,14 +145,14 @@ beforeEach(() => {
 
 describe('counter-rollups worker', () => {
   it('reads the changed partition’s shards consistently and puts their sums as of the record', async () => {
-    expect(await run([shardRecord(7, { pk: PROJECT_PK, sk: 'COUNT#2' })])).toEqual({ batchItemFailures: [] });
+    expect(await run([shardRecord(7, shardKey(PROJECT_PK, 2))])).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([projectShardsRead, rollupPut(projectRollup(7))]);
     expect(projectShardsRead.BatchGetCommand.RequestItems[TABLE]).toEqual({
       Keys: [
-        { pk: PROJECT_PK, sk: 'COUNT#0' },
-        { pk: PROJECT_PK, sk: 'COUNT#1' },
-        { pk: PROJECT_PK, sk: 'COUNT#2' },
-        { pk: PROJECT_PK, sk: 'COUNT#3' },
+        shardKey(PROJECT_PK, 0),
+        shardKey(PROJECT_PK, 1),
+        shardKey(PROJECT_PK, 2),
+        shardKey(PROJECT_PK, 3),
       ],
       ConsistentRead: true,
     });
@@ -162,19 +161,19 @@ describe('counter-rollups worker', () => {
   });
 
   it('rolls up an issue’s two shards, after an insert as after a modification', async () => {
-    expect(
-      await run([shardRecord(3, { pk: ISSUE_PK, sk: 'COUNT#1' }, { notes_count: { N: '2' } }, 'INSERT')]),
-    ).toEqual({ batchItemFailures: [] });
+    expect(await run([shardRecord(3, shardKey(ISSUE_PK, 1), { notes_count: { N: '2' } }, 'INSERT')])).toEqual(
+      { batchItemFailures: [] },
+    );
     expect(sentCommands()).toEqual([issueShardsRead, rollupPut(issueRollup(3))]);
   });
 
   it('handles only the last record of a partition in a batch: one read and one put at its position', async () => {
     expect(
       await run([
-        shardRecord(1, { pk: PROJECT_PK, sk: 'COUNT#0' }),
-        shardRecord(2, { pk: PROJECT_PK, sk: 'COUNT#3' }),
-        shardRecord(3, { pk: PROJECT_PK, sk: 'COUNT#0' }),
-        shardRecord(4, { pk: PROJECT_PK, sk: 'COUNT#1' }),
+        shardRecord(1, shardKey(PROJECT_PK, 0)),
+        shardRecord(2, shardKey(PROJECT_PK, 3)),
+        shardRecord(3, shardKey(PROJECT_PK, 0)),
+        shardRecord(4, shardKey(PROJECT_PK, 1)),
       ]),
     ).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([projectShardsRead, rollupPut(projectRollup(4))]);
@@ -183,11 +182,11 @@ describe('counter-rollups worker', () => {
   it('rolls up each partition of a batch once, at its own last record', async () => {
     expect(
       await run([
-        shardRecord(1, { pk: PROJECT_PK, sk: 'COUNT#0' }),
-        shardRecord(2, { pk: ISSUE_PK, sk: 'COUNT#1' }),
-        shardRecord(3, { pk: PROJECT_PK, sk: 'COUNT#2' }),
-        shardRecord(4, { pk: ISSUE_PK, sk: 'COUNT#0' }),
-        shardRecord(5, { pk: PROJECT_PK, sk: 'COUNT#1' }),
+        shardRecord(1, shardKey(PROJECT_PK, 0)),
+        shardRecord(2, shardKey(ISSUE_PK, 1)),
+        shardRecord(3, shardKey(PROJECT_PK, 2)),
+        shardRecord(4, shardKey(ISSUE_PK, 0)),
+        shardRecord(5, shardKey(PROJECT_PK, 1)),
       ]),
     ).toEqual({ batchItemFailures: [] });
     // The partitions are handled side by side: each one's read comes before its put.
@@ -203,10 +202,7 @@ describe('counter-rollups worker', () => {
         new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }),
       );
     expect(
-      await run([
-        shardRecord(1, { pk: PROJECT_PK, sk: 'COUNT#0' }),
-        shardRecord(2, { pk: PROJECT_PK, sk: 'COUNT#1' }),
-      ]),
+      await run([shardRecord(1, shardKey(PROJECT_PK, 0)), shardRecord(2, shardKey(PROJECT_PK, 1))]),
     ).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([projectShardsRead, rollupPut(projectRollup(2))]);
   });
@@ -215,11 +211,11 @@ describe('counter-rollups worker', () => {
     ddb.on(PutCommand, { Item: { pk: PROJECT_PK } }).rejects(new Error('network down'));
     expect(
       await run([
-        shardRecord(1, { pk: ISSUE_PK, sk: 'COUNT#0' }),
-        shardRecord(2, { pk: PROJECT_PK, sk: 'COUNT#0' }),
-        shardRecord(3, { pk: ISSUE_PK, sk: 'COUNT#1' }),
-        shardRecord(4, { pk: PROJECT_PK, sk: 'COUNT#3' }),
-        shardRecord(5, { pk: ISSUE_PK, sk: 'COUNT#0' }),
+        shardRecord(1, shardKey(ISSUE_PK, 0)),
+        shardRecord(2, shardKey(PROJECT_PK, 0)),
+        shardRecord(3, shardKey(ISSUE_PK, 1)),
+        shardRecord(4, shardKey(PROJECT_PK, 3)),
+        shardRecord(5, shardKey(ISSUE_PK, 0)),
       ]),
     ).toEqual(failures(2, 3, 4, 5));
     // The issue's rollup was put all the same (the retry puts it again, or is refused by it).
@@ -231,10 +227,7 @@ describe('counter-rollups worker', () => {
   it('a read of the shards that fails is reported the same way, and nothing is put', async () => {
     ddb.on(BatchGetCommand).rejects(new Error('throttled'));
     expect(
-      await run([
-        shardRecord(1, { pk: PROJECT_PK, sk: 'COUNT#0' }),
-        shardRecord(2, { pk: PROJECT_PK, sk: 'COUNT#1' }),
-      ]),
+      await run([shardRecord(1, shardKey(PROJECT_PK, 0)), shardRecord(2, shardKey(PROJECT_PK, 1))]),
     ).toEqual(failures(1, 2));
     expect(sentCommands()).toEqual([projectShardsRead]);
   });
@@ -243,8 +236,10 @@ describe('counter-rollups worker', () => {
     expect(
       await run([
         shardRecord(1, { pk: 'LISTCOUNT#x', sk: 'COUNT#0' }, { count: { N: '1' } }),
-        shardRecord(2, { pk: 'LISTCOUNT#PROJECTS#public', sk: 'COUNT#15' }, { count: { N: '1' } }),
-        shardRecord(3, { pk: 'USER#7', sk: 'COUNT#0' }, { count: { N: '1' } }),
+        shardRecord(2, shardKey(listCounter(lists.projectsWithVisibility('public')).pk, 15), {
+          count: { N: '1' },
+        }),
+        shardRecord(3, shardKey(keys.user(7).pk, 0), { count: { N: '1' } }),
       ]),
     ).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([]);
@@ -254,21 +249,16 @@ describe('counter-rollups worker', () => {
     store(...shardTombstoneItems(PROJECT_PK, PROJECT_SHARDS));
     expect(
       await run([
-        shardRecord(
-          9,
-          { pk: PROJECT_PK, sk: 'COUNT#3' },
-          {
-            deleting: { BOOL: true },
-            expires: { N: String(TOMBSTONE_EXPIRES) },
-          },
-        ),
+        shardRecord(9, shardKey(PROJECT_PK, 3), {
+          deleting: { BOOL: true },
+          expires: { N: String(TOMBSTONE_EXPIRES) },
+        }),
       ]),
     ).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([
       projectShardsRead,
       rollupPut({
-        pk: PROJECT_PK,
-        sk: 'COUNTS',
+        ...rollupKey(PROJECT_PK),
         deleting: true,
         expires: TOMBSTONE_EXPIRES,
         position: LAST_POSITION,
@@ -277,13 +267,12 @@ describe('counter-rollups worker', () => {
   });
 
   it('one marked shard of a note parent is enough for the mark', async () => {
-    store({ pk: ISSUE_PK, sk: 'COUNT#1', notes_count: 2, deleting: true, expires: TOMBSTONE_EXPIRES });
-    expect(await run([shardRecord(6, { pk: ISSUE_PK, sk: 'COUNT#1' })])).toEqual({ batchItemFailures: [] });
+    store({ ...shardKey(ISSUE_PK, 1), notes_count: 2, deleting: true, expires: TOMBSTONE_EXPIRES });
+    expect(await run([shardRecord(6, shardKey(ISSUE_PK, 1))])).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([
       issueShardsRead,
       rollupPut({
-        pk: ISSUE_PK,
-        sk: 'COUNTS',
+        ...rollupKey(ISSUE_PK),
         deleting: true,
         expires: TOMBSTONE_EXPIRES,
         position: LAST_POSITION,

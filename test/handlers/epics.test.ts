@@ -5,6 +5,7 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { handler as createEpic } from '../../functions/epics/create.ts';
 import { handler as getEpic } from '../../functions/epics/get.ts';
 import { handler as createNote } from '../../functions/epics/notes/create.ts';
@@ -37,6 +38,7 @@ import {
   batchGet,
   bobUser,
   cancelled,
+  closedSystemNote,
   counterAdd,
   created,
   FORBIDDEN,
@@ -54,10 +56,12 @@ import {
   memberKey,
   message,
   NOT_FOUND,
+  type NoteRecord,
   noteAsRead,
-  noteListAttributes,
+  noteParents,
   noteRemoval,
   notesListQuery,
+  notesOn,
   ok,
   pageHeaders,
   platform,
@@ -95,62 +99,38 @@ const epicRecord = {
   notes_count: 0,
 };
 
-const EPIC_PK = `EPIC#${EPIC_ID}`;
+const EPIC_PK = keys.epic(EPIC_ID).pk;
 /** Its two notes (a system note among them), on its counter shards. */
 const EPIC_COUNTS = threadCountItems(EPIC_PK, { notes_count: 2, user_notes_count: 1 });
 
 /** An epic item as the table holds it. */
 const epicItem = (record: Item = epicRecord): Item => ({
-  pk: `EPIC#${record.id}`,
-  sk: 'EPIC',
+  ...keys.epic(record.id as number),
   ...record,
   kind: 'epic',
-  l1: `EPICS#GROUP#${record.group_id}`,
-  l2: `EPICS#GROUP#${record.group_id}#${record.state}`,
+  l1: lists.groupEpics(record.group_id as number).partition,
+  l2: lists.groupEpicsInState(record.group_id as number, record.state as string).partition,
   sid: pad(Number(record.id)),
   screated: `${record.created_at}${SEP}${pad(Number(record.id))}`,
   supdated: `${record.updated_at}${SEP}${pad(Number(record.id))}`,
 });
 
 const iidItem = (groupId: number, iid: number, id: number): Item => ({
-  pk: `EPICIID#${groupId}#${iid}`,
-  sk: 'EPICIID',
+  ...keys.epicIid(groupId, iid),
   kind: 'epic_iid',
   id,
   group_id: groupId,
   iid,
 });
 
-const epicKey = (id: number) => ({ pk: `EPIC#${id}`, sk: 'EPIC' });
-const iidKey = (groupId: number, iid: number) => ({ pk: `EPICIID#${groupId}#${iid}`, sk: 'EPICIID' });
-const counterKey = (groupId: number) => ({ pk: `COUNTER#EPICIID#${groupId}`, sk: 'COUNTER' });
-const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
-const noteKey = (epicId: number, noteId: number) => ({ pk: `EPIC#${epicId}`, sk: `NOTE#${pad(noteId)}` });
-
-interface NoteRecord {
-  id: number;
-  body: string;
-  author_id: number;
-  system: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-const noteItem = (epicId: number, note: NoteRecord): Item => ({
-  ...noteKey(epicId, note.id),
-  id: note.id,
-  author_id: note.author_id,
-  system: note.system,
-  noteable_type: 'Epic',
-  noteable_id: epicId,
-  noteable_iid: null,
-  project_id: null,
-  created_at: note.created_at,
-  updated_at: note.updated_at,
-  body: note.body,
-  kind: 'note',
-  ...noteListAttributes(`EPIC#${epicId}`, note),
-});
+const epicKey = (id: number) => keys.epic(id);
+const iidKey = (groupId: number, iid: number) => keys.epicIid(groupId, iid);
+const counterKey = (groupId: number) => keys.epicIidCounter(groupId);
+const userKey = (id: number) => keys.user(id);
+/** The notes of an epic (shared note fixtures). */
+const epicNotes = (epicId: number) => notesOn(noteParents.epic(epicId));
+const noteKey = (epicId: number, noteId: number) => epicNotes(epicId).key(noteId);
+const noteItem = (epicId: number, note: NoteRecord): Item => epicNotes(epicId).item(note);
 
 const bobsNote: NoteRecord = {
   id: 41,
@@ -160,14 +140,7 @@ const bobsNote: NoteRecord = {
   created_at: CREATED,
   updated_at: CREATED,
 };
-const systemNote: NoteRecord = {
-  id: 42,
-  body: 'closed',
-  author_id: 2,
-  system: true,
-  created_at: UPDATED,
-  updated_at: UPDATED,
-};
+const systemNote = closedSystemNote;
 
 // Views ---------------------------------------------------------------------------------------------
 
@@ -194,26 +167,8 @@ const epicView = (fields: Item = {}) => ({
   ...fields,
 });
 
-const noteAuthor = (user: UserRecord) => ({
-  ...basicView(user),
-  email: user.email,
-  created_at: user.created_at,
-});
-
-const noteView = (note: NoteRecord, author: UserRecord, epicId = EPIC_ID) => ({
-  id: note.id,
-  type: null,
-  body: note.body,
-  attachment: null,
-  author: noteAuthor(author),
-  created_at: note.created_at,
-  updated_at: note.updated_at,
-  system: note.system,
-  noteable_id: epicId,
-  noteable_type: 'Epic',
-  noteable_iid: null,
-  resolvable: false,
-});
+const noteView = (note: NoteRecord, author: UserRecord, epicId = EPIC_ID) =>
+  epicNotes(epicId).view(note, author);
 
 /** The single read of an epic note: the Note with the epic's title. */
 const singleNoteView = (note: NoteRecord, author: UserRecord, title = 'Roadmap', epicId = EPIC_ID) => ({
@@ -230,10 +185,10 @@ const singleNoteView = (note: NoteRecord, author: UserRecord, title = 'Roadmap',
  * and the epic with that iid.
  */
 const resolveBatch = (value: number) =>
-  batchGet(epicKey(value), iidKey(3, value), ...shardKeys(`EPIC#${value}`, 2));
+  batchGet(epicKey(value), iidKey(3, value), ...shardKeys(keys.epic(value).pk, 2));
 
 const notesQuery = (epicId: number, options: { limit?: number; asc?: boolean } = {}) =>
-  notesListQuery(`EPIC#${epicId}`, options);
+  notesListQuery(keys.epic(epicId).pk, options);
 
 /**
  * The count of a new (+1) or removed (-1) user note on epic 31, on one of its shards: a new one is
@@ -300,8 +255,8 @@ describe('POST /groups/:id/epics', () => {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      listCount('EPICS#GROUP#3', 1),
-      listCount('EPICS#GROUP#3#opened', 1),
+      listCount(lists.groupEpics(3), 1),
+      listCount(lists.groupEpicsInState(3, 'opened'), 1),
     );
   };
   /** The group's iid counter answers its ADD with `iid`. */
@@ -331,7 +286,7 @@ describe('POST /groups/:id/epics', () => {
   const reservation = {
     UpdateCommand: {
       TableName: TABLE,
-      Key: { pk: 'COUNTER#epic', sk: 'COUNTER' },
+      Key: keys.idCounter('epic'),
       UpdateExpression: 'ADD #value :size',
       ExpressionAttributeNames: { '#value': 'value' },
       ExpressionAttributeValues: { ':size': 10 },
@@ -448,7 +403,7 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
       {
         UpdateCommand: {
           TableName: TABLE,
-          Key: { pk: 'COUNTER#note', sk: 'COUNTER' },
+          Key: keys.idCounter('note'),
           UpdateExpression: 'ADD #value :size',
           ExpressionAttributeNames: { '#value': 'value' },
           ExpressionAttributeValues: { ':size': 10 },
@@ -479,7 +434,7 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
               ':f2': 2,
               ':f3': NOW,
               ':f4': `${NOW}${SEP}${pad(EPIC_ID)}`,
-              ':list': 'EPICS#GROUP#3#closed',
+              ':list': lists.groupEpicsInState(3, 'closed').partition,
             },
             // Returned on refusal, to tell a race (decided again) from a removal (404).
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -501,8 +456,8 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
         },
         // The system note counts on the epic's shards (a note, no user note).
         liveCounterAdd(EPIC_PK, { notes_count: 1, user_notes_count: 0 }),
-        listCount('EPICS#GROUP#3#opened', -1),
-        listCount('EPICS#GROUP#3#closed', 1),
+        listCount(lists.groupEpicsInState(3, 'opened'), -1),
+        listCount(lists.groupEpicsInState(3, 'closed'), 1),
       ),
     ]);
   });
@@ -639,7 +594,7 @@ describe('POST /groups/:id/epics/:epic_id/notes', () => {
   const noteReservation = {
     UpdateCommand: {
       TableName: TABLE,
-      Key: { pk: 'COUNTER#note', sk: 'COUNTER' },
+      Key: keys.idCounter('note'),
       UpdateExpression: 'ADD #value :size',
       ExpressionAttributeNames: { '#value': 'value' },
       ExpressionAttributeValues: { ':size': 10 },

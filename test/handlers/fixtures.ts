@@ -1,6 +1,7 @@
 /**
- * Shared set-up for handler tests: environment, the DocumentClient mock, and stored items written out
- * literally (not through the repositories' own builders), so a test notices when a key changes.
+ * Shared set-up for handler tests: environment, the DocumentClient mock, and stored items, their
+ * keys and list partitions built by the store's own builders (#store/keys.ts), so a change of the
+ * key layout is one edit in the store (the layout itself is pinned by keys.ts's unit tests).
  */
 import { createHash } from 'node:crypto';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -9,6 +10,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { afterEach, beforeEach, type MockInstance, vi } from 'vitest';
 import { forgetReservedIds } from '#store/ids.ts';
+import { inLists, keys, lists } from '#store/keys.ts';
 import { TEST_REQUEST_ID } from '../support/events.ts';
 
 export const TABLE = 'gitlab-test';
@@ -48,7 +50,7 @@ export const tokensOfUserQuery = (
   IndexName: 'l2-id',
   KeyConditionExpression: '#list = :partition',
   ExpressionAttributeNames: { '#list': 'l2' },
-  ExpressionAttributeValues: { ':partition': `PATS#USER#${userId}` },
+  ExpressionAttributeValues: { ':partition': lists.accessTokensOfUser(userId).partition },
   ScanIndexForward: true,
   Limit: undefined,
   ProjectionExpression: projection,
@@ -88,7 +90,7 @@ export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8'
 /** What the auth middleware must send to look a presented secret up. */
 export const tokenLookup = (secret: string) => ({
   TableName: TABLE,
-  Key: { pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' },
+  Key: keys.accessTokenHash(sha256(secret)),
   ConsistentRead: true,
 });
 
@@ -133,8 +135,7 @@ export function grantItem(
   },
 ) {
   return {
-    pk: `TOKENHASH#${sha256(secret)}`,
-    sk: 'TOKENHASH',
+    ...keys.accessTokenHash(sha256(secret)),
     kind: 'token_grant',
     token_id: grant.token_id ?? grant.user.id * 100,
     scopes: grant.scopes ?? ['api'],
@@ -146,7 +147,7 @@ export function grantItem(
 
 /** Makes `secret` a stored token with the given grant. */
 export function givenToken(secret: string, grant: Parameters<typeof grantItem>[1]): void {
-  ddb.on(GetCommand, { Key: { pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' } }).resolves({
+  ddb.on(GetCommand, { Key: keys.accessTokenHash(sha256(secret)) }).resolves({
     Item: grantItem(secret, grant),
   });
 }
@@ -214,12 +215,10 @@ export const SEP = '\u0000';
 /** A user item as the table holds it. */
 export function userItem(user: UserRecord) {
   return {
-    pk: `USER#${user.id}`,
-    sk: 'USER',
+    ...keys.user(user.id),
     ...user,
     kind: 'user',
-    l1: 'USERS',
-    l2: `USERS#${user.state}`,
+    ...inLists(lists.users, lists.usersInState(user.state)),
     sid: pad(user.id),
     sname: `${user.name.toLowerCase()}${SEP}${pad(user.id)}`,
     spath: `${user.username.toLowerCase()}${SEP}${pad(user.id)}`,
@@ -228,12 +227,12 @@ export function userItem(user: UserRecord) {
 }
 
 export function givenStoredUser(user: UserRecord): void {
-  ddb.on(GetCommand, { Key: { pk: `USER#${user.id}`, sk: 'USER' } }).resolves({ Item: userItem(user) });
+  ddb.on(GetCommand, { Key: keys.user(user.id) }).resolves({ Item: userItem(user) });
 }
 
 export const getUserInput = (id: number) => ({
   TableName: TABLE,
-  Key: { pk: `USER#${id}`, sk: 'USER' },
+  Key: keys.user(id),
   ConsistentRead: true,
 });
 

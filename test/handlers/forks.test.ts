@@ -2,6 +2,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { FORK_PREFIX, keys, lists } from '#store/keys.ts';
 import { handler as createFork } from '../../functions/forks/create.ts';
 import { handler as createRelation } from '../../functions/forks/create-relation.ts';
 import { handler as deleteRelation } from '../../functions/forks/delete-relation.ts';
@@ -104,8 +105,7 @@ const forkLink = (sourceId: number, forkId: number, createdAt = NOW) => ({
   Put: {
     TableName: TABLE,
     Item: {
-      pk: `PROJECT#${sourceId}`,
-      sk: `FORK#${pad(forkId)}`,
+      ...keys.forkLink(sourceId, forkId),
       kind: 'fork_link',
       source_id: sourceId,
       fork_id: forkId,
@@ -120,7 +120,7 @@ const forkLink = (sourceId: number, forkId: number, createdAt = NOW) => ({
  */
 const forksCount = (sourceId: number, delta: number) =>
   delta > 0
-    ? liveCounterAdd(`PROJECT#${sourceId}`, { forks_count: delta })
+    ? liveCounterAdd(keys.project(sourceId).pk, { forks_count: delta })
     : projectCount(sourceId, 'forks_count', delta);
 
 /** The one transaction of root's fork into qa. */
@@ -130,31 +130,30 @@ const qaForkCreation = transaction(
   {
     Put: {
       TableName: TABLE,
-      Item: { pk: 'PROJECTNAME#9#dotfiles', sk: 'PROJECTNAME', kind: 'project_name', id: 41 },
+      Item: { ...keys.projectName(9, 'dotfiles'), kind: 'project_name', id: 41 },
       ConditionExpression: NEW_ITEM,
     },
   },
   {
     ConditionCheck: {
       TableName: TABLE,
-      Key: { pk: 'GROUP#9', sk: 'GROUP' },
+      Key: keys.group(9),
       ConditionExpression: `${LIVE_ITEM} AND attribute_not_exists(moving) AND full_path = :path AND full_name = :name`,
       ExpressionAttributeValues: { ':path': 'qa', ':name': 'QA' },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   },
-  listCount('PROJECTS#internal', 1),
-  listCount('PROJECTS#NS#9#internal', 1),
+  listCount(lists.projectsWithVisibility('internal'), 1),
+  listCount(lists.namespaceProjects(9, 'internal'), 1),
   {
     Put: {
       TableName: TABLE,
       Item: {
-        pk: 'PROJECT#41',
-        sk: 'SEARCHPENDING',
+        ...keys.searchPending(41),
         kind: 'search_pending',
         project_id: 41,
         version: expect.stringMatching(/^[0-9a-f-]{36}$/),
-        l1: 'SEARCH#PENDING',
+        l1: lists.searchPending.partition,
         sid: pad(41),
       },
     },
@@ -195,8 +194,8 @@ describe('POST /projects/:id/fork', () => {
       tokenRead(ADMIN_TOKEN),
       ...projectRead(43),
       batchGet(memberKey('PROJECT', 43, 1)),
-      getCommand({ pk: 'ROUTE#qa', sk: 'ROUTE' }),
-      getCommand({ pk: 'GROUP#9', sk: 'GROUP' }),
+      getCommand(keys.route('qa')),
+      getCommand(keys.group(9)),
       counterReservation('project'),
       qaForkCreation,
       batchGet(memberKey('PROJECT', 41, 1), memberKey('GROUP', 9, 1)),
@@ -284,7 +283,7 @@ describe('GET /projects/:id/forks', () => {
         QueryCommand: {
           TableName: TABLE,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': 'PROJECT#43', ':prefix': 'FORK#' },
+          ExpressionAttributeValues: { ':pk': keys.project(43).pk, ':prefix': FORK_PREFIX },
           ProjectionExpression: 'fork_id',
           ExclusiveStartKey: undefined,
         },
@@ -380,7 +379,7 @@ describe('DELETE /projects/:id/fork', () => {
             ExpressionAttributeValues: { ':none': null, ':source': 43 },
           },
         },
-        { Delete: { TableName: TABLE, Key: { pk: 'PROJECT#43', sk: `FORK#${pad(42)}` } } },
+        { Delete: { TableName: TABLE, Key: keys.forkLink(43, 42) } },
         forksCount(43, -1),
       ),
     ]);
@@ -402,7 +401,7 @@ describe('DELETE /projects/:id/fork', () => {
             ExpressionAttributeValues: { ':none': null, ':source': 77 },
           },
         },
-        { Delete: { TableName: TABLE, Key: { pk: 'PROJECT#77', sk: `FORK#${pad(42)}` } } },
+        { Delete: { TableName: TABLE, Key: keys.forkLink(77, 42) } },
       ),
     ]);
   });

@@ -11,19 +11,10 @@ import {
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, type ListName, listCounter, lists, tree } from '#store/keys.ts';
 import { handler } from '../../functions/workers/group-delete.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import {
-  BUCKET,
-  ddb,
-  NOW,
-  pad,
-  pinCounterShards,
-  resetMocks,
-  sentCommands,
-  sha256,
-  TABLE,
-} from './fixtures.ts';
+import { BUCKET, ddb, NOW, pad, pinCounterShards, resetMocks, sentCommands, TABLE } from './fixtures.ts';
 import {
   backend,
   getCommand,
@@ -49,9 +40,9 @@ import {
 const s3 = mockClient(S3Client);
 
 /** A Query of a whole list, only the attributes a purge needs. */
-const purgeQuery = (partition: string) => ({
+const purgeQuery = (list: ListName) => ({
   QueryCommand: {
-    ...listQuery('l1', partition).QueryCommand,
+    ...listQuery(list).QueryCommand,
     Limit: undefined,
     ProjectionExpression: 'pk, sk, group_id, iid',
   },
@@ -60,7 +51,7 @@ const deleteKeys = (...keys: { pk: string; sk: string }[]) => ({
   BatchWriteCommand: { RequestItems: { [TABLE]: keys.map((Key) => ({ DeleteRequest: { Key } })) } },
 });
 /** The counter shards of a list's total (none of these lists is instance-wide: 4 shards). */
-const counter = (list: string) => shardKeys(`LISTCOUNT#${list}`, 4);
+const counter = (list: ListName) => shardKeys(listCounter(list).pk, 4);
 
 /**
  * The purge of a project's issues, merge requests and snippets (none here): their lists and their
@@ -69,23 +60,32 @@ const counter = (list: string) => shardKeys(`LISTCOUNT#${list}`, 4);
  * among the counters removed here.
  */
 const noteablesOfProject = (id: number) => [
-  purgeQuery(`ISSUES#PROJECT#${id}`),
-  deleteKeys(...['', '#closed'].flatMap((state) => counter(`ISSUES#PROJECT#${id}${state}`))),
-  purgeQuery(`MRS#PROJECT#${id}`),
+  purgeQuery(lists.projectIssues(id)),
+  deleteKeys(...[lists.projectIssues(id), lists.projectIssuesInState(id, 'closed')].flatMap(counter)),
+  purgeQuery(lists.projectMergeRequests(id)),
   deleteKeys(
-    ...['', '#opened', '#closed', '#merged', '#locked'].flatMap((state) =>
-      counter(`MRS#PROJECT#${id}${state}`),
-    ),
+    ...[
+      lists.projectMergeRequests(id),
+      ...['opened', 'closed', 'merged', 'locked'].map((state) =>
+        lists.projectMergeRequestsInState(id, state),
+      ),
+    ].flatMap(counter),
   ),
-  purgeQuery(`SNIPPETS#PROJECT#${id}`),
-  deleteKeys(...counter(`SNIPPETS#PROJECT#${id}`)),
+  purgeQuery(lists.projectSnippets(id)),
+  deleteKeys(...counter(lists.projectSnippets(id))),
 ];
 
 /** The purge of a group's epics (none here): their lists, counters and iid counter. */
 const epicsOfGroup = (id: number) => [
-  purgeQuery(`EPICS#GROUP#${id}`),
-  deleteKeys(...['', '#opened', '#closed'].flatMap((state) => counter(`EPICS#GROUP#${id}${state}`))),
-  deleteKeys({ pk: `COUNTER#EPICIID#${id}`, sk: 'COUNTER' }),
+  purgeQuery(lists.groupEpics(id)),
+  deleteKeys(
+    ...[
+      lists.groupEpics(id),
+      lists.groupEpicsInState(id, 'opened'),
+      lists.groupEpicsInState(id, 'closed'),
+    ].flatMap(counter),
+  ),
+  deleteKeys(keys.epicIidCounter(id)),
 ];
 const NOW_MS = Date.parse(NOW);
 const run = (body: string, messageId = 'msg-1') =>
@@ -106,7 +106,7 @@ const deleteExisting = (key: { pk: string; sk: string }) => ({
 });
 
 /** The sort key of backend's link to the `developers` LDAP group of `ldapmain`. */
-const BACKEND_LINK_SK = `LDAPLINK#${sha256(JSON.stringify(['ldapmain', 'cn', 'developers']))}`;
+const BACKEND_LINK_SK = keys.ldapGroupLink(5, 'ldapmain', 'cn', 'developers').sk;
 
 pinCounterShards();
 
@@ -123,17 +123,16 @@ beforeEach(() => {
     projectMemberItem(42, { userId: 7, level: 30 }),
     // One of its search postings, and a pending marker of a rename the index had not served.
     {
-      pk: 'GROUP#5',
-      sk: 'SEARCH#~bac',
+      ...keys.groupSearchPosting(5, '~bac'),
       kind: 'group_search_posting',
       group_id: 5,
       search_key: '~bac',
-      l1: 'GSEARCH#~bac',
+      l1: lists.groupSearchPostings('~bac').partition,
       sid: pad(5),
     },
     // An LDAP group link of the group.
     {
-      pk: 'GROUP#5',
+      pk: keys.group(5).pk,
       sk: BACKEND_LINK_SK,
       kind: 'ldap_group_link',
       group_id: 5,
@@ -144,12 +143,11 @@ beforeEach(() => {
       created_at: NOW,
     },
     {
-      pk: 'GROUP#5',
-      sk: 'SEARCHPENDING',
+      ...keys.groupSearchPending(5),
       kind: 'group_search_pending',
       group_id: 5,
       version: 'v-1',
-      l1: 'GSEARCH#PENDING',
+      l1: lists.groupSearchPending.partition,
       sid: pad(5),
     },
   );
@@ -167,9 +165,9 @@ describe('group-delete worker', () => {
     expect(await run('{"groupId":5}')).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([
       getCommand(groupKey(5)),
-      treeQuery('TREE#3#GROUPS', '000000000003/000000000005/'),
+      treeQuery(tree.groups(3), '000000000003/000000000005/'),
       ...['private', 'internal', 'public'].map((visibility) =>
-        listQuery('l2', `PROJECTS#NS#5#${visibility}`),
+        listQuery(lists.namespaceProjects(5, visibility)),
       ),
       ...projectRead(42),
       // The repository lease, held while the project's files go (nothing else writes them meanwhile).
@@ -177,8 +175,7 @@ describe('group-delete worker', () => {
         PutCommand: {
           TableName: TABLE,
           Item: {
-            pk: 'PROJECT#42',
-            sk: 'REPOLEASE',
+            ...keys.repositoryLease(42),
             kind: 'repository_lease',
             holder: 'msg-1',
             until: NOW_MS + 600_000,
@@ -192,7 +189,7 @@ describe('group-delete worker', () => {
       {
         DeleteCommand: {
           TableName: TABLE,
-          Key: { pk: 'PROJECT#42', sk: 'REPOLEASE' },
+          Key: keys.repositoryLease(42),
           ConditionExpression: 'holder = :holder',
           ExpressionAttributeValues: { ':holder': 'msg-1' },
         },
@@ -203,53 +200,53 @@ describe('group-delete worker', () => {
       {
         BatchWriteCommand: {
           RequestItems: {
-            [TABLE]: shardTombstoneItems('PROJECT#42', 4).map((Item) => ({ PutRequest: { Item } })),
+            [TABLE]: shardTombstoneItems(keys.project(42).pk, 4).map((Item) => ({ PutRequest: { Item } })),
           },
         },
       },
-      partitionQuery('PROJECT#42'),
+      partitionQuery(keys.project(42).pk),
       transaction(
         deleteExisting(memberKey('PROJECT', 42, 7)),
-        listCount('MEMBERS#PROJECT#42', -1),
-        listCount('MEMBERSHIPS#PROJECT#USER#7', -1),
+        listCount(lists.projectMembers(42), -1),
+        listCount(lists.projectMembershipsOfUser(7), -1),
       ),
-      deleteIfOwn({ pk: 'ROUTE#platform/backend/api', sk: 'ROUTE' }, 42),
-      deleteIfOwn({ pk: 'PROJECTNAME#5#api', sk: 'PROJECTNAME' }, 42),
+      deleteIfOwn(keys.route('platform/backend/api'), 42),
+      deleteIfOwn(keys.projectName(5, 'api'), 42),
       transaction(
         deleteExisting(projectKey(42)),
-        listCount('PROJECTS#private', -1),
-        listCount('PROJECTS#NS#5#private', -1),
-        ...counter('MEMBERS#PROJECT#42').map((Key) => ({ Delete: { TableName: TABLE, Key } })),
+        listCount(lists.projectsWithVisibility('private'), -1),
+        listCount(lists.namespaceProjects(5, 'private'), -1),
+        ...counter(lists.projectMembers(42)).map((Key) => ({ Delete: { TableName: TABLE, Key } })),
       ),
-      listQuery('l1', 'SHARES#GROUP#5'),
+      listQuery(lists.sharedWithGroup(5)),
       ...epicsOfGroup(5),
       // The shares of other groups with it (it keeps none of its own).
-      listQuery('l1', 'GROUPSHARES#GROUP#5'),
+      listQuery(lists.groupsSharedWithGroup(5)),
       // Its LDAP group links.
       ldapLinksQuery(5),
-      { DeleteCommand: { TableName: TABLE, Key: { pk: 'GROUP#5', sk: BACKEND_LINK_SK } } },
+      { DeleteCommand: { TableName: TABLE, Key: { pk: keys.group(5).pk, sk: BACKEND_LINK_SK } } },
       // Its LDAP sync state.
-      { DeleteCommand: { TableName: TABLE, Key: { pk: 'GROUP#5', sk: 'LDAPSYNC' } } },
-      listQuery('l1', 'MEMBERS#GROUP#5'),
+      { DeleteCommand: { TableName: TABLE, Key: keys.ldapSyncState(5) } },
+      listQuery(lists.groupMembers(5)),
       transaction(
         deleteExisting(memberKey('GROUP', 5, 7)),
-        listCount('MEMBERS#GROUP#5', -1),
-        listCount('MEMBERSHIPS#GROUP#USER#7', -1),
+        listCount(lists.groupMembers(5), -1),
+        listCount(lists.groupMembershipsOfUser(7), -1),
       ),
       // Its search postings and pending marker, in one read of its partition.
       {
         QueryCommand: {
           TableName: TABLE,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': 'GROUP#5', ':prefix': 'SEARCH' },
+          ExpressionAttributeValues: { ':pk': keys.group(5).pk, ':prefix': 'SEARCH' },
           ProjectionExpression: 'pk, sk',
           ConsistentRead: true,
           ExclusiveStartKey: undefined,
         },
       },
-      { DeleteCommand: { TableName: TABLE, Key: { pk: 'GROUP#5', sk: 'SEARCH#~bac' } } },
-      { DeleteCommand: { TableName: TABLE, Key: { pk: 'GROUP#5', sk: 'SEARCHPENDING' } } },
-      deleteIfOwn({ pk: 'ROUTE#platform/backend', sk: 'ROUTE' }, 5),
+      { DeleteCommand: { TableName: TABLE, Key: keys.groupSearchPosting(5, '~bac') } },
+      { DeleteCommand: { TableName: TABLE, Key: keys.groupSearchPending(5) } },
+      deleteIfOwn(keys.route('platform/backend'), 5),
       transaction(deleteExisting(groupKey(5))),
     ]);
     expect(s3.calls().map((call) => call.args[0].input)).toEqual([

@@ -6,6 +6,7 @@
  */
 import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, listCounter, lists } from '#store/keys.ts';
 import { readAhead } from '#store/read-ahead.ts';
 import { handler as listGroups } from '../../functions/groups/list.ts';
 import { handler as searchIndexWorker } from '../../functions/workers/search-index.ts';
@@ -43,22 +44,21 @@ import {
 } from './resource-fixtures.ts';
 
 const postingItem = (groupId: number, searchKey: string): Item => ({
-  pk: `GROUP#${groupId}`,
-  sk: `SEARCH#${searchKey}`,
+  ...keys.groupSearchPosting(groupId, searchKey),
   kind: 'group_search_posting',
   group_id: groupId,
   search_key: searchKey,
-  l1: `GSEARCH#${searchKey}`,
+  l1: lists.groupSearchPostings(searchKey).partition,
   sid: pad(groupId),
 });
 
-const markerKey = (groupId: number) => ({ pk: `GROUP#${groupId}`, sk: 'SEARCHPENDING' });
+const markerKey = (groupId: number) => keys.groupSearchPending(groupId);
 const markerItem = (groupId: number, version: string): Item => ({
   ...markerKey(groupId),
   kind: 'group_search_pending',
   group_id: groupId,
   version,
-  l1: 'GSEARCH#PENDING',
+  l1: lists.groupSearchPending.partition,
   sid: pad(groupId),
 });
 
@@ -69,7 +69,10 @@ const existingPostingsQuery = (groupId: number) => ({
   QueryCommand: {
     TableName: TABLE,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': `GROUP#${groupId}`, ':prefix': 'SEARCH#' },
+    ExpressionAttributeValues: {
+      ':pk': keys.group(groupId).pk,
+      ':prefix': keys.groupSearchPosting(groupId, '').sk,
+    },
     ProjectionExpression: 'search_key',
     ExclusiveStartKey: undefined,
   },
@@ -78,7 +81,9 @@ const batchWrite = (...items: Item[]) => ({
   BatchWriteCommand: { RequestItems: { [TABLE]: items.map((Item) => ({ PutRequest: { Item } })) } },
 });
 /** A posting counted on one shard of its key's total (the worker writes it alone). */
-const counterUpdate = (searchKey: string) => ({ UpdateCommand: listCount(`GSEARCH#${searchKey}`, 1).Update });
+const counterUpdate = (searchKey: string) => ({
+  UpdateCommand: listCount(lists.groupSearchPostings(searchKey), 1).Update,
+});
 const markerDelete = (groupId: number, version: string) => ({
   DeleteCommand: {
     TableName: TABLE,
@@ -88,7 +93,7 @@ const markerDelete = (groupId: number, version: string) => ({
   },
 });
 /** The counter shards of a search key's list (4: no key is instance-wide). */
-const counterKeys = (searchKey: string) => shardKeys(`LISTCOUNT#GSEARCH#${searchKey}`, 4);
+const counterKeys = (searchKey: string) => shardKeys(listCounter(lists.groupSearchPostings(searchKey)).pk, 4);
 
 /** What a group search shows of a group: id, name, path and description. */
 const searchView = (group: GroupRecord) => ({
@@ -115,8 +120,8 @@ const onePage = (query: string, total: number) => {
 const runWorker = (body: string) =>
   searchIndexWorker(sqsEvent(sqsRecord(body, 'msg-1')), lambdaContext('search-index'));
 
-const grantKey = (secret: string) => ({ pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' });
-const membershipsQuery = (userId: number) => listQuery('l2', `MEMBERSHIPS#GROUP#USER#${userId}`);
+const grantKey = (secret: string) => keys.accessTokenHash(sha256(secret));
+const membershipsQuery = (userId: number) => listQuery(lists.groupMembershipsOfUser(userId));
 
 pinCounterShards();
 
@@ -188,8 +193,8 @@ describe('GET /groups?search through the index', () => {
 
   it('admins: the rarest key’s candidates read beside the credential, then their items (3 round trips)', async () => {
     store(
-      ...countItems('GSEARCH#~pla', 2),
-      ...countItems('GSEARCH#~lat', 1),
+      ...countItems(lists.groupSearchPostings('~pla'), 2),
+      ...countItems(lists.groupSearchPostings('~lat'), 1),
       postingItem(3, '~pla'),
       postingItem(3, '~lat'),
       // A posting left from backend's older name: read, checked against the group, dropped.
@@ -206,11 +211,11 @@ describe('GET /groups?search through the index', () => {
       // 1: the index's pending groups and key counters, and the likely caller's memberships (an
       // admin needs none: a read of this warm container's guess), beside the credential;
       // 2: the rarest key's postings; 3: the candidates' items.
-      listQuery('l1', 'GSEARCH#PENDING'),
+      listQuery(lists.groupSearchPending),
       batchGet(...plat),
       membershipsQuery(1),
       tokenRead(ADMIN_TOKEN),
-      listQuery('l1', 'GSEARCH#~lat', { limit: 201 }),
+      listQuery(lists.groupSearchPostings('~lat'), { limit: 201 }),
       batchGet(groupKey(3)),
     ]);
   });
@@ -221,8 +226,8 @@ describe('GET /groups?search through the index', () => {
     store(
       { ...groupItem(qa), name: 'Platform QA', sname: `platform qa ${pad(9)}` },
       markerItem(9, 'v-4'),
-      ...countItems('GSEARCH#~pla', 1),
-      ...countItems('GSEARCH#~lat', 1),
+      ...countItems(lists.groupSearchPostings('~pla'), 1),
+      ...countItems(lists.groupSearchPostings('~lat'), 1),
       postingItem(3, '~pla'),
       postingItem(3, '~lat'),
     );
@@ -237,11 +242,11 @@ describe('GET /groups?search through the index', () => {
       body: [{ ...searchView(qa), name: 'Platform QA' }],
     });
     expect(sentCommands()).toEqual([
-      listQuery('l1', 'GSEARCH#PENDING'),
+      listQuery(lists.groupSearchPending),
       batchGet(...plat),
       membershipsQuery(7),
       tokenRead(BOB_TOKEN),
-      listQuery('l1', 'GSEARCH#~pla', { limit: 201 }),
+      listQuery(lists.groupSearchPostings('~pla'), { limit: 201 }),
       batchGet(groupKey(3), groupKey(9)),
     ]);
   });
@@ -258,15 +263,15 @@ describe('GET /groups?search through the index', () => {
       membershipsQuery(1),
       tokenRead(ADMIN_TOKEN),
       ...['public', 'internal', 'private'].map((visibility) =>
-        listQuery('l1', `GROUPS#${visibility}`, { order: 'name' }),
+        listQuery(lists.groupsWithVisibility(visibility), { order: 'name' }),
       ),
     ]);
   });
 
   it('a signed-in member: the candidates she reaches through her memberships, no subtree read', async () => {
     store(
-      ...countItems('GSEARCH#~bac', 1),
-      ...countItems('GSEARCH#~ack', 1),
+      ...countItems(lists.groupSearchPostings('~bac'), 1),
+      ...countItems(lists.groupSearchPostings('~ack'), 1),
       postingItem(5, '~bac'),
       postingItem(5, '~ack'),
     );
@@ -278,11 +283,11 @@ describe('GET /groups?search through the index', () => {
       body: [searchView(backend)],
     });
     expect(sentCommands()).toEqual([
-      listQuery('l1', 'GSEARCH#PENDING'),
+      listQuery(lists.groupSearchPending),
       batchGet(...counterKeys('~bac'), ...counterKeys('~ack')),
       membershipsQuery(2),
       tokenRead(USER_TOKEN),
-      listQuery('l1', 'GSEARCH#~bac', { limit: 201 }),
+      listQuery(lists.groupSearchPostings('~bac'), { limit: 201 }),
       // backend (private) is a descendant of platform, which she owns.
       batchGet(groupKey(5)),
     ]);

@@ -3,6 +3,7 @@
  * a share gives to the invited group's members, and GET /projects/:id/groups.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { keys, lists, tree } from '#store/keys.ts';
 import { handler as share } from '../../functions/groups/share.ts';
 import { handler as unshare } from '../../functions/groups/unshare.ts';
 import { handler as getProject } from '../../functions/projects/get.ts';
@@ -84,8 +85,8 @@ const qaShareView = (level: number) => ({
 });
 /** Bob's membership lists (project and group memberships), each read to at most 1000. */
 const bobsMembershipLists = [
-  listQuery('l2', 'MEMBERSHIPS#PROJECT#USER#7', { limit: 1001 }),
-  listQuery('l2', 'MEMBERSHIPS#GROUP#USER#7', { limit: 1001 }),
+  listQuery(lists.projectMembershipsOfUser(7), { limit: 1001 }),
+  listQuery(lists.groupMembershipsOfUser(7), { limit: 1001 }),
 ];
 /** platform, shared with qa at `level`. */
 const givenPlatformSharedWithQa = (level: number) =>
@@ -93,13 +94,13 @@ const givenPlatformSharedWithQa = (level: number) =>
 
 /** The reads of platform's detail: its shared projects, alice's membership lists, its projects and their counters. */
 const platformDetailLists = [
-  listQuery('l1', 'SHARES#GROUP#3'),
-  listQuery('l2', 'MEMBERSHIPS#PROJECT#USER#2', { limit: 1001 }),
-  listQuery('l2', 'MEMBERSHIPS#GROUP#USER#2', { limit: 1001 }),
+  listQuery(lists.sharedWithGroup(3)),
+  listQuery(lists.projectMembershipsOfUser(2), { limit: 1001 }),
+  listQuery(lists.groupMembershipsOfUser(2), { limit: 1001 }),
   ...['private', 'internal', 'public'].map((visibility) =>
-    listQuery('l2', `PROJECTS#NS#3#${visibility}`, { order: 'name', limit: 100, asc: true }),
+    listQuery(lists.namespaceProjects(3, visibility), { order: 'name', limit: 100, asc: true }),
   ),
-  ...['private', 'internal', 'public'].map((visibility) => countRead(`PROJECTS#NS#3#${visibility}`)),
+  ...['private', 'internal', 'public'].map((visibility) => countRead(lists.namespaceProjects(3, visibility))),
 ];
 
 pinCounterShards();
@@ -129,8 +130,7 @@ describe('POST /groups/:id/share', () => {
           Put: {
             TableName: TABLE,
             Item: {
-              pk: 'GROUP#3',
-              sk: 'SHARE#9',
+              ...keys.groupShare(3, 9),
               kind: 'group_share',
               shared_group_id: 3,
               shared_with_group_id: 9,
@@ -138,10 +138,10 @@ describe('POST /groups/:id/share', () => {
               group_access: 30,
               expires_at: null,
               created_at: NOW,
-              l1: 'GROUPSHARES#GROUP#9',
+              l1: lists.groupsSharedWithGroup(9).partition,
               sid: '000000000003',
               // Under qa's path in its root's share partition, beside the projects shared with it.
-              tree: 'TREE#9#SHARES',
+              tree: tree.shares(9),
               tpath: '000000000009/G000000000003',
             },
             ConditionExpression: 'attribute_not_exists(pk)',
@@ -172,7 +172,7 @@ describe('POST /groups/:id/share', () => {
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
-        listCount('GROUPSHARES#GROUP#9', 1),
+        listCount(lists.groupsSharedWithGroup(9), 1),
       ),
       // The detail's projects and, beside them, shared_with_groups as alice sees it: the invited
       // group now, and her memberships of it.
@@ -244,7 +244,7 @@ describe('DELETE /groups/:id/share/:group_id', () => {
         {
           Delete: {
             TableName: TABLE,
-            Key: { pk: 'GROUP#3', sk: 'SHARE#9' },
+            Key: keys.groupShare(3, 9),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
@@ -257,7 +257,7 @@ describe('DELETE /groups/:id/share/:group_id', () => {
             ExpressionAttributeValues: { ':next': [], ':now': NOW, ':previous': platform.updated_at },
           },
         },
-        listCount('GROUPSHARES#GROUP#9', -1),
+        listCount(lists.groupsSharedWithGroup(9), -1),
       ),
     ]);
   });
@@ -369,8 +369,7 @@ describe('GET /projects/:id/groups', () => {
 describe('GET /projects reaches the projects of groups shared with the caller’s groups', () => {
   /** platform's share with qa as its link keeps it (in qa's share partition). */
   const qaLink = (level: number) => ({
-    pk: 'GROUP#3',
-    sk: 'SHARE#9',
+    ...keys.groupShare(3, 9),
     kind: 'group_share',
     shared_group_id: 3,
     shared_with_group_id: 9,
@@ -378,9 +377,9 @@ describe('GET /projects reaches the projects of groups shared with the caller’
     group_access: level,
     expires_at: null,
     created_at: NOW,
-    l1: 'GROUPSHARES#GROUP#9',
+    l1: lists.groupsSharedWithGroup(9).partition,
     sid: '000000000003',
-    tree: 'TREE#9#SHARES',
+    tree: tree.shares(9),
     tpath: '000000000009/G000000000003',
   });
   /** The projects' counters as their rollups hold them: what a page shows (no shards stored). */
@@ -399,7 +398,7 @@ describe('GET /projects reaches the projects of groups shared with the caller’
     store(
       qaLink(20),
       groupMemberItem(qa, { userId: 7, level: 40 }),
-      ...countItems('PROJECTS#public', 1),
+      ...countItems(lists.projectsWithVisibility('public'), 1),
       projectRollupItem(countedApi, 3),
       projectRollupItem(countedDotfiles),
     );
@@ -420,20 +419,20 @@ describe('GET /projects reaches the projects of groups shared with the caller’
       tokenRead(BOB_TOKEN),
       // 2: bob's membership lists, for `permissions` and (read whole) for what he reaches.
       ...bobsMembershipLists,
-      listQuery('l2', 'MEMBERSHIPS#PROJECT#USER#7'),
-      listQuery('l2', 'MEMBERSHIPS#GROUP#USER#7'),
+      listQuery(lists.projectMembershipsOfUser(7)),
+      listQuery(lists.groupMembershipsOfUser(7)),
       // 3: his group's subtree (its projects, and the shares with it: platform's among them), his
       // direct project; for `permissions`, the shares with his group.
       ...['private', 'internal', 'public'].map((visibility) =>
-        treeQuery(`TREE#9#PROJECTS#${visibility}`, `${pad(9)}/`),
+        treeQuery(tree.projects(visibility)(9), `${pad(9)}/`),
       ),
-      treeQuery('TREE#9#SHARES', `${pad(9)}/`),
+      treeQuery(tree.shares(9), `${pad(9)}/`),
       batchGet(projectKey(43), ...projectShardKeys(43)),
-      treeQuery('TREE#9#SHARES', `${pad(9)}/`),
+      treeQuery(tree.shares(9), `${pad(9)}/`),
       // 4: the subtree of the group shared with his: platform's projects (beside the projects shared
       // with his group, none here).
       ...['private', 'internal', 'public'].map((visibility) =>
-        treeQuery(`TREE#3#PROJECTS#${visibility}`, `${pad(3)}/`),
+        treeQuery(tree.projects(visibility)(3), `${pad(3)}/`),
       ),
       // 5: the page's counters (one rollup per project).
       projectPageCounters(43, 42),
@@ -452,19 +451,19 @@ describe('GET /projects reaches the projects of groups shared with the caller’
       tokenRead(BOB_TOKEN),
       // 2: bob's membership lists beside the lists everyone sees.
       ...bobsMembershipLists,
-      listQuery('l1', 'PROJECTS#public', { order: 'created_at', limit: 20, asc: false }),
-      listQuery('l1', 'PROJECTS#internal', { order: 'created_at', limit: 20, asc: false }),
-      countRead('PROJECTS#public'),
-      countRead('PROJECTS#internal'),
+      listQuery(lists.projectsWithVisibility('public'), { order: 'created_at', limit: 20, asc: false }),
+      listQuery(lists.projectsWithVisibility('internal'), { order: 'created_at', limit: 20, asc: false }),
+      countRead(lists.projectsWithVisibility('public')),
+      countRead(lists.projectsWithVisibility('internal')),
       // 3: his group's subtree (groups, hidden projects, shares), his direct project, its own list.
-      treeQuery('TREE#9#GROUPS', `${pad(9)}/`),
-      treeQuery('TREE#9#PROJECTS#private', `${pad(9)}/`, 101),
-      treeQuery('TREE#9#SHARES', `${pad(9)}/`),
+      treeQuery(tree.groups(9), `${pad(9)}/`),
+      treeQuery(tree.projects('private')(9), `${pad(9)}/`, 101),
+      treeQuery(tree.shares(9), `${pad(9)}/`),
       batchGet(projectKey(43), ...projectShardKeys(43)),
-      listQuery('l2', 'PROJECTS#NS#9#private', { order: 'created_at', limit: 20, asc: false }),
-      countRead('PROJECTS#NS#9#private'),
+      listQuery(lists.namespaceProjects(9, 'private'), { order: 'created_at', limit: 20, asc: false }),
+      countRead(lists.namespaceProjects(9, 'private')),
       // 4: the hidden projects of the group shared with his.
-      treeQuery('TREE#3#PROJECTS#private', `${pad(3)}/`),
+      treeQuery(tree.projects('private')(3), `${pad(3)}/`),
       // 5: the page's counters (one rollup per project).
       projectPageCounters(43, 42),
     ]);

@@ -7,6 +7,7 @@
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '#store/keys.ts';
 import { handler } from '../../functions/workers/group-transfer.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
 import { ddb, NOW, pad, resetMocks, sqs, TABLE } from './fixtures.ts';
@@ -95,7 +96,7 @@ describe('group-transfer worker', () => {
     const projectMove = (writes[1] as { TransactWriteCommand: { TransactItems: Record<string, unknown>[] } })
       .TransactWriteCommand.TransactItems;
     expect(projectMove[0]).toMatchObject({
-      Update: { Key: { pk: 'PROJECT#42', sk: 'PROJECT' } },
+      Update: { Key: keys.project(42) },
     });
     expect(projectMove[1]).toEqual({
       ConditionCheck: {

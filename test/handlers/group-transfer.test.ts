@@ -1,6 +1,7 @@
 /** POST /groups/:id/transfer: the refusals before anything is written, and a move's writes in order. */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, listCounter, lists, tree } from '#store/keys.ts';
 import { handler as transferGroup } from '../../functions/groups/transfer.ts';
 import { invoke } from '../support/events.ts';
 import { ddb, pinCounterShards, resetMocks, sentCommands, TABLE, USER_TOKEN } from './fixtures.ts';
@@ -102,7 +103,7 @@ describe('POST /groups/:id/transfer', () => {
     ddb
       .on(QueryCommand, {
         IndexName: 'tree',
-        ExpressionAttributeValues: { ':tree': 'TREE#3#PROJECTS#private', ':path': `${pad(3)}/${pad(5)}/` },
+        ExpressionAttributeValues: { ':tree': tree.projects('private')(3), ':path': `${pad(3)}/${pad(5)}/` },
       })
       .resolvesOnce({ Items: [projectItem(api)] })
       .resolves({ Items: [] });
@@ -165,13 +166,13 @@ describe('POST /groups/:id/transfer', () => {
           {
             Delete: {
               TableName: TABLE,
-              Key: { pk: 'ROUTE#platform/backend', sk: 'ROUTE' },
+              Key: keys.route('platform/backend'),
               ConditionExpression: 'attribute_not_exists(pk) OR id = :id',
               ExpressionAttributeValues: { ':id': 5 },
             },
           },
-          listCount('GROUPS#CHILDREN#3', -1),
-          listCount('GROUPS#CHILDREN#ROOT', 1),
+          listCount(lists.groupChildren(3), -1),
+          listCount(lists.groupChildren(null), 1),
           {
             Update: {
               TableName: TABLE,
@@ -198,7 +199,7 @@ describe('POST /groups/:id/transfer', () => {
         ExpressionAttributeValues: Record<string, unknown>;
       };
     };
-    expect(update.Update.Key).toEqual({ pk: 'PROJECT#42', sk: 'PROJECT' });
+    expect(update.Update.Key).toEqual(keys.project(42));
     expect(update.Update.ConditionExpression).toBe(
       'updated_at = :previous AND attribute_not_exists(deleting)',
     );
@@ -207,7 +208,7 @@ describe('POST /groups/:id/transfer', () => {
       expect.arrayContaining([
         'backend/api',
         'Backend / API',
-        'TREE#5#PROJECTS#private',
+        tree.projects('private')(5),
         `${pad(5)}/P${pad(42)}`,
         {
           ...api.namespace,
@@ -230,7 +231,7 @@ describe('POST /groups/:id/transfer', () => {
       {
         Delete: {
           TableName: TABLE,
-          Key: { pk: 'ROUTE#platform/backend/api', sk: 'ROUTE' },
+          Key: keys.route('platform/backend/api'),
           ConditionExpression: 'attribute_not_exists(pk) OR id = :id',
           ExpressionAttributeValues: { ':id': 42 },
         },
@@ -270,7 +271,7 @@ describe('POST /groups/:id/transfer', () => {
       QueryCommand: {
         TableName: TABLE,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': 'GROUP#5', ':prefix': 'MEMBER#' },
+        ExpressionAttributeValues: { ':pk': keys.group(5).pk, ':prefix': 'MEMBER#' },
         ProjectionExpression: 'user_id',
         ConsistentRead: true,
       },
@@ -281,14 +282,14 @@ describe('POST /groups/:id/transfer', () => {
     );
     expect(reads).toEqual(
       expect.arrayContaining([
-        treeQuery('TREE#3#GROUPS', `${pad(3)}/${pad(5)}/`),
-        treeQuery('TREE#3#PROJECTS#private', `${pad(3)}/${pad(5)}/`),
+        treeQuery(tree.groups(3), `${pad(3)}/${pad(5)}/`),
+        treeQuery(tree.projects('private')(3), `${pad(3)}/${pad(5)}/`),
         // The shards of every list the move empties, in one batch.
         batchGet(
-          ...shardKeys('LISTCOUNT#GROUPS#CHILDREN#5', 4),
-          ...shardKeys('LISTCOUNT#PROJECTS#NS#5#private', 4),
-          ...shardKeys('LISTCOUNT#PROJECTS#NS#5#internal', 4),
-          ...shardKeys('LISTCOUNT#PROJECTS#NS#5#public', 4),
+          ...shardKeys(listCounter(lists.groupChildren(5)).pk, 4),
+          ...shardKeys(listCounter(lists.namespaceProjects(5, 'private')).pk, 4),
+          ...shardKeys(listCounter(lists.namespaceProjects(5, 'internal')).pk, 4),
+          ...shardKeys(listCounter(lists.namespaceProjects(5, 'public')).pk, 4),
         ),
       ]),
     );

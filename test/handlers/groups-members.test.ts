@@ -1,5 +1,6 @@
 /** Members of groups: add, read, list, change and remove. */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { handler as addMember } from '../../functions/groups/members/add.ts';
 import { handler as getMember } from '../../functions/groups/members/get.ts';
 import { handler as listMembers } from '../../functions/groups/members/list.ts';
@@ -52,7 +53,7 @@ const aliceOnBackend = [
 const backendAsRead = {
   ConditionCheck: {
     TableName: TABLE,
-    Key: { pk: 'GROUP#5', sk: 'GROUP' },
+    Key: keys.group(5),
     ConditionExpression:
       'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND full_path = :path',
     ExpressionAttributeValues: { ':path': 'platform/backend' },
@@ -78,7 +79,7 @@ describe('POST /groups/:id/members', () => {
     ).toEqual(created(memberView(bobUser, 30, '2027-01-31', NOW)));
     expect(sentCommands()).toEqual([
       ...aliceOnBackend,
-      getCommand({ pk: 'USER#7', sk: 'USER' }),
+      getCommand(keys.user(7)),
       transaction(
         {
           Put: {
@@ -96,12 +97,12 @@ describe('POST /groups/:id/members', () => {
         {
           ConditionCheck: {
             TableName: TABLE,
-            Key: { pk: 'USER#7', sk: 'USER' },
+            Key: keys.user(7),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
-        listCount('MEMBERS#GROUP#5', 1),
-        listCount('MEMBERSHIPS#GROUP#USER#7', 1),
+        listCount(lists.groupMembers(5), 1),
+        listCount(lists.groupMembershipsOfUser(7), 1),
         backendAsRead,
       ),
     ]);
@@ -138,7 +139,7 @@ describe('GET /groups/:id/members/:user_id', () => {
     expect(sentCommands()).toEqual([
       ...aliceOnBackend,
       getCommand(memberKey('GROUP', 5, 7)),
-      getCommand({ pk: 'USER#7', sk: 'USER' }),
+      getCommand(keys.user(7)),
     ]);
   });
 
@@ -161,8 +162,8 @@ describe('GET /groups/:id/members', () => {
       tokenRead(USER_TOKEN),
       getCommand(groupKey(3)),
       batchGet(memberKey('GROUP', 3, 2)),
-      listQuery('l1', 'MEMBERS#GROUP#3'),
-      batchGet({ pk: 'USER#2', sk: 'USER' }, { pk: 'USER#7', sk: 'USER' }),
+      listQuery(lists.groupMembers(3)),
+      batchGet(keys.user(2), keys.user(7)),
     ]);
   });
 
@@ -185,8 +186,8 @@ describe('PUT /groups/:id/members/:user_id', () => {
     expect(sentCommands()).toEqual([
       ...aliceOnBackend,
       getCommand(memberKey('GROUP', 5, 7)),
-      listQuery('l1', 'MEMBERS#GROUP#5'),
-      getCommand({ pk: 'USER#7', sk: 'USER' }),
+      listQuery(lists.groupMembers(5)),
+      getCommand(keys.user(7)),
       transaction(
         {
           Put: {
@@ -224,7 +225,7 @@ describe('DELETE /groups/:id/members/:user_id', () => {
     expect(sentCommands()).toEqual([
       ...aliceOnBackend,
       getCommand(memberKey('GROUP', 5, 7)),
-      listQuery('l1', 'MEMBERS#GROUP#5'),
+      listQuery(lists.groupMembers(5)),
       transaction(
         {
           Delete: {
@@ -233,8 +234,8 @@ describe('DELETE /groups/:id/members/:user_id', () => {
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
-        listCount('MEMBERS#GROUP#5', -1),
-        listCount('MEMBERSHIPS#GROUP#USER#7', -1),
+        listCount(lists.groupMembers(5), -1),
+        listCount(lists.groupMembershipsOfUser(7), -1),
       ),
     ]);
   });

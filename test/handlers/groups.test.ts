@@ -4,6 +4,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NEVER_SYNCED } from '#domain/ldap-sync.ts';
+import { keys, lists, tree } from '#store/keys.ts';
 import { handler as createGroup } from '../../functions/groups/create.ts';
 import { handler as deleteGroup } from '../../functions/groups/delete.ts';
 import { handler as getGroup } from '../../functions/groups/get.ts';
@@ -79,12 +80,11 @@ const groupSearchPending = (groupId: number) => ({
   Put: {
     TableName: TABLE,
     Item: {
-      pk: `GROUP#${groupId}`,
-      sk: 'SEARCHPENDING',
+      ...keys.groupSearchPending(groupId),
       kind: 'group_search_pending',
       group_id: groupId,
       version: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
-      l1: 'GSEARCH#PENDING',
+      l1: lists.groupSearchPending.partition,
       sid: pad(groupId),
     },
   },
@@ -97,10 +97,10 @@ const GROUP_NOT_FOUND = message(404, '404 Group Not Found');
  */
 const namespaceLists = (namespaceId: number, order: string, limit: number, asc: boolean, page: number[]) => [
   ...['private', 'internal', 'public'].map((visibility) =>
-    listQuery('l2', `PROJECTS#NS#${namespaceId}#${visibility}`, { order, limit, asc }),
+    listQuery(lists.namespaceProjects(namespaceId, visibility), { order, limit, asc }),
   ),
   ...['private', 'internal', 'public'].map((visibility) =>
-    countRead(`PROJECTS#NS#${namespaceId}#${visibility}`),
+    countRead(lists.namespaceProjects(namespaceId, visibility)),
   ),
   // The counters of the projects on the page (one rollup each), read once it is cut.
   projectPageCounters(...page),
@@ -156,10 +156,10 @@ describe('POST /groups', () => {
             Item: groupMemberItem(mobile, { userId: 2, level: 50, createdBy: 2, createdAt: NOW }),
           },
         },
-        listCount('GROUPS#private', 1),
-        listCount('GROUPS#CHILDREN#ROOT', 1),
-        listCount('MEMBERS#GROUP#11', 1),
-        listCount('MEMBERSHIPS#GROUP#USER#2', 1),
+        listCount(lists.groupsWithVisibility('private'), 1),
+        listCount(lists.groupChildren(null), 1),
+        listCount(lists.groupMembers(11), 1),
+        listCount(lists.groupMembershipsOfUser(2), 1),
         groupSearchPending(11),
       ),
     ]);
@@ -209,10 +209,10 @@ describe('POST /groups', () => {
             Item: groupMemberItem(mobile, { userId: 2, level: 50, createdBy: 2, createdAt: NOW }),
           },
         },
-        listCount('GROUPS#private', 1),
-        listCount('GROUPS#CHILDREN#3', 1),
-        listCount('MEMBERS#GROUP#11', 1),
-        listCount('MEMBERSHIPS#GROUP#USER#2', 1),
+        listCount(lists.groupsWithVisibility('private'), 1),
+        listCount(lists.groupChildren(3), 1),
+        listCount(lists.groupMembers(11), 1),
+        listCount(lists.groupMembershipsOfUser(2), 1),
         groupSearchPending(11),
         {
           ConditionCheck: {
@@ -248,7 +248,7 @@ describe('POST /groups', () => {
 
 describe('GET /groups/:id', () => {
   it('shows the group with the projects the caller sees and their permissions', async () => {
-    store(...countItems('PROJECTS#NS#5#private', 1), apiRollup);
+    store(...countItems(lists.namespaceProjects(5, 'private'), 1), apiRollup);
     expect(await invoke(getGroup, 'GET', '/api/v4/groups/5', { token: USER_TOKEN })).toEqual(
       // Alice owns it: she sees how it was LDAP-synced (never).
       ok({ ...groupDetailView(backend, [apiForAlice], []), ...NEVER_SYNCED }),
@@ -256,7 +256,7 @@ describe('GET /groups/:id', () => {
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
       getCommand(groupKey(5)),
-      listQuery('l1', 'SHARES#GROUP#5'),
+      listQuery(lists.sharedWithGroup(5)),
       ...membershipLists(2),
       // Its LDAP group links and sync state, beside the access check (no links: the entity shows
       // no `ldap_group_links`).
@@ -285,13 +285,16 @@ describe('GET /groups', () => {
     });
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      listQuery('l2', 'MEMBERSHIPS#GROUP#USER#2'),
-      treeQuery('TREE#3#GROUPS', '000000000003/'),
+      listQuery(lists.groupMembershipsOfUser(2)),
+      treeQuery(tree.groups(3), '000000000003/'),
     ]);
   });
 
   it('admins read every visibility list to the end of the page, totals from the counters', async () => {
-    store(...countItems('GROUPS#private', 2), ...countItems('GROUPS#internal', 1));
+    store(
+      ...countItems(lists.groupsWithVisibility('private'), 2),
+      ...countItems(lists.groupsWithVisibility('internal'), 1),
+    );
     expect(await invoke(listGroups, 'GET', '/api/v4/groups', { token: ADMIN_TOKEN })).toEqual({
       statusCode: 200,
       headers: pageHeaders('/api/v4/groups', 3),
@@ -300,9 +303,11 @@ describe('GET /groups', () => {
     expect(sentCommands()).toEqual([
       tokenRead(ADMIN_TOKEN),
       ...['public', 'internal', 'private'].map((visibility) =>
-        listQuery('l1', `GROUPS#${visibility}`, { order: 'name', limit: 20 }),
+        listQuery(lists.groupsWithVisibility(visibility), { order: 'name', limit: 20 }),
       ),
-      ...['public', 'internal', 'private'].map((visibility) => countRead(`GROUPS#${visibility}`)),
+      ...['public', 'internal', 'private'].map((visibility) =>
+        countRead(lists.groupsWithVisibility(visibility)),
+      ),
     ]);
   });
 });
@@ -318,7 +323,7 @@ describe('GET /groups/:id/subgroups', () => {
       tokenRead(USER_TOKEN),
       getCommand(groupKey(3)),
       batchGet(memberKey('GROUP', 3, 2)),
-      listQuery('l2', 'GROUPS#CHILDREN#3'),
+      listQuery(lists.groupChildren(3)),
     ]);
   });
 
@@ -331,7 +336,7 @@ describe('GET /groups/:id/subgroups', () => {
 
 describe('GET /groups/:id/projects', () => {
   it("lists the group's projects newest first, with permissions", async () => {
-    store(...countItems('PROJECTS#NS#5#private', 1), apiRollup);
+    store(...countItems(lists.namespaceProjects(5, 'private'), 1), apiRollup);
     expect(
       await invoke(listGroupProjects, 'GET', '/api/v4/groups/5/projects', { token: USER_TOKEN }),
     ).toEqual({
@@ -353,7 +358,7 @@ describe('GET /groups/:id/projects', () => {
 
 describe('PUT /groups/:id', () => {
   it('saves the change guarded by the group’s and its parent’s state, then shows the group', async () => {
-    store(...countItems('PROJECTS#NS#5#private', 1), apiRollup);
+    store(...countItems(lists.namespaceProjects(5, 'private'), 1), apiRollup);
     const changed = { ...backend, description: 'Services', updated_at: NOW };
     expect(
       await invoke(updateGroup, 'PUT', '/api/v4/groups/5', {
@@ -391,7 +396,7 @@ describe('PUT /groups/:id', () => {
         },
       ),
       ...membershipLists(2),
-      listQuery('l1', 'SHARES#GROUP#5'),
+      listQuery(lists.sharedWithGroup(5)),
       ...namespaceLists(5, 'name', 100, true, [42]),
     ]);
     // The description is not searched: no pending marker, no message to the index.
@@ -462,13 +467,13 @@ describe('DELETE /groups/:id', () => {
         {
           Delete: {
             TableName: TABLE,
-            Key: { pk: 'ROUTE#platform/backend', sk: 'ROUTE' },
+            Key: keys.route('platform/backend'),
             ConditionExpression: 'attribute_not_exists(pk) OR id = :id',
             ExpressionAttributeValues: { ':id': 5 },
           },
         },
-        listCount('GROUPS#private', -1),
-        listCount('GROUPS#CHILDREN#3', -1),
+        listCount(lists.groupsWithVisibility('private'), -1),
+        listCount(lists.groupChildren(3), -1),
       ),
     ]);
     expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
@@ -498,7 +503,7 @@ describe('POST /groups/:id/projects/:project_id', () => {
       store(projectItem(moved));
       return {};
     });
-    store(...countItems('PROJECTS#NS#9#private', 1), apiRollup);
+    store(...countItems(lists.namespaceProjects(9, 'private'), 1), apiRollup);
     const shown = { ...moved, star_count: countedApi.star_count, forks_count: countedApi.forks_count };
     expect(
       await invoke(transferProject, 'POST', '/api/v4/groups/9/projects/42', { token: ADMIN_TOKEN }),
@@ -523,17 +528,17 @@ describe('POST /groups/:id/projects/:project_id', () => {
         {
           Put: { TableName: TABLE, Item: routeItem('qa/api', 'project', 42), ConditionExpression: NEW_ITEM },
         },
-        { Delete: { TableName: TABLE, Key: { pk: 'ROUTE#platform/backend/api', sk: 'ROUTE' } } },
+        { Delete: { TableName: TABLE, Key: keys.route('platform/backend/api') } },
         {
           Put: {
             TableName: TABLE,
-            Item: { pk: 'PROJECTNAME#9#api', sk: 'PROJECTNAME', kind: 'project_name', id: 42 },
+            Item: { ...keys.projectName(9, 'api'), kind: 'project_name', id: 42 },
             ConditionExpression: NEW_ITEM,
           },
         },
-        { Delete: { TableName: TABLE, Key: { pk: 'PROJECTNAME#5#api', sk: 'PROJECTNAME' } } },
-        listCount('PROJECTS#NS#5#private', -1),
-        listCount('PROJECTS#NS#9#private', 1),
+        { Delete: { TableName: TABLE, Key: keys.projectName(5, 'api') } },
+        listCount(lists.namespaceProjects(5, 'private'), -1),
+        listCount(lists.namespaceProjects(9, 'private'), 1),
         {
           ConditionCheck: {
             TableName: TABLE,
@@ -546,7 +551,7 @@ describe('POST /groups/:id/projects/:project_id', () => {
         },
       ),
       ...membershipLists(1),
-      listQuery('l1', 'SHARES#GROUP#9'),
+      listQuery(lists.sharedWithGroup(9)),
       ...namespaceLists(9, 'name', 100, true, [42]),
     ]);
   });

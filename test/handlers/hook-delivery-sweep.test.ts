@@ -11,11 +11,11 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeliveryResult } from '#delivery/send.ts';
 import { recordDeliveries } from '#store/hook-deliveries.ts';
-import { PENDING_DELIVERY_SHARDS, pendingDeliveryShard } from '#store/keys.ts';
+import { keys, lists, PENDING_DELIVERY_SHARDS, pendingDeliveryShard } from '#store/keys.ts';
 import { handler as sweep } from '../../functions/schedules/hook-delivery-sweep.ts';
 import { handler as worker } from '../../functions/workers/hook-delivery.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
-import { ddb, NOW, pad, resetMocks, sqs, TABLE } from './fixtures.ts';
+import { ddb, NOW, resetMocks, sqs, TABLE } from './fixtures.ts';
 
 const QUEUE = 'https://sqs.us-east-1.amazonaws.com/123456789012/gitlab-hook-delivery';
 process.env.QUEUE_URL_HOOK_DELIVERY = QUEUE;
@@ -46,7 +46,7 @@ const shardQuery = (shard: number, before = BEFORE, startKey?: Record<string, un
   IndexName: 'l1-created_at',
   KeyConditionExpression: '#list = :partition AND #sort <= :to',
   ExpressionAttributeNames: { '#list': 'l1', '#sort': 'screated' },
-  ExpressionAttributeValues: { ':partition': `DELIVERIES#PENDING#${shard}`, ':to': before },
+  ExpressionAttributeValues: { ':partition': lists.pendingDeliveries(shard).partition, ':to': before },
   ScanIndexForward: true,
   Limit: 100,
   ProjectionExpression: 'id, lease_until, due_at',
@@ -55,7 +55,7 @@ const shardQuery = (shard: number, before = BEFORE, startKey?: Record<string, un
 
 const resendMark = (id: string, before = BEFORE_MS) => ({
   TableName: TABLE,
-  Key: { pk: `DELIVERY#${id}`, sk: 'DELIVERY' },
+  Key: keys.hookDelivery(id),
   UpdateExpression: 'SET due_at = :now',
   ConditionExpression:
     'attribute_exists(pk) AND #status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :before) AND (attribute_not_exists(due_at) OR due_at < :before)',
@@ -82,23 +82,25 @@ afterEach(() => {
 
 describe('hook-delivery-sweep schedule', () => {
   it('queries every shard of the pending list up to the age, and resends only what is overdue', async () => {
-    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':partition': 'DELIVERIES#PENDING#3' } }).resolves({
-      Items: [
-        // Written, its message lost: never leased, nothing due.
-        { id: 'lost' },
-        // Being tried now (a live lease), or waiting for a retry due later: left alone.
-        { id: 'leased', lease_until: NOW_MS + 20_000 },
-        { id: 'retrying', lease_until: NOW_MS - 3_600_000, due_at: NOW_MS + 60_000 },
-        // Its worker died holding the lease long ago, its retry long overdue.
-        { id: 'stale', lease_until: BEFORE_MS - 1, due_at: BEFORE_MS - 10 },
-        // Resent by another run just now: left alone.
-        { id: 'resent', due_at: NOW_MS - 1000 },
-      ],
-    });
     ddb
-      .on(UpdateCommand, { Key: { pk: 'DELIVERY#stale', sk: 'DELIVERY' } })
+      .on(QueryCommand, { ExpressionAttributeValues: { ':partition': lists.pendingDeliveries(3).partition } })
+      .resolves({
+        Items: [
+          // Written, its message lost: never leased, nothing due.
+          { id: 'lost' },
+          // Being tried now (a live lease), or waiting for a retry due later: left alone.
+          { id: 'leased', lease_until: NOW_MS + 20_000 },
+          { id: 'retrying', lease_until: NOW_MS - 3_600_000, due_at: NOW_MS + 60_000 },
+          // Its worker died holding the lease long ago, its retry long overdue.
+          { id: 'stale', lease_until: BEFORE_MS - 1, due_at: BEFORE_MS - 10 },
+          // Resent by another run just now: left alone.
+          { id: 'resent', due_at: NOW_MS - 1000 },
+        ],
+      });
+    ddb
+      .on(UpdateCommand, { Key: keys.hookDelivery('stale') })
       .resolves({})
-      .on(UpdateCommand, { Key: { pk: 'DELIVERY#lost', sk: 'DELIVERY' } })
+      .on(UpdateCommand, { Key: keys.hookDelivery('lost') })
       .resolves({});
 
     expect(await sweep(event, lambdaContext())).toEqual({ resent: 2 });
@@ -126,7 +128,7 @@ describe('hook-delivery-sweep schedule', () => {
 
   it('sends nothing for a delivery that settled, was claimed or resent since it was read', async () => {
     ddb
-      .on(QueryCommand, { ExpressionAttributeValues: { ':partition': 'DELIVERIES#PENDING#0' } })
+      .on(QueryCommand, { ExpressionAttributeValues: { ':partition': lists.pendingDeliveries(0).partition } })
       .resolves({ Items: [{ id: 'raced' }] });
     ddb.on(UpdateCommand).rejects(
       Object.assign(new Error('The conditional request failed'), {
@@ -140,16 +142,18 @@ describe('hook-delivery-sweep schedule', () => {
   it('reads a shard page by page, and takes its age from HOOK_DELIVERY_SWEEP_AGE_SECONDS', async () => {
     process.env.HOOK_DELIVERY_SWEEP_AGE_SECONDS = '60';
     const before = '2026-11-22T09:59:00.000Z';
-    const next = { pk: 'DELIVERY#a', sk: 'DELIVERY', l1: 'DELIVERIES#PENDING#5', screated: 'x' };
+    const next = { ...keys.hookDelivery('a'), l1: lists.pendingDeliveries(5).partition, screated: 'x' };
     ddb
-      .on(QueryCommand, { ExpressionAttributeValues: { ':partition': 'DELIVERIES#PENDING#5' } })
+      .on(QueryCommand, { ExpressionAttributeValues: { ':partition': lists.pendingDeliveries(5).partition } })
       .resolvesOnce({ Items: [{ id: 'a' }], LastEvaluatedKey: next })
       .resolvesOnce({ Items: [{ id: 'b' }] });
     expect(await sweep(event, lambdaContext())).toEqual({ resent: 2 });
     const shard5 = ddb
       .commandCalls(QueryCommand)
       .map((call) => call.args[0].input)
-      .filter((input) => input.ExpressionAttributeValues?.[':partition'] === 'DELIVERIES#PENDING#5');
+      .filter(
+        (input) => input.ExpressionAttributeValues?.[':partition'] === lists.pendingDeliveries(5).partition,
+      );
     expect(shard5).toEqual([shardQuery(5, before), shardQuery(5, before, next)]);
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
       resendMark('a', Date.parse(before)),
@@ -160,8 +164,8 @@ describe('hook-delivery-sweep schedule', () => {
 
 describe('the pending list', () => {
   const ID = '0f6b1c2d-3e4f-5a6b-a7c8-9d0e1f2a3b4c';
-  const key = { pk: `DELIVERY#${ID}`, sk: 'DELIVERY' };
-  const hookKey = { pk: 'PROJECT#7', sk: `HOOK#${pad(3)}` };
+  const key = keys.hookDelivery(ID);
+  const hookKey = keys.hook(7, 3);
   /** The hook as the fan-out wrote it into the delivery. */
   const target = (fields: Record<string, unknown> = {}) => ({
     url: 'https://receiver.example.com/hook',
@@ -209,9 +213,7 @@ describe('the pending list', () => {
     ddb.on(GetCommand, { Key: key }).resolves({ Item: delivery() });
     ddb.on(UpdateCommand, { Key: key }).resolves({ Attributes: { attempts: 1 } });
     ddb.on(UpdateCommand, { Key: hookKey }).resolves({ Attributes: hook({ recent_failures: 1 }) });
-    ddb
-      .on(UpdateCommand, { Key: { pk: 'COUNTER#hook_log', sk: 'COUNTER' } })
-      .resolves({ Attributes: { value: 10 } });
+    ddb.on(UpdateCommand, { Key: keys.idCounter('hook_log') }).resolves({ Attributes: { value: 10 } });
     ddb.on(PutCommand).resolves({});
   });
 
@@ -237,7 +239,7 @@ describe('the pending list', () => {
     expect(item).toMatchObject({
       ...key,
       status: 'pending',
-      l1: `DELIVERIES#PENDING#${pendingDeliveryShard(ID)}`,
+      l1: lists.pendingDeliveries(pendingDeliveryShard(ID)).partition,
       screated: `${NOW}\u0000${ID}`,
       target: target({ token: 'secret' }),
       expires: EXPIRES,

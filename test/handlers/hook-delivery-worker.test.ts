@@ -13,6 +13,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeliveryResult, OutgoingDelivery } from '#delivery/send.ts';
 import { MAX_DELIVERY_ATTEMPTS } from '#domain/hook-deliveries.ts';
+import { keys, lists } from '#store/keys.ts';
 import { handler } from '../../functions/workers/hook-delivery.ts';
 import { captured } from '../support/captured-logs.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
@@ -39,8 +40,8 @@ vi.mock('#delivery/send.ts', () => ({
 }));
 
 const DELIVERY_ID = '0f6b1c2d-3e4f-5a6b-a7c8-9d0e1f2a3b4c';
-const deliveryKey = { pk: `DELIVERY#${DELIVERY_ID}`, sk: 'DELIVERY' };
-const hookKey = { pk: 'PROJECT#7', sk: `HOOK#${pad(3)}` };
+const deliveryKey = keys.hookDelivery(DELIVERY_ID);
+const hookKey = keys.hook(7, 3);
 const PAYLOAD = JSON.stringify({ object_kind: 'issue', object_attributes: { iid: 1 } });
 const TOKEN = 'shh-its-a-secret-token';
 
@@ -94,9 +95,7 @@ function given(delivery: Record<string, unknown> | undefined, attempt = 1, count
     ddb
       .on(UpdateCommand, { Key: hookKey })
       .resolves({ Attributes: counted ?? hookItem({ recent_failures: 1 }) });
-  ddb
-    .on(UpdateCommand, { Key: { pk: 'COUNTER#hook_log', sk: 'COUNTER' } })
-    .resolves({ Attributes: { value: 10 } });
+  ddb.on(UpdateCommand, { Key: keys.idCounter('hook_log') }).resolves({ Attributes: { value: 10 } });
   ddb.on(PutCommand).resolves({});
 }
 
@@ -114,7 +113,7 @@ const updates = () =>
   ddb
     .commandCalls(UpdateCommand)
     .map((call) => call.args[0].input)
-    .filter((input) => input.Key?.pk !== 'COUNTER#hook_log');
+    .filter((input) => input.Key?.pk !== keys.idCounter('hook_log').pk);
 const deliveryUpdates = () => updates().filter((input) => input.Key?.pk === deliveryKey.pk);
 const response = (status: number, extra: Partial<DeliveryResult> = {}): DeliveryResult =>
   ({ kind: 'response', status, headers: {}, body: '', durationMs: 12, ...extra }) as DeliveryResult;
@@ -171,8 +170,7 @@ describe('hook-delivery worker', () => {
     // masked, the request body left in the delivery, and no local-index attribute.
     const log = ddb.commandCalls(PutCommand)[0]?.args[0].input.Item as Record<string, unknown>;
     expect(log).toEqual({
-      pk: 'HOOKLOG#3#2026-11-22',
-      sk: `LOG#${NOW}#${pad(1)}`,
+      ...keys.hookLog(3, NOW, 1),
       id: 1,
       hook_id: 3,
       delivery_id: DELIVERY_ID,
@@ -189,8 +187,8 @@ describe('hook-delivery worker', () => {
       internal_error_message: null,
       created_at: NOW,
       kind: 'hook_log',
-      l1: 'HOOKLOGS#3#successful',
-      l2: 'HOOKLOGS#3#STATUS#200',
+      l1: lists.hookLogsOfOutcome(3, 'successful').partition,
+      l2: lists.hookLogsWithStatus(3, '200').partition,
       sid: pad(1),
       screated: `${NOW}\u0000${pad(1)}`,
       expires: Date.parse(NOW) / 1000 + 31 * 86_400,
@@ -207,7 +205,7 @@ describe('hook-delivery worker', () => {
     expect(await run()).toEqual({ batchItemFailures: [] });
     expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
       { TableName: TABLE, Key: deliveryKey, ConsistentRead: true },
-      { TableName: TABLE, Key: { pk: 'HOOKGONE#3', sk: 'HOOKGONE' }, ConsistentRead: true },
+      { TableName: TABLE, Key: keys.hookGone(3), ConsistentRead: true },
     ]);
     expect(sent[0]?.headers['webhook-signature']).toMatch(/^v1,/);
     expect(sent[0]?.headers['X-Gitlab-Token']).toBe(TOKEN);
@@ -216,8 +214,8 @@ describe('hook-delivery worker', () => {
   it('sends nothing for a hook deleted since the fan-out: its mark ends the delivery failed', async () => {
     given(deliveryItem({ target: target() }));
     ddb
-      .on(GetCommand, { Key: { pk: 'HOOKGONE#3', sk: 'HOOKGONE' } })
-      .resolves({ Item: { pk: 'HOOKGONE#3', sk: 'HOOKGONE', kind: 'hook_gone' } });
+      .on(GetCommand, { Key: keys.hookGone(3) })
+      .resolves({ Item: { ...keys.hookGone(3), kind: 'hook_gone' } });
     answer = response(200);
     expect(await run()).toEqual({ batchItemFailures: [] });
     expect(sent).toEqual([]);
@@ -471,7 +469,7 @@ describe('what happens after the POST never fails the record', () => {
 
 describe('a batch', () => {
   const IDS = ['11111111-1111-5111-a111-111111111111', '22222222-2222-5222-a222-222222222222'];
-  const keyOf = (id: string) => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' });
+  const keyOf = (id: string) => keys.hookDelivery(id);
   const batch = () =>
     handler(
       sqsEvent(...IDS.map((id, index) => sqsRecord(JSON.stringify({ deliveryId: id }), `m-${index + 1}`))),

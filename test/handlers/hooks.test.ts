@@ -11,6 +11,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Hook } from '#domain/hooks.ts';
 import { recordHookFailure, recordHookSuccess } from '#store/hooks.ts';
+import { HOOK_PREFIX, keys } from '#store/keys.ts';
 import { handler as createHook } from '../../functions/hooks/create.ts';
 import { handler as deleteHook } from '../../functions/hooks/delete.ts';
 import { handler as getHook } from '../../functions/hooks/get.ts';
@@ -21,17 +22,7 @@ import { handler as deletePushRule } from '../../functions/push-rules/delete.ts'
 import { handler as getPushRule } from '../../functions/push-rules/get.ts';
 import { handler as updatePushRule } from '../../functions/push-rules/update.ts';
 import { invoke } from '../support/events.ts';
-import {
-  ddb,
-  emptyHeaders,
-  NOW,
-  pad,
-  resetMocks,
-  sentCommands,
-  sha256,
-  TABLE,
-  USER_TOKEN,
-} from './fixtures.ts';
+import { ddb, emptyHeaders, NOW, resetMocks, sentCommands, sha256, TABLE, USER_TOKEN } from './fixtures.ts';
 import {
   apiMemberKeys,
   BOB_TOKEN as BOB,
@@ -61,8 +52,8 @@ import {
 const SIGNING = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
 const UUID = '0b7d8a2e-3c4f-4e5a-9b6c-7d8e9f0a1b2c';
 const HOOK_CREATED = '2026-04-01T10:00:00.000Z';
-const hookKey = (id: number) => ({ pk: 'PROJECT#42', sk: `HOOK#${pad(id)}` });
-const ruleKey = { pk: 'PROJECT#42', sk: 'PUSHRULE' };
+const hookKey = (id: number) => keys.hook(42, id);
+const ruleKey = keys.pushRule(42);
 
 function hookRecord(overrides: Partial<Hook> = {}): Hook {
   return {
@@ -125,7 +116,7 @@ const hookView = (hook: Hook, extra: Item = {}) => ({
 /** The first reads of an inProject route on api by alice, once the container has seen her there. */
 const aliceReadsApi = (key: { pk: string; sk: string }) => [
   batchGet(
-    { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' },
+    keys.accessTokenHash(sha256(USER_TOKEN)),
     projectKey(42),
     ...apiMemberKeys(2),
     ...projectShardKeys(42),
@@ -143,7 +134,7 @@ const LIVE_PROJECT = {
   },
 };
 
-const countKey = { pk: 'PROJECT#42', sk: 'HOOKCOUNT' };
+const countKey = keys.hookCount(42);
 
 /** The project's hook count moved by `delta` while its item is there (and, with a limit, below it). */
 const countChange = (delta: number, limit?: number) => ({
@@ -172,7 +163,7 @@ const hooksCounted = {
   QueryCommand: {
     TableName: TABLE,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': 'PROJECT#42', ':prefix': 'HOOK#' },
+    ExpressionAttributeValues: { ':pk': keys.project(42).pk, ':prefix': HOOK_PREFIX },
     ProjectionExpression: 'pk, sk',
     ConsistentRead: true,
     ExclusiveStartKey: undefined,
@@ -224,7 +215,7 @@ describe('GET /projects/:id/hooks', () => {
     });
     expect(sentCommands()).toEqual([
       batchGet(
-        { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' },
+        keys.accessTokenHash(sha256(USER_TOKEN)),
         projectKey(42),
         ...apiMemberKeys(2),
         ...projectShardKeys(42),
@@ -233,7 +224,7 @@ describe('GET /projects/:id/hooks', () => {
         QueryCommand: {
           TableName: TABLE,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': 'PROJECT#42', ':prefix': 'HOOK#' },
+          ExpressionAttributeValues: { ':pk': keys.project(42).pk, ':prefix': HOOK_PREFIX },
           ProjectionExpression: undefined,
           ConsistentRead: true,
           ExclusiveStartKey: undefined,
@@ -574,7 +565,7 @@ describe('DELETE /projects/:id/hooks/:hook_id', () => {
   const goneMark = {
     Put: {
       TableName: TABLE,
-      Item: { pk: 'HOOKGONE#7', sk: 'HOOKGONE', kind: 'hook_gone', expires: expect.any(Number) },
+      Item: { ...keys.hookGone(7), kind: 'hook_gone', expires: expect.any(Number) },
     },
   };
 

@@ -4,6 +4,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '#store/keys.ts';
 import { handler as housekeeping } from '../../functions/repository/housekeeping.ts';
 import { invoke } from '../support/events.ts';
 import {
@@ -38,7 +39,7 @@ process.env.QUEUE_URL_HOUSEKEEPING = QUEUE_URL;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const now = Date.parse(NOW);
-const leaseKey = { pk: 'PROJECT#42', sk: 'HOUSEKEEPING' };
+const leaseKey = keys.housekeepingLease(42);
 const leasePut = {
   PutCommand: {
     TableName: TABLE,

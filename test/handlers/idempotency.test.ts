@@ -21,6 +21,7 @@ import { oneOf, optional, params, str } from '#domain/params.ts';
 import { idempotencyRecordKey, requestHash } from '#http/idempotency.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { keys } from '#store/keys.ts';
 import { put, writeAlone } from '#store/transaction.ts';
 import { handler as star } from '../../functions/projects/star.ts';
 import { invoke } from '../support/events.ts';
@@ -46,6 +47,8 @@ const now = Date.parse(NOW);
 const CLAIM_MS = 30_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const KEY = 'retry-7f1c2a';
+/** What the partition of every Idempotency-Key record begins with (its name follows). */
+const IDEMPOTENCY_PARTITION = keys.idempotencyRecord('').pk;
 const PATH = '/api/v4/things';
 const CLAIM = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
@@ -112,7 +115,7 @@ const refused = (item: StoredRecord | undefined) =>
 /** The three conditional UpdateItems of shared/store/idempotency-store.ts, played on `records`. */
 function idempotencyWrite(input: UpdateCommandInput) {
   const { pk, sk } = input.Key as { pk: string; sk: string };
-  if (!pk.startsWith('IDEMPOTENCY#')) return {};
+  if (!pk.startsWith(IDEMPOTENCY_PARTITION)) return {};
   const values = input.ExpressionAttributeValues as Record<string, unknown>;
   const stored = records.get(pk);
   if (input.ConditionExpression === 'attribute_not_exists(pk) OR #until < :now') {
@@ -142,7 +145,7 @@ function idempotencyWrite(input: UpdateCommandInput) {
 }
 
 const isRecordCommand = (command: Record<string, unknown>) =>
-  String((Object.values(command)[0] as { Key?: { pk?: string } }).Key?.pk).startsWith('IDEMPOTENCY#');
+  String((Object.values(command)[0] as { Key?: { pk?: string } }).Key?.pk).startsWith(IDEMPOTENCY_PARTITION);
 const recordCommands = () => sentCommands().filter(isRecordCommand);
 const workDone = () => ddb.commandCalls(PutCommand).length;
 
@@ -158,10 +161,8 @@ const recordName = (
     },
     options.key ?? KEY,
   ) as string;
-const recordKey = (options: Parameters<typeof recordName>[0] = {}) => ({
-  pk: `IDEMPOTENCY#${recordName(options)}`,
-  sk: 'IDEMPOTENCY',
-});
+const recordKey = (options: Parameters<typeof recordName>[0] = {}) =>
+  keys.idempotencyRecord(recordName(options));
 /** What the test route's parameters hash to. */
 const asked = (body: Record<string, string> = { title: 'Bolt' }) => requestHash(body, {});
 

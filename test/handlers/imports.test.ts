@@ -6,6 +6,8 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { ScheduledEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { shardKey } from '#store/counters.ts';
+import { keys, lists } from '#store/keys.ts';
 import { handler as mirrorPull } from '../../functions/repository/mirror-pull.ts';
 import { handler as mirrorStatus } from '../../functions/repository/mirror-status.ts';
 import { handler as mirrorSchedule } from '../../functions/schedules/mirror-update.ts';
@@ -42,8 +44,7 @@ const UPDATED_AT = '2026-11-20T09:00:00.000Z';
 
 /** What the mirror's jobs recorded, on the project's first counter shard (not its item). */
 const recorded = (projectId: number, fields: Record<string, unknown>) => ({
-  pk: `PROJECT#${projectId}`,
-  sk: 'COUNT#0',
+  ...shardKey(keys.project(projectId).pk, 0),
   ...fields,
 });
 
@@ -63,11 +64,10 @@ const mirrorOfApi = (importStatus = 'finished', extra: Record<string, unknown> =
 ];
 
 const marker = (projectId: number) => ({
-  pk: `PROJECT#${projectId}`,
-  sk: 'MIRROR',
+  ...keys.pullMirror(projectId),
   kind: 'pull_mirror',
   project_id: projectId,
-  l1: 'MIRRORS',
+  l1: lists.pullMirrors.partition,
   sid: pad(projectId),
 });
 
@@ -78,7 +78,7 @@ const marker = (projectId: number) => ({
 const scheduleUpdate = (projectId: number) => ({
   UpdateCommand: {
     TableName: TABLE,
-    Key: { pk: `PROJECT#${projectId}`, sk: 'COUNT#0' },
+    Key: shardKey(keys.project(projectId).pk, 0),
     UpdateExpression: 'SET #s0 = :s0, #s1 = :s1',
     ConditionExpression: LIVE_SHARD,
     ExpressionAttributeNames: { '#s0': 'import_status', '#s1': 'import_error' },
@@ -194,7 +194,7 @@ describe('the mirror schedule', () => {
           IndexName: 'l1-id',
           KeyConditionExpression: '#list = :partition',
           ExpressionAttributeNames: { '#list': 'l1' },
-          ExpressionAttributeValues: { ':partition': 'MIRRORS' },
+          ExpressionAttributeValues: { ':partition': lists.pullMirrors.partition },
           ScanIndexForward: true,
           Limit: undefined,
           ProjectionExpression: 'project_id',
@@ -224,7 +224,7 @@ describe('the mirror schedule', () => {
             {
               Delete: {
                 TableName: TABLE,
-                Key: { pk: 'PROJECT#44', sk: 'MIRROR' },
+                Key: keys.pullMirror(44),
                 ConditionExpression: 'attribute_exists(pk)',
               },
             },

@@ -12,6 +12,7 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { readAhead } from '#store/read-ahead.ts';
 import { handler as createNote } from '../../functions/issues/notes/create.ts';
 import { handler as deleteNote } from '../../functions/issues/notes/delete.ts';
@@ -33,7 +34,6 @@ import {
   TABLE,
   UPDATED,
   USER_TOKEN,
-  type UserRecord,
 } from './fixtures.ts';
 import {
   aliceUser,
@@ -41,10 +41,10 @@ import {
   apiMemberKeys,
   BASE_URL,
   BOB_TOKEN,
-  basicView,
   batchGet,
   bobUser,
   cancelled,
+  closedSystemNote,
   counterAdd,
   counterReservation,
   created,
@@ -56,10 +56,12 @@ import {
   liveCounterAdd,
   message,
   NOT_FOUND,
+  type NoteRecord,
   noteAsRead,
-  noteListAttributes,
+  noteParents,
   noteRemoval,
   notesListQuery,
+  notesOn,
   ok,
   PROJECT_NOT_FOUND,
   pageHeaders,
@@ -79,7 +81,7 @@ import {
 
 const ISSUE_ID = 310;
 const ISSUE_IID = 4;
-const ISSUE_PK = `ISSUE#42#${ISSUE_IID}`;
+const ISSUE_PK = keys.issue(42, ISSUE_IID).pk;
 
 const issueRecord = {
   id: ISSUE_ID,
@@ -107,46 +109,24 @@ const issueRecord = {
 const ISSUE_COUNTS = threadCountItems(ISSUE_PK, { notes_count: 2, user_notes_count: 1 });
 
 const issueItem = (record: Item = issueRecord): Item => ({
-  pk: ISSUE_PK,
-  sk: 'ISSUE',
+  ...keys.issue(42, ISSUE_IID),
   ...record,
   kind: 'issue',
-  l1: 'ISSUES#PROJECT#42',
-  l2: `ISSUES#PROJECT#42#${record.state}`,
+  l1: lists.projectIssues(42).partition,
+  l2: lists.projectIssuesInState(42, record.state as string).partition,
   sid: pad(ISSUE_ID),
   screated: `${record.created_at}${SEP}${pad(ISSUE_ID)}`,
   supdated: `${record.updated_at}${SEP}${pad(ISSUE_ID)}`,
 });
 
-const issueKey = { pk: ISSUE_PK, sk: 'ISSUE' };
-const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
-const noteKey = (noteId: number) => ({ pk: ISSUE_PK, sk: `NOTE#${pad(noteId)}` });
+const issueKey = keys.issue(42, ISSUE_IID);
+const userKey = (id: number) => keys.user(id);
 
-interface NoteRecord {
-  id: number;
-  body: string;
-  author_id: number;
-  system: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A note item as the table holds it; `stored` replaces the body (gzipped, in parts). */
-const noteItem = (note: NoteRecord, stored: Item = { body: note.body }): Item => ({
-  ...noteKey(note.id),
-  id: note.id,
-  author_id: note.author_id,
-  system: note.system,
-  noteable_type: 'Issue',
-  noteable_id: ISSUE_ID,
-  noteable_iid: ISSUE_IID,
-  project_id: 42,
-  created_at: note.created_at,
-  updated_at: note.updated_at,
-  ...stored,
-  kind: 'note',
-  ...noteListAttributes(ISSUE_PK, note),
-});
+/** The issue's notes (shared note fixtures); a note item's `stored` replaces its body (gzipped, in parts). */
+const issueNotes = notesOn(noteParents.issue(42, ISSUE_IID, ISSUE_ID));
+const noteKey = issueNotes.key;
+const noteItem = issueNotes.item;
+const noteView = issueNotes.view;
 
 const rootsNote: NoteRecord = {
   id: 41,
@@ -156,14 +136,7 @@ const rootsNote: NoteRecord = {
   created_at: CREATED,
   updated_at: CREATED,
 };
-const systemNote: NoteRecord = {
-  id: 42,
-  body: 'closed',
-  author_id: 2,
-  system: true,
-  created_at: UPDATED,
-  updated_at: UPDATED,
-};
+const systemNote = closedSystemNote;
 
 /** The note is removed between the route's read and the edit's Put: the Put is refused, a read again finds none. */
 function givenNoteGoneBeforePut(): void {
@@ -182,30 +155,9 @@ const incompressible = () =>
 
 // Views -------------------------------------------------------------------------------------------
 
-const noteAuthor = (user: UserRecord) => ({
-  ...basicView(user),
-  email: user.email,
-  created_at: user.created_at,
-});
-
-const noteView = (note: NoteRecord, author: UserRecord) => ({
-  id: note.id,
-  type: null,
-  body: note.body,
-  attachment: null,
-  author: noteAuthor(author),
-  created_at: note.created_at,
-  updated_at: note.updated_at,
-  system: note.system,
-  noteable_id: ISSUE_ID,
-  noteable_type: 'Issue',
-  noteable_iid: ISSUE_IID,
-  resolvable: false,
-});
-
 // Commands ----------------------------------------------------------------------------------------
 
-const aliceGrant = { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' };
+const aliceGrant = keys.accessTokenHash(sha256(USER_TOKEN));
 /** A warm container reads alice's credential, api and her memberships in one batch. */
 const aliceOnApi = batchGet(aliceGrant, projectKey(42), ...apiMemberKeys(2), ...projectShardKeys(42));
 const warmContainer = () => {
@@ -460,8 +412,7 @@ describe('POST /projects/:id/issues/:issue_iid/notes', () => {
     expect(generation).toMatch(/^[0-9a-f]{8}$/);
     expect(parts.map((part) => ({ pk: part.pk, sk: part.sk, kind: part.kind }))).toEqual(
       Array.from({ length: count }, (_, index) => ({
-        pk: ISSUE_PK,
-        sk: `NOTE#${pad(71)}#PART#${String(index).padStart(3, '0')}#${generation}`,
+        ...keys.notePart(noteKey(71), generation, index),
         kind: 'note_part',
       })),
     );
@@ -572,16 +523,15 @@ describe('PUT /projects/:id/issues/:issue_iid/notes/:note_id', () => {
 
 describe('edits and removals of a note whose body is in parts', () => {
   /** Rootsnote, its body in one gzipped part of this generation. */
+  const partKey = (generation: string) => keys.notePart(noteKey(41), generation, 0);
   const partedNote = (generation: string, body = rootsNote.body) => [
     noteItem({ ...rootsNote, body }, { body_parts: { generation, count: 1 } }),
     {
-      pk: ISSUE_PK,
-      sk: `NOTE#${pad(41)}#PART#000#${generation}`,
+      ...partKey(generation),
       kind: 'note_part',
       data: gzipSync(body),
     },
   ];
-  const partKey = (generation: string) => ({ pk: ISSUE_PK, sk: `NOTE#${pad(41)}#PART#000#${generation}` });
   const partsRemoved = (...generations: string[]) => ({
     BatchWriteCommand: {
       RequestItems: {

@@ -6,6 +6,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { readAhead } from '#store/read-ahead.ts';
 import { handler as createIssue } from '../../functions/issues/create.ts';
 import { handler as deleteIssue } from '../../functions/issues/delete.ts';
@@ -51,7 +52,8 @@ import {
   liveCounterAdd,
   message,
   NOT_FOUND,
-  noteListAttributes,
+  noteParents,
+  notesOn,
   ok,
   PROJECT_NOT_FOUND,
   projectCount,
@@ -98,43 +100,35 @@ const issueRecord = {
   notes_count: 0,
 };
 
-const ISSUE_PK = `ISSUE#42#${ISSUE_IID}`;
+const ISSUE_PK = keys.issue(42, ISSUE_IID).pk;
 /** Its two notes (a system note among them), on its counter shards. */
 const ISSUE_COUNTS = threadCountItems(ISSUE_PK, { notes_count: 2, user_notes_count: 1 });
 
 /** An issue item as the table holds it. */
 const issueItem = (record: Item = issueRecord): Item => ({
-  pk: `ISSUE#${record.project_id}#${record.iid}`,
-  sk: 'ISSUE',
+  ...keys.issue(record.project_id as number, record.iid as number),
   ...record,
   kind: 'issue',
-  l1: `ISSUES#PROJECT#${record.project_id}`,
-  l2: `ISSUES#PROJECT#${record.project_id}#${record.state}`,
+  l1: lists.projectIssues(record.project_id as number).partition,
+  l2: lists.projectIssuesInState(record.project_id as number, record.state as string).partition,
   sid: pad(Number(record.id)),
   screated: `${record.created_at}${SEP}${pad(Number(record.id))}`,
   supdated: `${record.updated_at}${SEP}${pad(Number(record.id))}`,
 });
 
-const issueKey = (projectId: number, iid: number) => ({ pk: `ISSUE#${projectId}#${iid}`, sk: 'ISSUE' });
-const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+const issueKey = (projectId: number, iid: number) => keys.issue(projectId, iid);
+const userKey = (id: number) => keys.user(id);
 
-/** A system note as the table holds it, in the issue's partition. */
-const systemNoteItem = (id: number, body: string, authorId: number, at: string): Item => ({
-  pk: `ISSUE#42#${ISSUE_IID}`,
-  sk: `NOTE#${pad(id)}`,
-  id,
-  author_id: authorId,
-  system: true,
-  noteable_type: 'Issue',
-  noteable_id: ISSUE_ID,
-  noteable_iid: ISSUE_IID,
-  project_id: 42,
-  created_at: at,
-  updated_at: at,
-  body,
-  kind: 'note',
-  ...noteListAttributes(ISSUE_PK, { id, created_at: at, updated_at: at }),
-});
+/** A system note as the table holds it, in the issue's partition (shared note fixtures). */
+const systemNoteItem = (id: number, body: string, authorId: number, at: string): Item =>
+  notesOn(noteParents.issue(42, ISSUE_IID, ISSUE_ID)).item({
+    id,
+    body,
+    author_id: authorId,
+    system: true,
+    created_at: at,
+    updated_at: at,
+  });
 
 // Views -------------------------------------------------------------------------------------------
 
@@ -186,7 +180,7 @@ const issueView = (fields: Item = {}) => {
 
 // Commands ----------------------------------------------------------------------------------------
 
-const aliceGrant = { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' };
+const aliceGrant = keys.accessTokenHash(sha256(USER_TOKEN));
 
 /**
  * A warm container has seen alice's token and api's groups: her credential, api and her
@@ -221,9 +215,9 @@ describe('POST /projects/:id/issues', () => {
   const newIssue = (record: Item) =>
     transaction(
       { Put: { TableName: TABLE, Item: issueItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
-      listCount('ISSUES#PROJECT#42', 1),
+      listCount(lists.projectIssues(42), 1),
       // Refused by the shard once the project is marked deleted.
-      liveCounterAdd('PROJECT#42', { open_issues_count: 1 }),
+      liveCounterAdd(keys.project(42).pk, { open_issues_count: 1 }),
     );
   /** The iid counter's ADD, answered with `iid`. */
   const takesIid = (iid: number) => givenNextIid(projectIidsKey(42), 'issue', iid);
@@ -550,7 +544,7 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
               ':f4': 2,
               ':f5': NOW,
               ':f6': `${NOW}${SEP}${pad(ISSUE_ID)}`,
-              ':list': 'ISSUES#PROJECT#42#closed',
+              ':list': lists.projectIssuesInState(42, 'closed').partition,
             },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
@@ -567,7 +561,7 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
         // …and the issue leaves the open list (its total is the project's open_issues_count) for
         // the closed one.
         projectCount(42, 'open_issues_count', -1),
-        listCount('ISSUES#PROJECT#42#closed', 1),
+        listCount(lists.projectIssuesInState(42, 'closed'), 1),
       ),
     ]);
   });
@@ -581,7 +575,7 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
         store(issueItem(closedByRoot));
         throw Object.assign(cancelled('ConditionalCheckFailed', 'None', 'None', 'None', 'None'), {
           CancellationReasons: [
-            { Code: 'ConditionalCheckFailed', Item: { pk: { S: `ISSUE#42#${ISSUE_IID}` } } },
+            { Code: 'ConditionalCheckFailed', Item: { pk: { S: keys.issue(42, ISSUE_IID).pk } } },
             { Code: 'None' },
             { Code: 'None' },
             { Code: 'None' },
@@ -707,7 +701,7 @@ describe('DELETE /projects/:id/issues/:issue_iid', () => {
   it('removes the open issue, counts it off both lists and open_issues_count, then its notes → 204', async () => {
     const notes = [systemNoteItem(41, 'closed', 1, CREATED), systemNoteItem(42, 'reopened', 1, UPDATED)];
     ddb.on(BatchWriteCommand).resolves({});
-    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': `ISSUE#42#${ISSUE_IID}` } }).resolves({
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': keys.issue(42, ISSUE_IID).pk } }).resolves({
       Items: [
         issueKey(42, ISSUE_IID),
         ...shardKeys(ISSUE_PK, 2),
@@ -730,7 +724,7 @@ describe('DELETE /projects/:id/issues/:issue_iid', () => {
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
-        listCount('ISSUES#PROJECT#42', -1),
+        listCount(lists.projectIssues(42), -1),
         projectCount(42, 'open_issues_count', -1),
         // Its counter shards are marked: a note still on its way is refused.
         ...shardTombstones(ISSUE_PK, 2),

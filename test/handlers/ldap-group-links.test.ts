@@ -7,6 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NEVER_SYNCED } from '#domain/ldap-sync.ts';
+import { keys, lists } from '#store/keys.ts';
 import { handler as getGroup } from '../../functions/groups/get.ts';
 import { handler as createLink } from '../../functions/groups/ldap-group-links/create.ts';
 import { handler as deleteLinkByCn } from '../../functions/groups/ldap-group-links/delete.ts';
@@ -22,7 +23,6 @@ import {
   NOW,
   resetMocks,
   sentCommands,
-  sha256,
   TABLE,
   USER_TOKEN,
 } from './fixtures.ts';
@@ -48,9 +48,6 @@ import {
   writesSent,
 } from './resource-fixtures.ts';
 
-const linkSk = (provider: string, kind: 'cn' | 'filter', value: string) =>
-  `LDAPLINK#${sha256(JSON.stringify([provider, kind, value]))}`;
-
 /** A link of platform (group 3) as stored. */
 const linkItem = (fields: {
   provider?: string;
@@ -61,11 +58,9 @@ const linkItem = (fields: {
 }) => {
   const provider = fields.provider ?? 'ldapmain';
   return {
-    pk: 'GROUP#3',
-    sk:
-      fields.cn !== undefined
-        ? linkSk(provider, 'cn', fields.cn)
-        : linkSk(provider, 'filter', fields.filter ?? ''),
+    ...(fields.cn !== undefined
+      ? keys.ldapGroupLink(3, provider, 'cn', fields.cn)
+      : keys.ldapGroupLink(3, provider, 'filter', fields.filter ?? '')),
     kind: 'ldap_group_link',
     group_id: 3,
     provider,
@@ -74,7 +69,7 @@ const linkItem = (fields: {
     group_access: fields.access ?? 30,
     created_at: fields.at ?? NOW,
     // Listed by group id for the hourly sync.
-    l1: 'LDAPLINKS',
+    l1: lists.ldapGroupLinks.partition,
     sid: '000000000003',
   };
 };
@@ -95,10 +90,10 @@ const linkPut = (item: Record<string, unknown>) =>
     },
   );
 
-const linkDelete = (sk: string) => ({
+const linkDelete = (Key: { pk: string; sk: string }) => ({
   DeleteCommand: {
     TableName: TABLE,
-    Key: { pk: 'GROUP#3', sk },
+    Key,
     ConditionExpression: 'attribute_exists(pk)',
   },
 });
@@ -133,7 +128,7 @@ describe('POST /groups/:id/ldap_group_links', () => {
     );
     expect(sentCommands()).toEqual([
       // The group's route is read beside the credential.
-      getCommand({ pk: 'ROUTE#platform', sk: 'ROUTE' }),
+      getCommand(keys.route('platform')),
       tokenRead(ADMIN_TOKEN),
       getCommand(groupKey(3)),
       linkPut(linkItem({ provider: 'elsewhere', filter: '(employeeType=developer)', access: 40 })),
@@ -298,7 +293,7 @@ describe('DELETE /groups/:id/ldap_group_links/:cn', () => {
     expect(sentCommands()).toEqual([
       ...aliceOnPlatform,
       ldapLinksQuery(3),
-      linkDelete(linkSk('ldapmain', 'cn', 'developers')),
+      linkDelete(keys.ldapGroupLink(3, 'ldapmain', 'cn', 'developers')),
     ]);
   });
 
@@ -320,7 +315,10 @@ describe('DELETE /groups/:id/ldap_group_links/:provider/:cn', () => {
         token: USER_TOKEN,
       }),
     ).toEqual(noContent);
-    expect(sentCommands()).toEqual([...aliceOnPlatform, linkDelete(linkSk('ldapmain', 'cn', 'dev team'))]);
+    expect(sentCommands()).toEqual([
+      ...aliceOnPlatform,
+      linkDelete(keys.ldapGroupLink(3, 'ldapmain', 'cn', 'dev team')),
+    ]);
   });
 
   it('none there (the condition fails) → 404 Linked LDAP group not found', async () => {
@@ -356,7 +354,7 @@ describe('DELETE /groups/:id/ldap_group_links?provider=…&cn|filter=…', () =>
     ).toEqual(noContent);
     expect(sentCommands()).toEqual([
       ...aliceOnPlatform,
-      linkDelete(linkSk('ldapmain', 'filter', '(uid=mary)')),
+      linkDelete(keys.ldapGroupLink(3, 'ldapmain', 'filter', '(uid=mary)')),
     ]);
   });
 

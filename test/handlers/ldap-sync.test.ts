@@ -7,6 +7,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ScheduledEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { keys, LDAP_LINK_PREFIX, lists } from '#store/keys.ts';
 import { handler as ldapSync } from '../../functions/groups/ldap-sync.ts';
 import { handler as ldapSchedule } from '../../functions/schedules/ldap-sync.ts';
 import { invoke, lambdaContext } from '../support/events.ts';
@@ -39,7 +40,7 @@ const PROVIDERS = JSON.stringify([
 const pendingWrite = {
   UpdateCommand: {
     TableName: TABLE,
-    Key: { pk: 'GROUP#3', sk: 'LDAPSYNC' },
+    Key: keys.ldapSyncState(3),
     UpdateExpression: 'SET kind = :kind, ldap_sync_status = :pending, ldap_sync_status_since = :at',
     // From ready or failed only, unless the pending or running sync is an hour old (its message lost).
     ConditionExpression:
@@ -113,8 +114,8 @@ describe('POST /groups/:id/ldap_sync', () => {
 
 describe('the hourly LDAP sync schedule', () => {
   const linkOf = (groupId: number, cn: string) => ({
-    pk: `GROUP#${groupId}`,
-    sk: `LDAPLINK#${cn}`,
+    pk: keys.group(groupId).pk,
+    sk: `${LDAP_LINK_PREFIX}${cn}`,
     kind: 'ldap_group_link',
     group_id: groupId,
     provider: 'ldapmain',
@@ -122,7 +123,7 @@ describe('the hourly LDAP sync schedule', () => {
     filter: null,
     group_access: 30,
     created_at: '2026-11-01T00:00:00.000Z',
-    l1: 'LDAPLINKS',
+    l1: lists.ldapGroupLinks.partition,
     sid: String(groupId).padStart(12, '0'),
   });
   const event = { id: 'run-1', time: '2026-11-22T10:00:00Z' } as ScheduledEvent;
@@ -131,12 +132,12 @@ describe('the hourly LDAP sync schedule', () => {
     store(linkOf(3, 'developers'), linkOf(3, 'operators'), linkOf(4, 'qa'));
     sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
     ddb
-      .on(UpdateCommand, { Key: { pk: 'GROUP#4', sk: 'LDAPSYNC' } })
+      .on(UpdateCommand, { Key: keys.ldapSyncState(4) })
       .rejects(new ConditionalCheckFailedException({ message: 'x', $metadata: {} }));
     expect(await ldapSchedule(event, lambdaContext())).toEqual({ queued: 1 });
     expect(writesSent()).toEqual([
       pendingWrite,
-      { UpdateCommand: { ...pendingWrite.UpdateCommand, Key: { pk: 'GROUP#4', sk: 'LDAPSYNC' } } },
+      { UpdateCommand: { ...pendingWrite.UpdateCommand, Key: keys.ldapSyncState(4) } },
     ]);
     // Correlated with the schedule's run (its EventBridge event).
     expect(sends()).toEqual([

@@ -4,6 +4,7 @@
  * the access check.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { handler as getGroupMemberAll } from '../../functions/groups/members/get-all.ts';
 import { handler as listGroupMembersAll } from '../../functions/groups/members/list-all.ts';
 import { handler as getProjectMemberAll } from '../../functions/projects/members/get-all.ts';
@@ -39,9 +40,10 @@ import {
   tokenRead,
 } from './resource-fixtures.ts';
 
-const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+const userKey = (id: number) => keys.user(id);
 /** A whole member list, read to the end (at most 1000 a page). */
-const membersOf = (owner: 'GROUP' | 'PROJECT', id: number) => listQuery('l1', `MEMBERS#${owner}#${id}`);
+const membersOf = (owner: 'GROUP' | 'PROJECT', id: number) =>
+  listQuery(owner === 'GROUP' ? lists.groupMembers(id) : lists.projectMembers(id));
 
 /**
  * The world of the fixtures (alice owns platform ⊃ backend ∋ api) and: platform shared with qa at

@@ -3,9 +3,9 @@
  * mocked DocumentClient: the whole answer and every command sent, with the merge request, the
  * item holding its branches and its notes written out literally as the table holds them.
  */
-import { createHash } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { readAhead } from '#store/read-ahead.ts';
 import { handler as createMergeRequest } from '../../functions/merge-requests/create.ts';
 import { handler as getMergeRequest } from '../../functions/merge-requests/get.ts';
@@ -30,7 +30,6 @@ import {
   TABLE,
   UPDATED,
   USER_TOKEN,
-  type UserRecord,
 } from './fixtures.ts';
 import {
   aliceUser,
@@ -42,6 +41,7 @@ import {
   batchGet,
   bobUser,
   cancelled,
+  closedSystemNote,
   counterAdd,
   counterReservation,
   created,
@@ -57,10 +57,12 @@ import {
   liveCounterAdd,
   message,
   NOT_FOUND,
+  type NoteRecord,
   noteAsRead,
-  noteListAttributes,
+  noteParents,
   noteRemoval,
   notesListQuery,
+  notesOn,
   ok,
   PROJECT_NOT_FOUND,
   pageHeaders,
@@ -110,59 +112,33 @@ const mrRecord = {
   notes_count: 0,
 };
 
-const MR_PK = `MR#42#${MR_IID}`;
+const MR_PK = keys.mergeRequest(42, MR_IID).pk;
 /** Its two notes (a system note among them), on its counter shards. */
 const MR_COUNTS = threadCountItems(MR_PK, { notes_count: 2, user_notes_count: 1 });
 
 /** A merge request item as the table holds it. */
 const mrItem = (record: Item = mrRecord): Item => ({
-  pk: `MR#${record.project_id}#${record.iid}`,
-  sk: 'MR',
+  ...keys.mergeRequest(record.project_id as number, record.iid as number),
   ...record,
   kind: 'merge_request',
-  l1: `MRS#PROJECT#${record.project_id}`,
-  l2: `MRS#PROJECT#${record.project_id}#${record.state}`,
+  l1: lists.projectMergeRequests(record.project_id as number).partition,
+  l2: lists.projectMergeRequestsInState(record.project_id as number, record.state as string).partition,
   sid: pad(Number(record.id)),
   screated: `${record.created_at}${SEP}${pad(Number(record.id))}`,
   supdated: `${record.updated_at}${SEP}${pad(Number(record.id))}`,
 });
 
-const mrKey = (projectId: number, iid: number) => ({ pk: `MR#${projectId}#${iid}`, sk: 'MR' });
-const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
-const noteKey = (noteId: number) => ({ pk: `MR#42#${MR_IID}`, sk: `NOTE#${pad(noteId)}` });
+const mrKey = (projectId: number, iid: number) => keys.mergeRequest(projectId, iid);
+const userKey = (id: number) => keys.user(id);
 
 /** The item an open merge request holds for its branches: its project's, named by their digest. */
-const branchesKey = (source: string, target: string) => ({
-  pk: 'PROJECT#42',
-  sk: `MROPEN#${createHash('sha256')
-    .update(JSON.stringify([source, target]))
-    .digest('hex')}`,
-});
+const branchesKey = (source: string, target: string) => keys.openMergeRequestBranches(42, source, target);
 
-interface NoteRecord {
-  id: number;
-  body: string;
-  author_id: number;
-  system: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-const noteItem = (note: NoteRecord): Item => ({
-  ...noteKey(note.id),
-  id: note.id,
-  author_id: note.author_id,
-  system: note.system,
-  noteable_type: 'MergeRequest',
-  noteable_id: MR_ID,
-  noteable_iid: MR_IID,
-  project_id: 42,
-  created_at: note.created_at,
-  updated_at: note.updated_at,
-  body: note.body,
-  kind: 'note',
-  ...noteListAttributes(MR_PK, note),
-});
+/** The merge request's notes (shared note fixtures). */
+const mrNotes = notesOn(noteParents.mergeRequest(42, MR_IID, MR_ID));
+const noteKey = mrNotes.key;
+const noteItem = (note: NoteRecord) => mrNotes.item(note);
+const noteView = mrNotes.view;
 
 const rootsNote: NoteRecord = {
   id: 41,
@@ -172,14 +148,7 @@ const rootsNote: NoteRecord = {
   created_at: CREATED,
   updated_at: CREATED,
 };
-const systemNote: NoteRecord = {
-  id: 42,
-  body: 'closed',
-  author_id: 2,
-  system: true,
-  created_at: UPDATED,
-  updated_at: UPDATED,
-};
+const systemNote = closedSystemNote;
 
 // Views -------------------------------------------------------------------------------------------
 
@@ -238,27 +207,6 @@ const mrView = (fields: Item = {}) => ({
   ...fields,
 });
 
-const noteAuthor = (user: UserRecord) => ({
-  ...basicView(user),
-  email: user.email,
-  created_at: user.created_at,
-});
-
-const noteView = (note: NoteRecord, author: UserRecord) => ({
-  id: note.id,
-  type: null,
-  body: note.body,
-  attachment: null,
-  author: noteAuthor(author),
-  created_at: note.created_at,
-  updated_at: note.updated_at,
-  system: note.system,
-  noteable_id: MR_ID,
-  noteable_type: 'MergeRequest',
-  noteable_iid: MR_IID,
-  resolvable: false,
-});
-
 // Commands ----------------------------------------------------------------------------------------
 
 /**
@@ -266,13 +214,13 @@ const noteView = (note: NoteRecord, author: UserRecord) => ({
  * memberships that decide her access to it (platform makes her owner) are read in one batch.
  */
 const aliceOnApi = batchGet(
-  { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' },
+  keys.accessTokenHash(sha256(USER_TOKEN)),
   projectKey(42),
   ...apiMemberKeys(2),
   ...projectShardKeys(42),
 );
 const warmContainer = () => {
-  readAhead.rememberUser({ pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' }, 2);
+  readAhead.rememberUser(keys.accessTokenHash(sha256(USER_TOKEN)), 2);
   readAhead.rememberAccessGroups(42, [3, 5]);
   readAhead.rememberShareHolders(42, [3, 5]);
 };
@@ -354,8 +302,8 @@ describe('POST /projects/:id/merge_requests', () => {
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-      listCount('MRS#PROJECT#42', 1),
-      listCount('MRS#PROJECT#42#opened', 1),
+      listCount(lists.projectMergeRequests(42), 1),
+      listCount(lists.projectMergeRequestsInState(42, 'opened'), 1),
     );
   };
   const launchView = (iid: number) =>
@@ -569,7 +517,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
               ':f4': 2,
               ':f5': NOW,
               ':f6': `${NOW}${SEP}${pad(MR_ID)}`,
-              ':list': 'MRS#PROJECT#42#closed',
+              ':list': lists.projectMergeRequestsInState(42, 'closed').partition,
             },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
@@ -598,8 +546,8 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
         },
         // The system note counts on the merge request's shards (a note, no user note).
         liveCounterAdd(MR_PK, { notes_count: 1, user_notes_count: 0 }),
-        listCount('MRS#PROJECT#42#opened', -1),
-        listCount('MRS#PROJECT#42#closed', 1),
+        listCount(lists.projectMergeRequestsInState(42, 'opened'), -1),
+        listCount(lists.projectMergeRequestsInState(42, 'closed'), 1),
       ),
     ]);
   });

@@ -6,6 +6,7 @@
  * single group shows it to its owners and admins.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { keys, lists, tree } from '#store/keys.ts';
 import { handler as existsNamespace } from '../../functions/namespaces/exists.ts';
 import { handler as getNamespace } from '../../functions/namespaces/get.ts';
 import { handler as listNamespaces } from '../../functions/namespaces/list.ts';
@@ -43,11 +44,10 @@ const ALICE_NAMESPACE = 71;
 const ROOT_NAMESPACE = 60;
 
 const namespaceItem = (id: number, userId: number) => ({
-  pk: `NAMESPACE#${id}`,
-  sk: 'NAMESPACE',
+  ...keys.userNamespace(id),
   kind: 'user_namespace',
   user_id: userId,
-  l1: 'NAMESPACES#USER',
+  l1: lists.userNamespaces.partition,
   sid: pad(id),
 });
 
@@ -99,7 +99,7 @@ const withMembersCount = <T extends object>(entity: T, members: number) => ({
   members_count_with_descendants: members,
 });
 /** The member lists a group's members count reads, after its subtree. */
-const memberLists = (groupIds: number[]) => groupIds.map((id) => listQuery('l1', `MEMBERS#GROUP#${id}`));
+const memberLists = (groupIds: number[]) => groupIds.map((id) => listQuery(lists.groupMembers(id)));
 
 beforeEach(() => {
   resetMocks();
@@ -127,8 +127,8 @@ describe('GET /namespaces', () => {
     });
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand({ pk: 'USER#2', sk: 'USER' }),
-      listQuery('l2', 'MEMBERSHIPS#GROUP#USER#2'),
+      getCommand(keys.user(2)),
+      listQuery(lists.groupMembershipsOfUser(2)),
       batchGet(groupKey(3), groupKey(9)),
     ]);
     // Token | the user (personal namespace id) and memberships | the groups.
@@ -150,8 +150,8 @@ describe('GET /namespaces', () => {
     });
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand({ pk: 'USER#2', sk: 'USER' }),
-      listQuery('l2', 'MEMBERSHIPS#GROUP#USER#2'),
+      getCommand(keys.user(2)),
+      listQuery(lists.groupMembershipsOfUser(2)),
       batchGet(groupKey(3)),
     ]);
     expect(rounds, sequence).toBe(3);
@@ -160,18 +160,21 @@ describe('GET /namespaces', () => {
   describe('admins: every namespace in id order, with totals from the counters', () => {
     beforeEach(() => {
       store(
-        ...countItems('GROUPS#private', 2),
-        ...countItems('GROUPS#internal', 1),
-        ...countItems('NAMESPACES#USER', 3),
+        ...countItems(lists.groupsWithVisibility('private'), 2),
+        ...countItems(lists.groupsWithVisibility('internal'), 1),
+        ...countItems(lists.userNamespaces, 3),
         namespaceItem(BOB_NAMESPACE, 7),
       );
     });
     const BOB_NAMESPACE = 70;
+    /** The lists namespaces are read from: groups of each visibility, then users' namespaces. */
+    const namespaceLists = [
+      ...['private', 'internal', 'public'].map(lists.groupsWithVisibility),
+      lists.userNamespaces,
+    ];
     const listReads = (limit: number) => [
-      ...['GROUPS#private', 'GROUPS#internal', 'GROUPS#public', 'NAMESPACES#USER'].map((list) =>
-        listQuery('l1', list, { limit }),
-      ),
-      ...['GROUPS#private', 'GROUPS#internal', 'GROUPS#public', 'NAMESPACES#USER'].map(countRead),
+      ...namespaceLists.map((list) => listQuery(list, { limit })),
+      ...namespaceLists.map(countRead),
     ];
 
     it('page 1 (groups only): 2 round trips', async () => {
@@ -200,11 +203,7 @@ describe('GET /namespaces', () => {
         headers: pageHeaders('/api/v4/namespaces', 6, { perPage: 2, page: 2 }),
         body: [qaEntity, userEntity(ROOT_NAMESPACE, 'root', 'Administrator')],
       });
-      expect(sentCommands()).toEqual([
-        tokenRead(ADMIN_TOKEN),
-        ...listReads(4),
-        batchGet({ pk: 'USER#1', sk: 'USER' }),
-      ]);
+      expect(sentCommands()).toEqual([tokenRead(ADMIN_TOKEN), ...listReads(4), batchGet(keys.user(1))]);
       // Token | lists and counters | the users of the page's personal namespaces.
       expect(rounds, sequence).toBe(3);
     });
@@ -228,8 +227,8 @@ describe('GET /namespaces', () => {
       });
       expect(sentCommands()).toEqual([
         tokenRead(ADMIN_TOKEN),
-        ...['GROUPS#private', 'GROUPS#internal', 'GROUPS#public', 'USERS'].map((list) =>
-          listQuery('l1', list),
+        ...[...['private', 'internal', 'public'].map(lists.groupsWithVisibility), lists.users].map((list) =>
+          listQuery(list),
         ),
       ]);
       expect(rounds, sequence).toBe(2);
@@ -239,10 +238,7 @@ describe('GET /namespaces', () => {
 
 describe('GET /namespaces/:id', () => {
   /** A namespace by id: the group and the personal namespace item, both beside the credential. */
-  const namespaceById = (id: number) => [
-    getCommand(groupKey(id)),
-    getCommand({ pk: `NAMESPACE#${id}`, sk: 'NAMESPACE' }),
-  ];
+  const namespaceById = (id: number) => [getCommand(groupKey(id)), getCommand(keys.userNamespace(id))];
 
   it('by id: a group its owner sees with the members of its subtree, in 3 round trips', async () => {
     const { value, rounds, sequence } = await withRoundTrips(() =>
@@ -252,7 +248,7 @@ describe('GET /namespaces/:id', () => {
     expect(sentCommands()).toEqual([
       ...namespaceById(3),
       tokenRead(USER_TOKEN),
-      treeQuery('TREE#3#GROUPS', '000000000003/'),
+      treeQuery(tree.groups(3), '000000000003/'),
       batchGet(memberKey('GROUP', 3, 2)),
       ...memberLists([3, 5]),
     ]);
@@ -269,7 +265,7 @@ describe('GET /namespaces/:id', () => {
     expect(sentCommands()).toEqual([
       ...namespaceById(9),
       tokenRead(USER_TOKEN),
-      treeQuery('TREE#9#GROUPS', '000000000009/'),
+      treeQuery(tree.groups(9), '000000000009/'),
       batchGet(memberKey('GROUP', 9, 2)),
     ]);
     // Token and namespace | access and subtree.
@@ -284,7 +280,7 @@ describe('GET /namespaces/:id', () => {
     expect(sentCommands()).toEqual([
       ...namespaceById(5),
       tokenRead(ADMIN_TOKEN),
-      treeQuery('TREE#3#GROUPS', '000000000003/000000000005/'),
+      treeQuery(tree.groups(3), '000000000003/000000000005/'),
       ...memberLists([5]),
     ]);
     // Token and namespace | subtree | member lists.
@@ -299,7 +295,7 @@ describe('GET /namespaces/:id', () => {
     expect(sentCommands()).toEqual([
       ...namespaceById(ALICE_NAMESPACE),
       tokenRead(USER_TOKEN),
-      getCommand({ pk: 'USER#2', sk: 'USER' }),
+      getCommand(keys.user(2)),
     ]);
     // Token, group and namespace item | the user.
     expect(rounds, sequence).toBe(2);
@@ -311,10 +307,10 @@ describe('GET /namespaces/:id', () => {
     );
     expect(value).toEqual(ok(withMembersCount(backendEntity, 0)));
     expect(sentCommands()).toEqual([
-      batchGet({ pk: 'ROUTE#platform', sk: 'ROUTE' }, { pk: 'ROUTE#platform/backend', sk: 'ROUTE' }),
+      batchGet(keys.route('platform'), keys.route('platform/backend')),
       tokenRead(USER_TOKEN),
       getCommand(groupKey(5)),
-      treeQuery('TREE#3#GROUPS', '000000000003/000000000005/'),
+      treeQuery(tree.groups(3), '000000000003/000000000005/'),
       batchGet(memberKey('GROUP', 3, 2), memberKey('GROUP', 5, 2), groupKey(3)),
       ...memberLists([5]),
     ]);
@@ -329,10 +325,10 @@ describe('GET /namespaces/:id', () => {
     );
     expect(value).toEqual(ok(withMembersCount(platformEntity, 1)));
     expect(sentCommands()).toEqual([
-      getCommand({ pk: 'ROUTE#platform', sk: 'ROUTE' }),
+      getCommand(keys.route('platform')),
       tokenRead(USER_TOKEN),
       getCommand(groupKey(3)),
-      treeQuery('TREE#3#GROUPS', '000000000003/'),
+      treeQuery(tree.groups(3), '000000000003/'),
       batchGet(memberKey('GROUP', 3, 2)),
       ...memberLists([3, 5]),
     ]);
@@ -346,9 +342,9 @@ describe('GET /namespaces/:id', () => {
     );
     expect(value).toEqual(ok(aliceEntity));
     expect(sentCommands()).toEqual([
-      getCommand({ pk: 'ROUTE#alice', sk: 'ROUTE' }),
+      getCommand(keys.route('alice')),
       tokenRead(USER_TOKEN),
-      getCommand({ pk: 'USER#2', sk: 'USER' }),
+      getCommand(keys.user(2)),
     ]);
     expect(rounds, sequence).toBe(2);
   });
@@ -359,9 +355,9 @@ describe('GET /namespaces/:id', () => {
     );
     expect(value).toEqual(message(404, '404 Namespace Not Found'));
     expect(sentCommands()).toEqual([
-      getCommand({ pk: 'ROUTE#bob', sk: 'ROUTE' }),
+      getCommand(keys.route('bob')),
       tokenRead(USER_TOKEN),
-      getCommand({ pk: 'USER#7', sk: 'USER' }),
+      getCommand(keys.user(7)),
     ]);
     expect(rounds, sequence).toBe(2);
   });
@@ -374,7 +370,7 @@ describe('GET /namespaces/:id', () => {
     expect(sentCommands()).toEqual([
       ...namespaceById(9),
       tokenRead(USER_TOKEN),
-      treeQuery('TREE#9#GROUPS', '000000000009/'),
+      treeQuery(tree.groups(9), '000000000009/'),
       batchGet(memberKey('GROUP', 9, 2)),
     ]);
     expect(rounds, sequence).toBe(2);
@@ -390,10 +386,8 @@ describe('GET /namespaces/:id/exists', () => {
     expect(value).toEqual(ok({ exists: true, suggests: ['platform2'] }));
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
-      getCommand({ pk: 'ROUTE#platform', sk: 'ROUTE' }),
-      batchGet(
-        ...Array.from({ length: 20 }, (_, index) => ({ pk: `ROUTE#platform${index + 1}`, sk: 'ROUTE' })),
-      ),
+      getCommand(keys.route('platform')),
+      batchGet(...Array.from({ length: 20 }, (_, index) => keys.route(`platform${index + 1}`))),
     ]);
     expect(rounds).toBe(3);
   });
@@ -433,7 +427,10 @@ describe('GET /projects with id bounds', () => {
           IndexName: 'l1-id',
           KeyConditionExpression: '#list = :partition AND #sort >= :from',
           ExpressionAttributeNames: { '#list': 'l1', '#sort': 'sid' },
-          ExpressionAttributeValues: { ':partition': 'PROJECTS#public', ':from': pad(43) },
+          ExpressionAttributeValues: {
+            ':partition': lists.projectsWithVisibility('public').partition,
+            ':from': pad(43),
+          },
           ScanIndexForward: true,
           Limit: 1000,
           ExclusiveStartKey: undefined,

@@ -8,6 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '#store/keys.ts';
 import { handler } from '../../functions/workers/note-touches.ts';
 import { lambdaContext } from '../support/events.ts';
 import { ddb, pad, resetMocks, SEP, sentCommands, TABLE } from './fixtures.ts';
@@ -72,19 +73,19 @@ beforeEach(() => {
 describe('note-touches worker', () => {
   it("touches each new note's parent (issue, merge request, snippet, epic) at the note's creation", async () => {
     const notes = [
-      { pk: 'ISSUE#42#4', sk: `NOTE#${pad(71)}`, noteableId: 310 },
-      { pk: 'MR#42#3', sk: `NOTE#${pad(72)}`, noteableId: 510 },
-      { pk: 'SNIPPET#500', sk: `NOTE#${pad(73)}`, noteableId: 500 },
-      { pk: 'EPIC#31', sk: `NOTE#${pad(74)}`, noteableId: 31 },
+      { ...keys.note(keys.issue(42, 4).pk, 71), noteableId: 310 },
+      { ...keys.note(keys.mergeRequest(42, 3).pk, 72), noteableId: 510 },
+      { ...keys.note(keys.snippet(500).pk, 73), noteableId: 500 },
+      { ...keys.note(keys.epic(31).pk, 74), noteableId: 31 },
     ];
     expect(await run(notes.map((note, index) => noteRecord(index + 1, 'INSERT', note)))).toEqual({
       batchItemFailures: [],
     });
     expect(sentCommands()).toEqual([
-      touch({ pk: 'ISSUE#42#4', sk: 'ISSUE' }, 310),
-      touch({ pk: 'MR#42#3', sk: 'MR' }, 510),
-      touch({ pk: 'SNIPPET#500', sk: 'SNIPPET' }, 500),
-      touch({ pk: 'EPIC#31', sk: 'EPIC' }, 31),
+      touch(keys.issue(42, 4), 310),
+      touch(keys.mergeRequest(42, 3), 510),
+      touch(keys.snippet(500), 500),
+      touch(keys.epic(31), 31),
     ]);
   });
 
@@ -95,18 +96,21 @@ describe('note-touches worker', () => {
         new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }),
       );
     expect(
-      await run([noteRecord(1, 'INSERT', { pk: 'ISSUE#42#4', sk: `NOTE#${pad(71)}`, noteableId: 310 })]),
+      await run([noteRecord(1, 'INSERT', { ...keys.note(keys.issue(42, 4).pk, 71), noteableId: 310 })]),
     ).toEqual({ batchItemFailures: [] });
-    expect(sentCommands()).toEqual([touch({ pk: 'ISSUE#42#4', sk: 'ISSUE' }, 310)]);
+    expect(sentCommands()).toEqual([touch(keys.issue(42, 4), 310)]);
   });
 
   it('edits and removals of notes, and the parts of long bodies, touch nothing', async () => {
-    const note = { pk: 'ISSUE#42#4', sk: `NOTE#${pad(71)}`, noteableId: 310 };
+    const note = { ...keys.note(keys.issue(42, 4).pk, 71), noteableId: 310 };
     expect(
       await run([
         noteRecord(1, 'MODIFY', note),
         noteRecord(2, 'REMOVE', note),
-        noteRecord(3, 'INSERT', { ...note, sk: `NOTE#${pad(71)}#PART#000#a1b2c3d4` }),
+        noteRecord(3, 'INSERT', {
+          ...note,
+          sk: keys.notePart(keys.note(keys.issue(42, 4).pk, 71), 'a1b2c3d4', 0).sk,
+        }),
       ]),
     ).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([]);
@@ -115,7 +119,7 @@ describe('note-touches worker', () => {
   it('a touch that fails otherwise is reported (by its sequence number), so the record is tried again', async () => {
     ddb.on(UpdateCommand).rejects(new Error('network down'));
     expect(
-      await run([noteRecord(1, 'INSERT', { pk: 'ISSUE#42#4', sk: `NOTE#${pad(71)}`, noteableId: 310 })]),
+      await run([noteRecord(1, 'INSERT', { ...keys.note(keys.issue(42, 4).pk, 71), noteableId: 310 })]),
     ).toEqual({ batchItemFailures: [{ itemIdentifier: '1'.padStart(21, '0') }] });
   });
 });

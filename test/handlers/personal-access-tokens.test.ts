@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, type ListName, lists } from '#store/keys.ts';
 import { handler as createToken } from '../../functions/personal-access-tokens/create.ts';
 import { handler as listTokens } from '../../functions/personal-access-tokens/list.ts';
 import { handler as revokeToken } from '../../functions/personal-access-tokens/revoke.ts';
@@ -50,8 +51,7 @@ function tokenItem(token: {
 }) {
   const pad = String(token.id).padStart(12, '0');
   return {
-    pk: `PAT#${token.id}`,
-    sk: 'PAT',
+    ...keys.accessToken(token.id),
     id: token.id,
     user_id: token.user_id,
     name: token.name,
@@ -62,8 +62,8 @@ function tokenItem(token: {
     last_used_at: null,
     token_hash: token.hash,
     kind: 'personal_access_token',
-    l1: 'PATS',
-    l2: `PATS#USER#${token.user_id}`,
+    l1: lists.accessTokens.partition,
+    l2: lists.accessTokensOfUser(token.user_id).partition,
     sid: pad,
     screated: `2026-10-01T00:00:00.000Z${SEP}${pad}`,
   };
@@ -81,7 +81,7 @@ beforeEach(() => {
 describe('POST /users/:user_id/personal_access_tokens', () => {
   beforeEach(() => {
     ddb
-      .on(UpdateCommand, { Key: { pk: 'COUNTER#personal_access_token', sk: 'COUNTER' } })
+      .on(UpdateCommand, { Key: keys.idCounter('personal_access_token') })
       .resolves({ Attributes: { value: 30 } });
   });
 
@@ -116,7 +116,7 @@ describe('POST /users/:user_id/personal_access_tokens', () => {
       {
         UpdateCommand: {
           TableName: TABLE,
-          Key: { pk: 'COUNTER#personal_access_token', sk: 'COUNTER' },
+          Key: keys.idCounter('personal_access_token'),
           UpdateExpression: 'ADD #value :size',
           ExpressionAttributeNames: { '#value': 'value' },
           ExpressionAttributeValues: { ':size': 10 },
@@ -129,7 +129,7 @@ describe('POST /users/:user_id/personal_access_tokens', () => {
             {
               ConditionCheck: {
                 TableName: TABLE,
-                Key: { pk: 'USER#7', sk: 'USER' },
+                Key: keys.user(7),
                 ConditionExpression: 'attribute_exists(pk)',
               },
             },
@@ -137,8 +137,7 @@ describe('POST /users/:user_id/personal_access_tokens', () => {
               Put: {
                 TableName: TABLE,
                 Item: {
-                  pk: 'PAT#21',
-                  sk: 'PAT',
+                  ...keys.accessToken(21),
                   id: 21,
                   user_id: 7,
                   name: 'ci',
@@ -149,8 +148,8 @@ describe('POST /users/:user_id/personal_access_tokens', () => {
                   last_used_at: null,
                   token_hash: hash,
                   kind: 'personal_access_token',
-                  l1: 'PATS',
-                  l2: 'PATS#USER#7',
+                  l1: lists.accessTokens.partition,
+                  l2: lists.accessTokensOfUser(7).partition,
                   sid: '000000000021',
                   screated: `${NOW}${SEP}000000000021`,
                 },
@@ -161,8 +160,7 @@ describe('POST /users/:user_id/personal_access_tokens', () => {
               Put: {
                 TableName: TABLE,
                 Item: {
-                  pk: `TOKENHASH#${hash}`,
-                  sk: 'TOKENHASH',
+                  ...keys.accessTokenHash(hash),
                   kind: 'token_grant',
                   token_id: 21,
                   scopes: ['api', 'read_user'],
@@ -180,8 +178,8 @@ describe('POST /users/:user_id/personal_access_tokens', () => {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            listCount('PATS', 1),
-            listCount('PATS#USER#7', 1),
+            listCount(lists.accessTokens, 1),
+            listCount(lists.accessTokensOfUser(7), 1),
           ],
         },
       },
@@ -309,12 +307,12 @@ describe('GET /personal_access_tokens', () => {
     active,
     expires_at: item.expires_at,
   });
-  const query = (list: 'l1' | 'l2', partition: string, limit: number) => ({
+  const query = (list: ListName, limit: number) => ({
     TableName: TABLE,
-    IndexName: `${list}-id`,
+    IndexName: `${list.attribute}-id`,
     KeyConditionExpression: '#list = :partition',
-    ExpressionAttributeNames: { '#list': list },
-    ExpressionAttributeValues: { ':partition': partition },
+    ExpressionAttributeNames: { '#list': list.attribute },
+    ExpressionAttributeValues: { ':partition': list.partition },
     ScanIndexForward: true,
     Limit: limit,
     ExclusiveStartKey: undefined,
@@ -323,8 +321,8 @@ describe('GET /personal_access_tokens', () => {
 
   beforeEach(() => {
     ddb.on(QueryCommand).resolves({ Items: [live, old, gone] });
-    givenListCount('PATS#USER#2', 3);
-    givenListCount('PATS', 40);
+    givenListCount(lists.accessTokensOfUser(2), 3);
+    givenListCount(lists.accessTokens, 40);
   });
 
   it("lists the caller's own tokens, oldest first, never their hashes", async () => {
@@ -344,8 +342,8 @@ describe('GET /personal_access_tokens', () => {
     });
     expect(sentCommands()).toEqual([
       { GetCommand: tokenLookup(USER_TOKEN) },
-      { QueryCommand: query('l2', `PATS#USER#${REGULAR.id}`, 20) },
-      countRead('PATS#USER#2'),
+      { QueryCommand: query(lists.accessTokensOfUser(REGULAR.id), 20) },
+      countRead(lists.accessTokensOfUser(2)),
     ]);
     expect(JSON.stringify(response.body)).not.toContain('h3');
   });
@@ -374,7 +372,10 @@ describe('GET /personal_access_tokens', () => {
     expect(all.headers['X-Total']).toBe('40');
     expect(all.headers['X-Total-Pages']).toBe('14');
     expect(all.headers['X-Next-Page']).toBe('2');
-    expect(sentCommands().slice(1)).toEqual([{ QueryCommand: query('l1', 'PATS', 3) }, countRead('PATS')]);
+    expect(sentCommands().slice(1)).toEqual([
+      { QueryCommand: query(lists.accessTokens, 3) },
+      countRead(lists.accessTokens),
+    ]);
 
     ddb.resetHistory();
     const one = await invoke(listTokens, 'GET', '/api/v4/personal_access_tokens', {
@@ -383,8 +384,8 @@ describe('GET /personal_access_tokens', () => {
     });
     expect(one.statusCode).toBe(200);
     expect(sentCommands().slice(1)).toEqual([
-      { QueryCommand: query('l2', 'PATS#USER#2', 20) },
-      countRead('PATS#USER#2'),
+      { QueryCommand: query(lists.accessTokensOfUser(2), 20) },
+      countRead(lists.accessTokensOfUser(2)),
     ]);
   });
 
@@ -396,7 +397,7 @@ describe('GET /personal_access_tokens', () => {
     expect(active.statusCode).toBe(200);
     expect(active.body).toEqual([entity(old, false)]);
     expect(active.headers['X-Total']).toBe('1');
-    expect(sentCommands().slice(1)).toEqual([{ QueryCommand: query('l2', 'PATS#USER#2', 1000) }]);
+    expect(sentCommands().slice(1)).toEqual([{ QueryCommand: query(lists.accessTokensOfUser(2), 1000) }]);
 
     const search = await invoke(listTokens, 'GET', '/api/v4/personal_access_tokens', {
       token: USER_TOKEN,
@@ -455,10 +456,10 @@ describe('DELETE /personal_access_tokens/:id', () => {
     revoked: true,
     hash: 'h9',
   });
-  const revoke = (pk: string, sk: string) => ({
+  const revoke = (Key: { pk: string; sk: string }) => ({
     Update: {
       TableName: TABLE,
-      Key: { pk, sk },
+      Key,
       UpdateExpression: 'SET revoked = :true',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':true': true },
@@ -467,7 +468,7 @@ describe('DELETE /personal_access_tokens/:id', () => {
 
   beforeEach(() => {
     for (const item of [mine, bobs, revoked]) {
-      ddb.on(GetCommand, { Key: { pk: item.pk, sk: 'PAT' } }).resolves({ Item: item });
+      ddb.on(GetCommand, { Key: keys.accessToken(item.id) }).resolves({ Item: item });
     }
   });
 
@@ -481,10 +482,10 @@ describe('DELETE /personal_access_tokens/:id', () => {
     });
     expect(sentCommands()).toEqual([
       { GetCommand: tokenLookup(USER_TOKEN) },
-      { GetCommand: { TableName: TABLE, Key: { pk: 'PAT#3', sk: 'PAT' }, ConsistentRead: true } },
+      { GetCommand: { TableName: TABLE, Key: keys.accessToken(3), ConsistentRead: true } },
       {
         TransactWriteCommand: {
-          TransactItems: [revoke('PAT#3', 'PAT'), revoke('TOKENHASH#h3', 'TOKENHASH')],
+          TransactItems: [revoke(keys.accessToken(3)), revoke(keys.accessTokenHash('h3'))],
         },
       },
     ]);
@@ -499,7 +500,7 @@ describe('DELETE /personal_access_tokens/:id', () => {
       body: undefined,
     });
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
-      TransactItems: [revoke('PAT#8', 'PAT'), revoke('TOKENHASH#h8', 'TOKENHASH')],
+      TransactItems: [revoke(keys.accessToken(8)), revoke(keys.accessTokenHash('h8'))],
     });
   });
 

@@ -13,6 +13,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, type ListName, listCounter, lists } from '#store/keys.ts';
 import { handler as deleteProject } from '../../functions/projects/delete.ts';
 import { handler as worker } from '../../functions/workers/project-delete.ts';
 import { invoke, lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
@@ -62,8 +63,8 @@ process.env.QUEUE_URL_PROJECT_DELETE = PROJECT_DELETE_QUEUE_URL;
 
 const s3 = mockClient(S3Client);
 
-const ROUTE = { pk: 'ROUTE#platform/backend/api', sk: 'ROUTE' };
-const NAME = { pk: 'PROJECTNAME#5#api', sk: 'PROJECTNAME' };
+const ROUTE = keys.route('platform/backend/api');
+const NAME = keys.projectName(5, 'api');
 const releaseOwned = (Key: { pk: string; sk: string }) => ({
   Delete: {
     TableName: TABLE,
@@ -88,8 +89,8 @@ const mark = (relation: 'none' | number) => ({
     ExpressionAttributeValues: {
       ':true': true,
       ':none': null,
-      ':l1': 'PROJECTS#private',
-      ':l2': 'PROJECTS#NS#5#private',
+      ':l1': lists.projectsWithVisibility('private').partition,
+      ':l2': lists.namespaceProjects(5, 'private').partition,
       ':path': 'platform/backend/api',
       ':name': 'API',
       ...(relation === 'none' ? { ':nullType': 'NULL' } : { ':source': relation }),
@@ -101,7 +102,7 @@ const leaveSource = (sourceId: number) => [
   {
     Delete: {
       TableName: TABLE,
-      Key: { pk: `PROJECT#${sourceId}`, sk: `FORK#${pad(42)}` },
+      Key: keys.forkLink(sourceId, 42),
       ConditionExpression: 'attribute_exists(pk)',
     },
   },
@@ -113,10 +114,10 @@ const markTransaction = (relation: 'none' | number) =>
     mark(relation),
     releaseOwned(ROUTE),
     releaseOwned(NAME),
-    listCount('PROJECTS#private', -1),
-    listCount('PROJECTS#NS#5#private', -1),
+    listCount(lists.projectsWithVisibility('private'), -1),
+    listCount(lists.namespaceProjects(5, 'private'), -1),
     // From now on its counter shards refuse a late star, fork or issue.
-    ...shardTombstones('PROJECT#42', 4),
+    ...shardTombstones(keys.project(42).pk, 4),
     ...(relation === 'none' ? [] : leaveSource(relation)),
   );
 
@@ -209,11 +210,11 @@ describe('DELETE /projects/:id', () => {
 });
 
 describe('project-delete worker', () => {
-  const HOOK = { pk: 'PROJECT#42', sk: `HOOK#${pad(11)}` };
-  const LOG = { pk: 'HOOKLOG#11#2026-11-22', sk: `LOG#${NOW}#${pad(900)}` };
-  const DELIVERY = { pk: 'DELIVERY#d-1', sk: 'DELIVERY' };
-  const LINK = { pk: 'PROJECT#42', sk: `FORK#${pad(50)}` };
-  const LEASE = { pk: 'PROJECT#42', sk: 'REPOLEASE' };
+  const HOOK = keys.hook(42, 11);
+  const LOG = keys.hookLog(11, NOW, 900);
+  const DELIVERY = keys.hookDelivery('d-1');
+  const LINK = keys.forkLink(42, 50);
+  const LEASE = keys.repositoryLease(42);
   const run = (body: string, messageId = 'msg-1') =>
     worker(sqsEvent(sqsRecord(body, messageId)), lambdaContext('project-delete'));
 
@@ -232,7 +233,7 @@ describe('project-delete worker', () => {
         id: 900,
         hook_id: 11,
         delivery_id: 'd-1',
-        l1: 'HOOKLOGS#11#successful',
+        l1: lists.hookLogsOfOutcome(11, 'successful').partition,
         sid: pad(900),
       },
       {
@@ -255,10 +256,10 @@ describe('project-delete worker', () => {
     BatchWriteCommand: { RequestItems: { [TABLE]: keys.map((Key) => ({ DeleteRequest: { Key } })) } },
   });
   /** The counter shards of a list's total (4: none of these lists is instance-wide). */
-  const counter = (list: string) => shardKeys(`LISTCOUNT#${list}`, 4);
-  const purgeQuery = (partition: string) => ({
+  const counter = (list: ListName) => shardKeys(listCounter(list).pk, 4);
+  const purgeQuery = (list: ListName) => ({
     QueryCommand: {
-      ...listQuery('l1', partition).QueryCommand,
+      ...listQuery(list).QueryCommand,
       Limit: undefined,
       ProjectionExpression: 'pk, sk, group_id, iid',
     },
@@ -266,7 +267,7 @@ describe('project-delete worker', () => {
   /** The hook's attempts of one outcome, found for the purge whatever their day. */
   const logListQuery = (outcome: string) => ({
     QueryCommand: {
-      ...listQuery('l1', `HOOKLOGS#11#${outcome}`).QueryCommand,
+      ...listQuery(lists.hookLogsOfOutcome(11, outcome)).QueryCommand,
       Limit: undefined,
       ProjectionExpression: 'pk, sk, delivery_id',
     },
@@ -304,27 +305,30 @@ describe('project-delete worker', () => {
       ...projectRead(42),
       leaseTaken,
       leaseReleased,
-      purgeQuery('ISSUES#PROJECT#42'),
+      purgeQuery(lists.projectIssues(42)),
       // The open issues' total is the project's open_issues_count: its shards are the project's,
       // which stay marked deleted, so they are not among the list counters removed here.
-      deleteKeys(...['', '#closed'].flatMap((state) => counter(`ISSUES#PROJECT#42${state}`))),
-      purgeQuery('MRS#PROJECT#42'),
+      deleteKeys(...[lists.projectIssues(42), lists.projectIssuesInState(42, 'closed')].flatMap(counter)),
+      purgeQuery(lists.projectMergeRequests(42)),
       deleteKeys(
-        ...['', '#opened', '#closed', '#merged', '#locked'].flatMap((state) =>
-          counter(`MRS#PROJECT#42${state}`),
-        ),
+        ...[
+          lists.projectMergeRequests(42),
+          ...['opened', 'closed', 'merged', 'locked'].map((state) =>
+            lists.projectMergeRequestsInState(42, state),
+          ),
+        ].flatMap(counter),
       ),
-      purgeQuery('SNIPPETS#PROJECT#42'),
-      deleteKeys(...counter('SNIPPETS#PROJECT#42')),
+      purgeQuery(lists.projectSnippets(42)),
+      deleteKeys(...counter(lists.projectSnippets(42))),
       // Its counter shards stay marked deleted (TTL ends them); the rest of its partition goes.
       {
         BatchWriteCommand: {
           RequestItems: {
-            [TABLE]: shardTombstoneItems('PROJECT#42', 4).map((Item) => ({ PutRequest: { Item } })),
+            [TABLE]: shardTombstoneItems(keys.project(42).pk, 4).map((Item) => ({ PutRequest: { Item } })),
           },
         },
       },
-      partitionQuery('PROJECT#42'),
+      partitionQuery(keys.project(42).pk),
       // The fork stays and loses its source, only while it still names this one.
       {
         UpdateCommand: {
@@ -344,15 +348,15 @@ describe('project-delete worker', () => {
       transaction(deleteExisting(LINK)),
       transaction(deleteExisting(HOOK)),
       transaction(
-        deleteExisting({ pk: 'PROJECT#42', sk: 'MEMBER#7' }),
-        listCount('MEMBERS#PROJECT#42', -1),
-        listCount('MEMBERSHIPS#PROJECT#USER#7', -1),
+        deleteExisting(keys.projectMember(42, 7)),
+        listCount(lists.projectMembers(42), -1),
+        listCount(lists.projectMembershipsOfUser(7), -1),
       ),
       transaction(releaseOwned(ROUTE)),
       transaction(releaseOwned(NAME)),
       transaction(
         deleteExisting(projectKey(42)),
-        ...counter('MEMBERS#PROJECT#42').map((Key) => ({ Delete: { TableName: TABLE, Key } })),
+        ...counter(lists.projectMembers(42)).map((Key) => ({ Delete: { TableName: TABLE, Key } })),
       ),
     ]);
     expect(s3.calls().map((call) => call.args[0].input)).toEqual([

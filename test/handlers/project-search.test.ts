@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FEATURE_DEFAULTS } from '#domain/projects.ts';
+import { keys, type ListName, listCounter, lists } from '#store/keys.ts';
 import { handler as listProjects } from '../../functions/projects/list.ts';
 import { handler as searchIndexWorker } from '../../functions/workers/search-index.ts';
 import { invoke, lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
@@ -99,12 +100,11 @@ type ProjectRecord = ReturnType<typeof projectRecord>;
 /** A project item as the store writes it (personal namespace: no tree attributes). */
 function projectItem(project: ProjectRecord): Item {
   return {
-    pk: `PROJECT#${project.id}`,
-    sk: 'PROJECT',
+    ...keys.project(project.id),
     ...project,
     kind: 'project',
-    l1: `PROJECTS#${project.visibility}`,
-    l2: `PROJECTS#NS#${project.namespace.id}#${project.visibility}`,
+    l1: lists.projectsWithVisibility(project.visibility).partition,
+    l2: lists.namespaceProjects(project.namespace.id, project.visibility).partition,
     sid: pad(project.id),
     sname: `${project.name.toLowerCase()}${SEP}${pad(project.id)}`,
     spath: `${project.path.toLowerCase()}${SEP}${pad(project.id)}`,
@@ -116,28 +116,27 @@ function projectItem(project: ProjectRecord): Item {
 
 /** A posting as the worker writes it. */
 const postingItem = (projectId: number, searchKey: string): Item => ({
-  pk: `PROJECT#${projectId}`,
-  sk: `SEARCH#${searchKey}`,
+  ...keys.searchPosting(projectId, searchKey),
   kind: 'search_posting',
   project_id: projectId,
   search_key: searchKey,
-  l1: `SEARCH#${searchKey}`,
+  l1: lists.searchPostings(searchKey).partition,
   sid: pad(projectId),
 });
 
 /** A pending marker as a project's create/rename transaction writes it. */
 const markerItem = (projectId: number, version: string): Item => ({
-  pk: `PROJECT#${projectId}`,
-  sk: 'SEARCHPENDING',
+  ...keys.searchPending(projectId),
   kind: 'search_pending',
   project_id: projectId,
   version,
-  l1: 'SEARCH#PENDING',
+  l1: lists.searchPending.partition,
   sid: pad(projectId),
 });
 
 /** The total of projects listed under a search key, as its counter shards hold it. */
-const counterItems = (searchKey: string, count: number): Item[] => countItems(`SEARCH#${searchKey}`, count);
+const counterItems = (searchKey: string, count: number): Item[] =>
+  countItems(lists.searchPostings(searchKey), count);
 
 /** What anonymous callers get for a project (GitLab's BasicProjectDetails). */
 const simpleView = (project: ProjectRecord) => ({
@@ -164,10 +163,11 @@ const simpleView = (project: ProjectRecord) => ({
 // Commands -------------------------------------------------------------------------------------------
 
 const consistentGet = (key: Key) => ({ GetCommand: { TableName: TABLE, Key: key, ConsistentRead: true } });
-const markerKey = (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'SEARCHPENDING' });
-const projectKey = (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' });
+const markerKey = (id: number): Key => keys.searchPending(id);
+const projectKey = (id: number): Key => keys.project(id);
 /** The counter shards of a search key's list (4: no key is instance-wide). */
-const counterKeys = (searchKey: string): Key[] => shardKeys(`LISTCOUNT#SEARCH#${searchKey}`, 4);
+const counterKeys = (searchKey: string): Key[] =>
+  shardKeys(listCounter(lists.searchPostings(searchKey)).pk, 4);
 /** The worker reads the project by key: the item, and its counter shards beside it. */
 const projectReadConsistent = (id: number) => [
   consistentGet(projectKey(id)),
@@ -178,7 +178,7 @@ const existingPostingsQuery = (id: number) => ({
   QueryCommand: {
     TableName: TABLE,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': `PROJECT#${id}`, ':prefix': 'SEARCH#' },
+    ExpressionAttributeValues: { ':pk': keys.project(id).pk, ':prefix': keys.searchPosting(id, '').sk },
     ProjectionExpression: 'search_key',
     ExclusiveStartKey: undefined,
   },
@@ -189,7 +189,9 @@ const batchWrite = (...items: Item[]) => ({
 });
 
 /** A posting counted on one shard of its key's total (the worker writes it alone). */
-const counterUpdate = (searchKey: string) => ({ UpdateCommand: listCount(`SEARCH#${searchKey}`, 1).Update });
+const counterUpdate = (searchKey: string) => ({
+  UpdateCommand: listCount(lists.searchPostings(searchKey), 1).Update,
+});
 
 const markerDelete = (id: number, version: string) => ({
   DeleteCommand: {
@@ -201,20 +203,20 @@ const markerDelete = (id: number, version: string) => ({
 });
 
 /** A Query of a list (`l1` partition) in the given order, as the list readers send it. */
-const listQuery = (partition: string, order: string, limit: number) => ({
+const listQuery = (list: ListName, order: string, limit: number) => ({
   QueryCommand: {
     TableName: TABLE,
-    IndexName: `l1-${order}`,
+    IndexName: `${list.attribute}-${order}`,
     KeyConditionExpression: '#list = :partition',
-    ExpressionAttributeNames: { '#list': 'l1' },
-    ExpressionAttributeValues: { ':partition': partition },
+    ExpressionAttributeNames: { '#list': list.attribute },
+    ExpressionAttributeValues: { ':partition': list.partition },
     ScanIndexForward: true,
     Limit: limit,
     ExclusiveStartKey: undefined,
   },
 });
-const pendingQuery = () => listQuery('SEARCH#PENDING', 'id', 1000);
-const postingsQuery = (searchKey: string) => listQuery(`SEARCH#${searchKey}`, 'id', 201);
+const pendingQuery = () => listQuery(lists.searchPending, 'id', 1000);
+const postingsQuery = (searchKey: string) => listQuery(lists.searchPostings(searchKey), 'id', 201);
 
 const batchGet = (...keys: Key[]) => ({
   BatchGetCommand: { RequestItems: { [TABLE]: { Keys: keys, ConsistentRead: true } } },
@@ -254,8 +256,10 @@ function answerFromTable(): void {
   ddb.on(QueryCommand).resolves({ Items: [] });
 }
 
-const givenList = (partition: string, items: Item[]) =>
-  ddb.on(QueryCommand, { ExpressionAttributeValues: { ':partition': partition } }).resolves({ Items: items });
+const givenList = (list: ListName, items: Item[]) =>
+  ddb
+    .on(QueryCommand, { ExpressionAttributeValues: { ':partition': list.partition } })
+    .resolves({ Items: items });
 
 pinCounterShards();
 
@@ -305,7 +309,9 @@ describe('search-index worker', () => {
   it('writes and counts only the keys the project is not listed under yet', async () => {
     store(markerItem(43, 'v-2'), projectItem(abcd));
     ddb
-      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'PROJECT#43', ':prefix': 'SEARCH#' } })
+      .on(QueryCommand, {
+        ExpressionAttributeValues: { ':pk': keys.project(43).pk, ':prefix': keys.searchPosting(43, '').sk },
+      })
       // From the project's earlier text: '~abc' is still one of its keys, '~old' no longer is.
       .resolves({ Items: [{ search_key: '~abc' }, { search_key: '~old' }] });
     expect(await runWorker('{"projectId":43}')).toEqual({ batchItemFailures: [] });
@@ -313,7 +319,9 @@ describe('search-index worker', () => {
       .commandCalls(BatchWriteCommand)
       .flatMap((call) => call.args[0].input.RequestItems?.[TABLE] ?? [])
       .map((request) => String(request.PutRequest?.Item?.sk));
-    expect(new Set(written)).toEqual(new Set(['SEARCH#~bcd', 'SEARCH#=xy']));
+    expect(new Set(written)).toEqual(
+      new Set([keys.searchPosting(43, '~bcd').sk, keys.searchPosting(43, '=xy').sk]),
+    );
     expect(sentCommands()).toEqual([
       consistentGet(markerKey(43)),
       ...projectReadConsistent(43),
@@ -328,7 +336,7 @@ describe('search-index worker', () => {
   it('writes nothing when every key is already listed, but still removes the marker', async () => {
     store(markerItem(43, 'v-3'), projectItem(abcd));
     ddb
-      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'PROJECT#43' } })
+      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': keys.project(43).pk } })
       .resolves({ Items: [{ search_key: '~abc' }, { search_key: '~bcd' }, { search_key: '=xy' }] });
     expect(await runWorker('{"projectId":43}')).toEqual({ batchItemFailures: [] });
     expect(sentCommands()).toEqual([
@@ -504,7 +512,7 @@ describe('GET /projects?search= through the index', () => {
         deleting: true,
       },
     );
-    givenList('SEARCH#~otf', [
+    givenList(lists.searchPostings('~otf'), [
       postingItem(43, '~otf'),
       postingItem(44, '~otf'),
       postingItem(45, '~otf'),
@@ -512,7 +520,7 @@ describe('GET /projects?search= through the index', () => {
       postingItem(48, '~otf'),
     ]);
     // 43 was renamed again (already listed, and pending); 46 is new.
-    givenList('SEARCH#PENDING', [markerItem(43, 'v-9'), markerItem(46, 'v-10')]);
+    givenList(lists.searchPending, [markerItem(43, 'v-9'), markerItem(46, 'v-10')]);
 
     expect(await search('dotfi')).toEqual({
       statusCode: 200,
@@ -535,7 +543,7 @@ describe('GET /projects?search= through the index', () => {
       projectItem(mirror),
       projectItem(dotfiles),
     );
-    givenList('SEARCH#PENDING', [markerItem(46, 'v-11')]);
+    givenList(lists.searchPending, [markerItem(46, 'v-11')]);
     expect(await search('dotfi')).toEqual({
       statusCode: 200,
       headers: pageHeaders(1, 'dotfi'),
@@ -567,7 +575,7 @@ describe('GET /projects?search= through the index', () => {
       created_at: '2026-01-16T08:00:00.000Z',
     });
     store(...counterItems('=ab', 2), projectItem(ab), projectItem(abPrefix));
-    givenList('SEARCH#=ab', [postingItem(50, '=ab'), postingItem(51, '=ab')]);
+    givenList(lists.searchPostings('=ab'), [postingItem(50, '=ab'), postingItem(51, '=ab')]);
     expect(await search('Ab')).toEqual({
       statusCode: 200,
       headers: pageHeaders(2, 'Ab'),
@@ -591,7 +599,7 @@ describe('GET /projects?search= through the index', () => {
     const ids = Array.from({ length: 200 }, (_, index) => 1000 + index);
     ids[0] = 43;
     givenList(
-      'SEARCH#~otf',
+      lists.searchPostings('~otf'),
       ids.map((id) => postingItem(id, '~otf')),
     );
     expect(await search('dotfi')).toEqual({
@@ -611,11 +619,11 @@ describe('GET /projects?search= through the index', () => {
   it('falls back to the filtered public list when the rarest key lists more than 200 projects', async () => {
     store(...counterItems('~dot', 5000), ...counterItems('~otf', 300), ...counterItems('~tfi', 900));
     givenList(
-      'SEARCH#~otf',
+      lists.searchPostings('~otf'),
       Array.from({ length: 201 }, (_, index) => postingItem(1000 + index, '~otf')),
     );
-    givenList('SEARCH#PENDING', [markerItem(46, 'v-12')]);
-    givenList('PROJECTS#public', [dotfiles, hotfix, mirror, described].map(projectItem));
+    givenList(lists.searchPending, [markerItem(46, 'v-12')]);
+    givenList(lists.projectsWithVisibility('public'), [dotfiles, hotfix, mirror, described].map(projectItem));
     // The page's counters come from the projects' rollups (mirror's counted; no shards stored).
     const countedMirror = { ...mirror, star_count: 4, forks_count: 1 };
     store(projectRollupItem(countedMirror));
@@ -628,7 +636,7 @@ describe('GET /projects?search= through the index', () => {
       pendingQuery(),
       batchGet(...counterKeys('~dot'), ...counterKeys('~otf'), ...counterKeys('~tfi')),
       postingsQuery('~otf'),
-      listQuery('PROJECTS#public', 'created_at', 1000),
+      listQuery(lists.projectsWithVisibility('public'), 'created_at', 1000),
       // The page (mirror, dotfiles, described) with its counters: one rollup per project.
       projectPageCounters(46, 43, 48),
     ]);

@@ -4,6 +4,7 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { handler as transfer } from '../../functions/projects/transfer.ts';
 import { invoke } from '../support/events.ts';
 import {
@@ -75,12 +76,9 @@ const put = (token: string, projectId: number, namespace: string | number) =>
   invoke(transfer, 'PUT', `/api/v4/projects/${projectId}/transfer`, { token, json: { namespace } });
 
 /** The reads of a namespace by id: the group and the personal namespace item at once. */
-const namespaceById = (id: number) => [
-  getCommand(groupKey(id)),
-  getCommand({ pk: `NAMESPACE#${id}`, sk: 'NAMESPACE' }),
-];
+const namespaceById = (id: number) => [getCommand(groupKey(id)), getCommand(keys.userNamespace(id))];
 /** The read of a path without a slash: its one route, a group's or a username's. */
-const namespaceByPath = (path: string) => [getCommand({ pk: `ROUTE#${path}`, sk: 'ROUTE' })];
+const namespaceByPath = (path: string) => [getCommand(keys.route(path))];
 /** Alice's access to api: her memberships of it and its groups, with the groups' items. */
 const aliceApiAccess = batchGet(...apiMemberKeys(2));
 
@@ -99,17 +97,17 @@ function apiMove(moved: ProjectRecord, namespaceCheck: unknown) {
         ConditionExpression: NEW_ITEM,
       },
     },
-    { Delete: { TableName: TABLE, Key: { pk: 'ROUTE#platform/backend/api', sk: 'ROUTE' } } },
+    { Delete: { TableName: TABLE, Key: keys.route('platform/backend/api') } },
     {
       Put: {
         TableName: TABLE,
-        Item: { pk: `PROJECTNAME#${id}#api`, sk: 'PROJECTNAME', kind: 'project_name', id: 42 },
+        Item: { ...keys.projectName(id, 'api'), kind: 'project_name', id: 42 },
         ConditionExpression: NEW_ITEM,
       },
     },
-    { Delete: { TableName: TABLE, Key: { pk: 'PROJECTNAME#5#api', sk: 'PROJECTNAME' } } },
-    listCount('PROJECTS#NS#5#private', -1),
-    listCount(`PROJECTS#NS#${id}#private`, 1),
+    { Delete: { TableName: TABLE, Key: keys.projectName(5, 'api') } },
+    listCount(lists.namespaceProjects(5, 'private'), -1),
+    listCount(lists.namespaceProjects(id, 'private'), 1),
     namespaceCheck,
   );
 }
@@ -191,13 +189,15 @@ describe('PUT /projects/:id/transfer', () => {
       ...namespaceByPath('alice'),
       tokenRead(USER_TOKEN),
       ...projectRead(42),
-      getCommand({ pk: 'USER#2', sk: 'USER' }),
+      getCommand(keys.user(2)),
       aliceApiAccess,
-      ...['private', 'internal', 'public'].map((visibility) => countRead(`PROJECTS#NS#71#${visibility}`)),
+      ...['private', 'internal', 'public'].map((visibility) =>
+        countRead(lists.namespaceProjects(71, visibility)),
+      ),
       apiMove(intoAlice, {
         ConditionCheck: {
           TableName: TABLE,
-          Key: { pk: 'USER#2', sk: 'USER' },
+          Key: keys.user(2),
           ConditionExpression: 'attribute_exists(pk) AND username = :path AND #name = :name',
           ExpressionAttributeValues: { ':path': 'alice', ':name': 'Alice Liddell' },
           ExpressionAttributeNames: { '#name': 'name' },

@@ -6,6 +6,8 @@
 import { BatchGetCommand, type BatchGetCommandInput, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FEATURE_DEFAULTS } from '#domain/projects.ts';
+import { shardKey } from '#store/counters.ts';
+import { keys, lists, tree } from '#store/keys.ts';
 import { invoke } from '../support/events.ts';
 import {
   ACTIVITY,
@@ -146,37 +148,30 @@ function projectItem(project: ProjectRecord): Item {
   const groupIds = project.namespace.group_ids;
   const { star_count: _stars, forks_count: _forks, ...fields } = project;
   return {
-    pk: `PROJECT#${project.id}`,
-    sk: 'PROJECT',
+    ...keys.project(project.id),
     ...fields,
     kind: 'project',
-    l1: `PROJECTS#${project.visibility}`,
-    l2: `PROJECTS#NS#${project.namespace.id}#${project.visibility}`,
+    l1: lists.projectsWithVisibility(project.visibility).partition,
+    l2: lists.namespaceProjects(project.namespace.id, project.visibility).partition,
     sid: pad(project.id),
     sname: `${project.name.toLowerCase()}${SEP}${pad(project.id)}`,
     spath: `${project.path.toLowerCase()}${SEP}${pad(project.id)}`,
     screated: `${project.created_at}${SEP}${pad(project.id)}`,
     supdated: `${project.updated_at}${SEP}${pad(project.id)}`,
     sactivity: `${project.last_activity_at}${SEP}${pad(project.id)}`,
-    ...(groupIds.length
-      ? {
-          tree: `TREE#${groupIds[0]}#PROJECTS`,
-          tpath: `${groupIds.map((id) => `${pad(id)}/`).join('')}P${pad(project.id)}`,
-        }
-      : {}),
+    ...(groupIds.length ? tree.project(groupIds, project.id, project.visibility) : {}),
   };
 }
 
 /** The projects' counters on their shards: api's 2 stars on two of its four, dotfiles' fork on one. */
 const counterShards: Item[] = [
-  { pk: 'PROJECT#42', sk: 'COUNT#0', star_count: 1 },
-  { pk: 'PROJECT#42', sk: 'COUNT#3', star_count: 1 },
-  { pk: 'PROJECT#43', sk: 'COUNT#1', forks_count: 1 },
+  { ...shardKey(keys.project(42).pk, 0), star_count: 1 },
+  { ...shardKey(keys.project(42).pk, 3), star_count: 1 },
+  { ...shardKey(keys.project(43).pk, 1), forks_count: 1 },
 ];
 
 const projectMemberItem = (projectId: number, userId: number, accessLevel: number): Item => ({
-  pk: `PROJECT#${projectId}`,
-  sk: `MEMBER#${userId}`,
+  ...keys.projectMember(projectId, userId),
   project_id: projectId,
   user_id: userId,
   access_level: accessLevel,
@@ -184,8 +179,8 @@ const projectMemberItem = (projectId: number, userId: number, accessLevel: numbe
   created_at: CREATED,
   created_by_id: 1,
   kind: 'project_member',
-  l1: `MEMBERS#PROJECT#${projectId}`,
-  l2: `MEMBERSHIPS#PROJECT#USER#${userId}`,
+  l1: lists.projectMembers(projectId).partition,
+  l2: lists.projectMembershipsOfUser(userId).partition,
   sid: pad(userId),
   screated: `${CREATED}${SEP}${pad(userId)}`,
 });
@@ -196,8 +191,7 @@ const groupMemberItem = (
   userId: number,
   accessLevel: number,
 ): Item => ({
-  pk: `GROUP#${groupId}`,
-  sk: `MEMBER#${userId}`,
+  ...keys.groupMember(groupId, userId),
   group_id: groupId,
   user_id: userId,
   access_level: accessLevel,
@@ -206,31 +200,30 @@ const groupMemberItem = (
   created_by_id: 1,
   kind: 'group_member',
   group_ancestor_ids: ancestorIds,
-  l1: `MEMBERS#GROUP#${groupId}`,
-  l2: `MEMBERSHIPS#GROUP#USER#${userId}`,
+  l1: lists.groupMembers(groupId).partition,
+  l2: lists.groupMembershipsOfUser(userId).partition,
   sid: pad(userId),
   screated: `${CREATED}${SEP}${pad(userId)}`,
 });
 
 // Keys ---------------------------------------------------------------------------------------------
 
-const grantKey = (secret: string): Key => ({ pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' });
-const projectKey = (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' });
+const grantKey = (secret: string): Key => keys.accessTokenHash(sha256(secret));
+const projectKey = (id: number): Key => keys.project(id);
 /** A project's counter shards, read in the same batch as the project (after the keys asked for). */
-const shardKeys = (id: number): Key[] =>
-  [0, 1, 2, 3].map((shard) => ({ pk: `PROJECT#${id}`, sk: `COUNT#${shard}` }));
+const shardKeys = (id: number): Key[] => [0, 1, 2, 3].map((shard) => shardKey(keys.project(id).pk, shard));
 /**
  * The keys that decide access to project 42: the memberships (direct, groups 3 and 5, shared groups
  * 8 and 9), then the items of groups 3 and 5, whose shares with other groups reach the project.
  */
 const memberKeys = (userId: number): Key[] => [
-  { pk: 'PROJECT#42', sk: `MEMBER#${userId}` },
-  { pk: 'GROUP#3', sk: `MEMBER#${userId}` },
-  { pk: 'GROUP#5', sk: `MEMBER#${userId}` },
-  { pk: 'GROUP#8', sk: `MEMBER#${userId}` },
-  { pk: 'GROUP#9', sk: `MEMBER#${userId}` },
-  { pk: 'GROUP#3', sk: 'GROUP' },
-  { pk: 'GROUP#5', sk: 'GROUP' },
+  keys.projectMember(42, userId),
+  keys.groupMember(3, userId),
+  keys.groupMember(5, userId),
+  keys.groupMember(8, userId),
+  keys.groupMember(9, userId),
+  keys.group(3),
+  keys.group(5),
 ];
 
 const batchGet = (...keys: Key[]) => ({

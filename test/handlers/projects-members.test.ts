@@ -1,5 +1,6 @@
 /** Members of projects: add, read, list, change and remove. */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { handler as addMember } from '../../functions/projects/members/add.ts';
 import { handler as getMember } from '../../functions/projects/members/get.ts';
 import { handler as listMembers } from '../../functions/projects/members/list.ts';
@@ -49,7 +50,7 @@ import {
 
 /** Alice is owner of api through platform: the reads every request to api makes. */
 const aliceOnApi = [tokenRead(USER_TOKEN), ...projectRead(42), batchGet(...apiMemberKeys(2))];
-const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+const userKey = (id: number) => keys.user(id);
 
 pinCounterShards();
 
@@ -80,8 +81,8 @@ describe('POST /projects/:id/members', () => {
         {
           ConditionCheck: { TableName: TABLE, Key: userKey(7), ConditionExpression: 'attribute_exists(pk)' },
         },
-        listCount('MEMBERS#PROJECT#42', 1),
-        listCount('MEMBERSHIPS#PROJECT#USER#7', 1),
+        listCount(lists.projectMembers(42), 1),
+        listCount(lists.projectMembershipsOfUser(7), 1),
       ),
     ]);
   });
@@ -141,7 +142,7 @@ describe('GET /projects/:id/members', () => {
       tokenRead(USER_TOKEN),
       ...projectRead(43),
       batchGet(memberKey('PROJECT', 43, 2)),
-      listQuery('l1', 'MEMBERS#PROJECT#43'),
+      listQuery(lists.projectMembers(43)),
       batchGet(userKey(2), userKey(7)),
     ]);
   });
@@ -203,8 +204,8 @@ describe('DELETE /projects/:id/members/:user_id', () => {
             ConditionExpression: 'attribute_exists(pk)',
           },
         },
-        listCount('MEMBERS#PROJECT#42', -1),
-        listCount('MEMBERSHIPS#PROJECT#USER#7', -1),
+        listCount(lists.projectMembers(42), -1),
+        listCount(lists.projectMembershipsOfUser(7), -1),
       ),
     ]);
   });

@@ -1,5 +1,6 @@
 /** GET /projects/:id/users and the plain signed-in GET /projects (no filters, no search). */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { keys, lists, tree } from '#store/keys.ts';
 import { handler as listUsers } from '../../functions/projects/list-users.ts';
 import { invoke } from '../support/events.ts';
 import { resetMocks, sentCommands, USER_TOKEN } from './fixtures.ts';
@@ -46,10 +47,10 @@ describe('GET /projects/:id/users', () => {
       tokenRead(USER_TOKEN),
       ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
-      listQuery('l1', 'MEMBERS#PROJECT#42'),
-      listQuery('l1', 'MEMBERS#GROUP#3'),
-      listQuery('l1', 'MEMBERS#GROUP#5'),
-      batchGet({ pk: 'USER#7', sk: 'USER' }, { pk: 'USER#2', sk: 'USER' }),
+      listQuery(lists.projectMembers(42)),
+      listQuery(lists.groupMembers(3)),
+      listQuery(lists.groupMembers(5)),
+      batchGet(keys.user(7), keys.user(2)),
     ]);
   });
 
@@ -69,7 +70,7 @@ describe('GET /projects (signed in, no filters)', () => {
   it('merges the visible lists with the projects reached through groups, newest first, with permissions', async () => {
     // The counters the page shows are those of the projects' rollups (no shards stored).
     const countedApi = { ...api, star_count: 2, forks_count: 1 };
-    store(...countItems('PROJECTS#public', 1), projectRollupItem(countedApi, 3));
+    store(...countItems(lists.projectsWithVisibility('public'), 1), projectRollupItem(countedApi, 3));
     const listProjects = await coldListHandler();
     expect(await invoke(listProjects, 'GET', '/api/v4/projects', { token: USER_TOKEN })).toEqual({
       statusCode: 200,
@@ -85,15 +86,15 @@ describe('GET /projects (signed in, no filters)', () => {
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
       ...membershipLists(2),
-      listQuery('l1', 'PROJECTS#public', { order: 'created_at', limit: 20, asc: false }),
-      listQuery('l1', 'PROJECTS#internal', { order: 'created_at', limit: 20, asc: false }),
-      countRead('PROJECTS#public'),
-      countRead('PROJECTS#internal'),
-      treeQuery('TREE#3#GROUPS', '000000000003/'),
-      treeQuery('TREE#3#PROJECTS#private', '000000000003/', 101),
-      treeQuery('TREE#3#SHARES', '000000000003/'),
-      listQuery('l2', 'PROJECTS#NS#3#private', { order: 'created_at', limit: 20, asc: false }),
-      countRead('PROJECTS#NS#3#private'),
+      listQuery(lists.projectsWithVisibility('public'), { order: 'created_at', limit: 20, asc: false }),
+      listQuery(lists.projectsWithVisibility('internal'), { order: 'created_at', limit: 20, asc: false }),
+      countRead(lists.projectsWithVisibility('public')),
+      countRead(lists.projectsWithVisibility('internal')),
+      treeQuery(tree.groups(3), '000000000003/'),
+      treeQuery(tree.projects('private')(3), '000000000003/', 101),
+      treeQuery(tree.shares(3), '000000000003/'),
+      listQuery(lists.namespaceProjects(3, 'private'), { order: 'created_at', limit: 20, asc: false }),
+      countRead(lists.namespaceProjects(3, 'private')),
       // The page's counters: one rollup per project.
       projectPageCounters(43, 42),
     ]);

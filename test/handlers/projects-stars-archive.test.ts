@@ -1,6 +1,8 @@
 /** Starring and archiving projects (star.ts/unstar.ts and archive.ts/unarchive.ts share their routes). */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { shardKey } from '#store/counters.ts';
+import { keys, lists } from '#store/keys.ts';
 import { handler as archive } from '../../functions/projects/archive.ts';
 import { handler as star } from '../../functions/projects/star.ts';
 import { handler as unarchive } from '../../functions/projects/unarchive.ts';
@@ -50,8 +52,10 @@ import {
  * project marked deleted is refused by that shard (an unstar never is).
  */
 const starCount = (delta: number) =>
-  delta > 0 ? liveCounterAdd('PROJECT#43', { star_count: delta }) : projectCount(43, 'star_count', delta);
-const starKey = (userId: number) => ({ pk: 'PROJECT#43', sk: `STAR#${userId}` });
+  delta > 0
+    ? liveCounterAdd(keys.project(43).pk, { star_count: delta })
+    : projectCount(43, 'star_count', delta);
+const starKey = (userId: number) => keys.projectStar(43, userId);
 /** Alice stars dotfiles. */
 const starTransaction = transaction(
   {
@@ -63,8 +67,8 @@ const starTransaction = transaction(
         project_id: 43,
         user_id: 2,
         created_at: NOW,
-        l1: 'STARS#PROJECT#43',
-        l2: 'STARRED#USER#2',
+        l1: lists.projectStars(43).partition,
+        l2: lists.starredByUser(2).partition,
         sid: pad(43),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
@@ -123,7 +127,7 @@ describe('POST /projects/:id/star and /unstar', () => {
   });
 
   it('unstars: the star item goes and the counter drops → 201 with the owner’s view', async () => {
-    const shard = { pk: 'PROJECT#43', sk: 'COUNT#0' };
+    const shard = shardKey(keys.project(43).pk, 0);
     ddb.on(TransactWriteCommand).callsFake(() => {
       store({ ...shard, star_count: 0 });
       return {};

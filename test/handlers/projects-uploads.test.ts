@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '#store/keys.ts';
 import { handler as getUpload } from '../../functions/projects/get-upload.ts';
 import { handler as upload } from '../../functions/projects/upload.ts';
 import { apiEvent, invoke, lambdaContext } from '../support/events.ts';
@@ -84,7 +85,7 @@ describe('POST /projects/:id/uploads', () => {
       batchGet(memberKey('PROJECT', 43, 2)),
       // The file's bytes join the project's storage statistics: a counter, on one of its shards,
       // written alone unless the project is marked deleted.
-      { UpdateCommand: liveCounterAdd('PROJECT#43', { uploads_size: PNG.length }).Update },
+      { UpdateCommand: liveCounterAdd(keys.project(43).pk, { uploads_size: PNG.length }).Update },
     ]);
   });
 

@@ -2,6 +2,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists, tree } from '#store/keys.ts';
 import { handler as createProject } from '../../functions/projects/create.ts';
 import { handler as createForUser } from '../../functions/projects/create-for-user.ts';
 import { handler as share } from '../../functions/projects/share.ts';
@@ -67,12 +68,11 @@ const searchPending = (projectId: number) => ({
   Put: {
     TableName: TABLE,
     Item: {
-      pk: `PROJECT#${projectId}`,
-      sk: 'SEARCHPENDING',
+      ...keys.searchPending(projectId),
       kind: 'search_pending',
       project_id: projectId,
       version: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
-      l1: 'SEARCH#PENDING',
+      l1: lists.searchPending.partition,
       sid: pad(projectId),
     },
   },
@@ -96,22 +96,22 @@ const notesCreation = transaction(
   {
     Put: {
       TableName: TABLE,
-      Item: { pk: 'PROJECTNAME#70#notes', sk: 'PROJECTNAME', kind: 'project_name', id: 41 },
+      Item: { ...keys.projectName(70, 'notes'), kind: 'project_name', id: 41 },
       ConditionExpression: NEW_ITEM,
     },
   },
   {
     ConditionCheck: {
       TableName: TABLE,
-      Key: { pk: 'USER#7', sk: 'USER' },
+      Key: keys.user(7),
       ConditionExpression: 'attribute_exists(pk) AND username = :path AND #name = :name',
       ExpressionAttributeNames: { '#name': 'name' },
       ExpressionAttributeValues: { ':path': 'bob', ':name': 'Bob Builder' },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   },
-  listCount('PROJECTS#private', 1),
-  listCount('PROJECTS#NS#70#private', 1),
+  listCount(lists.projectsWithVisibility('private'), 1),
+  listCount(lists.namespaceProjects(70, 'private'), 1),
   searchPending(41),
   {
     Put: {
@@ -119,8 +119,8 @@ const notesCreation = transaction(
       Item: projectMemberItem(41, { userId: 7, level: 50, createdBy: 7, createdAt: NOW }),
     },
   },
-  listCount('MEMBERS#PROJECT#41', 1),
-  listCount('MEMBERSHIPS#PROJECT#USER#7', 1),
+  listCount(lists.projectMembers(41), 1),
+  listCount(lists.projectMembershipsOfUser(7), 1),
 );
 
 pinCounterShards();
@@ -140,8 +140,10 @@ describe('POST /projects', () => {
     ).toEqual(created(projectView(notes, { admin: true, extra: { permissions: permissions(50, 0) } })));
     expect(sentCommands()).toEqual([
       tokenRead(BOB_TOKEN),
-      getCommand({ pk: 'USER#7', sk: 'USER' }),
-      ...['private', 'internal', 'public'].map((visibility) => countRead(`PROJECTS#NS#70#${visibility}`)),
+      getCommand(keys.user(7)),
+      ...['private', 'internal', 'public'].map((visibility) =>
+        countRead(lists.namespaceProjects(70, visibility)),
+      ),
       counterReservation('project'),
       notesCreation,
       batchGet(memberKey('PROJECT', 41, 7)),
@@ -160,7 +162,7 @@ describe('POST /projects', () => {
     ).toEqual(message(400, { namespace: ['is not valid'] }));
     expect(sentCommands()).toEqual([
       tokenRead(BOB_TOKEN),
-      getCommand({ pk: 'GROUP#5', sk: 'GROUP' }),
+      getCommand(keys.group(5)),
       // The memberships of the group's lineage, and its ancestor's item for that group's shares.
       batchGet(memberKey('GROUP', 3, 7), memberKey('GROUP', 5, 7), groupKey(3)),
     ]);
@@ -180,7 +182,7 @@ describe('POST /projects/user/:user_id', () => {
     ).toEqual(created(projectView(notes, { admin: true, extra: { permissions: permissions(0, 0) } })));
     expect(sentCommands()).toEqual([
       tokenRead(ADMIN_TOKEN),
-      getCommand({ pk: 'USER#7', sk: 'USER' }),
+      getCommand(keys.user(7)),
       counterReservation('project'),
       notesCreation,
       batchGet(memberKey('PROJECT', 41, 1)),
@@ -265,7 +267,7 @@ const qaShare: ProjectShareRecord = {
   expires_at: null,
   group_ids: [9],
 };
-const shareKey = { pk: 'PROJECT#42', sk: 'SHARE#9' };
+const shareKey = keys.projectShare(42, 9);
 
 describe('POST /projects/:id/share', () => {
   it('writes the link and the project’s shared_with_groups in one transaction → 201 with the link', async () => {
@@ -281,7 +283,7 @@ describe('POST /projects/:id/share', () => {
       tokenRead(USER_TOKEN),
       ...projectRead(42),
       batchGet(...apiMemberKeys(2)),
-      getCommand({ pk: 'GROUP#9', sk: 'GROUP' }),
+      getCommand(keys.group(9)),
       batchGet(memberKey('GROUP', 9, 2)),
       counterReservation('project_group_link'),
       transaction(
@@ -296,21 +298,21 @@ describe('POST /projects/:id/share', () => {
               group_access: 30,
               expires_at: null,
               kind: 'project_share',
-              l1: 'SHARES#GROUP#9',
+              l1: lists.sharedWithGroup(9).partition,
               sid: pad(42),
-              tree: 'TREE#9#SHARES',
+              tree: tree.shares(9),
               tpath: `${pad(9)}/S${pad(42)}`,
             },
             ConditionExpression: NEW_ITEM,
           },
         },
         projectWrite(shared, GUARD, { ':previous': api.updated_at }),
-        listCount('SHARES#GROUP#9', 1),
+        listCount(lists.sharedWithGroup(9), 1),
         // The share copies qa's place: qa must still be where it was read, not moving.
         {
           ConditionCheck: {
             TableName: TABLE,
-            Key: { pk: 'GROUP#9', sk: 'GROUP' },
+            Key: keys.group(9),
             ConditionExpression:
               'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(moving) AND full_path = :path',
             ExpressionAttributeValues: { ':path': 'qa' },
@@ -347,7 +349,7 @@ describe('DELETE /projects/:id/share/:group_id', () => {
       transaction(
         { Delete: { TableName: TABLE, Key: shareKey, ConditionExpression: 'attribute_exists(pk)' } },
         projectWrite({ ...api, updated_at: NOW }, 'updated_at = :previous', { ':previous': api.updated_at }),
-        listCount('SHARES#GROUP#9', -1),
+        listCount(lists.sharedWithGroup(9), -1),
       ),
     ]);
   });

@@ -1,5 +1,6 @@
 /**
- * Groups, projects and members for handler tests, written out literally as the table holds them,
+ * Groups, projects and members for handler tests, as the table holds them (keys, list partitions
+ * and tree places built by the store's own builders, #store/keys.ts and #store/counters.ts),
  * an in-memory table the mocked DocumentClient answers reads from (writes are only recorded), the
  * commands the store sends, and the entities GitLab answers with.
  */
@@ -16,6 +17,17 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { FEATURE_DEFAULTS } from '#domain/projects.ts';
+import { rollupKey, shardKey, shardKeys } from '#store/counters.ts';
+import {
+  inLists,
+  keys,
+  LDAP_LINK_PREFIX,
+  LDAP_PREFIX,
+  type ListName,
+  listCounter,
+  lists,
+  tree,
+} from '#store/keys.ts';
 import {
   ACTIVITY,
   ADMIN,
@@ -155,30 +167,23 @@ export const qa = groupRecord({
   visibility: 'internal',
 });
 
-/** A traversal path: each id padded and followed by `/`. */
-const treePath = (ids: number[]) => ids.map((id) => `${pad(id)}/`).join('');
-
 export function groupItem(group: GroupRecord): Item {
   const traversal = [...group.ancestor_ids, group.id];
   return {
-    pk: `GROUP#${group.id}`,
-    sk: 'GROUP',
+    ...keys.group(group.id),
     ...group,
     kind: 'group',
-    l1: `GROUPS#${group.visibility}`,
-    l2: `GROUPS#CHILDREN#${group.parent_id ?? 'ROOT'}`,
+    ...inLists(lists.groupsWithVisibility(group.visibility), lists.groupChildren(group.parent_id)),
     sid: pad(group.id),
     sname: `${group.name.toLowerCase()}${SEP}${pad(group.id)}`,
     spath: `${group.path.toLowerCase()}${SEP}${pad(group.id)}`,
     screated: `${group.created_at}${SEP}${pad(group.id)}`,
-    tree: `TREE#${traversal[0]}#GROUPS`,
-    tpath: treePath(traversal),
+    ...tree.group(traversal),
   };
 }
 
 export const routeItem = (fullPath: string, kind: 'user' | 'group' | 'project', id: number): Item => ({
-  pk: `ROUTE#${fullPath.toLowerCase()}`,
-  sk: 'ROUTE',
+  ...keys.route(fullPath),
   kind,
   id,
   full_path: fullPath,
@@ -233,8 +238,7 @@ export interface MemberFields {
 }
 
 export const groupMemberItem = (group: GroupRecord, member: MemberFields): Item => ({
-  pk: `GROUP#${group.id}`,
-  sk: `MEMBER#${member.userId}`,
+  ...keys.groupMember(group.id, member.userId),
   group_id: group.id,
   user_id: member.userId,
   access_level: member.level,
@@ -243,15 +247,13 @@ export const groupMemberItem = (group: GroupRecord, member: MemberFields): Item 
   created_by_id: member.createdBy ?? 1,
   kind: 'group_member',
   group_ancestor_ids: group.ancestor_ids,
-  l1: `MEMBERS#GROUP#${group.id}`,
-  l2: `MEMBERSHIPS#GROUP#USER#${member.userId}`,
+  ...inLists(lists.groupMembers(group.id), lists.groupMembershipsOfUser(member.userId)),
   sid: pad(member.userId),
   screated: `${member.createdAt ?? CREATED}${SEP}${pad(member.userId)}`,
 });
 
 export const projectMemberItem = (projectId: number, member: MemberFields): Item => ({
-  pk: `PROJECT#${projectId}`,
-  sk: `MEMBER#${member.userId}`,
+  ...keys.projectMember(projectId, member.userId),
   project_id: projectId,
   user_id: member.userId,
   access_level: member.level,
@@ -259,8 +261,7 @@ export const projectMemberItem = (projectId: number, member: MemberFields): Item
   created_at: member.createdAt ?? CREATED,
   created_by_id: member.createdBy ?? 1,
   kind: 'project_member',
-  l1: `MEMBERS#PROJECT#${projectId}`,
-  l2: `MEMBERSHIPS#PROJECT#USER#${member.userId}`,
+  ...inLists(lists.projectMembers(projectId), lists.projectMembershipsOfUser(member.userId)),
   sid: pad(member.userId),
   screated: `${member.createdAt ?? CREATED}${SEP}${pad(member.userId)}`,
 });
@@ -399,24 +400,20 @@ export function projectItem(project: ProjectRecord): Item {
   const id = pad(project.id);
   const { star_count: _stars, forks_count: _forks, ...fields } = project;
   return {
-    pk: `PROJECT#${project.id}`,
-    sk: 'PROJECT',
+    ...keys.project(project.id),
     ...fields,
     kind: 'project',
-    l1: `PROJECTS#${project.visibility}`,
-    l2: `PROJECTS#NS#${project.namespace.id}#${project.visibility}`,
+    ...inLists(
+      lists.projectsWithVisibility(project.visibility),
+      lists.namespaceProjects(project.namespace.id, project.visibility),
+    ),
     sid: id,
     sname: `${project.name.toLowerCase()}${SEP}${id}`,
     spath: `${project.path.toLowerCase()}${SEP}${id}`,
     screated: `${project.created_at}${SEP}${id}`,
     supdated: `${project.updated_at}${SEP}${id}`,
     sactivity: `${project.last_activity_at}${SEP}${id}`,
-    ...(groupIds.length
-      ? {
-          tree: `TREE#${groupIds[0]}#PROJECTS#${project.visibility}`,
-          tpath: `${treePath(groupIds)}P${id}`,
-        }
-      : {}),
+    ...(groupIds.length ? tree.project(groupIds, project.id, project.visibility) : {}),
   };
 }
 
@@ -518,14 +515,14 @@ export function store(...items: Item[]): void {
 
 // Counters ------------------------------------------------------------------------------------------
 
-/** The keys of the counter shards in a partition (`COUNT#0` … `COUNT#<shards - 1>`). */
-export const shardKeys = (pk: string, shards: number): Key[] =>
-  Array.from({ length: shards }, (_, shard) => ({ pk, sk: `COUNT#${shard}` }));
+/** The keys of the counter shards in a partition (the store's `shardKeys`). */
+export { shardKey, shardKeys };
+
+/** The partition of a list's total (its counter's, `listCounter`). */
+export const listCountPk = (list: ListName) => listCounter(list).pk;
 
 /** Shards of a list's total: 16 for instance-wide lists (every user, every public project, …), else 4. */
-const WIDE_LIST =
-  /^(USERS(#[^#]+)?|PATS|GROUPS#[^#]+|GROUPS#CHILDREN#ROOT|NAMESPACES#USER|PROJECTS#[^#]+|G?SEARCH#PENDING|MIRRORS|LDAPLINKS)$/;
-export const listShards = (list: string) => (WIDE_LIST.test(list) ? 16 : 4);
+export const listShards = (list: ListName) => listCounter(list).shards;
 
 /** Shards of a project's counters (star_count, forks_count, open_issues_count). */
 export const PROJECT_SHARDS = 4;
@@ -549,10 +546,10 @@ export function counterShardItems(pk: string, counts: Record<string, number>, sh
 }
 
 /**
- * A counted item's rollup (sort key `COUNTS`): its counters summed from its shards by the
+ * A counted item's rollup (the store's `rollupKey`): its counters summed from its shards by the
  * counter-rollups stream consumer; what a page reads for each counted item instead of its shards.
  */
-export const rollupKey = (pk: string): Key => ({ pk, sk: 'COUNTS' });
+export { rollupKey };
 export const rollupItem = (pk: string, counts: Item): Item => ({ ...rollupKey(pk), ...counts });
 
 /** A project's counters as its rollup holds them (the record's star and fork counts, open issues). */
@@ -560,15 +557,15 @@ export const projectRollupItem = (
   project: { id: number; star_count?: number; forks_count?: number },
   openIssues = 0,
 ) =>
-  rollupItem(`PROJECT#${project.id}`, {
+  rollupItem(keys.project(project.id).pk, {
     star_count: project.star_count ?? 0,
     forks_count: project.forks_count ?? 0,
     open_issues_count: openIssues,
   });
 
 /** A list's total as its counter shards hold it. */
-export const countItems = (list: string, count: number): Item[] =>
-  counterShardItems(`LISTCOUNT#${list}`, { count }, listShards(list));
+export const countItems = (list: ListName, count: number): Item[] =>
+  counterShardItems(listCountPk(list), { count }, listShards(list));
 
 /** A project's counters as its shards hold them (the record's star and fork counts, open issues). */
 export const projectCountItems = (
@@ -576,7 +573,7 @@ export const projectCountItems = (
   openIssues = 0,
 ) =>
   counterShardItems(
-    `PROJECT#${project.id}`,
+    keys.project(project.id).pk,
     {
       star_count: project.star_count ?? 0,
       forks_count: project.forks_count ?? 0,
@@ -661,9 +658,7 @@ export function applyTransactionPuts(): void {
 
 /** The id counter of a kind hands out the block ending at `last` (block size 10). */
 export function givenCounter(kind: string, last: number): void {
-  ddb
-    .on(UpdateCommand, { Key: { pk: `COUNTER#${kind}`, sk: 'COUNTER' } })
-    .resolves({ Attributes: { value: last } });
+  ddb.on(UpdateCommand, { Key: keys.idCounter(kind) }).resolves({ Attributes: { value: last } });
 }
 
 /**
@@ -675,7 +670,7 @@ export function givenNextIid(key: Key, attribute: string, iid: number): void {
 }
 
 /** The key of a project's iid counter item. */
-export const projectIidsKey = (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'IIDS' });
+export const projectIidsKey = (projectId: number): Key => keys.projectIids(projectId);
 
 // Commands ------------------------------------------------------------------------------------------
 
@@ -742,13 +737,13 @@ export function givenShards(pk: string, counts: Record<string, number>, shards: 
     .resolves({ Responses: { [TABLE]: counterShardItems(pk, counts, shards) } });
 }
 /** A list's total as its shards hold it, answered to the BatchGet of them (see `givenShards`). */
-export const givenListCount = (list: string, count: number) =>
-  givenShards(`LISTCOUNT#${list}`, { count }, listShards(list));
+export const givenListCount = (list: ListName, count: number) =>
+  givenShards(listCountPk(list), { count }, listShards(list));
 
 /** The read of a list's total: all its counter shards in one batch. */
-export const countRead = (list: string) => batchGet(...shardKeys(`LISTCOUNT#${list}`, listShards(list)));
+export const countRead = (list: ListName) => batchGet(...shardKeys(listCountPk(list), listShards(list)));
 /** The counter shards of a project, read beside it. */
-export const projectShardKeys = (id: number) => shardKeys(`PROJECT#${id}`, PROJECT_SHARDS);
+export const projectShardKeys = (id: number) => shardKeys(keys.project(id).pk, PROJECT_SHARDS);
 /**
  * The read of a page's counters after the Query that read the page: the rollup of each of its
  * counted items (projects, issues, …), one key per item, in one batch, eventually consistent like
@@ -759,27 +754,23 @@ export const pageCountersRead = (...keys: Key[]) => ({
 });
 /** The counters read for a page of projects: their rollups, in page order. */
 export const projectPageCounters = (...ids: number[]) =>
-  pageCountersRead(...ids.map((id) => rollupKey(`PROJECT#${id}`)));
+  pageCountersRead(...ids.map((id) => rollupKey(keys.project(id).pk)));
 /** The counters read for a page of issues, merge requests, snippets or epics: their rollups (by pk). */
 export const threadPageCounters = (...pks: string[]) => pageCountersRead(...pks.map(rollupKey));
 /** A project read by key: its item, and its counter shards in one batch beside it. */
-export const projectRead = (id: number) => [
-  getCommand({ pk: `PROJECT#${id}`, sk: 'PROJECT' }),
-  batchGet(...projectShardKeys(id)),
-];
+export const projectRead = (id: number) => [getCommand(keys.project(id)), batchGet(...projectShardKeys(id))];
 
-/** A Query of a list (`l1`/`l2` partition) in the given order. */
+/** A Query of a list (`lists.*`, which names its index attribute) in the given order. */
 export const listQuery = (
-  list: 'l1' | 'l2',
-  partition: string,
+  list: ListName,
   options: { order?: string; limit?: number; asc?: boolean } = {},
 ) => ({
   QueryCommand: {
     TableName: TABLE,
-    IndexName: `${list}-${options.order ?? 'id'}`,
+    IndexName: `${list.attribute}-${options.order ?? 'id'}`,
     KeyConditionExpression: '#list = :partition',
-    ExpressionAttributeNames: { '#list': list },
-    ExpressionAttributeValues: { ':partition': partition },
+    ExpressionAttributeNames: { '#list': list.attribute },
+    ExpressionAttributeValues: { ':partition': list.partition },
     ScanIndexForward: options.asc ?? true,
     Limit: options.limit ?? 1000,
     ExclusiveStartKey: undefined,
@@ -810,12 +801,12 @@ export const partitionQuery = (pk: string) => ({
   },
 });
 
-/** The Query of a group's LDAP group links: its partition under `LDAPLINK#`, read consistently. */
+/** The Query of a group's LDAP group links: its partition under their prefix, read consistently. */
 export const ldapLinksQuery = (groupId: number) => ({
   QueryCommand: {
     TableName: TABLE,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': `GROUP#${groupId}`, ':prefix': 'LDAPLINK#' },
+    ExpressionAttributeValues: { ':pk': keys.group(groupId).pk, ':prefix': LDAP_LINK_PREFIX },
     ProjectionExpression: undefined,
     ConsistentRead: true,
     ExclusiveStartKey: undefined,
@@ -827,7 +818,7 @@ export const groupLdapQuery = (groupId: number) => ({
   QueryCommand: {
     TableName: TABLE,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': `GROUP#${groupId}`, ':prefix': 'LDAP' },
+    ExpressionAttributeValues: { ':pk': keys.group(groupId).pk, ':prefix': LDAP_PREFIX },
     ProjectionExpression: undefined,
     ExclusiveStartKey: undefined,
   },
@@ -844,7 +835,7 @@ export const counterAdd = (pk: string, deltas: Record<string, number>, shard = 0
   return {
     Update: {
       TableName: TABLE,
-      Key: { pk, sk: `COUNT#${shard}` },
+      Key: shardKey(pk, shard),
       UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
       ExpressionAttributeValues: Object.fromEntries(entries.map(([, delta], index) => [`:c${index}`, delta])),
@@ -853,12 +844,12 @@ export const counterAdd = (pk: string, deltas: Record<string, number>, shard = 0
 };
 
 /** A list's total moving in a transaction, on one of its shards. */
-export const listCount = (list: string, delta: number, shard = 0) =>
-  counterAdd(`LISTCOUNT#${list}`, { count: delta }, shard);
+export const listCount = (list: ListName, delta: number, shard = 0) =>
+  counterAdd(listCountPk(list), { count: delta }, shard);
 
 /** A project counter (star_count, forks_count, open_issues_count) moving on one of its shards. */
 export const projectCount = (id: number, attribute: string, delta: number, shard = 0) =>
-  counterAdd(`PROJECT#${id}`, { [attribute]: delta }, shard);
+  counterAdd(keys.project(id).pk, { [attribute]: delta }, shard);
 
 /** The condition of an increase on a deletable item's counter shard: the item is not marked deleted. */
 export const LIVE_SHARD = 'attribute_not_exists(deleting)';
@@ -907,7 +898,7 @@ export const notesListQuery = (
     IndexName: `l1-${options.order ?? 'created_at'}`,
     KeyConditionExpression: '#list = :partition',
     ExpressionAttributeNames: { '#list': 'l1' },
-    ExpressionAttributeValues: { ':partition': `NOTES#${parentPk}` },
+    ExpressionAttributeValues: { ':partition': lists.notesOf(parentPk).partition },
     ScanIndexForward: options.asc ?? false,
     Limit: options.limit ?? 20,
     ExclusiveStartKey: undefined,
@@ -919,9 +910,110 @@ export const noteListAttributes = (
   parentPk: string,
   note: { id: number; created_at: string; updated_at: string },
 ) => ({
-  l1: `NOTES#${parentPk}`,
+  ...inLists(lists.notesOf(parentPk)),
   screated: `${note.created_at}${SEP}${pad(note.id)}`,
   supdated: `${note.updated_at}${SEP}${pad(note.id)}`,
+});
+
+// Notes ---------------------------------------------------------------------------------------------
+
+/** A note as the tests give it; its parent (issue, merge request, snippet or epic) says the rest. */
+export interface NoteRecord {
+  id: number;
+  body: string;
+  author_id: number;
+  system: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a note hangs on: the parent's key (its partition holds the notes) and what notes show of it. */
+export interface NoteParent {
+  key: Key;
+  type: 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic';
+  id: number;
+  iid: number | null;
+  projectId: number | null;
+}
+
+/** The parents a note can hang on. */
+export const noteParents = {
+  issue: (projectId: number, iid: number, id: number): NoteParent => ({
+    key: keys.issue(projectId, iid),
+    type: 'Issue',
+    id,
+    iid,
+    projectId,
+  }),
+  mergeRequest: (projectId: number, iid: number, id: number): NoteParent => ({
+    key: keys.mergeRequest(projectId, iid),
+    type: 'MergeRequest',
+    id,
+    iid,
+    projectId,
+  }),
+  snippet: (projectId: number, id: number): NoteParent => ({
+    key: keys.snippet(id),
+    type: 'Snippet',
+    id,
+    iid: null,
+    projectId,
+  }),
+  epic: (id: number): NoteParent => ({ key: keys.epic(id), type: 'Epic', id, iid: null, projectId: null }),
+};
+
+/** A system note (the parent was closed), as issues, merge requests and epics hold one. */
+export const closedSystemNote: NoteRecord = {
+  id: 42,
+  body: 'closed',
+  author_id: 2,
+  system: true,
+  created_at: UPDATED,
+  updated_at: UPDATED,
+};
+
+/** The author of a note as notes show it: userBasic with the email and creation time. */
+export const noteAuthor = (user: UserRecord) => ({
+  ...basicView(user),
+  email: user.email,
+  created_at: user.created_at,
+});
+
+/**
+ * The notes of one parent: their keys, their items as the table holds them (in the parent's
+ * partition and notes list; `stored` replaces the body, e.g. gzipped in parts) and the Note entity.
+ */
+export const notesOn = (parent: NoteParent) => ({
+  key: (noteId: number): Key => keys.note(parent.key.pk, noteId),
+  item: (note: NoteRecord, stored: Item = { body: note.body }): Item => ({
+    ...keys.note(parent.key.pk, note.id),
+    id: note.id,
+    author_id: note.author_id,
+    system: note.system,
+    noteable_type: parent.type,
+    noteable_id: parent.id,
+    noteable_iid: parent.iid,
+    project_id: parent.projectId,
+    created_at: note.created_at,
+    updated_at: note.updated_at,
+    ...stored,
+    kind: 'note',
+    ...noteListAttributes(parent.key.pk, note),
+  }),
+  view: (note: NoteRecord, author: UserRecord) => ({
+    id: note.id,
+    type: null,
+    body: note.body,
+    attachment: null,
+    author: noteAuthor(author),
+    created_at: note.created_at,
+    updated_at: note.updated_at,
+    system: note.system,
+    noteable_id: parent.id,
+    noteable_type: parent.type,
+    noteable_iid: parent.iid,
+    resolvable: false,
+  }),
 });
 
 /** A ConditionCheck in a transaction. */
@@ -932,7 +1024,7 @@ export const conditionCheck = (key: Key, ConditionExpression: string) => ({
 export const counterReservation = (kind: string) => ({
   UpdateCommand: {
     TableName: TABLE,
-    Key: { pk: `COUNTER#${kind}`, sk: 'COUNTER' },
+    Key: keys.idCounter(kind),
     UpdateExpression: 'ADD #value :size',
     ExpressionAttributeNames: { '#value': 'value' },
     ExpressionAttributeValues: { ':size': 10 },
@@ -953,17 +1045,15 @@ export const apiMemberKeys = (userId: number, ...sharedGroups: number[]) => [
 
 /** The membership lists read for `permissions` (capped at 1000 of each kind). */
 export const membershipLists = (userId: number) => [
-  listQuery('l2', `MEMBERSHIPS#PROJECT#USER#${userId}`, { limit: 1001 }),
-  listQuery('l2', `MEMBERSHIPS#GROUP#USER#${userId}`, { limit: 1001 }),
+  listQuery(lists.projectMembershipsOfUser(userId), { limit: 1001 }),
+  listQuery(lists.groupMembershipsOfUser(userId), { limit: 1001 }),
 ];
 
 /** The keys of a project item and of a group item. */
-export const projectKey = (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' });
-export const groupKey = (id: number): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' });
-export const memberKey = (owner: 'GROUP' | 'PROJECT', id: number, userId: number): Key => ({
-  pk: `${owner}#${id}`,
-  sk: `MEMBER#${userId}`,
-});
+export const projectKey = (id: number): Key => keys.project(id);
+export const groupKey = (id: number): Key => keys.group(id);
+export const memberKey = (owner: 'GROUP' | 'PROJECT', id: number, userId: number): Key =>
+  owner === 'GROUP' ? keys.groupMember(id, userId) : keys.projectMember(id, userId);
 
 /** Attributes a whole-item write leaves alone: the fork relation and what the repository jobs record. */
 const MOVED_ALONE = new Set([

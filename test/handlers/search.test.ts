@@ -5,6 +5,7 @@
  * the 401 of anonymous callers.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { inLists, keys, type ListName, listCounter, lists, tree } from '#store/keys.ts';
 import { readAhead } from '#store/read-ahead.ts';
 import { handler as globalSearch } from '../../functions/search/global.ts';
 import { handler as groupSearch } from '../../functions/search/group.ts';
@@ -110,14 +111,18 @@ const issuableItem = (
   kind: 'issue' | 'merge_request',
   record: typeof issueRecord | typeof mrRecord,
 ): Item => {
-  const [pk, list] = kind === 'issue' ? ['ISSUE', 'ISSUES'] : ['MR', 'MRS'];
+  const issue = kind === 'issue';
   return {
-    pk: `${pk}#${record.project_id}#${record.iid}`,
-    sk: pk,
+    ...(issue ? keys.issue : keys.mergeRequest)(record.project_id, record.iid),
     ...record,
     kind,
-    l1: `${list}#PROJECT#${record.project_id}`,
-    l2: `${list}#PROJECT#${record.project_id}#${record.state}`,
+    ...inLists(
+      (issue ? lists.projectIssues : lists.projectMergeRequests)(record.project_id),
+      (issue ? lists.projectIssuesInState : lists.projectMergeRequestsInState)(
+        record.project_id,
+        record.state,
+      ),
+    ),
     sid: pad(record.id),
     screated: `${record.created_at}${SEP}${pad(record.id)}`,
     supdated: `${record.updated_at}${SEP}${pad(record.id)}`,
@@ -128,28 +133,26 @@ const issuableItem = (
  * The issue's and the merge request's counters as their rollups hold them: what a page of them
  * reads (their counter shards are not stored).
  */
-const issueRollup = rollupItem('ISSUE#42#4', { notes_count: 3, user_notes_count: 2 });
-const mrRollup = rollupItem('MR#42#3', { notes_count: 1, user_notes_count: 1 });
+const issueRollup = rollupItem(keys.issue(42, 4).pk, { notes_count: 3, user_notes_count: 2 });
+const mrRollup = rollupItem(keys.mergeRequest(42, 3).pk, { notes_count: 1, user_notes_count: 1 });
 
 /** api is listed under its search key `~api` (its name and path). */
 const apiPosting: Item = {
-  pk: 'PROJECT#42',
-  sk: 'SEARCH#~api',
+  ...keys.searchPosting(42, '~api'),
   kind: 'search_posting',
   project_id: 42,
   search_key: '~api',
-  l1: 'SEARCH#~api',
+  l1: lists.searchPostings('~api').partition,
   sid: pad(42),
 };
 
 /** platform (group 3) is listed under the keys of `plat` (its name and path). */
 const platformPosting = (key: string): Item => ({
-  pk: 'GROUP#3',
-  sk: `SEARCH#${key}`,
+  ...keys.groupSearchPosting(3, key),
   kind: 'group_search_posting',
   group_id: 3,
   search_key: key,
-  l1: `GSEARCH#${key}`,
+  l1: lists.groupSearchPostings(key).partition,
   sid: pad(3),
 });
 
@@ -257,21 +260,22 @@ const onePage = (path: string, query: string, total: number) => {
 
 // Commands ----------------------------------------------------------------------------------------
 
-const grantKey = (secret: string) => ({ pk: `TOKENHASH#${sha256(secret)}`, sk: 'TOKENHASH' });
+const grantKey = (secret: string) => keys.accessTokenHash(sha256(secret));
 
 /** The caller's own membership lists, read ahead (capped at 1000 of each kind). */
 const membershipListsOf = (userId: number) => [
-  listQuery('l2', `MEMBERSHIPS#PROJECT#USER#${userId}`, { limit: 1001 }),
-  listQuery('l2', `MEMBERSHIPS#GROUP#USER#${userId}`, { limit: 1001 }),
+  listQuery(lists.projectMembershipsOfUser(userId), { limit: 1001 }),
+  listQuery(lists.groupMembershipsOfUser(userId), { limit: 1001 }),
 ];
 /** The index reads of the term `api`: pending projects and the key's counter (then its postings). */
-const pendingQuery = listQuery('l1', 'SEARCH#PENDING');
-const apiCounter = countRead('SEARCH#~api');
-const apiPostings = listQuery('l1', 'SEARCH#~api', { limit: 201 });
+const pendingQuery = listQuery(lists.searchPending);
+const apiCounter = countRead(lists.searchPostings('~api'));
+const apiPostings = listQuery(lists.searchPostings('~api'), { limit: 201 });
 /** A whole list read newest first (an issuable list filtered by the search). */
-const newestFirst = (partition: string) => listQuery('l1', partition, { order: 'created_at', asc: false });
-const membersList = (owner: 'GROUP' | 'PROJECT', id: number) => listQuery('l1', `MEMBERS#${owner}#${id}`);
-const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
+const newestFirst = (list: ListName) => listQuery(list, { order: 'created_at', asc: false });
+const membersList = (owner: 'GROUP' | 'PROJECT', id: number) =>
+  listQuery(owner === 'GROUP' ? lists.groupMembers(id) : lists.projectMembers(id));
+const userKey = (id: number) => keys.user(id);
 
 /** Alice's credential, api and her memberships deciding her access to it (a warm container). */
 const aliceOnApi = batchGet(
@@ -305,10 +309,10 @@ beforeEach(() => {
     groupMemberItem(backend, { userId: 7, level: 30 }),
     issuableItem('issue', issueRecord),
     issuableItem('merge_request', mrRecord),
-    ...countItems('SEARCH#~api', 1),
+    ...countItems(lists.searchPostings('~api'), 1),
     apiPosting,
-    ...countItems('GSEARCH#~pla', 1),
-    ...countItems('GSEARCH#~lat', 1),
+    ...countItems(lists.groupSearchPostings('~pla'), 1),
+    ...countItems(lists.groupSearchPostings('~lat'), 1),
     platformPosting('~pla'),
     platformPosting('~lat'),
     grantItem(CAROL_TOKEN, { user: CAROL }),
@@ -351,7 +355,7 @@ describe('GET /search', () => {
       apiPostings,
       batchGet(projectKey(42), ...projectShardKeys(42)),
       // Beside them, the shares with her groups (for groups shared with them).
-      treeQuery('TREE#3#SHARES', `${pad(3)}/`),
+      treeQuery(tree.shares(3), `${pad(3)}/`),
     ]);
   });
 
@@ -371,7 +375,7 @@ describe('GET /search', () => {
       ...membershipListsOf(2),
       batchGet(projectKey(42), ...projectShardKeys(42)),
       // Beside the candidates, the shares with her groups (for groups shared with them).
-      treeQuery('TREE#3#SHARES', `${pad(3)}/`),
+      treeQuery(tree.shares(3), `${pad(3)}/`),
     ]);
   });
 
@@ -389,7 +393,7 @@ describe('GET /search', () => {
       headers: onePage('/api/v4/search', 'scope=users&search=li', 1),
       body: [basicView(aliceUser)],
     });
-    expect(sentCommands()).toEqual([tokenRead(USER_TOKEN), listQuery('l1', 'USERS', { asc: false })]);
+    expect(sentCommands()).toEqual([tokenRead(USER_TOKEN), listQuery(lists.users, { asc: false })]);
   });
 
   it('groups: the groups the caller may see, as GET /groups?search shows them (3 round trips)', async () => {
@@ -401,11 +405,14 @@ describe('GET /search', () => {
     expect(sentCommands()).toEqual([
       // 1: the index's pending groups, the term's key counters and her group memberships (read
       // ahead) beside the credential; 2: the rarest key's postings; 3: the candidates' items.
-      listQuery('l1', 'GSEARCH#PENDING'),
-      batchGet(...shardKeys('LISTCOUNT#GSEARCH#~pla', 4), ...shardKeys('LISTCOUNT#GSEARCH#~lat', 4)),
-      listQuery('l2', 'MEMBERSHIPS#GROUP#USER#2'),
+      listQuery(lists.groupSearchPending),
+      batchGet(
+        ...shardKeys(listCounter(lists.groupSearchPostings('~pla')).pk, 4),
+        ...shardKeys(listCounter(lists.groupSearchPostings('~lat')).pk, 4),
+      ),
+      listQuery(lists.groupMembershipsOfUser(2)),
       tokenRead(USER_TOKEN),
-      listQuery('l1', 'GSEARCH#~pla', { limit: 201 }),
+      listQuery(lists.groupSearchPostings('~pla'), { limit: 201 }),
       batchGet(groupKey(3)),
     ]);
   });
@@ -485,14 +492,14 @@ describe('GET /groups/:id/search', () => {
       batchGet(memberKey('GROUP', 3, 2)),
       // 3: her membership lists beside the subtree's projects of each visibility.
       ...membershipListsOf(2),
-      treeQuery('TREE#3#PROJECTS#private', `${pad(3)}/`),
-      treeQuery('TREE#3#PROJECTS#internal', `${pad(3)}/`),
-      treeQuery('TREE#3#PROJECTS#public', `${pad(3)}/`),
+      treeQuery(tree.projects('private')(3), `${pad(3)}/`),
+      treeQuery(tree.projects('internal')(3), `${pad(3)}/`),
+      treeQuery(tree.projects('public')(3), `${pad(3)}/`),
       // 4: each project's issues (one project: its list is the page); 5: the page's authors and
       // assignees beside its counters (the issue's rollup).
-      newestFirst('ISSUES#PROJECT#42'),
+      newestFirst(lists.projectIssues(42)),
       batchGet(userKey(2), userKey(7)),
-      threadPageCounters('ISSUE#42#4'),
+      threadPageCounters(keys.issue(42, 4).pk),
     ]);
   });
 
@@ -555,10 +562,10 @@ describe('GET /projects/:id/search', () => {
     });
     expect(sentCommands()).toEqual([
       aliceOnApi,
-      newestFirst('ISSUES#PROJECT#42'),
+      newestFirst(lists.projectIssues(42)),
       batchGet(userKey(2), userKey(7)),
       // The page's counters: the issue's rollup.
-      threadPageCounters('ISSUE#42#4'),
+      threadPageCounters(keys.issue(42, 4).pk),
     ]);
   });
 
@@ -580,9 +587,9 @@ describe('GET /projects/:id/search', () => {
     });
     expect(sentCommands()).toEqual([
       aliceOnApi,
-      newestFirst('MRS#PROJECT#42'),
+      newestFirst(lists.projectMergeRequests(42)),
       // The page's counters: the merge request's rollup.
-      threadPageCounters('MR#42#3'),
+      threadPageCounters(keys.mergeRequest(42, 3).pk),
       batchGet(userKey(2)),
     ]);
   });

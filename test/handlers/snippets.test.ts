@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { handler as createSnippet } from '../../functions/snippets/create.ts';
 import { handler as getSnippet } from '../../functions/snippets/get.ts';
 import { handler as createNote } from '../../functions/snippets/notes/create.ts';
@@ -34,6 +35,7 @@ import {
   apiMemberKeys,
   BASE_URL,
   BOB_TOKEN,
+  basicView,
   batchGet,
   bobUser,
   counterAdd,
@@ -49,9 +51,10 @@ import {
   message,
   NOT_FOUND,
   noteAsRead,
-  noteListAttributes,
+  noteParents,
   noteRemoval,
   notesListQuery,
+  notesOn,
   ok,
   PROJECT_NOT_FOUND,
   pageHeaders,
@@ -67,12 +70,9 @@ import {
 } from './resource-fixtures.ts';
 
 const UPDATED_AT = '2026-06-01T09:00:00.000Z';
-const userKey = (id: number) => ({ pk: `USER#${id}`, sk: 'USER' });
-const snippetKey = (id: number) => ({ pk: `SNIPPET#${id}`, sk: 'SNIPPET' });
-const noteKey = (snippetId: number, noteId: number) => ({
-  pk: `SNIPPET#${snippetId}`,
-  sk: `NOTE#${pad(noteId)}`,
-});
+const userKey = (id: number) => keys.user(id);
+const snippetKey = (id: number) => keys.snippet(id);
+const noteKey = (snippetId: number, noteId: number) => keys.note(keys.snippet(snippetId).pk, noteId);
 /** A random content version, as each content write draws one. */
 const VERSION = expect.stringMatching(/^[0-9a-f]{12}$/);
 
@@ -117,7 +117,7 @@ const snippetItem = (snippet: SnippetFields): Item => ({
   ...snippetKey(snippet.id),
   ...snippet,
   kind: 'snippet',
-  l1: `SNIPPETS#PROJECT#${snippet.project_id}`,
+  l1: lists.projectSnippets(snippet.project_id).partition,
   sid: pad(snippet.id),
   screated: `${snippet.created_at}${SEP}${pad(snippet.id)}`,
   supdated: `${snippet.updated_at}${SEP}${pad(snippet.id)}`,
@@ -147,22 +147,10 @@ const noteRecord = (snippet: SnippetFields, overrides: Partial<NoteFields> = {})
 
 type NoteRecord = ReturnType<typeof noteRecord>;
 
+/** The notes of a note's snippet (shared note fixtures). */
+const notesOfSnippet = (note: NoteRecord) => notesOn(noteParents.snippet(note.project_id, note.noteable_id));
 /** A note item in its snippet's partition, in the snippet's notes list. */
-const noteItem = (note: NoteRecord): Item => ({
-  ...noteKey(note.noteable_id, note.id),
-  ...note,
-  kind: 'note',
-  ...noteListAttributes(`SNIPPET#${note.noteable_id}`, note),
-});
-
-const userBasic = (user: UserRecord) => ({
-  id: user.id,
-  name: user.name,
-  username: user.username,
-  state: user.state,
-  avatar_url: null,
-  web_url: `${BASE_URL}/${user.username}`,
-});
+const noteItem = (note: NoteRecord): Item => notesOfSnippet(note).item(note);
 
 /** ProjectSnippet of a snippet of api (42) or dotfiles (43). */
 function snippetView(snippet: SnippetFields, author: UserRecord) {
@@ -174,7 +162,7 @@ function snippetView(snippet: SnippetFields, author: UserRecord) {
     file_name: snippet.file_name,
     description: snippet.description,
     visibility: snippet.visibility,
-    author: userBasic(author),
+    author: basicView(author),
     updated_at: snippet.updated_at,
     created_at: snippet.created_at,
     project_id: snippet.project_id,
@@ -184,20 +172,7 @@ function snippetView(snippet: SnippetFields, author: UserRecord) {
   };
 }
 
-const noteView = (note: NoteRecord, author: UserRecord) => ({
-  id: note.id,
-  type: null,
-  body: note.body,
-  attachment: null,
-  author: { ...userBasic(author), email: author.email, created_at: author.created_at },
-  created_at: note.created_at,
-  updated_at: note.updated_at,
-  system: false,
-  noteable_id: note.noteable_id,
-  noteable_type: 'Snippet',
-  noteable_iid: null,
-  resolvable: false,
-});
+const noteView = (note: NoteRecord, author: UserRecord) => notesOfSnippet(note).view(note, author);
 
 const singleNoteView = (note: NoteRecord, author: UserRecord, snippet: SnippetFields) => ({
   ...noteView(note, author),
@@ -212,7 +187,7 @@ const singleNoteView = (note: NoteRecord, author: UserRecord, snippet: SnippetFi
  */
 const aliceReadsApi = () => [
   batchGet(
-    { pk: `TOKENHASH#${sha256(USER_TOKEN)}`, sk: 'TOKENHASH' },
+    keys.accessTokenHash(sha256(USER_TOKEN)),
     projectKey(42),
     ...apiMemberKeys(2),
     ...projectShardKeys(42),
@@ -225,8 +200,8 @@ const aliceReadsApi = () => [
  */
 const countOnSnippet = (snippetId: number, delta: number) =>
   delta > 0
-    ? liveCounterAdd(`SNIPPET#${snippetId}`, { notes_count: delta, user_notes_count: delta })
-    : counterAdd(`SNIPPET#${snippetId}`, { notes_count: delta, user_notes_count: delta });
+    ? liveCounterAdd(keys.snippet(snippetId).pk, { notes_count: delta, user_notes_count: delta })
+    : counterAdd(keys.snippet(snippetId).pk, { notes_count: delta, user_notes_count: delta });
 
 beforeAll(async () => {
   // The container learns who alice's token belongs to and which groups decide access to api.
@@ -285,7 +260,7 @@ describe('POST /projects/:id/snippets', () => {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        listCount('SNIPPETS#PROJECT#42', 1),
+        listCount(lists.projectSnippets(42), 1),
       ),
     ]);
   });
@@ -329,8 +304,7 @@ describe('POST /projects/:id/snippets', () => {
               {
                 PutRequest: {
                   Item: {
-                    pk: 'SNIPPET#491',
-                    sk: `CONTENT#${version}#000`,
+                    ...keys.snippetContentPart(keys.snippet(491), version as string, 0),
                     kind: 'snippet_content',
                     data: gzipSync(content),
                   },
@@ -355,7 +329,7 @@ describe('POST /projects/:id/snippets', () => {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        listCount('SNIPPETS#PROJECT#42', 1),
+        listCount(lists.projectSnippets(42), 1),
       ),
     ]);
   });
@@ -461,7 +435,7 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
       throw new TransactionCanceledException({
         message: 'Transaction cancelled',
         $metadata: {},
-        CancellationReasons: [{ Code: 'ConditionalCheckFailed', Item: { pk: { S: 'SNIPPET#500' } } }],
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed', Item: { pk: { S: keys.snippet(500).pk } } }],
       });
     });
     const answer = await invoke(updateSnippet, 'PUT', '/api/v4/projects/42/snippets/500', {
@@ -475,7 +449,9 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
       {
         BatchWriteCommand: {
           RequestItems: {
-            [TABLE]: [{ DeleteRequest: { Key: { pk: 'SNIPPET#500', sk: 'CONTENT#bbbbbbbbbbbb#000' } } }],
+            [TABLE]: [
+              { DeleteRequest: { Key: keys.snippetContentPart(keys.snippet(500), 'bbbbbbbbbbbb', 0) } },
+            ],
           },
         },
       },
@@ -532,14 +508,12 @@ describe('GET /projects/:id/snippets/:snippet_id/raw', () => {
     store(
       snippetItem(snippet),
       {
-        pk: 'SNIPPET#500',
-        sk: 'CONTENT#a1b2c3d4e5f6#000',
+        ...keys.snippetContentPart(keys.snippet(500), 'a1b2c3d4e5f6', 0),
         kind: 'snippet_content',
         data: zipped.subarray(0, half),
       },
       {
-        pk: 'SNIPPET#500',
-        sk: 'CONTENT#a1b2c3d4e5f6#001',
+        ...keys.snippetContentPart(keys.snippet(500), 'a1b2c3d4e5f6', 1),
         kind: 'snippet_content',
         data: zipped.subarray(half),
       },
@@ -562,8 +536,8 @@ describe('GET /projects/:id/snippets/:snippet_id/raw', () => {
       ...aliceReadsApi(),
       ...threadRead(snippetKey(500)),
       batchGet(
-        { pk: 'SNIPPET#500', sk: 'CONTENT#a1b2c3d4e5f6#000' },
-        { pk: 'SNIPPET#500', sk: 'CONTENT#a1b2c3d4e5f6#001' },
+        keys.snippetContentPart(keys.snippet(500), 'a1b2c3d4e5f6', 0),
+        keys.snippetContentPart(keys.snippet(500), 'a1b2c3d4e5f6', 1),
       ),
     ]);
   });
@@ -578,7 +552,7 @@ describe('notes on a snippet', () => {
     // Its two notes are counted on its shards.
     store(
       snippetItem(snippet),
-      ...threadCountItems('SNIPPET#500', { notes_count: 2, user_notes_count: 2 }),
+      ...threadCountItems(keys.snippet(500).pk, { notes_count: 2, user_notes_count: 2 }),
       noteItem(first),
       noteItem(second),
     );
@@ -595,7 +569,7 @@ describe('notes on a snippet', () => {
     expect(sentCommands()).toEqual([
       ...aliceReadsApi(),
       ...threadRead(snippetKey(500)),
-      notesListQuery('SNIPPET#500'),
+      notesListQuery(keys.snippet(500).pk),
       batchGet(userKey(7), userKey(2)),
     ]);
   });
@@ -695,7 +669,7 @@ describe('notes on a snippet', () => {
     const note = noteRecord(theirs, { id: 950, author_id: 7 });
     store(
       snippetItem(theirs),
-      ...threadCountItems('SNIPPET#700', { notes_count: 1, user_notes_count: 1 }),
+      ...threadCountItems(keys.snippet(700).pk, { notes_count: 1, user_notes_count: 1 }),
       noteItem(note),
     );
     expect(

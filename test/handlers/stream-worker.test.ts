@@ -7,12 +7,13 @@
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { defineStreamWorker, type StreamChange } from '#queue/stream-worker.ts';
+import { NOTE_PREFIX, keys as storeKeys } from '#store/keys.ts';
 import { lambdaContext } from '../support/events.ts';
 
 const ARN = 'arn:aws:dynamodb:us-east-1:123456789012:table/gitlab/stream/2026-01-01T00:00:00.000';
 
 function streamRecord(sequence: number, overrides: Partial<DynamoDBRecord> = {}): DynamoDBRecord {
-  const keys = { pk: { S: 'ISSUE#7#1' }, sk: { S: 'ISSUE' } };
+  const keys = { pk: { S: storeKeys.issue(7, 1).pk }, sk: { S: storeKeys.issue(7, 1).sk } };
   return {
     eventID: `event-${sequence}`,
     eventName: 'MODIFY',
@@ -43,7 +44,7 @@ describe('defineStreamWorker', () => {
     const handler = defineStreamWorker('test', async (change) => {
       seen.push(change);
     });
-    const keys = { pk: { S: 'ISSUE#7#1' }, sk: { S: 'NOTE#00000000000000000003' } };
+    const keys = { pk: { S: storeKeys.issue(7, 1).pk }, sk: { S: `${NOTE_PREFIX}00000000000000000003` } };
     const result = await run(handler, [
       streamRecord(1, {
         eventName: 'INSERT',
@@ -76,10 +77,10 @@ describe('defineStreamWorker', () => {
         eventId: 'event-1',
         eventName: 'INSERT',
         sequenceNumber: sequenceOf(1),
-        keys: { pk: 'ISSUE#7#1', sk: 'NOTE#00000000000000000003' },
+        keys: { pk: storeKeys.issue(7, 1).pk, sk: `${NOTE_PREFIX}00000000000000000003` },
         newImage: {
-          pk: 'ISSUE#7#1',
-          sk: 'NOTE#00000000000000000003',
+          pk: storeKeys.issue(7, 1).pk,
+          sk: `${NOTE_PREFIX}00000000000000000003`,
           id: 3,
           system: false,
           body_gz: new Uint8Array([1, 2, 255]),
@@ -94,8 +95,8 @@ describe('defineStreamWorker', () => {
         eventId: 'event-2',
         eventName: 'REMOVE',
         sequenceNumber: sequenceOf(2),
-        keys: { pk: 'ISSUE#7#1', sk: 'ISSUE' },
-        oldImage: { pk: 'ISSUE#7#1', sk: 'ISSUE', title: 'before 2' },
+        keys: storeKeys.issue(7, 1),
+        oldImage: { ...storeKeys.issue(7, 1), title: 'before 2' },
         approximateCreationTime: 1_767_225_600,
       },
     ]);
@@ -172,7 +173,7 @@ describe('defineStreamWorker', () => {
   });
 
   it("handles different items' records side by side, and reports from the first failure on", async () => {
-    const itemKeys = (n: number) => ({ pk: { S: `NOTE-PARENT#${n}` }, sk: { S: `NOTE#${n}` } });
+    const itemKeys = (n: number) => ({ pk: { S: `NOTE-PARENT#${n}` }, sk: { S: `${NOTE_PREFIX}${n}` } });
     const ofItem = (sequence: number, item: number) =>
       streamRecord(sequence, { dynamodb: { ...streamRecord(sequence).dynamodb, Keys: itemKeys(item) } });
     let running = 0;

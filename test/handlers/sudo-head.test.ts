@@ -6,6 +6,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { handler as notFound } from '../../functions/not-found.ts';
 import { handler as listTokens } from '../../functions/personal-access-tokens/list.ts';
 import { handler as revokeSelf } from '../../functions/personal-access-tokens/revoke-self.ts';
@@ -55,7 +56,7 @@ const SUDO_TOKEN = 'glpat-sudo-00000000000000000';
 const SCOPE = 'The request requires higher privileges than provided by the access token.';
 const routeLookup = (path: string) => ({
   TableName: TABLE,
-  Key: { pk: `ROUTE#${path}`, sk: 'ROUTE' },
+  Key: keys.route(path),
   ConsistentRead: true,
 });
 const insufficientScope = (scope: string) => ({
@@ -71,8 +72,8 @@ beforeEach(() => {
   givenStoredUser(alice);
   givenStoredUser(root);
   givenStoredUser(carol);
-  ddb.on(GetCommand, { Key: { pk: 'ROUTE#alice', sk: 'ROUTE' } }).resolves({
-    Item: { pk: 'ROUTE#alice', sk: 'ROUTE', kind: 'user', id: alice.id, full_path: 'alice' },
+  ddb.on(GetCommand, { Key: keys.route('alice') }).resolves({
+    Item: { ...keys.route('alice'), kind: 'user', id: alice.id, full_path: 'alice' },
   });
   givenToken(SUDO_TOKEN, { user: ADMIN, scopes: ['api', 'sudo'] });
   givenToken(ADMIN_TOKEN, { user: ADMIN, scopes: ['api'] });
@@ -239,7 +240,7 @@ describe('HEAD', () => {
 
   it('on a list: the pagination headers, X-Total included, no body', async () => {
     ddb.on(QueryCommand).resolves({ Items: [] });
-    givenListCount('PATS#USER#2', 0);
+    givenListCount(lists.accessTokensOfUser(2), 0);
     const url = 'https://gitlab.example.com/api/v4/personal_access_tokens';
     const response = await invoke(listTokens, 'HEAD', '/api/v4/personal_access_tokens', {
       token: USER_TOKEN,
@@ -285,10 +286,10 @@ describe('HEAD', () => {
 
 describe('DELETE /personal_access_tokens/self', () => {
   const self = { routeKey: 'DELETE /api/v4/personal_access_tokens/self', pathParameters: {} };
-  const revoke = (pk: string, sk: string) => ({
+  const revoke = (Key: { pk: string; sk: string }) => ({
     Update: {
       TableName: TABLE,
-      Key: { pk, sk },
+      Key,
       UpdateExpression: 'SET revoked = :true',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':true': true },
@@ -310,7 +311,7 @@ describe('DELETE /personal_access_tokens/self', () => {
       { GetCommand: tokenLookup(USER_TOKEN) },
       {
         TransactWriteCommand: {
-          TransactItems: [revoke('PAT#200', 'PAT'), revoke(`TOKENHASH#${sha256(USER_TOKEN)}`, 'TOKENHASH')],
+          TransactItems: [revoke(keys.accessToken(200)), revoke(keys.accessTokenHash(sha256(USER_TOKEN)))],
         },
       },
     ]);
@@ -325,7 +326,7 @@ describe('DELETE /personal_access_tokens/self', () => {
       }),
     ).toEqual({ statusCode: 204, headers: emptyHeaders(), body: undefined });
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
-      TransactItems: [revoke('PAT#31', 'PAT'), revoke(`TOKENHASH#${sha256('glpat-read-user')}`, 'TOKENHASH')],
+      TransactItems: [revoke(keys.accessToken(31)), revoke(keys.accessTokenHash(sha256('glpat-read-user')))],
     });
   });
 

@@ -3,6 +3,7 @@ import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/c
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { handler } from '../../functions/workers/user-cleanup.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
 import {
@@ -27,24 +28,23 @@ const removal = (tokenId: number, hash: string, userId: number) => ({
       {
         Delete: {
           TableName: TABLE,
-          Key: { pk: `PAT#${tokenId}`, sk: 'PAT' },
+          Key: keys.accessToken(tokenId),
           ConditionExpression: 'attribute_exists(pk)',
         },
       },
-      { Delete: { TableName: TABLE, Key: { pk: `TOKENHASH#${hash}`, sk: 'TOKENHASH' } } },
-      listCount('PATS', -1),
-      listCount(`PATS#USER#${userId}`, -1),
+      { Delete: { TableName: TABLE, Key: keys.accessTokenHash(hash) } },
+      listCount(lists.accessTokens, -1),
+      listCount(lists.accessTokensOfUser(userId), -1),
     ],
   },
 });
 
 const token = (id: number, hash: string) => ({
-  pk: `PAT#${id}`,
-  sk: 'PAT',
+  ...keys.accessToken(id),
   id,
   user_id: 7,
   token_hash: hash,
-  l2: 'PATS#USER#7',
+  l2: lists.accessTokensOfUser(7).partition,
   sid: String(id).padStart(12, '0'),
 });
 
@@ -62,7 +62,11 @@ const run = (...records: ReturnType<typeof sqsRecord>[]) =>
 
 describe('user-cleanup worker', () => {
   it('deletes every token item of the user, page by page → no failures', async () => {
-    const lastKey = { pk: 'PAT#4', sk: 'PAT', l2: 'PATS#USER#7', sid: '000000000004' };
+    const lastKey = {
+      ...keys.accessToken(4),
+      l2: lists.accessTokensOfUser(7).partition,
+      sid: '000000000004',
+    };
     ddb
       .on(QueryCommand)
       .resolvesOnce({ Items: [token(3, 'h3'), token(4, 'h4')], LastEvaluatedKey: lastKey })
@@ -141,10 +145,14 @@ describe('user-cleanup worker', () => {
 
   it('fails only the records that fail in a mixed batch', async () => {
     ddb
-      .on(QueryCommand, { ExpressionAttributeValues: { ':partition': 'PATS#USER#7' } })
+      .on(QueryCommand, {
+        ExpressionAttributeValues: { ':partition': lists.accessTokensOfUser(7).partition },
+      })
       .resolves({ Items: [token(3, 'h3')] });
     ddb
-      .on(QueryCommand, { ExpressionAttributeValues: { ':partition': 'PATS#USER#8' } })
+      .on(QueryCommand, {
+        ExpressionAttributeValues: { ':partition': lists.accessTokensOfUser(8).partition },
+      })
       .rejects(new Error('throttled'));
     const result = await run(
       sqsRecord('{"userId":7}', 'good'),

@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '#domain/passwords.ts';
+import { keys, lists } from '#store/keys.ts';
 import { handler } from '../../functions/users/create.ts';
 import { invoke } from '../support/events.ts';
 import {
@@ -25,7 +26,7 @@ const NEW_ITEM = 'attribute_not_exists(pk)';
 
 const counterUpdate = (kind: string) => ({
   TableName: TABLE,
-  Key: { pk: `COUNTER#${kind}`, sk: 'COUNTER' },
+  Key: keys.idCounter(kind),
   UpdateExpression: 'ADD #value :size',
   ExpressionAttributeNames: { '#value': 'value' },
   ExpressionAttributeValues: { ':size': 10 },
@@ -47,8 +48,7 @@ function creationTransaction(
         Put: {
           TableName: TABLE,
           Item: {
-            pk: `USER#${fields.id}`,
-            sk: 'USER',
+            ...keys.user(fields.id),
             state: 'active',
             admin: false,
             can_create_group: true,
@@ -66,8 +66,8 @@ function creationTransaction(
             created_at: NOW,
             updated_at: NOW,
             kind: 'user',
-            l1: 'USERS',
-            l2: 'USERS#active',
+            l1: lists.users.partition,
+            l2: lists.usersInState('active').partition,
             sid: pad,
             sname: `${fields.name.toLowerCase()}${SEP}${pad}`,
             spath: `${fields.username.toLowerCase()}${SEP}${pad}`,
@@ -82,11 +82,10 @@ function creationTransaction(
         Put: {
           TableName: TABLE,
           Item: {
-            pk: `NAMESPACE#${namespaceId}`,
-            sk: 'NAMESPACE',
+            ...keys.userNamespace(namespaceId),
             kind: 'user_namespace',
             user_id: fields.id,
-            l1: 'NAMESPACES#USER',
+            l1: lists.userNamespaces.partition,
             sid: String(namespaceId).padStart(12, '0'),
           },
           ConditionExpression: NEW_ITEM,
@@ -95,7 +94,7 @@ function creationTransaction(
       {
         Put: {
           TableName: TABLE,
-          Item: { pk: `EMAIL#${fields.email.toLowerCase()}`, sk: 'EMAIL', kind: 'email', user_id: fields.id },
+          Item: { ...keys.email(fields.email.toLowerCase()), kind: 'email', user_id: fields.id },
           ConditionExpression: NEW_ITEM,
         },
       },
@@ -103,8 +102,7 @@ function creationTransaction(
         Put: {
           TableName: TABLE,
           Item: {
-            pk: `ROUTE#${fields.username.toLowerCase()}`,
-            sk: 'ROUTE',
+            ...keys.route(fields.username.toLowerCase()),
             kind: 'user',
             id: fields.id,
             full_path: fields.username,
@@ -112,9 +110,9 @@ function creationTransaction(
           ConditionExpression: NEW_ITEM,
         },
       },
-      listCount('USERS', 1),
-      listCount('USERS#active', 1),
-      listCount('NAMESPACES#USER', 1),
+      listCount(lists.users, 1),
+      listCount(lists.usersInState('active'), 1),
+      listCount(lists.userNamespaces, 1),
     ],
   };
 }
@@ -139,12 +137,8 @@ pinCounterShards();
 beforeEach(() => {
   resetMocks();
   givenAdminToken();
-  ddb
-    .on(UpdateCommand, { Key: { pk: 'COUNTER#user', sk: 'COUNTER' } })
-    .resolves({ Attributes: { value: 50 } });
-  ddb
-    .on(UpdateCommand, { Key: { pk: 'COUNTER#namespace', sk: 'COUNTER' } })
-    .resolves({ Attributes: { value: 80 } });
+  ddb.on(UpdateCommand, { Key: keys.idCounter('user') }).resolves({ Attributes: { value: 50 } });
+  ddb.on(UpdateCommand, { Key: keys.idCounter('namespace') }).resolves({ Attributes: { value: 80 } });
   ddb.on(TransactWriteCommand).resolves({});
 });
 

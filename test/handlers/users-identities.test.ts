@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, listCounter, lists } from '#store/keys.ts';
 import { handler as createUser } from '../../functions/users/create.ts';
 import { handler as deleteIdentity } from '../../functions/users/delete-identity.ts';
 import { handler as listUsers } from '../../functions/users/list.ts';
@@ -19,7 +20,6 @@ import {
   NOW,
   resetMocks,
   sentCommands,
-  sha256,
   TABLE,
   tokenLookup,
   USER_TOKEN,
@@ -34,10 +34,7 @@ interface Identity {
 }
 
 /** The key of an identity item: provider and lower-cased uid, hashed. */
-const identityKey = (provider: string, uid: string) => ({
-  pk: `IDENTITY#${sha256(JSON.stringify([provider, uid.toLowerCase()]))}`,
-  sk: 'IDENTITY',
-});
+const identityKey = (provider: string, uid: string) => keys.identity(provider, uid);
 const identityItem = (userId: number, identity: Identity) => ({
   ...identityKey(identity.provider, identity.extern_uid),
   kind: 'identity',
@@ -104,13 +101,13 @@ describe('POST /users with provider and extern_uid', () => {
     const userId = Number((items[0]?.Put?.Item as { id: number } | undefined)?.id);
     expect(items[0]?.Put?.Item).toMatchObject({ identities: [github] });
     expect(items.map((item) => item.Put?.Item?.pk ?? item.Update?.Key?.pk)).toEqual([
-      `USER#${userId}`,
+      keys.user(userId).pk,
       expect.stringMatching(/^NAMESPACE#/),
-      'EMAIL#carol@example.com',
-      'ROUTE#carol',
+      keys.email('carol@example.com').pk,
+      keys.route('carol').pk,
       identityKey('github', 'octo-42').pk,
-      'LISTCOUNT#USERS',
-      'LISTCOUNT#USERS#active',
+      listCounter(lists.users).pk,
+      listCounter(lists.usersInState('active')).pk,
       expect.stringMatching(/^LISTCOUNT#/),
     ]);
     expect(items[4]).toEqual(claim(userId, github));

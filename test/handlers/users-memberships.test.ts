@@ -1,5 +1,6 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { handler as memberships } from '../../functions/users/memberships.ts';
 import { invoke } from '../support/events.ts';
 import {
@@ -26,25 +27,23 @@ const T2 = '2026-02-02T00:00:00.000Z';
 const T3 = '2026-02-03T00:00:00.000Z';
 
 const groupMember = (groupId: number, level: number, created: string) => ({
-  pk: `GROUP#${groupId}`,
-  sk: 'MEMBER#7',
+  ...keys.groupMember(groupId, 7),
   kind: 'group_member',
   group_id: groupId,
   user_id: 7,
   access_level: level,
   created_at: created,
-  l2: 'MEMBERSHIPS#GROUP#USER#7',
+  l2: lists.groupMembershipsOfUser(7).partition,
   screated: `${created}${SEP}${pad(7)}`,
 });
 const projectMember = (projectId: number, level: number, created: string) => ({
-  pk: `PROJECT#${projectId}`,
-  sk: 'MEMBER#7',
+  ...keys.projectMember(projectId, 7),
   kind: 'project_member',
   project_id: projectId,
   user_id: 7,
   access_level: level,
   created_at: created,
-  l2: 'MEMBERSHIPS#PROJECT#USER#7',
+  l2: lists.projectMembershipsOfUser(7).partition,
   screated: `${created}${SEP}${pad(7)}`,
 });
 
@@ -64,22 +63,26 @@ beforeEach(() => {
   givenUserToken();
   givenStoredUser(userRecord());
   ddb
-    .on(QueryCommand, { ExpressionAttributeValues: { ':partition': 'MEMBERSHIPS#GROUP#USER#7' } })
+    .on(QueryCommand, {
+      ExpressionAttributeValues: { ':partition': lists.groupMembershipsOfUser(7).partition },
+    })
     .resolves({ Items: [groupMember(10, 50, T1), groupMember(11, 30, T3)] });
   ddb
-    .on(QueryCommand, { ExpressionAttributeValues: { ':partition': 'MEMBERSHIPS#PROJECT#USER#7' } })
+    .on(QueryCommand, {
+      ExpressionAttributeValues: { ':partition': lists.projectMembershipsOfUser(7).partition },
+    })
     .resolves({ Items: [projectMember(20, 40, T2)] });
   ddb.on(BatchGetCommand).resolves({
     Responses: {
       [TABLE]: [
-        { pk: 'GROUP#10', sk: 'GROUP', name: 'Platform' },
-        { pk: 'GROUP#11', sk: 'GROUP', name: 'Tools' },
-        { pk: 'PROJECT#20', sk: 'PROJECT', name: 'Website' },
+        { ...keys.group(10), name: 'Platform' },
+        { ...keys.group(11), name: 'Tools' },
+        { ...keys.project(20), name: 'Website' },
       ],
     },
   });
-  givenListCount('MEMBERSHIPS#GROUP#USER#7', 2);
-  givenListCount('MEMBERSHIPS#PROJECT#USER#7', 1);
+  givenListCount(lists.groupMembershipsOfUser(7), 2);
+  givenListCount(lists.projectMembershipsOfUser(7), 1);
 });
 
 describe('GET /users/:id/memberships', () => {
@@ -102,10 +105,10 @@ describe('GET /users/:id/memberships', () => {
     // Each list read only to the end of the page; the total from their counters.
     expect(commands.slice(2, 6)).toEqual(
       expect.arrayContaining([
-        { QueryCommand: listQuery('MEMBERSHIPS#GROUP#USER#7', 20) },
-        { QueryCommand: listQuery('MEMBERSHIPS#PROJECT#USER#7', 20) },
-        countRead('MEMBERSHIPS#GROUP#USER#7'),
-        countRead('MEMBERSHIPS#PROJECT#USER#7'),
+        { QueryCommand: listQuery(lists.groupMembershipsOfUser(7).partition, 20) },
+        { QueryCommand: listQuery(lists.projectMembershipsOfUser(7).partition, 20) },
+        countRead(lists.groupMembershipsOfUser(7)),
+        countRead(lists.projectMembershipsOfUser(7)),
       ]),
     );
     expect(commands[6]).toEqual({
@@ -113,9 +116,9 @@ describe('GET /users/:id/memberships', () => {
         RequestItems: {
           [TABLE]: {
             Keys: [
-              { pk: 'GROUP#10', sk: 'GROUP' },
-              { pk: 'PROJECT#20', sk: 'PROJECT' },
-              { pk: 'GROUP#11', sk: 'GROUP' },
+              keys.group(10),
+              keys.project(20),
+              keys.group(11),
               // The project's counters are read with it.
               ...projectShardKeys(20),
             ],

@@ -1,5 +1,6 @@
 /** GET /users/:user_id/projects: the projects of a personal namespace the caller can see. */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { handler as listUserProjects } from '../../functions/users/list-projects.ts';
 import { invoke } from '../support/events.ts';
 import { resetMocks, sentCommands, USER_TOKEN } from './fixtures.ts';
@@ -34,7 +35,7 @@ const secrets = projectRecord({
   namespace: bobNamespace(),
   creator_id: 7,
 });
-const bobKey = { pk: 'USER#7', sk: 'USER' };
+const bobKey = keys.user(7);
 const newestFirst = { order: 'created_at', limit: 20, asc: false };
 
 beforeEach(() => {
@@ -42,8 +43,8 @@ beforeEach(() => {
   givenWorld();
   store(
     projectItem(secrets),
-    ...countItems('PROJECTS#NS#70#public', 1),
-    ...countItems('PROJECTS#NS#70#private', 1),
+    ...countItems(lists.namespaceProjects(70, 'public'), 1),
+    ...countItems(lists.namespaceProjects(70, 'private'), 1),
   );
 });
 
@@ -58,11 +59,11 @@ describe('GET /users/:user_id/projects', () => {
       getCommand(bobKey),
       tokenRead(USER_TOKEN),
       ...membershipLists(2),
-      listQuery('l2', 'PROJECTS#NS#70#private'),
-      listQuery('l2', 'PROJECTS#NS#70#public', newestFirst),
-      listQuery('l2', 'PROJECTS#NS#70#internal', newestFirst),
-      countRead('PROJECTS#NS#70#public'),
-      countRead('PROJECTS#NS#70#internal'),
+      listQuery(lists.namespaceProjects(70, 'private')),
+      listQuery(lists.namespaceProjects(70, 'public'), newestFirst),
+      listQuery(lists.namespaceProjects(70, 'internal'), newestFirst),
+      countRead(lists.namespaceProjects(70, 'public')),
+      countRead(lists.namespaceProjects(70, 'internal')),
       // The page's counters, read after it was cut.
       projectPageCounters(43),
     ]);
@@ -80,14 +81,16 @@ describe('GET /users/:user_id/projects', () => {
       },
     );
     expect(sentCommands()).toEqual([
-      getCommand({ pk: 'ROUTE#bob', sk: 'ROUTE' }),
+      getCommand(keys.route('bob')),
       tokenRead(BOB_TOKEN),
       getCommand(bobKey),
       ...membershipLists(7),
       ...['private', 'internal', 'public'].map((visibility) =>
-        listQuery('l2', `PROJECTS#NS#70#${visibility}`, newestFirst),
+        listQuery(lists.namespaceProjects(70, visibility), newestFirst),
       ),
-      ...['private', 'internal', 'public'].map((visibility) => countRead(`PROJECTS#NS#70#${visibility}`)),
+      ...['private', 'internal', 'public'].map((visibility) =>
+        countRead(lists.namespaceProjects(70, visibility)),
+      ),
       projectPageCounters(44, 43),
     ]);
   });
@@ -103,8 +106,8 @@ describe('GET /users/:user_id/projects', () => {
     });
     expect(sentCommands()).toEqual([
       getCommand(bobKey),
-      listQuery('l2', 'PROJECTS#NS#70#public', newestFirst),
-      countRead('PROJECTS#NS#70#public'),
+      listQuery(lists.namespaceProjects(70, 'public'), newestFirst),
+      countRead(lists.namespaceProjects(70, 'public')),
       projectPageCounters(43),
     ]);
   });

@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, type ListName, lists } from '#store/keys.ts';
 import { handler as getUser } from '../../functions/users/get.ts';
 import { handler as listUsers } from '../../functions/users/list.ts';
 import { invoke } from '../support/events.ts';
@@ -59,22 +60,22 @@ const USERS_URL = 'https://gitlab.example.com/api/v4/users';
 const link = (query: string, rel: string) => `<${USERS_URL}?${query}>; rel="${rel}"`;
 
 /** The Query of one list page read in id order, newest first. */
-const listQuery = (list: 'l1' | 'l2', partition: string, limit: number) => ({
+const listQuery = (list: ListName, limit: number) => ({
   TableName: TABLE,
-  IndexName: `${list}-id`,
+  IndexName: `${list.attribute}-id`,
   KeyConditionExpression: '#list = :partition',
-  ExpressionAttributeNames: { '#list': list },
-  ExpressionAttributeValues: { ':partition': partition },
+  ExpressionAttributeNames: { '#list': list.attribute },
+  ExpressionAttributeValues: { ':partition': list.partition },
   ScanIndexForward: false,
   Limit: limit,
   ExclusiveStartKey: undefined,
 });
 
-function givenList(partition: string, users: UserRecord[], count: number) {
+function givenList(list: ListName, users: UserRecord[], count: number) {
   ddb
-    .on(QueryCommand, { ExpressionAttributeValues: { ':partition': partition } })
+    .on(QueryCommand, { ExpressionAttributeValues: { ':partition': list.partition } })
     .resolves({ Items: users.map(userItem) });
-  givenListCount(partition, count);
+  givenListCount(list, count);
 }
 
 beforeEach(() => {
@@ -144,8 +145,8 @@ describe('GET /users', () => {
   });
 
   it('lets anonymous callers look a username up (case-insensitively)', async () => {
-    ddb.on(GetCommand, { Key: { pk: 'ROUTE#bob', sk: 'ROUTE' } }).resolves({
-      Item: { pk: 'ROUTE#bob', sk: 'ROUTE', kind: 'user', id: 7, full_path: 'bob' },
+    ddb.on(GetCommand, { Key: keys.route('bob') }).resolves({
+      Item: { ...keys.route('bob'), kind: 'user', id: 7, full_path: 'bob' },
     });
     expect(await invoke(listUsers, 'GET', '/api/v4/users', { query: 'username=BOB' })).toEqual({
       statusCode: 200,
@@ -164,7 +165,7 @@ describe('GET /users', () => {
       body: [basicView(bob)],
     });
     expect(sentCommands()).toEqual([
-      { GetCommand: { TableName: TABLE, Key: { pk: 'ROUTE#bob', sk: 'ROUTE' }, ConsistentRead: true } },
+      { GetCommand: { TableName: TABLE, Key: keys.route('bob'), ConsistentRead: true } },
       { GetCommand: getUserInput(7) },
     ]);
   });
@@ -190,7 +191,7 @@ describe('GET /users', () => {
   });
 
   it('pages through users newest first with the full set of headers', async () => {
-    givenList('USERS', [dave, carol, bob], 3);
+    givenList(lists.users, [dave, carol, bob], 3);
     const response = await invoke(listUsers, 'GET', '/api/v4/users', {
       query: 'per_page=2&private_token=glpat-admin-0000000000000000&active=false',
     });
@@ -213,13 +214,13 @@ describe('GET /users', () => {
     });
     expect(sentCommands()).toEqual([
       { GetCommand: tokenLookup(ADMIN_TOKEN) },
-      { QueryCommand: listQuery('l1', 'USERS', 2) },
-      countRead('USERS'),
+      { QueryCommand: listQuery(lists.users, 2) },
+      countRead(lists.users),
     ]);
   });
 
   it('the last page has prev and no next', async () => {
-    givenList('USERS', [dave, carol, bob], 3);
+    givenList(lists.users, [dave, carol, bob], 3);
     const response = await invoke(listUsers, 'GET', '/api/v4/users', {
       token: ADMIN_TOKEN,
       query: 'page=2&per_page=2',
@@ -242,13 +243,13 @@ describe('GET /users', () => {
       body: [adminView(bob)],
     });
     expect(sentCommands().slice(1)).toEqual([
-      { QueryCommand: listQuery('l1', 'USERS', 4) },
-      countRead('USERS'),
+      { QueryCommand: listQuery(lists.users, 4) },
+      countRead(lists.users),
     ]);
   });
 
   it('past the last page: [] with neither prev nor next', async () => {
-    givenList('USERS', [dave, carol, bob], 3);
+    givenList(lists.users, [dave, carol, bob], 3);
     const response = await invoke(listUsers, 'GET', '/api/v4/users', {
       token: ADMIN_TOKEN,
       query: 'page=5&per_page=2',
@@ -269,7 +270,7 @@ describe('GET /users', () => {
   });
 
   it('caps per_page at 100', async () => {
-    givenList('USERS', [dave, carol, bob], 3);
+    givenList(lists.users, [dave, carol, bob], 3);
     const response = await invoke(listUsers, 'GET', '/api/v4/users', {
       token: ADMIN_TOKEN,
       query: 'per_page=500',
@@ -287,7 +288,7 @@ describe('GET /users', () => {
       }),
     );
     expect(response.body).toEqual([adminView(dave), adminView(carol), adminView(bob)]);
-    expect(sentCommands()[1]).toEqual({ QueryCommand: listQuery('l1', 'USERS', 100) });
+    expect(sentCommands()[1]).toEqual({ QueryCommand: listQuery(lists.users, 100) });
   });
 
   it('refuses per_page=0 → 400', async () => {
@@ -315,7 +316,7 @@ describe('GET /users', () => {
   });
 
   it('shows regular users the basic entity', async () => {
-    givenList('USERS', [carol, bob], 2);
+    givenList(lists.users, [carol, bob], 2);
     const response = await invoke(listUsers, 'GET', '/api/v4/users', { token: USER_TOKEN });
     expect(response.statusCode).toBe(200);
     expect(response.body).toEqual([basicView(carol), basicView(bob)]);
@@ -323,7 +324,7 @@ describe('GET /users', () => {
   });
 
   it('blocked=true reads the blocked list', async () => {
-    givenList('USERS#blocked', [dave], 1);
+    givenList(lists.usersInState('blocked'), [dave], 1);
     const response = await invoke(listUsers, 'GET', '/api/v4/users', {
       token: ADMIN_TOKEN,
       query: 'blocked=true',
@@ -331,8 +332,8 @@ describe('GET /users', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toEqual([adminView(dave)]);
     expect(sentCommands().slice(1)).toEqual([
-      { QueryCommand: listQuery('l2', 'USERS#blocked', 20) },
-      countRead('USERS#blocked'),
+      { QueryCommand: listQuery(lists.usersInState('blocked'), 20) },
+      countRead(lists.usersInState('blocked')),
     ]);
   });
 
@@ -358,7 +359,7 @@ describe('GET /users', () => {
       }),
       body: [adminView(carol)],
     });
-    expect(sentCommands().slice(1)).toEqual([{ QueryCommand: listQuery('l1', 'USERS', 1000) }]);
+    expect(sentCommands().slice(1)).toEqual([{ QueryCommand: listQuery(lists.users, 1000) }]);
   });
 
   it('external is for admins only → 403', async () => {

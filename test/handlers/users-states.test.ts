@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { handler as activateUser } from '../../functions/users/activate.ts';
 import { handler as banUser } from '../../functions/users/ban.ts';
 import { handler as blockUser } from '../../functions/users/block.ts';
@@ -48,7 +49,7 @@ const guardedPut = (next: UserRecord, previousUpdatedAt: string) => ({
 const grantRefresh = (hash: string, user: UserRecord) => ({
   Update: {
     TableName: TABLE,
-    Key: { pk: `TOKENHASH#${hash}`, sk: 'TOKENHASH' },
+    Key: keys.accessTokenHash(hash),
     UpdateExpression: 'SET #user = :user',
     ConditionExpression: 'attribute_exists(pk)',
     ExpressionAttributeNames: { '#user': 'user' },
@@ -71,8 +72,8 @@ const stateMove = (from: UserRecord, to: UserRecord['state']) => {
   return {
     TransactItems: [
       guardedPut(next, from.updated_at),
-      listCount(`USERS#${from.state}`, -1),
-      listCount(`USERS#${to}`, 1),
+      listCount(lists.usersInState(from.state), -1),
+      listCount(lists.usersInState(to), 1),
       grantRefresh('hash-a', next),
     ],
   };
@@ -188,7 +189,7 @@ describe('POST /users/:id/ban, /unban, /deactivate, /activate', () => {
   it('a concurrent change of the user: read again and decided on the new state', async () => {
     // First read: active; the save loses to a concurrent ban; second read: banned → 403.
     ddb
-      .on(GetCommand, { Key: { pk: 'USER#7', sk: 'USER' } })
+      .on(GetCommand, { Key: keys.user(7) })
       .resolvesOnce({ Item: userItem(bob) })
       .resolves({ Item: userItem(userRecord({ state: 'banned', updated_at: NOW })) });
     ddb.on(TransactWriteCommand).rejects(
@@ -203,7 +204,7 @@ describe('POST /users/:id/ban, /unban, /deactivate, /activate', () => {
       headers: jsonHeaders(),
       body: { message: 'You cannot ban banned users.' },
     });
-    expect(ddb.commandCalls(GetCommand, { Key: { pk: 'USER#7', sk: 'USER' } })).toHaveLength(2);
+    expect(ddb.commandCalls(GetCommand, { Key: keys.user(7) })).toHaveLength(2);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });
 

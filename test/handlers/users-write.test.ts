@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { keys, lists } from '#store/keys.ts';
 import { WRITE_DEADLINE_MS } from '#store/transaction.ts';
 import { handler as blockUser } from '../../functions/users/block.ts';
 import { handler as deleteUser } from '../../functions/users/delete.ts';
@@ -53,7 +54,7 @@ const guardedPut = (next: UserRecord, previousUpdatedAt = bob.updated_at) => ({
 const grantRefresh = (hash: string, user: UserRecord) => ({
   Update: {
     TableName: TABLE,
-    Key: { pk: `TOKENHASH#${hash}`, sk: 'TOKENHASH' },
+    Key: keys.accessTokenHash(hash),
     UpdateExpression: 'SET #user = :user',
     ConditionExpression: 'attribute_exists(pk)',
     ExpressionAttributeNames: { '#user': 'user' },
@@ -115,11 +116,11 @@ describe('PUT /users/:id', () => {
             {
               Put: {
                 TableName: TABLE,
-                Item: { pk: 'EMAIL#robert@example.com', sk: 'EMAIL', kind: 'email', user_id: 7 },
+                Item: { ...keys.email('robert@example.com'), kind: 'email', user_id: 7 },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            { Delete: { TableName: TABLE, Key: { pk: 'EMAIL#bob@example.com', sk: 'EMAIL' } } },
+            { Delete: { TableName: TABLE, Key: keys.email('bob@example.com') } },
           ],
         },
       },
@@ -140,11 +141,11 @@ describe('PUT /users/:id', () => {
         {
           Put: {
             TableName: TABLE,
-            Item: { pk: 'ROUTE#builder', sk: 'ROUTE', kind: 'user', id: 7, full_path: 'builder' },
+            Item: { ...keys.route('builder'), kind: 'user', id: 7, full_path: 'builder' },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        { Delete: { TableName: TABLE, Key: { pk: 'ROUTE#bob', sk: 'ROUTE' } } },
+        { Delete: { TableName: TABLE, Key: keys.route('bob') } },
         grantRefresh('hash-a', next),
         grantRefresh('hash-b', next),
       ],
@@ -165,7 +166,7 @@ describe('PUT /users/:id', () => {
         {
           Put: {
             TableName: TABLE,
-            Item: { pk: 'ROUTE#bob', sk: 'ROUTE', kind: 'user', id: 7, full_path: 'Bob' },
+            Item: { ...keys.route('bob'), kind: 'user', id: 7, full_path: 'Bob' },
           },
         },
         grantRefresh('hash-a', next),
@@ -275,16 +276,16 @@ describe('DELETE /users/:id', () => {
             {
               Delete: {
                 TableName: TABLE,
-                Key: { pk: 'USER#7', sk: 'USER' },
+                Key: keys.user(7),
                 ConditionExpression: 'attribute_exists(pk)',
               },
             },
-            { Delete: { TableName: TABLE, Key: { pk: 'EMAIL#bob@example.com', sk: 'EMAIL' } } },
-            { Delete: { TableName: TABLE, Key: { pk: 'ROUTE#bob', sk: 'ROUTE' } } },
-            listCount('USERS', -1),
-            listCount('USERS#active', -1),
-            { Delete: { TableName: TABLE, Key: { pk: 'TOKENHASH#hash-a', sk: 'TOKENHASH' } } },
-            { Delete: { TableName: TABLE, Key: { pk: 'TOKENHASH#hash-b', sk: 'TOKENHASH' } } },
+            { Delete: { TableName: TABLE, Key: keys.email('bob@example.com') } },
+            { Delete: { TableName: TABLE, Key: keys.route('bob') } },
+            listCount(lists.users, -1),
+            listCount(lists.usersInState('active'), -1),
+            { Delete: { TableName: TABLE, Key: keys.accessTokenHash('hash-a') } },
+            { Delete: { TableName: TABLE, Key: keys.accessTokenHash('hash-b') } },
           ],
         },
       },
@@ -306,8 +307,8 @@ describe('DELETE /users/:id', () => {
     const response = await invoke(deleteUser, 'DELETE', '/api/v4/users/7', { token: ADMIN_TOKEN });
     expect(response).toEqual({ statusCode: 204, headers: emptyHeaders(), body: undefined });
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.slice(3)).toEqual([
-      listCount('USERS', -1),
-      listCount('USERS#blocked', -1),
+      listCount(lists.users, -1),
+      listCount(lists.usersInState('blocked'), -1),
     ]);
   });
 
@@ -372,15 +373,15 @@ describe('POST /users/:id/block and /unblock', () => {
         TransactWriteCommand: {
           TransactItems: [
             guardedPut(next),
-            listCount('USERS#active', -1, 8),
-            listCount('USERS#blocked', 1, 8),
+            listCount(lists.usersInState('active'), -1, 8),
+            listCount(lists.usersInState('blocked'), 1, 8),
             grantRefresh('hash-a', next),
             grantRefresh('hash-b', next),
           ],
         },
       },
     ]);
-    expect(userItem(next).l2).toBe('USERS#blocked');
+    expect(userItem(next).l2).toBe(lists.usersInState('blocked').partition);
   });
 
   it('blocking a blocked user changes nothing → 201 null', async () => {
@@ -407,8 +408,8 @@ describe('POST /users/:id/block and /unblock', () => {
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
       TransactItems: [
         guardedPut(next),
-        listCount('USERS#blocked', -1, 8),
-        listCount('USERS#active', 1, 8),
+        listCount(lists.usersInState('blocked'), -1, 8),
+        listCount(lists.usersInState('active'), 1, 8),
         grantRefresh('hash-a', next),
         grantRefresh('hash-b', next),
       ],
