@@ -197,6 +197,8 @@ export class LocalStreams {
   private checkpointTimer?: NodeJS.Timeout;
   /** Consumer invocations so far (the runtime's idle() compares it around a round). */
   private invocations = 0;
+  /** While held (see hold()), invocations wait for this; undefined when not held. */
+  private held?: { released: Promise<void>; release: () => void; holders: number };
 
   constructor(options: LocalStreamsOptions) {
     this.options = options;
@@ -230,9 +232,35 @@ export class LocalStreams {
     this.discoveryLoop = this.discoverForever();
   }
 
+  /**
+   * Keeps every consumer from being invoked until the returned function is called (records are
+   * still read; their batches wait): for a benchmark that measures one request's own commands
+   * while the consumers would otherwise run beside it. Holds nest.
+   */
+  hold(): () => void {
+    if (!this.held) {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      this.held = { released, release, holders: 0 };
+    }
+    const held = this.held;
+    held.holders++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--held.holders > 0) return;
+      if (this.held === held) this.held = undefined;
+      held.release();
+    };
+  }
+
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    this.held?.release();
     for (const wake of [...this.sleepers]) wake();
     const loops = [
       this.discoveryLoop,
@@ -486,6 +514,7 @@ export class LocalStreams {
   private async invoke(consumer: ConsumerState, batch: DynamoDBRecord[]): Promise<Outcome> {
     const { definition } = consumer;
     let timer: NodeJS.Timeout | undefined;
+    if (this.held) await this.held.released;
     this.invocations++;
     try {
       // Past its timeout an invocation counts as failed, as on Lambda (here it cannot be stopped).

@@ -239,12 +239,15 @@ export async function startBenchRuntime(): Promise<BenchRuntime> {
       const messages: QueueSend[] = [];
       current = sends;
       queued = messages;
+      // The stream consumers wait until the request has answered: their commands are not its own.
+      const releaseStreams = runtime.streams.hold();
       let value: Awaited<ReturnType<typeof action>>;
       try {
         value = await action();
       } finally {
         current = undefined;
         queued = undefined;
+        releaseStreams();
       }
       // Now deliver what the request queued and record the worker's own sends separately.
       const workerSends: SendRecord[] = [];

@@ -298,4 +298,54 @@ describe('LocalStreams over shards that split and appear', () => {
       streamsApi.restore();
     }
   });
+
+  it('invokes no consumer while held: records read meanwhile wait for the release', async () => {
+    const tables = mockClient(DynamoDBClient);
+    const streamsApi = mockClient(DynamoDBStreamsClient);
+    tables.on(DescribeTableCommand).resolves({
+      Table: { LatestStreamArn: ARN, StreamSpecification: { StreamEnabled: true } },
+    });
+    streamsApi.on(DescribeStreamCommand).resolves({ StreamDescription: { Shards: [{ ShardId: 'only' }] } });
+    streamsApi.on(GetShardIteratorCommand).resolves({ ShardIterator: 'only-0' });
+    streamsApi
+      .on(GetRecordsCommand)
+      .callsFake((input) =>
+        input.ShardIterator === 'only-0'
+          ? { Records: [change(1, 'a'), change(2, 'b')], NextShardIterator: 'only-1' }
+          : { Records: [], NextShardIterator: 'only-1' },
+      );
+    const handled: string[] = [];
+    const streams = new LocalStreams({
+      endpoint: 'http://127.0.0.1:1',
+      tableName: 't',
+      consumers: [
+        {
+          definition: { ...streamConsumers[0]!, name: 'all', filters: [], retryAttempts: 0 },
+          handler: async (event: DynamoDBStreamEvent) => {
+            for (const record of event.Records) handled.push(record.dynamodb?.Keys?.sk?.S ?? '?');
+            return { batchItemFailures: [] };
+          },
+        },
+      ],
+      idleMs: 5,
+      shardRefreshMs: 60_000,
+    });
+    const release = streams.hold();
+    try {
+      await streams.start();
+      // The batch is read and waits inside its delivery: the reader is busy, nothing is invoked.
+      while (!streams.activity().busy.includes('all')) await new Promise((resolve) => setImmediate(resolve));
+      expect(streams.activity().invocations).toBe(0);
+      expect(handled).toEqual([]);
+      release();
+      await streams.drain(5_000);
+      expect(handled).toEqual(['a', 'b']);
+      expect(streams.activity().invocations).toBe(1);
+    } finally {
+      release();
+      await streams.stop();
+      tables.restore();
+      streamsApi.restore();
+    }
+  });
 });
