@@ -239,6 +239,12 @@ export function countedItemOf(pk: string): Key | undefined {
   return prefix ? { pk, sk: COUNTED_PARTITIONS[prefix] as string } : undefined;
 }
 
+/** The note parent (issue, merge request, snippet or epic) heading partition `pk`, if any. */
+export function noteParentOf(pk: string): Key | undefined {
+  const item = countedItemOf(pk);
+  return item && COUNTED[item.sk]?.attributes.includes('notes_count') ? item : undefined;
+}
+
 /**
  * The rollup of a counted item from its shards as read, up to stream position `position` (a
  * rollup is replaced only by one from a later position); once the item is marked deleted, a mark
@@ -269,16 +275,9 @@ export function mergeRollups(items: Raw[], rollups: Raw[]): Raw[] {
   return items.map((item) => {
     const counted = typeof item.sk === 'string' ? COUNTED[item.sk] : undefined;
     if (!counted) return item;
-    const rollup = byPartition.get(String(item.pk));
-    const sums = Object.fromEntries(
-      counted.attributes.map((name) => {
-        const value = Number(rollup?.[name] ?? 0);
-        return [name, Number.isFinite(value) ? Math.max(0, value) : 0];
-      }),
-    );
-    const recorded = Object.fromEntries(
-      (counted.recorded ?? []).flatMap((name) => (rollup && name in rollup ? [[name, rollup[name]]] : [])),
-    );
-    return { ...item, ...sums, ...recorded };
+    const pk = String(item.pk);
+    const rollup = byPartition.get(pk);
+    // A rollup reads as the item's only shard: the same sums and recorded values.
+    return { ...item, ...countersFrom(counted, pk, rollup ? [{ ...rollup, ...shardKey(pk, 0) }] : []) };
   });
 }

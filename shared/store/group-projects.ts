@@ -24,7 +24,7 @@ import { tree } from './keys.ts';
 import { type ListPage, mergeSorted } from './lists.ts';
 import { namespaceOfGroup } from './namespaces.ts';
 import { decodeProject, getProjectsRaw, withProjectCounters } from './project-items.ts';
-import { listNamespaceProjects } from './project-lists.ts';
+import { listNamespaceProjects, startMemberView } from './project-lists.ts';
 import type { ProjectListRequest } from './project-pages.ts';
 import { memberProjectsOf } from './project-reach.ts';
 import { projectsSharedWith, sharedLinksOfGroup } from './project-shares.ts';
@@ -39,11 +39,7 @@ const DETAIL_PROJECTS = 100;
 export interface GroupDetailReads {
   sharedLinks: Promise<Raw[]>;
   memberships: Promise<MembershipLists> | undefined;
-  /**
-   * The group's projects as its members see them, read before a signed-in caller is known to be
-   * one; used only when they are (a non-member's detail wastes it: per visibility a Query and
-   * its total's shards, and the page's rollups).
-   */
+  /** The group's projects as its members see them (startMemberView), for a signed-in caller. */
   memberView: Promise<ListPage<Project> | undefined> | undefined;
 }
 
@@ -76,10 +72,7 @@ export function startGroupDetail(
   sharedLinks.catch(() => undefined);
   const memberships = caller ? item.then(() => readMembershipLists(caller.id)) : undefined;
   memberships?.catch(() => undefined);
-  const memberView = caller
-    ? item.then((found) => (found ? detailProjects(Number(found.id), caller, true) : undefined))
-    : undefined;
-  memberView?.catch(() => undefined);
+  const memberView = caller ? startMemberView(item, (id) => detailProjects(id, caller, true)) : undefined;
   return { sharedLinks, memberships, memberView };
 }
 

@@ -3,7 +3,7 @@ import { checkedNoteBody, type Note, type NoteParent, newNote } from '#domain/no
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import type { User } from '#domain/users.ts';
 import type { Key } from './batch.ts';
-import { itemCounterChanges } from './counters.ts';
+import { itemCounterChanges, noteParentOf } from './counters.ts';
 import { nextId } from './ids.ts';
 import { getItem } from './items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage } from './keys.ts';
@@ -148,9 +148,6 @@ export function countOnParent(parentKey: Key, delta: number, system: boolean): S
   ];
 }
 
-/** The sort key of the item heading a note's partition, by the partition key's kind. */
-const PARENT_SK: Record<string, string> = { ISSUE: 'ISSUE', MR: 'MR', SNIPPET: 'SNIPPET', EPIC: 'EPIC' };
-
 /**
  * GitLab touches the parent of a new note: its updated time (and the sort value its lists read it
  * by) moves to the note's creation, unless a later change moved it further. The table's stream
@@ -159,14 +156,13 @@ const PARENT_SK: Record<string, string> = { ISSUE: 'ISSUE', MR: 'MR', SNIPPET: '
  * away) has nothing left to do, and one run twice moves nothing.
  */
 export async function touchNoteParent(noteImage: Raw): Promise<void> {
-  const pk = String(noteImage.pk);
-  const sk = PARENT_SK[pk.slice(0, pk.indexOf('#'))];
+  const parent = noteParentOf(String(noteImage.pk));
   const parentId = Number(noteImage.noteable_id);
   const createdAt = noteImage.created_at;
-  if (!sk || !Number.isSafeInteger(parentId) || typeof createdAt !== 'string') return;
+  if (!parent || !Number.isSafeInteger(parentId) || typeof createdAt !== 'string') return;
   const sortName = listSortAttributes.updated_at;
   await writeAlone(
-    update({ pk, sk }, 'SET updated_at = :now, #updatedSort = :sort', {
+    update(parent, 'SET updated_at = :now, #updatedSort = :sort', {
       condition: `${LIVE_ITEM} AND updated_at < :now`,
       names: { '#updatedSort': sortName },
       values: {

@@ -76,6 +76,20 @@ export async function listNamespaceProjects(query: NamespaceProjectsQuery): Prom
   });
 }
 
+/**
+ * A group's projects as its members see them, read as soon as the group's item is (beside the
+ * access check), before the caller is known to be one: the reader keeps it only for a caller who
+ * sees all, and a non-member's request wastes it.
+ */
+export function startMemberView(
+  group: Promise<Raw | undefined>,
+  read: (namespaceId: number) => Promise<ListPage<Project>>,
+): Promise<ListPage<Project> | undefined> {
+  const view = group.then((found) => (found ? read(Number(found.id)) : undefined));
+  view.catch(() => undefined);
+  return view;
+}
+
 /** How many projects a namespace holds (for `projects_limit`). */
 export async function namespaceProjectCount(namespaceId: number): Promise<number> {
   const counts = await Promise.all(

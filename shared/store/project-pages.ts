@@ -25,7 +25,7 @@ import {
 import { lists, padId } from './keys.ts';
 import { type ListPage, listMerged, type SortRange } from './lists.ts';
 import { decodeProject } from './project-items.ts';
-import { listNamespaceProjects, type ProjectOrder } from './project-lists.ts';
+import { listNamespaceProjects, type ProjectOrder, startMemberView } from './project-lists.ts';
 import { listReachableProjects, memberProjectsOf, membershipLevelsWithShares } from './project-reach.ts';
 import { projectListScope } from './project-scope.ts';
 import { searchProjects } from './project-search.ts';
@@ -170,10 +170,7 @@ export function boundsOf(input: ProjectListRequest, order: ProjectOrder): SortRa
 export interface GroupProjectsPageReads {
   /** The caller's membership lists, for `permissions`. */
   memberships: Promise<MembershipLists> | undefined;
-  /**
-   * The page as the group's members see it (one key range), read before the caller is known to
-   * be one; used only when they are, otherwise left unread.
-   */
+  /** The page as the group's members see it (startMemberView), for a signed-in caller. */
   memberView: Promise<ListPage<Project> | undefined> | undefined;
 }
 
@@ -212,11 +209,8 @@ export function startGroupProjectsPage(
   memberships?.catch(() => undefined);
   const speculate = caller && !input.include_subgroups && !input.starred && !input.owned;
   const memberView = speculate
-    ? item.then((found) =>
-        found ? namespacePage(Number(found.id), input, caller, page, { seesAll: true }) : undefined,
-      )
+    ? startMemberView(item, (id) => namespacePage(id, input, caller, page, { seesAll: true }))
     : undefined;
-  memberView?.catch(() => undefined);
   return { memberships, memberView };
 }
 
