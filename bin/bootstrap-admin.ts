@@ -5,7 +5,7 @@
  *   npm run bootstrap-admin -- --table <TableName output of the stack> [--region eu-west-1]
  */
 import { envNames } from '#config/env.ts';
-import { ensureRootToken } from '#store/bootstrap.ts';
+import { ensureRootToken } from '#store/table/bootstrap.ts';
 
 function option(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);

@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { envNames } from '#config/env.ts';
-import { ensureRootToken } from '#store/bootstrap.ts';
+import { ensureRootToken } from '#store/table/bootstrap.ts';
 import { ensureTable, JAVA_MISSING, startDynamoDbLocal, startS3rver } from './local/engines.ts';
 import { LOCAL_BUCKET_NAME, LOCAL_TABLE_NAME, samEnvVarsFile } from './local/sam-environment.ts';
 

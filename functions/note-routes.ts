@@ -10,7 +10,7 @@ import type { User } from '#domain/users.ts';
 import type { Noteable } from '#http/note-reads.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { createNoteBy, deleteNote, editNote } from '#store/notes.ts';
+import { createNoteBy, deleteNote, editNote } from '#store/issuables/notes.ts';
 
 type Parent = { notes_count: number };
 

@@ -3,7 +3,7 @@
  * event source mapping; locally bin/local/streams.ts). Plain data, read by the stack and the local
  * runtime alike.
  */
-import { streamKeys } from '#store/stream-keys.ts';
+import { streamKeys } from '#store/table/stream-keys.ts';
 import type { Access } from './routes.ts';
 
 /**

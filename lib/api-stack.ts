@@ -26,7 +26,7 @@ import {
 import { type WorkerDefinition, workers as workerTable } from '../functions/workers.ts';
 import { envNames, queueDlqUrlVariable, queueUrlVariable } from '../shared/config/env.ts';
 import { LDAP_PROVIDERS_VARIABLE, ldapProviders } from '../shared/config/ldap.ts';
-import { createTableInput, ttlAttribute } from '../shared/store/table.ts';
+import { createTableInput, ttlAttribute } from '../shared/store/table/table.ts';
 import { AccessRoles, grantKey } from './access-roles.ts';
 import { type AccessTargets, ApiFunction, constructIdFor, tracingContextKey } from './api-function.ts';
 import { EdgeCache } from './edge-cache.ts';
@@ -105,7 +105,7 @@ const streamViewTypes: Partial<Record<string, StreamViewType>> = {
 };
 
 /**
- * The table as shared/store/table.ts defines it for DynamoDB Local (`createTableInput`): keys,
+ * The table as shared/store/table/table.ts defines it for DynamoDB Local (`createTableInput`): keys,
  * global and local secondary indexes with their projections, the stream. Read from that one
  * definition, never restated here, so the deployed and the local table stay alike whatever
  * indexes it declares (none local, or none at all, included).
@@ -115,7 +115,7 @@ function tableDefinition() {
   const typeOf = (name: string | undefined) => {
     const declared = input.AttributeDefinitions?.find((attribute) => attribute.AttributeName === name);
     const type = declared?.AttributeType && attributeTypes[declared.AttributeType];
-    if (!name || !type) throw new Error(`shared/store/table.ts: key attribute ${name} has no type`);
+    if (!name || !type) throw new Error(`shared/store/table/table.ts: key attribute ${name} has no type`);
     return { name, type };
   };
   const keyOf = (keySchema: CreateTableCommandInput['KeySchema'], keyType: 'HASH' | 'RANGE') => {
@@ -124,19 +124,20 @@ function tableDefinition() {
   };
   const projectionOf = (projection: { ProjectionType?: string; NonKeyAttributes?: string[] } | undefined) => {
     const projectionType = projectionTypes[projection?.ProjectionType ?? 'ALL'];
-    if (!projectionType) throw new Error(`shared/store/table.ts: projection ${projection?.ProjectionType}`);
+    if (!projectionType)
+      throw new Error(`shared/store/table/table.ts: projection ${projection?.ProjectionType}`);
     return {
       projectionType,
       ...(projection?.NonKeyAttributes?.length ? { nonKeyAttributes: projection.NonKeyAttributes } : {}),
     };
   };
   const partitionKey = keyOf(input.KeySchema, 'HASH');
-  if (!partitionKey) throw new Error('shared/store/table.ts: the table has no partition key');
+  if (!partitionKey) throw new Error('shared/store/table/table.ts: the table has no partition key');
   const globalIndexes = (input.GlobalSecondaryIndexes ?? []).map(
     (index): Omit<GlobalSecondaryIndexProps, 'warmThroughput'> => {
       const indexPartitionKey = keyOf(index.KeySchema, 'HASH');
       if (!index.IndexName || !indexPartitionKey) {
-        throw new Error(`shared/store/table.ts: index ${index.IndexName} has no partition key`);
+        throw new Error(`shared/store/table/table.ts: index ${index.IndexName} has no partition key`);
       }
       const sortKey = keyOf(index.KeySchema, 'RANGE');
       return {
@@ -150,7 +151,7 @@ function tableDefinition() {
   const localIndexes = (input.LocalSecondaryIndexes ?? []).map((index): LocalSecondaryIndexProps => {
     const sortKey = keyOf(index.KeySchema, 'RANGE');
     if (!index.IndexName || !sortKey) {
-      throw new Error(`shared/store/table.ts: local index ${index.IndexName} has no sort key`);
+      throw new Error(`shared/store/table/table.ts: local index ${index.IndexName} has no sort key`);
     }
     return { indexName: index.IndexName, sortKey, ...projectionOf(index.Projection) };
   });
@@ -158,7 +159,7 @@ function tableDefinition() {
     ? streamViewTypes[input.StreamSpecification.StreamViewType ?? '']
     : undefined;
   if (input.StreamSpecification?.StreamEnabled && !streamView) {
-    throw new Error(`shared/store/table.ts: stream view ${input.StreamSpecification.StreamViewType}`);
+    throw new Error(`shared/store/table/table.ts: stream view ${input.StreamSpecification.StreamViewType}`);
   }
   return {
     partitionKey,

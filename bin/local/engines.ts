@@ -22,7 +22,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { createTableInput, indexes, streamViewType, ttlAttribute } from '#store/table.ts';
+import { createTableInput, indexes, streamViewType, ttlAttribute } from '#store/table/table.ts';
 
 const require = createRequire(import.meta.url);
 

@@ -13,7 +13,7 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { envNames } from '#config/env.ts';
 import { invocationScope } from '#observability/log.ts';
 import { registerLocalDispatch, registerLocalQueueControl } from '#queue/publish.ts';
-import { ensureRootToken, isLiveAdminToken } from '#store/bootstrap.ts';
+import { ensureRootToken, isLiveAdminToken } from '#store/table/bootstrap.ts';
 import { type RouteDefinition, routes } from '../../functions/routes.ts';
 import { type ScheduleDefinition, schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';

@@ -4,7 +4,7 @@ import { epicSchemas } from '#domain/schemas/epics.ts';
 import { epicGroup } from '#http/epic-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { createEpic, epicUsers } from '#store/epics.ts';
+import { createEpic, epicUsers } from '#store/issuables/epics.ts';
 
 /** Reporters and up open epics; each takes the group's next iid. */
 export const handler = defineRoute({

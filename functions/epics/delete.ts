@@ -3,7 +3,7 @@ import { epicSchemas } from '#domain/schemas/epics.ts';
 import { epic } from '#http/epic-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { deleteEpic } from '#store/epics.ts';
+import { deleteEpic } from '#store/issuables/epics.ts';
 
 /** Only owners and admins delete an epic; its notes go with it. */
 export const handler = defineRoute({

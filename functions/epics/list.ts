@@ -3,7 +3,7 @@ import { epicSchemas } from '#domain/schemas/epics.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { listEpics } from '#store/epics.ts';
+import { listEpics } from '#store/issuables/epics.ts';
 
 /** A group's epics, to anyone who can see the group (GitLab's default state: all). */
 export const handler = defineRoute({

@@ -3,7 +3,7 @@ import { mayUpdateEpic } from '#domain/noteable-policy.ts';
 import { epicSchemas } from '#domain/schemas/epics.ts';
 import { epic } from '#http/epic-loaders.ts';
 import { defineRoute } from '#http/route.ts';
-import { changeEpic, epicUsers } from '#store/epics.ts';
+import { changeEpic, epicUsers } from '#store/issuables/epics.ts';
 
 /** Reporters and up change an epic (one field at least); `state_event` closes or reopens it. */
 export const handler = defineRoute({

@@ -4,7 +4,7 @@ import { forkSchemas } from '#domain/schemas/forks.ts';
 import { project, projectNamedBy, withAlso } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { createForkRelation } from '#store/forks.ts';
+import { createForkRelation } from '#store/projects/forks.ts';
 
 type Params = v.InferOutput<typeof forkSchemas.createRelation>;
 

@@ -5,7 +5,7 @@ import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { publish } from '#queue/publish.ts';
-import { createFork } from '#store/forks.ts';
+import { createFork } from '#store/projects/forks.ts';
 
 /** Forks a project: the new project at once (scheduled); a worker copies the repository. */
 export const handler = defineRoute({

@@ -2,7 +2,7 @@ import { forkSchemas } from '#domain/schemas/forks.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { removeForkRelation } from '#store/forks.ts';
+import { removeForkRelation } from '#store/projects/forks.ts';
 
 /** Ends a project's fork relation (admins only): 204, or 304 when it is no fork. */
 export const handler = defineRoute({

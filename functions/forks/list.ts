@@ -3,7 +3,7 @@ import { forkSchemas } from '#domain/schemas/forks.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { forksPage, readForks } from '#store/forks.ts';
+import { forksPage, readForks } from '#store/projects/forks.ts';
 
 /** The forks of a project that the caller can see, with the common list parameters. */
 export const handler = defineRoute({

@@ -9,7 +9,7 @@ import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { applyNewAvatar } from '#jobs/avatars.ts';
 import { publish } from '#queue/publish.ts';
-import { createGroup } from '#store/group-writes.ts';
+import { createGroup } from '#store/groups/group-writes.ts';
 
 /** GitLab reports a new group's model errors inside "Failed to save group {...}". */
 const failedToSave = (errors: Record<string, string[]>) =>

@@ -3,7 +3,7 @@ import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { publish } from '#queue/publish.ts';
-import { markGroupDeleted } from '#store/group-writes.ts';
+import { markGroupDeleted } from '#store/groups/group-writes.ts';
 
 /** The group leaves every list and its path is freed at once; a worker removes what it held. */
 export const handler = defineRoute({

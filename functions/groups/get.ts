@@ -3,10 +3,10 @@ import { type GroupEntityOptions, showsGroupStatistics } from '#domain/groups.ts
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { groupDetailProjects, startGroupDetail } from '#store/group-projects.ts';
-import { sharedWithGroupsSeenBy } from '#store/group-shares.ts';
-import { startGroupStatistics } from '#store/group-statistics.ts';
-import { startGroupLdap } from '#store/ldap-group-links.ts';
+import { groupDetailProjects, startGroupDetail } from '#store/groups/group-projects.ts';
+import { sharedWithGroupsSeenBy } from '#store/groups/group-shares.ts';
+import { startGroupStatistics } from '#store/groups/group-statistics.ts';
+import { startGroupLdap } from '#store/groups/ldap-group-links.ts';
 
 /**
  * A group with its projects and shared projects; anonymous callers see public groups. Statistics

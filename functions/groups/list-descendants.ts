@@ -4,8 +4,8 @@ import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { visibleDescendantsPage } from '#store/group-lists.ts';
-import { statisticsOfGroups } from '#store/group-statistics.ts';
+import { visibleDescendantsPage } from '#store/groups/group-lists.ts';
+import { statisticsOfGroups } from '#store/groups/group-statistics.ts';
 
 /** Every subgroup below a group, at any depth, that the caller can see (the subgroups' parameters). */
 export const handler = defineRoute({

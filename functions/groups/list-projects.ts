@@ -3,9 +3,13 @@ import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute, pageRequest } from '#http/route.ts';
-import { forkSourcesFor } from '#store/forks.ts';
-import { subtreeProjectsPage } from '#store/group-projects.ts';
-import { groupProjectsPage, type ProjectListRequest, startGroupProjectsPage } from '#store/project-pages.ts';
+import { subtreeProjectsPage } from '#store/groups/group-projects.ts';
+import { forkSourcesFor } from '#store/projects/forks.ts';
+import {
+  groupProjectsPage,
+  type ProjectListRequest,
+  startGroupProjectsPage,
+} from '#store/projects/project-pages.ts';
 
 type GroupProjectsParams = ProjectListRequest & {
   id: string | number;

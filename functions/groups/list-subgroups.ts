@@ -4,8 +4,8 @@ import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { visibleSubgroupsPage } from '#store/group-lists.ts';
-import { statisticsOfGroups } from '#store/group-statistics.ts';
+import { visibleSubgroupsPage } from '#store/groups/group-lists.ts';
+import { statisticsOfGroups } from '#store/groups/group-statistics.ts';
 
 /** Direct subgroups of a group that the caller can see. */
 export const handler = defineRoute({

@@ -3,8 +3,8 @@ import { showsGroupStatistics } from '#domain/groups.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { startGroupSearch, visibleGroupsPage } from '#store/group-lists.ts';
-import { statisticsOfGroups } from '#store/group-statistics.ts';
+import { startGroupSearch, visibleGroupsPage } from '#store/groups/group-lists.ts';
+import { statisticsOfGroups } from '#store/groups/group-statistics.ts';
 
 /**
  * Anonymous: public groups. Admins: all groups. Users: the groups they belong to (with ancestors

@@ -3,8 +3,8 @@ import { sharingSchemas } from '#domain/schemas/sharing.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { groupDetailProjects } from '#store/group-projects.ts';
-import { sharedWithGroupsSeenBy, shareGroupWith } from '#store/group-shares.ts';
+import { groupDetailProjects } from '#store/groups/group-projects.ts';
+import { sharedWithGroupsSeenBy, shareGroupWith } from '#store/groups/group-shares.ts';
 
 /**
  * Owners share a group with a group they can see; that group's members reach this group, its

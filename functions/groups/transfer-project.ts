@@ -3,8 +3,8 @@ import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { groupDetailProjects } from '#store/group-projects.ts';
-import { transferProjectInto } from '#store/namespaces.ts';
+import { groupDetailProjects } from '#store/groups/group-projects.ts';
+import { transferProjectInto } from '#store/projects/namespaces.ts';
 
 /** Admin moves a project into the group; its full path and route move with it. */
 export const handler = defineRoute({

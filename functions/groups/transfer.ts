@@ -6,7 +6,7 @@ import { group, placementNamedBy, withAlso } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { transferGroupWithFollowUp } from '#jobs/group-transfer.ts';
-import { groupDetailProjects } from '#store/group-projects.ts';
+import { groupDetailProjects } from '#store/groups/group-projects.ts';
 
 type Params = v.InferOutput<typeof groupSchemas.transfer>;
 

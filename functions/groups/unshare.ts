@@ -2,7 +2,7 @@ import { sharingSchemas } from '#domain/schemas/sharing.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { unshareGroupAs } from '#store/group-shares.ts';
+import { unshareGroupAs } from '#store/groups/group-shares.ts';
 
 /** Ends a group's share with a group (GitLab answers 204 even when the caller may not end it). */
 export const handler = defineRoute({

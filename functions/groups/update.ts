@@ -7,8 +7,8 @@ import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
 import { applyAvatar } from '#jobs/avatars.ts';
 import { publish } from '#queue/publish.ts';
-import { groupDetailProjects } from '#store/group-projects.ts';
-import { updateGroup } from '#store/group-writes.ts';
+import { groupDetailProjects } from '#store/groups/group-projects.ts';
+import { updateGroup } from '#store/groups/group-writes.ts';
 
 /**
  * Owners change a group; a new path or name moves every subgroup and project under it. An

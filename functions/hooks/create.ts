@@ -4,7 +4,7 @@ import { checkHookUrl } from '#egress/address-guard.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { createHook } from '#store/hooks.ts';
+import { createHook } from '#store/hooks/hooks.ts';
 
 /**
  * Adds a hook: maintainers and up. The url must be http(s), at most 2000 characters and, unless

@@ -3,7 +3,7 @@ import { hookSchemas } from '#domain/schemas/hooks.ts';
 import { projectHookIfAny } from '#http/hook-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { deleteHook } from '#store/hooks.ts';
+import { deleteHook } from '#store/hooks/hooks.ts';
 
 /**
  * Removes a hook, idempotently: the hook as it was, or 204 when there was none. The

@@ -4,7 +4,7 @@ import { hookDeliverySchemas } from '#domain/schemas/hook-deliveries.ts';
 import { projectHook } from '#http/hook-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { getUser } from '#store/users.ts';
+import { getUser } from '#store/users/users.ts';
 
 /**
  * Sends a sample payload of one trigger to the hook at once: 201 when the receiver answers 2xx

@@ -3,7 +3,7 @@ import { hookSchemas } from '#domain/schemas/hooks.ts';
 import { checkHookUrl } from '#egress/address-guard.ts';
 import { projectHook } from '#http/hook-loaders.ts';
 import { defineRoute } from '#http/route.ts';
-import { updateHook } from '#store/hooks.ts';
+import { updateHook } from '#store/hooks/hooks.ts';
 
 /**
  * Changes a hook: the url again (checked as on creation) and only the other fields sent, the wiki

@@ -4,7 +4,7 @@ import { issueSchemas } from '#domain/schemas/issues.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { createIssue, issueUsers } from '#store/issues.ts';
+import { createIssue, issueUsers } from '#store/issuables/issues.ts';
 
 /** Guests and up (anyone on a public or internal project) open issues; only owners backdate them. */
 export const handler = defineRoute({

@@ -4,7 +4,7 @@ import { issueSchemas } from '#domain/schemas/issues.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { listIssuesWithUsers } from '#store/issues.ts';
+import { listIssuesWithUsers } from '#store/issuables/issues.ts';
 
 /** A project's issues, filtered as asked; confidential ones only for those who may see them. */
 export const handler = defineRoute({

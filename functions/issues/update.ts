@@ -3,7 +3,7 @@ import { mayUpdateIssue, setsIssueMetadata } from '#domain/noteable-policy.ts';
 import { issueSchemas } from '#domain/schemas/issues.ts';
 import { issue } from '#http/issue-loaders.ts';
 import { defineRoute } from '#http/route.ts';
-import { changeIssue, issueUsers } from '#store/issues.ts';
+import { changeIssue, issueUsers } from '#store/issuables/issues.ts';
 
 /**
  * Reporters and up, the author and assignees change an issue (labels, assignees, due date and lock

@@ -1,7 +1,7 @@
 import { presentNamespace } from '#domain/namespaces.ts';
 import { namespaceSchemas } from '#domain/schemas/namespaces.ts';
 import { defineRoute } from '#http/route.ts';
-import { findNamespaceSource, readNamespaceFor } from '#store/namespaces.ts';
+import { findNamespaceSource, readNamespaceFor } from '#store/projects/namespaces.ts';
 
 /** A namespace by id or full path: its members (owner) and admins see it, others get 404. */
 export const handler = defineRoute({

@@ -2,7 +2,7 @@ import { presentNamespace } from '#domain/namespaces.ts';
 import { namespaceSchemas } from '#domain/schemas/namespaces.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { listNamespacesFor } from '#store/namespaces.ts';
+import { listNamespacesFor } from '#store/projects/namespaces.ts';
 
 /** The caller's personal namespace and groups (admins: every namespace), in id order. */
 export const handler = defineRoute({

@@ -3,8 +3,8 @@ import { notFound } from '#domain/errors.ts';
 import { tokenSchemas } from '#domain/schemas/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { createAccessToken } from '#store/access-tokens.ts';
-import { getUser } from '#store/users.ts';
+import { createAccessToken } from '#store/users/access-tokens.ts';
+import { getUser } from '#store/users/users.ts';
 
 /** Admin creates a token for a user; the secret appears in this response only. */
 export const handler = defineRoute({

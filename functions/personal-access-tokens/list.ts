@@ -3,7 +3,7 @@ import { forbidden } from '#domain/errors.ts';
 import { tokenSchemas } from '#domain/schemas/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { listAccessTokens } from '#store/access-tokens.ts';
+import { listAccessTokens } from '#store/users/access-tokens.ts';
 
 /** The caller's tokens; admins see everyone's, or one user's with `user_id`. */
 export const handler = defineRoute({

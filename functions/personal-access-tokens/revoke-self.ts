@@ -2,7 +2,7 @@ import { badRequest, unauthorized } from '#domain/errors.ts';
 import { userSchemas } from '#domain/schemas/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { revokeAccessToken } from '#store/access-tokens.ts';
+import { revokeAccessToken } from '#store/users/access-tokens.ts';
 
 /**
  * Revokes the token the request presents, whatever its scopes (GitLab lets a token of any scope

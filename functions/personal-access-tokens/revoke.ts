@@ -2,7 +2,7 @@ import { badRequest, recordNotFound } from '#domain/errors.ts';
 import { tokenSchemas } from '#domain/schemas/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { getAccessToken, revokeAccessToken } from '#store/access-tokens.ts';
+import { getAccessToken, revokeAccessToken } from '#store/users/access-tokens.ts';
 
 /** Revokes a token: its owner or an admin. Revoking a revoked token changes nothing. */
 export const handler = defineRoute({

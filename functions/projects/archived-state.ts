@@ -3,7 +3,7 @@ import { projectSchemas } from '#domain/schemas/projects.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { setArchived } from '#store/project-writes.ts';
+import { setArchived } from '#store/projects/project-writes.ts';
 
 /** The handler that archives (or unarchives) a project: owners and admins; always 201 with the project. */
 export const archivedStateHandler = (archived: boolean) =>

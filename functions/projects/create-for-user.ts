@@ -6,7 +6,7 @@ import { defineRoute } from '#http/route.ts';
 import { applyNewAvatar } from '#jobs/avatars.ts';
 import { checkedImportSettings, sendScheduledImport } from '#jobs/import.ts';
 import { publish } from '#queue/publish.ts';
-import { createProjectOfUser } from '#store/namespaces.ts';
+import { createProjectOfUser } from '#store/projects/namespaces.ts';
 
 /**
  * Admin creates a project in a user's personal namespace; that user owns it. An `avatar` file is

@@ -6,7 +6,7 @@ import { defineRoute } from '#http/route.ts';
 import { applyNewAvatar } from '#jobs/avatars.ts';
 import { checkedImportSettings, sendScheduledImport } from '#jobs/import.ts';
 import { publish } from '#queue/publish.ts';
-import { createProjectFor } from '#store/namespaces.ts';
+import { createProjectFor } from '#store/projects/namespaces.ts';
 
 /**
  * A project in the caller's namespace, or in `namespace_id` where they may create projects; with

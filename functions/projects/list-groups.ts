@@ -3,7 +3,7 @@ import { sharingSchemas } from '#domain/schemas/sharing.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { projectGroups } from '#store/group-shares.ts';
+import { projectGroups } from '#store/groups/group-shares.ts';
 
 /** The groups a project's members may come from: its namespace's ancestry and, asked, its shares. */
 export const handler = defineRoute({

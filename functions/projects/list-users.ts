@@ -3,7 +3,7 @@ import { userBasic } from '#domain/users.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { usersWithAccess } from '#store/project-lists.ts';
+import { usersWithAccess } from '#store/projects/project-lists.ts';
 
 /** Everyone with access to the project: members, members of its groups and of groups it is shared with. */
 export const handler = defineRoute({

@@ -2,8 +2,8 @@ import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { forkSourcesFor } from '#store/forks.ts';
-import { startProjectList, visibleProjectsPage } from '#store/project-pages.ts';
+import { forkSourcesFor } from '#store/projects/forks.ts';
+import { startProjectList, visibleProjectsPage } from '#store/projects/project-pages.ts';
 
 /** Projects the caller may see; anonymous callers get simple entities. */
 export const handler = defineRoute({

@@ -3,7 +3,7 @@ import { projectSchemas } from '#domain/schemas/projects.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { setStar } from '#store/project-stars.ts';
+import { setStar } from '#store/projects/project-stars.ts';
 
 /** The handler that stars (or unstars) a project: 201 with the refreshed project, 304 when nothing changed. */
 export const starredStateHandler = (starred: boolean) =>

@@ -2,7 +2,7 @@ import { presentProject } from '#domain/project-views.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { project } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { findNamespaceSource, transferProjectToNamespace } from '#store/namespaces.ts';
+import { findNamespaceSource, transferProjectToNamespace } from '#store/projects/namespaces.ts';
 
 /**
  * Owners and admins move a project into a namespace (id or path) where they may create projects;

@@ -2,7 +2,7 @@ import { projectSchemas } from '#domain/schemas/projects.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { unshareProject } from '#store/project-shares.ts';
+import { unshareProject } from '#store/projects/project-shares.ts';
 
 export const handler = defineRoute({
   auth: 'user',

@@ -5,7 +5,7 @@ import { newUpload, uploadEntity } from '#domain/uploads.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { addUploadedBytes } from '#store/repository-state.ts';
+import { addUploadedBytes } from '#store/projects/repository-state.ts';
 
 /**
  * A multipart `file` stored under a random secret; too large a file is refused before anything is

@@ -3,7 +3,7 @@ import { pushRuleSchemas } from '#domain/schemas/push-rules.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { createPushRule } from '#store/push-rules.ts';
+import { createPushRule } from '#store/projects/push-rules.ts';
 
 /** Adds the project's push rule (one per project: a second → 422): maintainers and up. */
 export const handler = defineRoute({

@@ -2,7 +2,7 @@ import { pushRuleSchemas } from '#domain/schemas/push-rules.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { deletePushRule } from '#store/push-rules.ts';
+import { deletePushRule } from '#store/projects/push-rules.ts';
 
 /** Removes the project's push rule: 204 whether or not it had one (removal is idempotent). */
 export const handler = defineRoute({

@@ -7,7 +7,7 @@ import { presentFoundIssuables } from '#domain/search-views.ts';
 import { userBasic } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { startGroupSearch } from '#store/group-lists.ts';
+import { startGroupSearch } from '#store/groups/group-lists.ts';
 import {
   memberProjectsForSearch,
   searchIssuables,
@@ -15,7 +15,7 @@ import {
   searchVisibleGroups,
   searchVisibleProjects,
   startProjectSearch,
-} from '#store/search.ts';
+} from '#store/search/search.ts';
 
 /**
  * GET /search: the instance as the caller sees it, one scope at a time. Issues and merge

@@ -13,7 +13,7 @@ import {
   searchIssuables,
   startGroupProjectSearch,
   startGroupUserSearch,
-} from '#store/search.ts';
+} from '#store/search/search.ts';
 
 /** A search the route runs: a known scope with a term (a blank term finds nothing). */
 const searches = (input: { search: string; scope: string }, scope: string) =>

@@ -6,8 +6,8 @@ import { userBasic } from '#domain/users.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { usersWithAccess } from '#store/project-lists.ts';
-import { searchIssuables } from '#store/search.ts';
+import { usersWithAccess } from '#store/projects/project-lists.ts';
+import { searchIssuables } from '#store/search/search.ts';
 
 /**
  * GET /projects/:id/search: one project as the caller sees it (404 for a project they may not

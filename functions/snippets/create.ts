@@ -4,7 +4,7 @@ import { newSnippetFrom, snippetEntity } from '#domain/snippets.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { createSnippetBy } from '#store/snippets.ts';
+import { createSnippetBy } from '#store/issuables/snippets.ts';
 
 /** Reporters and up create snippets while the project's snippets are switched on (else 403). */
 export const handler = defineRoute({

@@ -3,7 +3,7 @@ import { mayChangeSnippet } from '#domain/snippets.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { snippet } from '#http/snippet-loaders.ts';
-import { deleteSnippet } from '#store/snippets.ts';
+import { deleteSnippet } from '#store/issuables/snippets.ts';
 
 /** The author and maintainers delete a snippet; its notes and content go with it. */
 export const handler = defineRoute({

@@ -3,7 +3,7 @@ import { snippetEntity, snippetListFilter, snippetsEnabled } from '#domain/snipp
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { listSnippetsWithUsers } from '#store/snippets.ts';
+import { listSnippetsWithUsers } from '#store/issuables/snippets.ts';
 
 /** A project's snippets, newest first: those the caller may read (private ones for members and their authors). */
 export const handler = defineRoute({

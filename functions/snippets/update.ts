@@ -2,7 +2,7 @@ import { snippetSchemas } from '#domain/schemas/snippets.ts';
 import { mayChangeSnippet, snippetChanges, snippetEntity } from '#domain/snippets.ts';
 import { defineRoute } from '#http/route.ts';
 import { snippet } from '#http/snippet-loaders.ts';
-import { changeSnippet } from '#store/snippets.ts';
+import { changeSnippet } from '#store/issuables/snippets.ts';
 
 /** The author and maintainers change a snippet: at least one of its fields or its content. */
 export const handler = defineRoute({

@@ -6,7 +6,7 @@ import { newUserFrom, userWithAdmin } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { applyNewAvatar } from '#jobs/avatars.ts';
-import { createUser } from '#store/users.ts';
+import { createUser } from '#store/users/users.ts';
 
 export const handler = defineRoute({
   auth: 'admin',

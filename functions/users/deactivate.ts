@@ -2,7 +2,7 @@ import { userSchemas } from '#domain/schemas/users.ts';
 import { afterStateAction } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { updateUser } from '#store/users.ts';
+import { updateUser } from '#store/users/users.ts';
 
 /** Deactivates an active user: 201 `true`; already deactivated: 201 `null`; blocked or banned: 403. */
 export const handler = defineRoute({

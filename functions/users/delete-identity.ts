@@ -2,7 +2,7 @@ import { userSchemas } from '#domain/schemas/users.ts';
 import { withoutIdentity } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { updateUser } from '#store/users.ts';
+import { updateUser } from '#store/users/users.ts';
 
 /** Removes the user's identity of a provider (and frees its uid for another user). */
 export const handler = defineRoute({

@@ -3,7 +3,7 @@ import { userSchemas } from '#domain/schemas/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { publish } from '#queue/publish.ts';
-import { deleteUser, getUser } from '#store/users.ts';
+import { deleteUser, getUser } from '#store/users/users.ts';
 
 /** Removes the user and its credentials at once; a worker removes the rest of its items. */
 export const handler = defineRoute({

@@ -2,7 +2,7 @@ import { notFound } from '#domain/errors.ts';
 import { userSchemas } from '#domain/schemas/users.ts';
 import { userEntity, userWithAdmin } from '#domain/users.ts';
 import { defineRoute } from '#http/route.ts';
-import { getUser } from '#store/users.ts';
+import { getUser } from '#store/users/users.ts';
 
 export const handler = defineRoute({
   auth: 'optional',

@@ -2,9 +2,9 @@ import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { forkSourcesFor } from '#store/forks.ts';
-import { userProjectsPage } from '#store/project-pages.ts';
-import { findUser } from '#store/users.ts';
+import { forkSourcesFor } from '#store/projects/forks.ts';
+import { userProjectsPage } from '#store/projects/project-pages.ts';
+import { findUser } from '#store/users/users.ts';
 
 /** Projects in a user's personal namespace (by id or username) that the caller can see. */
 export const handler = defineRoute({

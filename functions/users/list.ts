@@ -4,7 +4,7 @@ import { identityParams, userSchemas } from '#domain/schemas/users.ts';
 import { type User, userBasic, userMatchesSearch, userWithAdmin } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { findUserByIdentity, findUserByUsername, listUsers } from '#store/users.ts';
+import { findUserByIdentity, findUserByUsername, listUsers } from '#store/users/users.ts';
 
 export const handler = defineRoute({
   auth: 'optional',

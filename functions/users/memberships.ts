@@ -3,8 +3,8 @@ import { userSchemas } from '#domain/schemas/users.ts';
 import { membershipEntity } from '#domain/user-memberships.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { userMembershipsPage } from '#store/user-memberships.ts';
-import { getUser } from '#store/users.ts';
+import { userMembershipsPage } from '#store/users/user-memberships.ts';
+import { getUser } from '#store/users/users.ts';
 
 /** The groups (`Namespace`) and projects a user is a direct member of, with their level (admins only). */
 export const handler = defineRoute({

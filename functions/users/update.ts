@@ -5,8 +5,8 @@ import { identityParams, userSchemas } from '#domain/schemas/users.ts';
 import { updatedUser, userWithAdmin } from '#domain/users.ts';
 import { defineRoute } from '#http/route.ts';
 import { applyAvatar } from '#jobs/avatars.ts';
-import { followUserRename } from '#store/namespaces.ts';
-import { getUser, saveUser } from '#store/users.ts';
+import { followUserRename } from '#store/projects/namespaces.ts';
+import { getUser, saveUser } from '#store/users/users.ts';
 
 export const handler = defineRoute({
   auth: 'admin',

@@ -1,5 +1,5 @@
 import { defineStreamWorker } from '#queue/stream-worker.ts';
-import { rollUpCounters } from '#store/counter-rollups.ts';
+import { rollUpCounters } from '#store/table/counter-rollups.ts';
 
 /**
  * The table's change stream → the rollup of each counted item whose counter shards changed

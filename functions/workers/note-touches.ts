@@ -1,5 +1,5 @@
 import { defineStreamWorker } from '#queue/stream-worker.ts';
-import { touchNoteParent } from '#store/notes.ts';
+import { touchNoteParent } from '#store/issuables/notes.ts';
 
 /**
  * The table's change stream → the parent of each new note touched (its updated time moves to the

@@ -1,6 +1,6 @@
 import { removeAvatars } from '#jobs/avatars.ts';
 import { defineWorker } from '#queue/worker.ts';
-import { deleteAccessTokensOfUser } from '#store/access-tokens.ts';
+import { deleteAccessTokensOfUser } from '#store/users/access-tokens.ts';
 
 /** Removes what a deleted user leaves behind: its token items and its avatar objects. Safe to run twice. */
 export const handler = defineWorker('user-cleanup', async ({ userId }) => {

@@ -11,7 +11,7 @@ import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { messageOf } from '#egress/address-guard.ts';
 import { log as logLine } from '#observability/log.ts';
-import { keepDeliveryForLog, readDelivery } from '#store/hook-deliveries.ts';
+import { keepDeliveryForLog, readDelivery } from '#store/hooks/hook-deliveries.ts';
 import { type AttemptOutcome, attemptOnce } from './attempt.ts';
 import { payloadOf } from './deliver.ts';
 

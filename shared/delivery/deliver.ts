@@ -19,8 +19,8 @@ import {
   expectDeliveryAt,
   readDelivery,
   type StoredDelivery,
-} from '#store/hook-deliveries.ts';
-import { hookDeleted, readHook } from '#store/hooks.ts';
+} from '#store/hooks/hook-deliveries.ts';
+import { hookDeleted, readHook } from '#store/hooks/hooks.ts';
 import { type AttemptHook, attemptOnce } from './attempt.ts';
 
 export type DeliveryStep =

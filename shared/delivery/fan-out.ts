@@ -1,5 +1,5 @@
 /**
- * From a committed change to deliveries: what happened (store/hook-changes.ts), which of the
+ * From a committed change to deliveries: what happened (store/hooks/hook-changes.ts), which of the
  * project's hooks subscribe to it, GitLab's payload, one delivery per hook (written once: a replay
  * of the same stream record finds them; carrying what its attempts need of the hook) and one queue
  * message per delivery still pending.
@@ -26,9 +26,9 @@ import {
   hookChangeOf,
   type ItemChange,
   readHookChangeContext,
-} from '#store/hook-changes.ts';
-import { deliveryTargetOf, recordDeliveries, storedPayload } from '#store/hook-deliveries.ts';
-import { readProjectHooks } from '#store/hooks.ts';
+} from '#store/hooks/hook-changes.ts';
+import { deliveryTargetOf, recordDeliveries, storedPayload } from '#store/hooks/hook-deliveries.ts';
+import { readProjectHooks } from '#store/hooks/hooks.ts';
 
 /** A UUID-shaped name made from `seed` (so the same event and hook always name the same delivery). */
 export function uuidFrom(seed: string): string {

@@ -10,7 +10,11 @@
  */
 import { config } from '#config/env.ts';
 import { publish } from '#queue/publish.ts';
-import { forEachOverdueDelivery, markDeliveryResent, pendingDeliveryShards } from '#store/hook-deliveries.ts';
+import {
+  forEachOverdueDelivery,
+  markDeliveryResent,
+  pendingDeliveryShards,
+} from '#store/hooks/hook-deliveries.ts';
 
 /** Sends the message of every overdue pending delivery again; how many were sent. */
 export async function sweepPendingDeliveries(

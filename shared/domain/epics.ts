@@ -23,7 +23,7 @@ export interface Epic {
   closed_by_id: number | null;
   created_at: string;
   updated_at: string;
-  /** Counted by ADD in the same transaction as each note (see store/notes.ts). */
+  /** Counted by ADD in the same transaction as each note (see store/issuables/notes.ts). */
   user_notes_count: number;
 }
 

@@ -35,7 +35,7 @@ export interface Group {
   /** Who may create subgroups (GitLab's default: maintainers). */
   subgroup_creation_level: SubgroupCreationLevel;
   custom_attributes: Record<string, string>;
-  /** The avatar's object and type (null or absent: none); written alone, see store/avatars.ts. */
+  /** The avatar's object and type (null or absent: none); written alone, see store/users/avatars.ts. */
   avatar?: StoredAvatar | null;
   /** Groups this group is shared with (their members reach it and everything under it). */
   shared_with_groups?: ProjectShare[];

@@ -25,7 +25,7 @@ export interface Issue {
   updated_at: string;
   /** Who changed it last (absent until a first change); the actor of its webhook events. */
   updated_by_id?: number;
-  /** Counted by ADD in the same transaction as each note (see store/notes.ts). */
+  /** Counted by ADD in the same transaction as each note (see store/issuables/notes.ts). */
   user_notes_count: number;
 }
 

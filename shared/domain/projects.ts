@@ -126,7 +126,7 @@ export interface Project extends Record<FeatureFlag, boolean> {
   shared_with_groups: ProjectShare[];
   custom_attributes: Record<string, string>;
   forked_from_project_id: number | null;
-  /** The avatar's object and type (null or absent: none); written alone, see store/avatars.ts. */
+  /** The avatar's object and type (null or absent: none); written alone, see store/users/avatars.ts. */
   avatar?: StoredAvatar | null;
 }
 

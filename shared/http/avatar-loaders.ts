@@ -10,9 +10,9 @@
 import type { AvatarModel, StoredAvatar } from '#domain/avatars.ts';
 import { ApiError, recordNotFound } from '#domain/errors.ts';
 import type { AvatarFileInput } from '#domain/schemas/avatars.ts';
-import { lookupGroup, lookupProject, readableGroup, readableProject } from '#store/access.ts';
-import type { Raw } from '#store/raw.ts';
-import { getUser } from '#store/users.ts';
+import { lookupGroup, lookupProject, readableGroup, readableProject } from '#store/access/access.ts';
+import type { Raw } from '#store/table/raw.ts';
+import { getUser } from '#store/users/users.ts';
 import type { Loader } from './load.ts';
 
 /** What the read found: the owner's item (or user) by model, before any decision. */

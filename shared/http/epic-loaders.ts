@@ -11,8 +11,14 @@ import { invalidParams, recordNotFound } from '#domain/errors.ts';
 import { type InGroup, mayBackdateEpicNote, mayChangeEpicNote } from '#domain/noteable-policy.ts';
 import { atLeastOneOf } from '#domain/params.ts';
 import type { User } from '#domain/users.ts';
-import { epicAsParent, epicUsers, readEpicByIid, readEpicForNotes, type StoredEpic } from '#store/epics.ts';
-import { notePartitionOf } from '#store/notes.ts';
+import {
+  epicAsParent,
+  epicUsers,
+  readEpicByIid,
+  readEpicForNotes,
+  type StoredEpic,
+} from '#store/issuables/epics.ts';
+import { notePartitionOf } from '#store/issuables/notes.ts';
 import { inGroup } from './load.ts';
 import { allowing, groupNoteable } from './note-reads.ts';
 

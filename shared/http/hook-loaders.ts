@@ -6,8 +6,8 @@ import { forbidden, recordNotFound, unauthorized } from '#domain/errors.ts';
 import { type Hook, mayAdminHooks } from '#domain/hooks.ts';
 import type { ProjectAccess } from '#domain/projects.ts';
 import type { Caller } from '#domain/users.ts';
-import { readHook, readProjectHooks } from '#store/hooks.ts';
-import { readPushRule } from '#store/push-rules.ts';
+import { readHook, readProjectHooks } from '#store/hooks/hooks.ts';
+import { readPushRule } from '#store/projects/push-rules.ts';
 import { inProject } from './load.ts';
 
 function mustAdminProject(caller: Caller | undefined, access: ProjectAccess): void {

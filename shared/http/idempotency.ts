@@ -16,7 +16,7 @@
  * The key is claimed once the caller is known and before the route's resource is authorized (its
  * reads may be under way), so a repeated DELETE finds its answer although the resource is gone.
  * One conditional write claims it (refused, it returns the record: its answer is replayed), one
- * records the answer (shared/store/idempotency-store.ts).
+ * records the answer (shared/store/table/idempotency-store.ts).
  *
  * Not Powertools' idempotency utility: it adds 43.9 kB to every route bundle (its JMESPath engine,
  * imported by its persistence layer whatever the configuration, and its own copy of Powertools
@@ -32,7 +32,7 @@ import {
   claimIdempotencyKey,
   recordIdempotentAnswer,
   releaseIdempotencyKey,
-} from '#store/idempotency-store.ts';
+} from '#store/table/idempotency-store.ts';
 import { type ApiEvent, type ApiState, json, type Response, requestStateOf } from './core.ts';
 import { headerValue, type UploadedFile } from './parse.ts';
 

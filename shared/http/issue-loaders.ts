@@ -8,9 +8,9 @@ import { recordNotFound } from '#domain/errors.ts';
 import { issueUserIds } from '#domain/issues.ts';
 import { canReadIssue, type InProject, mayCreateIssueNote } from '#domain/noteable-policy.ts';
 import type { User } from '#domain/users.ts';
-import { issueAsParent, readIssue, type StoredIssue } from '#store/issues.ts';
-import { notePartitionOf } from '#store/notes.ts';
-import { getUsers } from '#store/users.ts';
+import { issueAsParent, readIssue, type StoredIssue } from '#store/issuables/issues.ts';
+import { notePartitionOf } from '#store/issuables/notes.ts';
+import { getUsers } from '#store/users/users.ts';
 import { inProject } from './load.ts';
 import { allowing, projectNoteable } from './note-reads.ts';
 

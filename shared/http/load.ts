@@ -19,9 +19,9 @@ import {
   type ProjectReadAhead,
   readableGroup,
   readableProject,
-} from '#store/access.ts';
-import { readableForkSource } from '#store/forks.ts';
-import type { Raw } from '#store/raw.ts';
+} from '#store/access/access.ts';
+import { readableForkSource } from '#store/projects/forks.ts';
+import type { Raw } from '#store/table/raw.ts';
 
 /**
  * What a route declares to load; see defineRoute. `S` is what the read started with; methods, so a

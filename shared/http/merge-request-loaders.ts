@@ -10,9 +10,13 @@ import { forbidden, recordNotFound } from '#domain/errors.ts';
 import { mergeRequestUserIds } from '#domain/merge-requests.ts';
 import { canReadMergeRequest, type InProject, mayCreateMergeRequestNote } from '#domain/noteable-policy.ts';
 import type { User } from '#domain/users.ts';
-import { mergeRequestAsParent, readMergeRequest, type StoredMergeRequest } from '#store/merge-requests.ts';
-import { notePartitionOf } from '#store/notes.ts';
-import { getUsers } from '#store/users.ts';
+import {
+  mergeRequestAsParent,
+  readMergeRequest,
+  type StoredMergeRequest,
+} from '#store/issuables/merge-requests.ts';
+import { notePartitionOf } from '#store/issuables/notes.ts';
+import { getUsers } from '#store/users/users.ts';
 import { inProject } from './load.ts';
 import { allowing, projectNoteable } from './note-reads.ts';
 

@@ -8,8 +8,8 @@ import { type InGroup, type InProject, mayBackdate, mayChangeProjectNote } from 
 import { type Note, type NoteParent, type NoteParentFields, noteAuthorIds } from '#domain/notes.ts';
 import type { NoteParentParam } from '#domain/schemas/notes.ts';
 import type { User } from '#domain/users.ts';
-import { getNote, readNotesPage, type StoredNote } from '#store/notes.ts';
-import { getUsers } from '#store/users.ts';
+import { getNote, readNotesPage, type StoredNote } from '#store/issuables/notes.ts';
+import { getUsers } from '#store/users/users.ts';
 import { inGroup, inProject, type Loader } from './load.ts';
 import { pageRequest } from './route.ts';
 

@@ -31,12 +31,12 @@ import { int, issueCode, modelSentence, optional } from '#domain/params.ts';
 import { apiAccessDenial, isBlockedState } from '#domain/user-states.ts';
 import { type Caller, callerOf } from '#domain/users.ts';
 import { log } from '#observability/log.ts';
-import type { CredentialBatch } from '#store/access.ts';
-import { findGrant, grantKey, readGrantWith } from '#store/access-tokens.ts';
-import type { Key } from '#store/batch.ts';
-import { batchGetItems } from '#store/batch.ts';
-import { readAhead } from '#store/read-ahead.ts';
-import { findUser } from '#store/users.ts';
+import type { CredentialBatch } from '#store/access/access.ts';
+import { readAhead } from '#store/access/read-ahead.ts';
+import type { Key } from '#store/table/batch.ts';
+import { batchGetItems } from '#store/table/batch.ts';
+import { findGrant, grantKey, readGrantWith } from '#store/users/access-tokens.ts';
+import { findUser } from '#store/users/users.ts';
 import {
   type ApiEvent,
   gitlabErrors,

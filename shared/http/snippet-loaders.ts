@@ -10,9 +10,14 @@ import { type ApiError, notFound, recordNotFound } from '#domain/errors.ts';
 import { canReadSnippet, type InProject, mayCreateNote } from '#domain/noteable-policy.ts';
 import { snippetNoteFields } from '#domain/snippets.ts';
 import type { User } from '#domain/users.ts';
-import { notePartitionOf } from '#store/notes.ts';
-import { readSnippet, readSnippetContent, type StoredSnippet, snippetAsParent } from '#store/snippets.ts';
-import { getUsers } from '#store/users.ts';
+import { notePartitionOf } from '#store/issuables/notes.ts';
+import {
+  readSnippet,
+  readSnippetContent,
+  type StoredSnippet,
+  snippetAsParent,
+} from '#store/issuables/snippets.ts';
+import { getUsers } from '#store/users/users.ts';
 import { inProject } from './load.ts';
 import { allowing, projectNoteable } from './note-reads.ts';
 

@@ -17,7 +17,7 @@ import {
   type StoredAvatar,
   storedAvatar,
 } from '#domain/avatars.ts';
-import { setAvatar } from '#store/avatars.ts';
+import { setAvatar } from '#store/users/avatars.ts';
 
 /** What an entity shows after an avatar change: merge it into the entity that was saved. */
 export interface AvatarState {

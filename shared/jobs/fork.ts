@@ -6,7 +6,7 @@
 import { repositoryStatistics } from '#repository/import.ts';
 import { defaultBranchOf } from '#repository/layout.ts';
 import { copyRepository } from '#repository/storage.ts';
-import { indexProjectForSearch } from '#store/search-index.ts';
+import { indexProjectForSearch } from '#store/search/search-index.ts';
 import { type RepositoryJob, type RepositoryOutcome, runRepositoryJob } from './repository-job.ts';
 
 export interface ForkJob extends RepositoryJob {

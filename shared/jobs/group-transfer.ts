@@ -2,7 +2,7 @@
  * A group transfer from request to end: the store's first transaction, one `group-transfer`
  * message naming the move, then the settling in the request. The message is the move's safety
  * net: if the request stops before the move is done, the worker finishes it once the request's
- * lease on it has run out (see store/group-transfer.ts).
+ * lease on it has run out (see store/groups/group-transfer.ts).
  */
 import type { Group } from '#domain/groups.ts';
 import { log } from '#observability/log.ts';
@@ -12,7 +12,7 @@ import {
   finishCutShortTransfer,
   settleGroupTransfer,
   startGroupTransfer,
-} from '#store/group-transfer.ts';
+} from '#store/groups/group-transfer.ts';
 
 /**
  * Moves `group` under `parent` (the top level when undefined) with its subtree; the moved group.

@@ -9,13 +9,13 @@ import { listBlobs } from '#blob/s3.ts';
 import { uploadPrefix } from '#domain/uploads.ts';
 import { publish } from '#queue/publish.ts';
 import { repackRepository } from '#repository/repack.ts';
-import { releaseHousekeepingLease, takeHousekeepingLease } from '#store/housekeeping.ts';
-import { getProject } from '#store/project-items.ts';
+import { releaseHousekeepingLease, takeHousekeepingLease } from '#store/projects/housekeeping.ts';
+import { getProject } from '#store/projects/project-items.ts';
 import {
   recordRepositoryStatistics,
   recordUploadsSize,
   withRepositoryLease,
-} from '#store/repository-state.ts';
+} from '#store/projects/repository-state.ts';
 
 /**
  * Takes the lease (409 while an earlier request's holds) and queues the job. Answers the job's id,

@@ -11,10 +11,10 @@ import type { Caller } from '#domain/users.ts';
 import { publish } from '#queue/publish.ts';
 import { importFromRemote } from '#repository/import.ts';
 import { checkRemoteUrl, RemoteFetchError } from '#repository/remote.ts';
-import { forEachPullMirror, syncPullMirrorMarker, unmarkPullMirror } from '#store/mirrors.ts';
-import { getProject } from '#store/project-items.ts';
-import { updateProject } from '#store/project-writes.ts';
-import { scheduleImport } from '#store/repository-state.ts';
+import { forEachPullMirror, syncPullMirrorMarker, unmarkPullMirror } from '#store/projects/mirrors.ts';
+import { getProject } from '#store/projects/project-items.ts';
+import { updateProject } from '#store/projects/project-writes.ts';
+import { scheduleImport } from '#store/projects/repository-state.ts';
 import { runRepositoryJob } from './repository-job.ts';
 
 // Saving ------------------------------------------------------------------------------------------

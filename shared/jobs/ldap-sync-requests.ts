@@ -4,8 +4,8 @@
  */
 import { ldapProviders } from '#config/ldap.ts';
 import { publish } from '#queue/publish.ts';
-import { forEachLdapLinkedGroup } from '#store/ldap-group-links.ts';
-import { markLdapSyncPending } from '#store/ldap-sync-state.ts';
+import { forEachLdapLinkedGroup } from '#store/groups/ldap-group-links.ts';
+import { markLdapSyncPending } from '#store/groups/ldap-sync-state.ts';
 
 /**
  * Asks for a group's sync: marked pending and one ldap-sync message sent, unless one is already

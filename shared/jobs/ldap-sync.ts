@@ -6,16 +6,16 @@ import { findLdapProvider } from '#config/ldap.ts';
 import { desiredLevels, planLdapSync } from '#domain/ldap-sync.ts';
 import type { User } from '#domain/users.ts';
 import { DirectoryError, type DirectoryMember, readLdapGroupMembers } from '#ldap/directory.ts';
-import { getGroup } from '#store/group-items.ts';
-import { readLdapGroupLinks } from '#store/ldap-group-links.ts';
-import { markLdapSyncStarted, recordLdapSync } from '#store/ldap-sync-state.ts';
 import {
   addSyncedGroupMember,
   changeSyncedGroupMember,
   listGroupMembers,
   removeSyncedGroupMember,
-} from '#store/members.ts';
-import { findUserByEmail, findUserByIdentity, findUserByUsername } from '#store/users.ts';
+} from '#store/access/members.ts';
+import { getGroup } from '#store/groups/group-items.ts';
+import { readLdapGroupLinks } from '#store/groups/ldap-group-links.ts';
+import { markLdapSyncStarted, recordLdapSync } from '#store/groups/ldap-sync-state.ts';
+import { findUserByEmail, findUserByIdentity, findUserByUsername } from '#store/users/users.ts';
 
 export interface LdapSyncOutcome {
   status: 'ready' | 'failed' | 'gone';

@@ -7,9 +7,9 @@ import { deleteBlob, deleteBlobPrefix } from '#blob/s3.ts';
 import { avatarPrefix } from '#domain/avatars.ts';
 import { uploadPrefix } from '#domain/uploads.ts';
 import { deleteRepository } from '#repository/storage.ts';
-import { purgeGroupTree } from '#store/group-purge.ts';
-import { type ProjectFiles, purgeProject } from '#store/project-purge.ts';
-import { withRepositoryLease } from '#store/repository-state.ts';
+import { purgeGroupTree } from '#store/groups/group-purge.ts';
+import { type ProjectFiles, purgeProject } from '#store/projects/project-purge.ts';
+import { withRepositoryLease } from '#store/projects/repository-state.ts';
 
 /** Seconds the removal holds the repository lease: more than the delete workers' timeout (300 s). */
 const LEASE_SECONDS = 600;

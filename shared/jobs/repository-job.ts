@@ -9,14 +9,14 @@
 import type { SQSRecord } from 'aws-lambda';
 import type { Project } from '#domain/projects.ts';
 import { RemoteFetchError } from '#repository/remote.ts';
-import { getProject } from '#store/project-items.ts';
+import { getProject } from '#store/projects/project-items.ts';
 import {
   markImportStarted,
   type RepositoryStatistics,
   recordImportFailed,
   recordImportFinished,
   withRepositoryLease,
-} from '#store/repository-state.ts';
+} from '#store/projects/repository-state.ts';
 
 export interface RepositoryJob {
   projectId: number;

@@ -19,7 +19,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { config } from '#config/env.ts';
-import { documentClient } from '#store/client.ts';
+import { documentClient } from '#store/table/client.ts';
 import { routes } from '../../functions/routes.ts';
 import { type BudgetResult, table } from './common.ts';
 import { call } from './http-client.ts';

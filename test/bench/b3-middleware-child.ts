@@ -26,9 +26,9 @@ const { DynamoDBDocumentClient, GetCommand } = await import('@aws-sdk/lib-dynamo
 const { hashToken } = await import('#domain/access-tokens.ts');
 const { callerOf, userWithAdmin } = await import('#domain/users.ts');
 type User = import('#domain/users.ts').User;
-const { keys, lists, sortAttributes } = await import('#store/keys.ts');
-const { findGrant } = await import('#store/access-tokens.ts');
-const { getUser } = await import('#store/users.ts');
+const { keys, lists, sortAttributes } = await import('#store/table/keys.ts');
+const { findGrant } = await import('#store/users/access-tokens.ts');
+const { getUser } = await import('#store/users/users.ts');
 const { lambdaContext } = await import('../../bin/local/lambda-context.ts');
 const { handler } = await import('../../functions/users/get-current.ts');
 
@@ -126,7 +126,7 @@ if (first.statusCode !== 200) throw new Error(`real handler answered ${first.sta
 if (sends !== 2) throw new Error(`expected 2 store reads per call, saw ${sends}`);
 
 type Invoke = (event: Event) => Promise<unknown>;
-const { documentClient } = await import('#store/client.ts');
+const { documentClient } = await import('#store/table/client.ts');
 const variants: Record<'bare' | 'send' | 'work' | 'chain', Invoke> = {
   /** A bare async handler returning the same response object. */
   bare: async (_event) => first,

@@ -17,9 +17,9 @@ import type { Note } from '#domain/notes.ts';
 import type { Project } from '#domain/projects.ts';
 import { PUSH_RULE_DEFAULTS } from '#domain/push-rules.ts';
 import type { User } from '#domain/users.ts';
-import type { StoredIssue } from '#store/issues.ts';
-import { updateProject } from '#store/project-writes.ts';
-import { createPushRule } from '#store/push-rules.ts';
+import type { StoredIssue } from '#store/issuables/issues.ts';
+import { updateProject } from '#store/projects/project-writes.ts';
+import { createPushRule } from '#store/projects/push-rules.ts';
 import { type BudgetResult, round, table } from './common.ts';
 import {
   type BenchRuntime,
@@ -819,7 +819,7 @@ export async function runB4(
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   // The hooks owner's first request, unrecorded: like every other caller's, their scenarios then
   // run on a warm read-ahead (a credential's first request in a container reads its memberships
-  // one round later; see store/read-ahead.ts), so per_page pairs compare like with like.
+  // one round later; see store/access/read-ahead.ts), so per_page pairs compare like with like.
   await call(bench.runtime.apiUrl, data.hooksOwnerToken, {
     method: 'GET',
     path: `/projects/${data.hooksProject.id}`,

@@ -33,12 +33,15 @@ import { HOOK_LOG_DAYS } from '#domain/hook-deliveries.ts';
 import { type Note, newNote } from '#domain/notes.ts';
 import { newProjectFrom, type Project } from '#domain/projects.ts';
 import { searchColumns } from '#domain/search.ts';
-import { batchWriteItems } from '#store/batch.ts';
-import { documentClient, tableName } from '#store/client.ts';
-import { itemCounterChanges } from '#store/counters.ts';
-import { hookLogNow, logPeriodsBack } from '#store/hook-deliveries.ts';
-import { nextId } from '#store/ids.ts';
-import { issueAsParent, type StoredIssue } from '#store/issues.ts';
+import { hookLogNow, logPeriodsBack } from '#store/hooks/hook-deliveries.ts';
+import { issueAsParent, type StoredIssue } from '#store/issuables/issues.ts';
+import { groupNamespace } from '#store/projects/namespaces.ts';
+import { newRunnersToken } from '#store/projects/project-items.ts';
+import { postingItems } from '#store/search/search-index.ts';
+import { batchWriteItems } from '#store/table/batch.ts';
+import { documentClient, tableName } from '#store/table/client.ts';
+import { itemCounterChanges } from '#store/table/counters.ts';
+import { nextId } from '#store/table/ids.ts';
 import {
   HOOK_LOG_PREFIX,
   hookLogPartition,
@@ -48,13 +51,10 @@ import {
   lists,
   sortAttributes,
   tree,
-} from '#store/keys.ts';
-import { listCountChange } from '#store/lists.ts';
-import { groupNamespace } from '#store/namespaces.ts';
-import { newRunnersToken } from '#store/project-items.ts';
-import { postingItems } from '#store/search-index.ts';
-import { indexName, keyAttributes, type ListOrder, listSortAttributes } from '#store/table.ts';
-import { commit } from '#store/transaction.ts';
+} from '#store/table/keys.ts';
+import { listCountChange } from '#store/table/lists.ts';
+import { indexName, keyAttributes, type ListOrder, listSortAttributes } from '#store/table/table.ts';
+import { commit } from '#store/table/transaction.ts';
 import { median, round } from './common.ts';
 import { type BenchRuntime, READ_COMMANDS, type SendRecord, startBenchRuntime } from './runtime.ts';
 import {

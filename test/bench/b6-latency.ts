@@ -10,9 +10,9 @@
  */
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from '#store/client.ts';
-import { keys } from '#store/keys.ts';
-import { groupNamespace } from '#store/namespaces.ts';
+import { groupNamespace } from '#store/projects/namespaces.ts';
+import { documentClient, tableName } from '#store/table/client.ts';
+import { keys } from '#store/table/keys.ts';
 import { type BudgetResult, lastJsonLine, median, round, runChild, table, tsxNodeArgs } from './common.ts';
 import { type LatencySummary, summarize } from './latency.ts';
 import { type BenchRuntime, ROOT_TOKEN } from './runtime.ts';

@@ -10,13 +10,13 @@
  *   gateway, the handlers and DynamoDB Local) shows apart from the part that is contention.
  *
  * Per phase: latencies (p50, p99), answers, 5xx, and the store's own retry counters (`writeRetries`
- * of shared/store/transaction.ts: transactions retried for a conflict, writes decided again after a
+ * of shared/store/table/transaction.ts: transactions retried for a conflict, writes decided again after a
  * race, transactions committed) read before and after, once the runtime is idle (the fork workers
  * included). Afterwards every parent's counts are checked exactly against what the 2xx answers
  * imply. The budget (docs/performance.md): no 5xx, counts exact, p99 of `30 writers` ≤ 3× p99 of
  * `1 writer`, ≤ 0.5 conflict + race retries per committed write (per 2xx answer of `30 writers`).
  */
-import { writeRetries } from '#store/transaction.ts';
+import { writeRetries } from '#store/table/transaction.ts';
 import { type BudgetResult, percentile, round, table } from './common.ts';
 import { allPages, call, mapLimit, must } from './http-client.ts';
 import type { BenchRuntime } from './runtime.ts';
@@ -448,7 +448,7 @@ export async function runB9(bench: BenchRuntime, options: B9Options): Promise<Bu
   }
   if (writeRetries.commits === commitsBefore) {
     throw new Error(
-      'the store committed nothing in this process while issues were created: the runtime does not share shared/store/transaction.ts with the bench, so its writeRetries cannot be read',
+      'the store committed nothing in this process while issues were created: the runtime does not share shared/store/table/transaction.ts with the bench, so its writeRetries cannot be read',
     );
   }
 
@@ -591,7 +591,7 @@ export async function runB9(bench: BenchRuntime, options: B9Options): Promise<Bu
   const failing = results.filter((result) => !result.holds);
   const notes = [
     `Through the local gateway on 127.0.0.1, runtime and writers in this process (fetch). 1 writer: ${options.single} requests one after another on a parent of its own; 30 writers: ${options.writers} writers at once on one parent, ${options.perWriter} requests each one after another; 30 spread: the same writers at once, each on a parent of its own (the same load with no shared parent). Star/unstar alternate per user starting with a star, the odd writers (and the single one) sending one more so they end starred. Issues and notes are written by ${options.writers} users, developers of a public group holding the projects; members are added by root, a distinct user each; each fork is by a distinct user (their first project). One untimed write of the kind on a parent of its own before each phase; the runtime idle before and after each phase.`,
-    'Retries: the store’s own counters (writeRetries of shared/store/transaction.ts: conflicts = transactions retried after TransactionConflict, races = writes decided again after a refused condition, commits = transactions committed), the difference over the phase including what its writes started (fork workers) until idle; retries/2xx = (conflicts + races) per 2xx answer.',
+    'Retries: the store’s own counters (writeRetries of shared/store/table/transaction.ts: conflicts = transactions retried after TransactionConflict, races = writes decided again after a refused condition, commits = transactions committed), the difference over the phase including what its writes started (fork workers) until idle; retries/2xx = (conflicts + races) per 2xx answer.',
     'Counts: after each phase, for every parent — issues: the 2xx iids are exactly 1..N, the list’s X-Total and iids and open_issues_count agree; notes: ids unique, the notes list’s X-Total and ids and the issue’s user_notes_count agree; stars: star_count = users whose last 2xx/304 answer was a star; members: the member list’s X-Total = members before + 2xx, every added user listed; forks: forks_count, the forks list’s X-Total and ids = the 2xx forks.',
     `p99 30/spread: the 30 writers on one parent against the same 30 writers on 30 parents, the ratio the ${MAX_P99_RATIO}× budget is judged by: on this machine the load alone (spread) costs most of the p99 30/1 ratio, shown as information (docs/performance.md).`,
     ...failing.map((result) => `FAIL ${result.kind}: ${result.why.join('; ')}`),

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newUserFrom, type User } from '#domain/users.ts';
 import { registerLocalDispatch } from '#queue/publish.ts';
-import { documentClient } from '#store/client.ts';
-import { createUser } from '#store/users.ts';
+import { documentClient } from '#store/table/client.ts';
+import { createUser } from '#store/users/users.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../bin/local/runtime.ts';
 
 export const ROOT_TOKEN = 'bench-root-token-0123456789abcdef';

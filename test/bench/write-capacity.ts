@@ -75,7 +75,7 @@ export interface WriteCost {
   reported: { table: number; indexes: Record<string, number>; total: number };
 }
 
-/** A counted item's rollup by its sort key (store/counters.ts ROLLUP_SK), plain or marshalled. */
+/** A counted item's rollup by its sort key (store/table/counters.ts ROLLUP_SK), plain or marshalled. */
 const isRollup = (sortKey: unknown) =>
   sortKey === 'COUNTS' || (sortKey as { S?: unknown } | undefined)?.S === 'COUNTS';
 
@@ -330,8 +330,8 @@ export async function installWriteMeter(
           /^COUNTER#[a-z_]+$/.test(pk) &&
           Object.values((input.ExpressionAttributeValues ?? {}) as Plain).includes(options.idBlockSize),
         // The stream consumers run in this process too and may land while the call is measured:
-        // the touch of a new note's parent (store/notes.ts touchNoteParent) and a counted item's
-        // rollup (store/counter-rollups.ts) are the consumers' writes, not the call's.
+        // the touch of a new note's parent (store/issuables/notes.ts touchNoteParent) and a counted item's
+        // rollup (store/table/counter-rollups.ts) are the consumers' writes, not the call's.
         streamTouch:
           (command === 'UpdateItemCommand' &&
             String(input.UpdateExpression ?? '').startsWith('SET updated_at = :now, #updatedSort = :sort') &&

@@ -1,6 +1,6 @@
 /** Authentication and authorization as every route sees them (through GET /user and friends). */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys } from '#store/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { handler as listTokens } from '../../functions/personal-access-tokens/list.ts';
 import { handler as createUser } from '../../functions/users/create.ts';
 import { handler as getUser } from '../../functions/users/get.ts';

@@ -5,7 +5,7 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/keys.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler as createEpic } from '../../functions/epics/create.ts';
 import { handler as getEpic } from '../../functions/epics/get.ts';
 import { handler as createNote } from '../../functions/epics/notes/create.ts';

@@ -1,6 +1,6 @@
 /**
  * Shared set-up for handler tests: environment, the DocumentClient mock, and stored items, their
- * keys and list partitions built by the store's own builders (#store/keys.ts), so a change of the
+ * keys and list partitions built by the store's own builders (#store/table/keys.ts), so a change of the
  * key layout is one edit in the store (the layout itself is pinned by keys.ts's unit tests).
  */
 import { createHash } from 'node:crypto';
@@ -9,8 +9,8 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { afterEach, beforeEach, type MockInstance, vi } from 'vitest';
-import { forgetReservedIds } from '#store/ids.ts';
-import { inLists, keys, lists } from '#store/keys.ts';
+import { forgetReservedIds } from '#store/table/ids.ts';
+import { inLists, keys, lists } from '#store/table/keys.ts';
 import { TEST_REQUEST_ID } from '../support/events.ts';
 
 export const TABLE = 'gitlab-test';
@@ -36,7 +36,7 @@ export const REQUEST_CORRELATION = {
   MessageAttributes: { CorrelationId: { DataType: 'String', StringValue: TEST_REQUEST_ID } },
 };
 
-/** The client the repositories really send through (created lazily in shared/store/client.ts). */
+/** The client the repositories really send through (created lazily in shared/store/table/client.ts). */
 export const ddb = mockClient(DynamoDBDocumentClient);
 export const sqs = mockClient(SQSClient);
 
@@ -71,7 +71,7 @@ export function resetMocks(): void {
 }
 
 /**
- * Counter writes add to one shard drawn with Math.random (store/counters.ts): pins the draw for
+ * Counter writes add to one shard drawn with Math.random (store/table/counters.ts): pins the draw for
  * every test of the file or describe block that calls this, so the shard written is known (shard
  * 0 for the default 0; `Math.floor(random * shards)` otherwise). Restored after each test.
  */

@@ -7,7 +7,7 @@
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys } from '#store/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { handler } from '../../functions/workers/group-transfer.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
 import { ddb, NOW, pad, resetMocks, sqs, TABLE } from './fixtures.ts';

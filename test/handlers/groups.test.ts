@@ -4,7 +4,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NEVER_SYNCED } from '#domain/ldap-sync.ts';
-import { keys, lists, tree } from '#store/keys.ts';
+import { keys, lists, tree } from '#store/table/keys.ts';
 import { handler as createGroup } from '../../functions/groups/create.ts';
 import { handler as deleteGroup } from '../../functions/groups/delete.ts';
 import { handler as getGroup } from '../../functions/groups/get.ts';

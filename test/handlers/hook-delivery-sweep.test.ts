@@ -10,8 +10,8 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { ScheduledEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeliveryResult } from '#delivery/send.ts';
-import { recordDeliveries } from '#store/hook-deliveries.ts';
-import { keys, lists, PENDING_DELIVERY_SHARDS, pendingDeliveryShard } from '#store/keys.ts';
+import { recordDeliveries } from '#store/hooks/hook-deliveries.ts';
+import { keys, lists, PENDING_DELIVERY_SHARDS, pendingDeliveryShard } from '#store/table/keys.ts';
 import { handler as sweep } from '../../functions/schedules/hook-delivery-sweep.ts';
 import { handler as worker } from '../../functions/workers/hook-delivery.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';

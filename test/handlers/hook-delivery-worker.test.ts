@@ -13,7 +13,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeliveryResult, OutgoingDelivery } from '#delivery/send.ts';
 import { MAX_DELIVERY_ATTEMPTS } from '#domain/hook-deliveries.ts';
-import { keys, lists } from '#store/keys.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler } from '../../functions/workers/hook-delivery.ts';
 import { captured } from '../support/captured-logs.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';

@@ -10,8 +10,8 @@ import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Hook } from '#domain/hooks.ts';
-import { recordHookFailure, recordHookSuccess } from '#store/hooks.ts';
-import { HOOK_PREFIX, keys } from '#store/keys.ts';
+import { recordHookFailure, recordHookSuccess } from '#store/hooks/hooks.ts';
+import { HOOK_PREFIX, keys } from '#store/table/keys.ts';
 import { handler as createHook } from '../../functions/hooks/create.ts';
 import { handler as deleteHook } from '../../functions/hooks/delete.ts';
 import { handler as getHook } from '../../functions/hooks/get.ts';

@@ -4,7 +4,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys } from '#store/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { handler as housekeeping } from '../../functions/repository/housekeeping.ts';
 import { invoke } from '../support/events.ts';
 import {

@@ -21,8 +21,8 @@ import { oneOf, optional, params, str } from '#domain/params.ts';
 import { idempotencyRecordKey, requestHash } from '#http/idempotency.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { keys } from '#store/keys.ts';
-import { put, writeAlone } from '#store/transaction.ts';
+import { keys } from '#store/table/keys.ts';
+import { put, writeAlone } from '#store/table/transaction.ts';
 import { handler as star } from '../../functions/projects/star.ts';
 import { invoke } from '../support/events.ts';
 import {
@@ -112,7 +112,7 @@ const refused = (item: StoredRecord | undefined) =>
     ...(item ? { Item: marshall(item) } : {}),
   });
 
-/** The three conditional UpdateItems of shared/store/idempotency-store.ts, played on `records`. */
+/** The three conditional UpdateItems of shared/store/table/idempotency-store.ts, played on `records`. */
 function idempotencyWrite(input: UpdateCommandInput) {
   const { pk, sk } = input.Key as { pk: string; sk: string };
   if (!pk.startsWith(IDEMPOTENCY_PARTITION)) return {};

@@ -6,8 +6,8 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { ScheduledEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { shardKey } from '#store/counters.ts';
-import { keys, lists } from '#store/keys.ts';
+import { shardKey } from '#store/table/counters.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler as mirrorPull } from '../../functions/repository/mirror-pull.ts';
 import { handler as mirrorStatus } from '../../functions/repository/mirror-status.ts';
 import { handler as mirrorSchedule } from '../../functions/schedules/mirror-update.ts';

@@ -12,8 +12,8 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/keys.ts';
-import { readAhead } from '#store/read-ahead.ts';
+import { readAhead } from '#store/access/read-ahead.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler as createNote } from '../../functions/issues/notes/create.ts';
 import { handler as deleteNote } from '../../functions/issues/notes/delete.ts';
 import { handler as getNote } from '../../functions/issues/notes/get.ts';

@@ -6,8 +6,8 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/keys.ts';
-import { readAhead } from '#store/read-ahead.ts';
+import { readAhead } from '#store/access/read-ahead.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler as createIssue } from '../../functions/issues/create.ts';
 import { handler as deleteIssue } from '../../functions/issues/delete.ts';
 import { handler as getIssue } from '../../functions/issues/get.ts';

@@ -7,7 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NEVER_SYNCED } from '#domain/ldap-sync.ts';
-import { keys, lists } from '#store/keys.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler as getGroup } from '../../functions/groups/get.ts';
 import { handler as createLink } from '../../functions/groups/ldap-group-links/create.ts';
 import { handler as deleteLinkByCn } from '../../functions/groups/ldap-group-links/delete.ts';

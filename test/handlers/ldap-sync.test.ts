@@ -7,7 +7,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ScheduledEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keys, LDAP_LINK_PREFIX, lists } from '#store/keys.ts';
+import { keys, LDAP_LINK_PREFIX, lists } from '#store/table/keys.ts';
 import { handler as ldapSync } from '../../functions/groups/ldap-sync.ts';
 import { handler as ldapSchedule } from '../../functions/schedules/ldap-sync.ts';
 import { invoke, lambdaContext } from '../support/events.ts';

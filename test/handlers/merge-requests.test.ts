@@ -5,8 +5,8 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/keys.ts';
-import { readAhead } from '#store/read-ahead.ts';
+import { readAhead } from '#store/access/read-ahead.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler as createMergeRequest } from '../../functions/merge-requests/create.ts';
 import { handler as getMergeRequest } from '../../functions/merge-requests/get.ts';
 import { handler as createNote } from '../../functions/merge-requests/notes/create.ts';

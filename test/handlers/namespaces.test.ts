@@ -6,7 +6,7 @@
  * single group shows it to its owners and admins.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { keys, lists, tree } from '#store/keys.ts';
+import { keys, lists, tree } from '#store/table/keys.ts';
 import { handler as existsNamespace } from '../../functions/namespaces/exists.ts';
 import { handler as getNamespace } from '../../functions/namespaces/get.ts';
 import { handler as listNamespaces } from '../../functions/namespaces/list.ts';

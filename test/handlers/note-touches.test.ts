@@ -8,7 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys } from '#store/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { handler } from '../../functions/workers/note-touches.ts';
 import { lambdaContext } from '../support/events.ts';
 import { ddb, pad, resetMocks, SEP, sentCommands, TABLE } from './fixtures.ts';

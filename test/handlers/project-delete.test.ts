@@ -13,7 +13,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, type ListName, listCounter, lists } from '#store/keys.ts';
+import { keys, type ListName, listCounter, lists } from '#store/table/keys.ts';
 import { handler as deleteProject } from '../../functions/projects/delete.ts';
 import { handler as worker } from '../../functions/workers/project-delete.ts';
 import { invoke, lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';

@@ -4,7 +4,7 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/keys.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler as transfer } from '../../functions/projects/transfer.ts';
 import { invoke } from '../support/events.ts';
 import {

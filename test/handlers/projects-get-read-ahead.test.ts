@@ -6,8 +6,8 @@
 import { BatchGetCommand, type BatchGetCommandInput, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FEATURE_DEFAULTS } from '#domain/projects.ts';
-import { shardKey } from '#store/counters.ts';
-import { keys, lists, tree } from '#store/keys.ts';
+import { shardKey } from '#store/table/counters.ts';
+import { keys, lists, tree } from '#store/table/keys.ts';
 import { invoke } from '../support/events.ts';
 import {
   ACTIVITY,

@@ -1,8 +1,8 @@
 /** Starring and archiving projects (star.ts/unstar.ts and archive.ts/unarchive.ts share their routes). */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { shardKey } from '#store/counters.ts';
-import { keys, lists } from '#store/keys.ts';
+import { shardKey } from '#store/table/counters.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler as archive } from '../../functions/projects/archive.ts';
 import { handler as star } from '../../functions/projects/star.ts';
 import { handler as unarchive } from '../../functions/projects/unarchive.ts';

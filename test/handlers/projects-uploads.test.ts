@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys } from '#store/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { handler as getUpload } from '../../functions/projects/get-upload.ts';
 import { handler as upload } from '../../functions/projects/upload.ts';
 import { apiEvent, invoke, lambdaContext } from '../support/events.ts';

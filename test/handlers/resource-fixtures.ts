@@ -1,6 +1,6 @@
 /**
  * Groups, projects and members for handler tests, as the table holds them (keys, list partitions
- * and tree places built by the store's own builders, #store/keys.ts and #store/counters.ts),
+ * and tree places built by the store's own builders, #store/table/keys.ts and #store/table/counters.ts),
  * an in-memory table the mocked DocumentClient answers reads from (writes are only recorded), the
  * commands the store sends, and the entities GitLab answers with.
  */
@@ -17,7 +17,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { FEATURE_DEFAULTS } from '#domain/projects.ts';
-import { rollupKey, shardKey, shardKeys } from '#store/counters.ts';
+import { rollupKey, shardKey, shardKeys } from '#store/table/counters.ts';
 import {
   inLists,
   keys,
@@ -27,7 +27,7 @@ import {
   listCounter,
   lists,
   tree,
-} from '#store/keys.ts';
+} from '#store/table/keys.ts';
 import {
   ACTIVITY,
   ADMIN,

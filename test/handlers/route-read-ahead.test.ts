@@ -6,7 +6,7 @@ import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { params } from '#domain/params.ts';
 import { defineRoute } from '#http/route.ts';
-import type { CredentialBatch } from '#store/access.ts';
+import type { CredentialBatch } from '#store/access/access.ts';
 import { invoke } from '../support/events.ts';
 import {
   ddb,

@@ -5,8 +5,8 @@
  * the 401 of anonymous callers.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { inLists, keys, type ListName, listCounter, lists, tree } from '#store/keys.ts';
-import { readAhead } from '#store/read-ahead.ts';
+import { readAhead } from '#store/access/read-ahead.ts';
+import { inLists, keys, type ListName, listCounter, lists, tree } from '#store/table/keys.ts';
 import { handler as globalSearch } from '../../functions/search/global.ts';
 import { handler as groupSearch } from '../../functions/search/group.ts';
 import { handler as projectSearch } from '../../functions/search/project.ts';

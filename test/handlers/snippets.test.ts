@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/keys.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler as createSnippet } from '../../functions/snippets/create.ts';
 import { handler as getSnippet } from '../../functions/snippets/get.ts';
 import { handler as createNote } from '../../functions/snippets/notes/create.ts';

@@ -7,7 +7,7 @@
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { defineStreamWorker, type StreamChange } from '#queue/stream-worker.ts';
-import { NOTE_PREFIX, keys as storeKeys } from '#store/keys.ts';
+import { NOTE_PREFIX, keys as storeKeys } from '#store/table/keys.ts';
 import { lambdaContext } from '../support/events.ts';
 
 const ARN = 'arn:aws:dynamodb:us-east-1:123456789012:table/gitlab/stream/2026-01-01T00:00:00.000';

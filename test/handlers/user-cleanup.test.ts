@@ -3,7 +3,7 @@ import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/c
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/keys.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler } from '../../functions/workers/user-cleanup.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
 import {

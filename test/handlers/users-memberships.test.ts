@@ -1,6 +1,6 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/keys.ts';
+import { keys, lists } from '#store/table/keys.ts';
 import { handler as memberships } from '../../functions/users/memberships.ts';
 import { invoke } from '../support/events.ts';
 import {

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, type ListName, lists } from '#store/keys.ts';
+import { keys, type ListName, lists } from '#store/table/keys.ts';
 import { handler as getUser } from '../../functions/users/get.ts';
 import { handler as listUsers } from '../../functions/users/list.ts';
 import { invoke } from '../support/events.ts';

@@ -26,8 +26,8 @@ import { schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
 import { envNames } from '../../shared/config/env.ts';
-import { createAccessToken } from '../../shared/store/access-tokens.ts';
-import { ensureRootToken } from '../../shared/store/bootstrap.ts';
+import { ensureRootToken } from '../../shared/store/table/bootstrap.ts';
+import { createAccessToken } from '../../shared/store/users/access-tokens.ts';
 import { buildApp, type Json } from './support.ts';
 
 const run = promisify(execFile);

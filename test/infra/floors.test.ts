@@ -52,14 +52,14 @@ describe('the floors', () => {
       write('shared/http/route.ts', "import { rule } from '#domain/rules.ts';\nexport const route = rule;\n");
       // Allowed: the store imports the domain, the settings and the logs below it.
       write(
-        'shared/store/items.ts',
+        'shared/store/table/items.ts',
         "import { config } from '#config/env.ts';\nimport { rule } from '#domain/rules.ts';\n" +
           "import { log } from '#observability/log.ts';\nexport const item = [config, rule, log];\n",
       );
       // Planted: the domain imports the store above it (a type import counts too).
       write(
         'shared/domain/planted.ts',
-        "import type { item } from '#store/items.ts';\nexport type P = typeof item;\n",
+        "import type { item } from '#store/table/items.ts';\nexport type P = typeof item;\n",
       );
       // Planted: the logs import the request chain, and the store the bucket beside it.
       write('shared/observability/planted.ts', "export { route } from '#http/route.ts';\n");
@@ -80,7 +80,7 @@ describe('the floors', () => {
       const found = await violationsIn(root, ['shared', 'functions', 'lib']);
       const order = (v: { rule: string; from: string }) => `${v.rule} ${v.from}`;
       expect(found.sort((a, b) => order(a).localeCompare(order(b)))).toEqual([
-        { rule: 'floor-domain', from: 'shared/domain/planted.ts', to: 'shared/store/items.ts' },
+        { rule: 'floor-domain', from: 'shared/domain/planted.ts', to: 'shared/store/table/items.ts' },
         { rule: 'floor-lib', from: 'lib/direct.ts', to: 'functions/projects/get.ts' },
         { rule: 'floor-observability', from: 'shared/observability/planted.ts', to: 'shared/http/route.ts' },
         { rule: 'floor-store', from: 'shared/store/planted.ts', to: 'shared/blob/s3.ts' },

@@ -6,7 +6,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { maxMetricsPerAlarm, serverErrorRatePercent, tableQuotaAlarmPercent } from '../../lib/monitoring.ts';
-import { indexes } from '../../shared/store/table.ts';
+import { indexes } from '../../shared/store/table/table.ts';
 import { getAtt, type Json, logicalId, ref, synthesize } from './support.ts';
 
 const synth = synthesize();

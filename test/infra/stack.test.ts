@@ -11,7 +11,7 @@ import { workers } from '../../functions/workers.ts';
 import { constructIdFor, projectRoot } from '../../lib/api-function.ts';
 import { areaOf, maxRoutesPerNestedStack } from '../../lib/route-functions.ts';
 import { envNames, queueDlqUrlVariable, queueUrlVariable } from '../../shared/config/env.ts';
-import { createTableInput, ttlAttribute } from '../../shared/store/table.ts';
+import { createTableInput, ttlAttribute } from '../../shared/store/table/table.ts';
 import { buildApp, getAtt, type Json, logicalId, ref, synthesize } from './support.ts';
 
 const synth = synthesize();
@@ -346,7 +346,7 @@ describe('table', () => {
   const withoutWarmThroughput = (indexes: Json[] | undefined) =>
     (indexes ?? []).map(({ WarmThroughput: _, ...index }: Json) => index);
 
-  it('matches shared/store/table.ts (global and local indexes), on demand, with PITR, retained', () => {
+  it('matches shared/store/table/table.ts (global and local indexes), on demand, with PITR, retained', () => {
     const [id, table] = only('AWS::DynamoDB::Table');
     expect(id).toBe(tableId);
     expect(table.DeletionPolicy).toBe('Retain');

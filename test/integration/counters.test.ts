@@ -1,5 +1,5 @@
 /**
- * Counters kept beside what they count (store/counters.ts): a writer's answer shows its own effect
+ * Counters kept beside what they count (store/table/counters.ts): a writer's answer shows its own effect
  * and the next read sees it; stars, forks and notes leave the counted item itself unwritten; a new
  * note touches its parent through the table's stream.
  */

@@ -8,8 +8,8 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { publish, registerLocalDispatch, registerLocalQueueControl } from '#queue/publish.ts';
-import { getGroup } from '#store/group-items.ts';
-import { startGroupTransfer } from '#store/group-transfer.ts';
+import { getGroup } from '#store/groups/group-items.ts';
+import { startGroupTransfer } from '#store/groups/group-transfer.ts';
 import { LocalQueues } from '../../bin/local/queue.ts';
 import { workers } from '../../functions/workers.ts';
 import { api, createUser, must, rootToken, type TestUser, unique } from '../support/api.ts';

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalRuntime, startLocalRuntime } from '../../bin/local/runtime.ts';
 import { handler as mirrorSchedule } from '../../functions/schedules/mirror-update.ts';
 import { materializeRepository } from '../../shared/repository/storage.ts';
-import { getItem } from '../../shared/store/items.ts';
-import { keys } from '../../shared/store/keys.ts';
+import { getItem } from '../../shared/store/table/items.ts';
+import { keys } from '../../shared/store/table/keys.ts';
 import { lambdaContext } from '../support/events.ts';
 import {
   addCommits,

@@ -4,7 +4,7 @@
  * subgroup (issues, merge requests, snippets, their notes, long note bodies' parts and long snippet
  * contents' parts) and the epics of both groups (their notes, iid items and iid counters), with the
  * counters of every list those were in. Checked key by key in the runtime's DynamoDB Local through
- * the store's own keys (shared/store/keys.ts), after checking that the same keys held the items
+ * the store's own keys (shared/store/table/keys.ts), after checking that the same keys held the items
  * before. A group outside the tree keeps its issue, epic and notes.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,8 +12,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EPIC_STATES } from '#domain/epics.ts';
 import { ISSUE_STATES } from '#domain/issues.ts';
 import { MERGE_REQUEST_STATES } from '#domain/merge-requests.ts';
-import { shardKeys } from '#store/counters.ts';
-import { keys, type ListName, listCounter, lists } from '#store/keys.ts';
+import { shardKeys } from '#store/table/counters.ts';
+import { keys, type ListName, listCounter, lists } from '#store/table/keys.ts';
 import { api, createUser, idle, must, type TestUser, unique } from '../support/api.ts';
 import { itemsLeft, listSize, partitionItems, storedItem } from '../support/db.ts';
 

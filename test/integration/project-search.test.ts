@@ -28,7 +28,7 @@ interface GroupBody {
   full_path: string;
 }
 
-/** MAX_CANDIDATES in shared/store/search-index.ts. */
+/** MAX_CANDIDATES in shared/store/search/search-index.ts. */
 const MAX_CANDIDATES = 200;
 const DEVELOPER = 30;
 

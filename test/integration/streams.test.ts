@@ -20,7 +20,7 @@ import {
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineStreamWorker, type StreamChange } from '#queue/stream-worker.ts';
-import { createTableInput } from '#store/table.ts';
+import { createTableInput } from '#store/table/table.ts';
 import { type DynamoDbLocal, ensureTable, startDynamoDbLocal } from '../../bin/local/engines.ts';
 import { LocalStreams, type StreamHandler } from '../../bin/local/streams.ts';
 import { type StreamConsumerDefinition, streamConsumers } from '../../functions/stream-consumers.ts';

@@ -71,7 +71,7 @@ export async function listSize(list: 'l1' | 'l2', name: string): Promise<number>
   return count;
 }
 
-/** A counter as stored (store/counters.ts): the attribute summed over the partition's `COUNT#` shards. */
+/** A counter as stored (store/table/counters.ts): the attribute summed over the partition's `COUNT#` shards. */
 export async function storedCount(pk: string, attribute: string): Promise<number> {
   const items = await partitionItems(pk);
   return items
@@ -81,7 +81,7 @@ export async function storedCount(pk: string, attribute: string): Promise<number
 
 /**
  * A partition's items but the marks a deleted item leaves on its counter shards and rollup
- * (`COUNT#…` and `COUNTS` with `deleting` and an `expires` for TTL, store/counters.ts), which stay
+ * (`COUNT#…` and `COUNTS` with `deleting` and an `expires` for TTL, store/table/counters.ts), which stay
  * to refuse late writers.
  */
 export async function itemsLeft(pk: string): Promise<Record<string, unknown>[]> {

@@ -1,5 +1,5 @@
 /**
- * Counter rollups (store/counters.ts): a counted item's counters summed from its shards into one
+ * Counter rollups (store/table/counters.ts): a counted item's counters summed from its shards into one
  * `<pk>` / `COUNTS` item by the `counter-rollups` stream consumer, and merged into a page's items
  * from there. The pure parts: which partitions hold counted items, the rollup of shards as read
  * (or the mark of a deleted item), stream positions that compare as strings, and the merge.
@@ -16,7 +16,7 @@ import {
   rollupOf,
   shardKeysOf,
   streamPosition,
-} from '#store/counters.ts';
+} from '#store/table/counters.ts';
 
 const PROJECT = { pk: 'PROJECT#42', sk: 'PROJECT' };
 const ISSUE = { pk: 'ISSUE#42#4', sk: 'ISSUE' };

@@ -9,8 +9,8 @@ import {
   storageAttributes,
   stripStorage,
   tree,
-} from '#store/keys.ts';
-import { createTableInput, indexes, indexName } from '#store/table.ts';
+} from '#store/table/keys.ts';
+import { createTableInput, indexes, indexName } from '#store/table/table.ts';
 
 describe('padId()', () => {
   it('pads ids to 12 digits so string order is numeric order', () => {
@@ -279,7 +279,7 @@ describe('tree', () => {
 
 describe('list reads', () => {
   it('refuse an order the list’s items carry no sort attribute for, before anything is sent', async () => {
-    const { readListHead } = await import('#store/lists.ts');
+    const { readListHead } = await import('#store/table/lists.ts');
     const members = lists.groupMembers(3) as ReturnType<typeof lists.projectsWithVisibility>;
     await expect(readListHead(members, 'name', 'asc', 20)).rejects.toThrow(
       'list MEMBERS#GROUP#3 has no order name',

@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { longText, removeDropped } from '#store/long-text.ts';
+import { longText, removeDropped } from '#store/table/long-text.ts';
 
 const owner = { pk: 'OWNER#1', sk: 'OWNER' };
 const partKey = (item: { pk: string; sk: string }, version: string, index: number) => ({

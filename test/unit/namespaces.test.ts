@@ -11,7 +11,7 @@ import {
 import { projectListFilter } from '#domain/project-lists.ts';
 import type { Project } from '#domain/projects.ts';
 import type { Caller, User } from '#domain/users.ts';
-import { boundsOf } from '#store/project-pages.ts';
+import { boundsOf } from '#store/projects/project-pages.ts';
 
 const caller = (id: number, admin = false): Caller => ({
   id,

@@ -12,7 +12,7 @@ import {
   retrying,
   unique,
   WRITE_DEADLINE_MS,
-} from '#store/transaction.ts';
+} from '#store/table/transaction.ts';
 import { ddb, resetMocks } from '../handlers/fixtures.ts';
 
 /** A refused transaction whose items at `failed` broke their conditions (`stored`: the items as stored). */

@@ -1,7 +1,7 @@
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { setGroupCustomAttribute } from '#store/group-writes.ts';
+import { setGroupCustomAttribute } from '#store/groups/group-writes.ts';
 
 export const handler = defineRoute({
   auth: 'admin',

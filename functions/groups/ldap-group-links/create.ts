@@ -12,7 +12,7 @@ import { administeredGroup } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { parseFilter } from '#ldap/filters.ts';
-import { addLdapGroupLink } from '#store/ldap-group-links.ts';
+import { addLdapGroupLink } from '#store/groups/ldap-group-links.ts';
 
 /** Whether the directory would take the filter (GitLab's model parses it the same way). */
 const filterParses = (filter: string) => {

@@ -5,7 +5,7 @@ import { ldapSchemas } from '#domain/schemas/ldap.ts';
 import { administeredGroup } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { removeLdapGroupLink } from '#store/ldap-group-links.ts';
+import { removeLdapGroupLink } from '#store/groups/ldap-group-links.ts';
 
 /** Removes the group's link of a provider named by `cn` or by `filter` (exactly one). */
 export const handler = defineRoute({

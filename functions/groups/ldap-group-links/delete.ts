@@ -3,7 +3,7 @@ import { ldapSchemas } from '#domain/schemas/ldap.ts';
 import { administeredGroup } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { removeLdapGroupLinkByCn } from '#store/ldap-group-links.ts';
+import { removeLdapGroupLinkByCn } from '#store/groups/ldap-group-links.ts';
 
 /** Removes the group's link of that cn, of whichever provider (the first made, as GitLab). */
 export const handler = defineRoute({

@@ -2,7 +2,7 @@ import { ldapGroupLinkEntity, noLinks } from '#domain/ldap-group-links.ts';
 import { ldapSchemas } from '#domain/schemas/ldap.ts';
 import { administeredGroup } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { readLdapGroupLinks } from '#store/ldap-group-links.ts';
+import { readLdapGroupLinks } from '#store/groups/ldap-group-links.ts';
 
 /** A group's LDAP group links, for owners and admins; GitLab answers 404 when there are none. */
 export const handler = defineRoute({

@@ -3,7 +3,7 @@ import { memberSchemas } from '#domain/schemas/members.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { addGroupMember } from '#store/members.ts';
+import { addGroupMember } from '#store/access/members.ts';
 
 export const handler = defineRoute({
   auth: 'user',

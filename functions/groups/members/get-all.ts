@@ -2,8 +2,8 @@ import { memberEntity } from '#domain/members.ts';
 import { sharingSchemas } from '#domain/schemas/sharing.ts';
 import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { effectiveMember, effectiveMembersOfGroupItem } from '#store/effective-members.ts';
-import { memberWithUser } from '#store/members.ts';
+import { effectiveMember, effectiveMembersOfGroupItem } from '#store/access/effective-members.ts';
+import { memberWithUser } from '#store/access/members.ts';
 
 /**
  * One member of a group at their effective level (direct, inherited or shared); 404 when none. The

@@ -2,7 +2,7 @@ import { memberEntity } from '#domain/members.ts';
 import { memberSchemas } from '#domain/schemas/members.ts';
 import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { getGroupMember, memberWithUser } from '#store/members.ts';
+import { getGroupMember, memberWithUser } from '#store/access/members.ts';
 
 export const handler = defineRoute({
   auth: 'user',

@@ -4,7 +4,7 @@ import { sharingSchemas } from '#domain/schemas/sharing.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { effectiveMembersOfGroupItem, effectiveMembersPage } from '#store/effective-members.ts';
+import { effectiveMembersOfGroupItem, effectiveMembersPage } from '#store/access/effective-members.ts';
 
 /**
  * A group's direct, inherited and shared members, each once at their effective level. The member

@@ -3,7 +3,7 @@ import { memberSchemas } from '#domain/schemas/members.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { listGroupMembers, withUsers } from '#store/members.ts';
+import { listGroupMembers, withUsers } from '#store/access/members.ts';
 
 /** Direct members of a group; `query` matches name or username, `user_ids` narrows to some. */
 export const handler = defineRoute({

@@ -3,7 +3,7 @@ import { memberSchemas } from '#domain/schemas/members.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { removeGroupMemberKeepingOwner } from '#store/members.ts';
+import { removeGroupMemberKeepingOwner } from '#store/access/members.ts';
 
 /** Owners remove anyone; members may leave; the last owner stays. */
 export const handler = defineRoute({

@@ -3,7 +3,7 @@ import { projectSchemas } from '#domain/schemas/projects.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { setProjectCustomAttribute } from '#store/project-writes.ts';
+import { setProjectCustomAttribute } from '#store/projects/project-writes.ts';
 
 export const handler = defineRoute({
   auth: 'admin',

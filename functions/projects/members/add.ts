@@ -3,7 +3,7 @@ import { memberSchemas } from '#domain/schemas/members.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { addProjectMember } from '#store/members.ts';
+import { addProjectMember } from '#store/access/members.ts';
 
 /** Maintainers add members; only owners grant owner access (see checkMemberChange). */
 export const handler = defineRoute({

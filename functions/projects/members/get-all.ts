@@ -2,8 +2,8 @@ import { memberEntity } from '#domain/members.ts';
 import { sharingSchemas } from '#domain/schemas/sharing.ts';
 import { project } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { effectiveMember, effectiveMembersOfProjectItem } from '#store/effective-members.ts';
-import { memberWithUser } from '#store/members.ts';
+import { effectiveMember, effectiveMembersOfProjectItem } from '#store/access/effective-members.ts';
+import { memberWithUser } from '#store/access/members.ts';
 
 /**
  * One member of a project at their effective level (direct, inherited or shared); 404 when none.

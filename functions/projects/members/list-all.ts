@@ -4,7 +4,7 @@ import { sharingSchemas } from '#domain/schemas/sharing.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { effectiveMembersOfProjectItem, effectiveMembersPage } from '#store/effective-members.ts';
+import { effectiveMembersOfProjectItem, effectiveMembersPage } from '#store/access/effective-members.ts';
 
 /**
  * A project's direct, inherited and shared members, each once at their effective level. The member

@@ -3,7 +3,7 @@ import { memberSchemas } from '#domain/schemas/members.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { listProjectMembers, withUsers } from '#store/members.ts';
+import { listProjectMembers, withUsers } from '#store/access/members.ts';
 
 /** Direct members of a project; `query` matches name or username, `user_ids` narrows to some. */
 export const handler = defineRoute({

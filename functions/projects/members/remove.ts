@@ -2,7 +2,7 @@ import { memberSchemas } from '#domain/schemas/members.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { removeProjectMember } from '#store/members.ts';
+import { removeProjectMember } from '#store/access/members.ts';
 
 /** Maintainers remove members; anyone may leave, except the owner of a personal project. */
 export const handler = defineRoute({

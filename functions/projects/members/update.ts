@@ -2,7 +2,7 @@ import { memberEntity } from '#domain/members.ts';
 import { memberSchemas } from '#domain/schemas/members.ts';
 import { project } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { changeProjectMember } from '#store/members.ts';
+import { changeProjectMember } from '#store/access/members.ts';
 
 export const handler = defineRoute({
   auth: 'user',

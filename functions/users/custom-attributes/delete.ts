@@ -4,7 +4,7 @@ import { userSchemas } from '#domain/schemas/users.ts';
 import { withCustomAttribute } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { updateUser } from '#store/users.ts';
+import { updateUser } from '#store/users/users.ts';
 
 export const handler = defineRoute({
   auth: 'admin',

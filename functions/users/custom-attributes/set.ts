@@ -2,7 +2,7 @@ import { notFound } from '#domain/errors.ts';
 import { userSchemas } from '#domain/schemas/users.ts';
 import { withCustomAttribute } from '#domain/users.ts';
 import { defineRoute } from '#http/route.ts';
-import { updateUser } from '#store/users.ts';
+import { updateUser } from '#store/users/users.ts';
 
 export const handler = defineRoute({
   auth: 'admin',

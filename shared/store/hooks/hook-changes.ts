@@ -1,0 +1,191 @@
+/**
+ * Webhook events read from the table's change stream: the committed change of a note, issue or
+ * merge request item is the event (see docs/architecture.md, "Webhooks"), so no write can commit
+ * without its event and no event exists for a write that failed. This module decodes a change's
+ * images into what happened and reads what a payload shows beside it.
+ */
+
+import {
+  type IssuableAction,
+  issuableActor,
+  issueAction,
+  mergeRequestAction,
+  noteAction,
+  noteActor,
+} from '#domain/hook-events.ts';
+import type { Issue } from '#domain/issues.ts';
+import type { MergeRequest } from '#domain/merge-requests.ts';
+import type { Note } from '#domain/notes.ts';
+import type { Project } from '#domain/projects.ts';
+import type { Snippet } from '#domain/snippets.ts';
+import type { User } from '#domain/users.ts';
+import { decodeIssue, readIssue } from '../issuables/issues.ts';
+import {
+  decodeMergeRequestItemInline,
+  decodeMergeRequestItems,
+  readMergeRequest,
+} from '../issuables/merge-requests.ts';
+import { decodeNoteItems } from '../issuables/notes.ts';
+import { readSnippet } from '../issuables/snippets.ts';
+import { getProject } from '../projects/project-items.ts';
+import type { Raw } from '../table/raw.ts';
+import { getUsers } from '../users/users.ts';
+
+/** A change of one item as the stream records it, images unmarshalled. */
+export interface ItemChange {
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
+  newImage?: Raw;
+  oldImage?: Raw;
+}
+
+export type HookChange =
+  | { kind: 'note'; action: 'create' | 'update'; projectId: number; note: Note; actorId: number }
+  | {
+      kind: 'issue';
+      action: IssuableAction;
+      projectId: number;
+      issue: Issue;
+      previous?: Issue;
+      actorId: number;
+    }
+  | {
+      kind: 'merge_request';
+      action: IssuableAction;
+      projectId: number;
+      mergeRequest: MergeRequest;
+      previous?: MergeRequest;
+      actorId: number;
+    };
+
+/** How a text is stored (plain, gzipped, or the version of its parts): equal when the text is. */
+function storedTextOf(item: Raw | undefined, attributes: string[]): string {
+  return JSON.stringify(
+    attributes.map((name) => {
+      const value = item?.[name];
+      return value instanceof Uint8Array ? Buffer.from(value).toString('base64') : (value ?? null);
+    }),
+  );
+}
+
+const NOTE_BODY = ['body', 'body_gz', 'body_parts'];
+const DESCRIPTION = ['description', 'description_gz', 'description_parts'];
+
+/** What a change of an item means to webhooks, or undefined when it is no event. */
+export async function hookChangeOf(change: ItemChange): Promise<HookChange | undefined> {
+  const { newImage, oldImage } = change;
+  if (change.eventName === 'REMOVE' || !newImage || newImage.deleting) return undefined;
+  const previous = change.eventName === 'MODIFY' ? oldImage : undefined;
+  switch (newImage.kind) {
+    case 'note':
+      return noteChange(newImage, previous);
+    case 'issue':
+      return issueChange(newImage, previous);
+    case 'merge_request':
+      return mergeRequestChange(newImage, previous);
+    default:
+      return undefined;
+  }
+}
+
+async function noteChange(item: Raw, previous: Raw | undefined): Promise<HookChange | undefined> {
+  if (item.system) return undefined;
+  const edited =
+    previous !== undefined && storedTextOf(previous, NOTE_BODY) !== storedTextOf(item, NOTE_BODY);
+  if (previous && !edited) return undefined;
+  const [note] = await decodeNoteItems([item]);
+  if (!note) return undefined;
+  const action = noteAction(note, previous === undefined, edited);
+  if (!action || note.project_id === null) return undefined;
+  return { kind: 'note', action, projectId: Number(note.project_id), note, actorId: noteActor(action, note) };
+}
+
+function issueChange(item: Raw, previousItem: Raw | undefined): HookChange | undefined {
+  const issue: Issue = decodeIssue(item);
+  const previous: Issue | undefined = previousItem ? decodeIssue(previousItem) : undefined;
+  const action = issueAction(previous, issue);
+  if (!action) return undefined;
+  return {
+    kind: 'issue',
+    action,
+    projectId: issue.project_id,
+    issue,
+    ...(previous ? { previous } : {}),
+    actorId: issuableActor(action, issue),
+  };
+}
+
+async function mergeRequestChange(item: Raw, previousItem: Raw | undefined): Promise<HookChange | undefined> {
+  const [mergeRequest] = await decodeMergeRequestItems([item]);
+  if (!mergeRequest) return undefined;
+  let previous: MergeRequest | undefined;
+  if (previousItem) {
+    previous = decodeMergeRequestItemInline(previousItem);
+    // A description kept in parts reads as null here: compare how the two are stored instead.
+    const described = storedTextOf(previousItem, DESCRIPTION) !== storedTextOf(item, DESCRIPTION);
+    if (!described) previous = { ...previous, description: mergeRequest.description };
+  }
+  const action = mergeRequestAction(previous, mergeRequest);
+  if (!action) return undefined;
+  return {
+    kind: 'merge_request',
+    action,
+    projectId: mergeRequest.project_id,
+    mergeRequest,
+    ...(previous ? { previous } : {}),
+    actorId: issuableActor(action, mergeRequest),
+  };
+}
+
+/** What a payload shows beside the changed item. */
+export interface HookChangeContext {
+  project: Project;
+  users: Map<number, User>;
+  /** A note's parent. */
+  issue?: Issue;
+  mergeRequest?: MergeRequest;
+  snippet?: Snippet;
+}
+
+/** The project, the users and (for a note) the parent a change's payload shows; undefined when the project is gone. */
+export async function readHookChangeContext(change: HookChange): Promise<HookChangeContext | undefined> {
+  const userIds = new Set<number>([change.actorId]);
+  const parent: Promise<NoteParentRead> =
+    change.kind === 'note' ? readNoteParent(change.note) : Promise.resolve({});
+  const [project, found] = await Promise.all([getProject(change.projectId), parent]);
+  if (!project) return undefined;
+  const issuable =
+    change.kind === 'issue'
+      ? change.issue
+      : change.kind === 'merge_request'
+        ? change.mergeRequest
+        : (found.issue ?? found.mergeRequest);
+  const before = change.kind === 'note' ? undefined : change.previous;
+  for (const shown of [issuable, before]) {
+    if (!shown) continue;
+    userIds.add(shown.author_id);
+    for (const id of shown.assignee_ids) userIds.add(id);
+  }
+  return { project, users: await getUsers([...userIds]), ...found };
+}
+
+type NoteParentRead = { issue?: Issue; mergeRequest?: MergeRequest; snippet?: Snippet };
+
+async function readNoteParent(note: Note): Promise<NoteParentRead> {
+  const projectId = Number(note.project_id);
+  switch (note.noteable_type) {
+    case 'Issue': {
+      const issue = await readIssue(projectId, Number(note.noteable_iid));
+      return issue ? { issue } : {};
+    }
+    case 'MergeRequest': {
+      const mergeRequest = await readMergeRequest(projectId, Number(note.noteable_iid));
+      return mergeRequest ? { mergeRequest } : {};
+    }
+    case 'Snippet': {
+      const snippet = await readSnippet(note.noteable_id);
+      return snippet ? { snippet } : {};
+    }
+    default:
+      return {};
+  }
+}

@@ -1,0 +1,318 @@
+import { recordNotFound } from '#domain/errors.ts';
+import { checkedNoteBody, type Note, type NoteParent, newNote } from '#domain/notes.ts';
+import { offsetOf, type PageRequest } from '#domain/pagination.ts';
+import type { User } from '#domain/users.ts';
+import type { Key } from '../table/batch.ts';
+import { itemCounterChanges, noteParentOf } from '../table/counters.ts';
+import { nextId } from '../table/ids.ts';
+import { getItem } from '../table/items.ts';
+import { inLists, keys, lists, sortAttributes, stripStorage } from '../table/keys.ts';
+import { readListHead } from '../table/lists.ts';
+import { longText, type StoredText, type TextGuard, writeParts } from '../table/long-text.ts';
+import type { Raw } from '../table/raw.ts';
+import { listSortAttributes } from '../table/table.ts';
+import {
+  commit,
+  EXISTING_ITEM,
+  LIVE_ITEM,
+  lockLost,
+  NEW_ITEM,
+  put,
+  refusedReading,
+  refusedWith,
+  remove,
+  retrying,
+  type Step,
+  type TransactItem,
+  update,
+  writeAlone,
+} from '../table/transaction.ts';
+import { getUsers } from '../users/users.ts';
+
+/** A note as the store reads it: where a long body's parts are (noteEntity never shows it). */
+/** The partition that holds a noteable parent and its notes, by the parent's kind. */
+export const notePartitionOf = {
+  issue: (projectId: number, iid: number) => keys.issue(projectId, iid).pk,
+  mergeRequest: (projectId: number, iid: number) => keys.mergeRequest(projectId, iid).pk,
+  snippet: (id: number) => keys.snippet(id).pk,
+  epic: (id: number) => keys.epic(id).pk,
+};
+
+export interface StoredNote extends Note {
+  body_parts?: { generation: string; count: number };
+}
+
+/** Bodies up to 300 KB, as they are or gzipped, stay in the note's item (an item holds 400 KB in all). */
+const NOTE_BODY = longText({
+  plain: 'body',
+  gzipped: 'body_gz',
+  inlineBytes: 300_000,
+  parts: { attribute: 'body_parts', versionBytes: 4, kind: 'note_part', key: keys.notePart },
+});
+
+const keyOfItem = (item: Raw): Key => ({ pk: String(item.pk), sk: String(item.sk) });
+
+/** A note's item read again (undefined when it is gone). */
+async function noteItemAt(key: Key): Promise<Raw | undefined> {
+  const item = await getItem(key);
+  return item?.kind === 'note' ? item : undefined;
+}
+
+/** The note items with their bodies put together (parts of long bodies read in one batch). */
+const decodeNotes = (items: Raw[]): Promise<StoredNote[]> =>
+  NOTE_BODY.read(items, {
+    key: keyOfItem,
+    reread: (item) => noteItemAt(keyOfItem(item)),
+    decode: (item, text) => {
+      const { body: _body, body_gz: _zipped, kind: _kind, ...note } = stripStorage<StoredNote & Raw>(item);
+      return { ...note, body: text ?? '' };
+    },
+  });
+
+/** Notes from raw items (a stream's images, say), long bodies put together. */
+export const decodeNoteItems = decodeNotes;
+
+/** A parent's item (issue, merge request, snippet, epic) as read: its notes counted (0 before the first). */
+export function decodeNoteParent<T extends { notes_count: number; user_notes_count: number }>(item: Raw): T {
+  const {
+    kind: _kind,
+    deleting: _deleting,
+    ...parent
+  } = stripStorage<T & { kind: string; deleting?: boolean }>(item);
+  return {
+    ...parent,
+    notes_count: Number(parent.notes_count ?? 0),
+    user_notes_count: Number(parent.user_notes_count ?? 0),
+  } as unknown as T;
+}
+
+function noteItem(parentPk: string, note: StoredNote, body: StoredText): Raw {
+  const { body: _text, body_parts: _parts, ...fields } = note;
+  const sorts = sortAttributes({ id: note.id, created_at: note.created_at, updated_at: note.updated_at });
+  return {
+    ...keys.note(parentPk, note.id),
+    ...fields,
+    ...body.fields,
+    kind: 'note',
+    ...inLists(lists.notesOf(parentPk)),
+    // Only the orders notes are read in: an id order would be one more index entry per note.
+    [listSortAttributes.created_at]: sorts[listSortAttributes.created_at],
+    [listSortAttributes.updated_at]: sorts[listSortAttributes.updated_at],
+  };
+}
+
+// Reads ------------------------------------------------------------------------------------------
+
+export interface NotesQuery {
+  order: 'created_at' | 'updated_at';
+  sort: 'asc' | 'desc';
+  page: PageRequest;
+}
+
+/**
+ * One page of a parent's notes: a Query of its notes' list in the asked order, reading only up to
+ * the end of the page (the total is the parent's `notes_count`).
+ */
+export async function readNotesPage(parentPk: string, query: NotesQuery): Promise<StoredNote[]> {
+  const offset = offsetOf(query.page);
+  const items = await readListHead(
+    lists.notesOf(parentPk),
+    query.order,
+    query.sort,
+    offset + query.page.perPage,
+  );
+  return decodeNotes(items.slice(offset));
+}
+
+/** A parent's note by id: 404 `Not found` when there is none. */
+export async function getNote(parentPk: string, noteId: number): Promise<StoredNote> {
+  const item = await getItem(keys.note(parentPk, noteId));
+  const [note] = item?.kind === 'note' ? await decodeNotes([item]) : [];
+  if (!note) throw recordNotFound();
+  return note;
+}
+
+// Writes -----------------------------------------------------------------------------------------
+
+/**
+ * The parent's note counters move with each note, on one of its counter shards (the parent, a
+ * listed item, is neither written nor checked); a new note on a parent marked deleted is refused
+ * by the shard (store/table/counters.ts).
+ */
+export function countOnParent(parentKey: Key, delta: number, system: boolean): Step[] {
+  return [
+    refusedWith(
+      itemCounterChanges(parentKey, { notes_count: delta, user_notes_count: system ? 0 : delta }),
+      recordNotFound(),
+    ),
+  ];
+}
+
+/**
+ * GitLab touches the parent of a new note: its updated time (and the sort value its lists read it
+ * by) moves to the note's creation, unless a later change moved it further. The table's stream
+ * does it after the note committed (functions/workers/note-touches.ts), so writers of one thread
+ * never wait on each other through the parent; a touch refused (the parent changed later, or went
+ * away) has nothing left to do, and one run twice moves nothing.
+ */
+export async function touchNoteParent(noteImage: Raw): Promise<void> {
+  const parent = noteParentOf(String(noteImage.pk));
+  const parentId = Number(noteImage.noteable_id);
+  const createdAt = noteImage.created_at;
+  if (!parent || !Number.isSafeInteger(parentId) || typeof createdAt !== 'string') return;
+  const sortName = listSortAttributes.updated_at;
+  await writeAlone(
+    update(parent, 'SET updated_at = :now, #updatedSort = :sort', {
+      condition: `${LIVE_ITEM} AND updated_at < :now`,
+      names: { '#updatedSort': sortName },
+      values: {
+        ':now': createdAt,
+        ':sort': sortAttributes({ id: parentId, updated_at: createdAt })[sortName],
+      },
+    }),
+  );
+}
+
+/**
+ * The writes of a new note: its item and the count on its parent, for a transaction of its own or
+ * one with the parent's change (a system note recording a state change, whose parent write counts
+ * it instead); long bodies' parts are written first.
+ */
+export async function noteSteps(
+  parentKey: Key,
+  parent: NoteParent,
+  fields: { body: string; author_id: number; system?: boolean; created_at?: string },
+  now: string,
+): Promise<{ note: Note; put: TransactItem; count: (Step | TransactItem)[] }> {
+  const note: Note = {
+    ...newNote(parent, fields),
+    id: await nextId('note'),
+    created_at: fields.created_at ?? now,
+    updated_at: fields.created_at ?? now,
+  };
+  const body = NOTE_BODY.store(keys.note(parentKey.pk, note.id), note.body);
+  await writeParts(body);
+  const count = countOnParent(parentKey, 1, note.system);
+  return { note, put: put(noteItem(parentKey.pk, note, body), NEW_ITEM), count };
+}
+
+/** The key of the item a note hangs on, as the note (or a new note's parent) records it. */
+export function parentKeyOf(parent: NoteParent): Key {
+  switch (parent.type) {
+    case 'Issue':
+      return keys.issue(Number(parent.project_id), Number(parent.iid));
+    case 'MergeRequest':
+      return keys.mergeRequest(Number(parent.project_id), Number(parent.iid));
+    case 'Snippet':
+      return keys.snippet(parent.id);
+    case 'Epic':
+      return keys.epic(parent.id);
+  }
+}
+
+const parentOf = (note: Note): NoteParent => ({
+  type: note.noteable_type,
+  id: note.noteable_id,
+  iid: note.noteable_iid,
+  project_id: note.project_id,
+});
+
+/**
+ * Creates a note by a user on a parent (404 when the parent went away meanwhile), with its
+ * author read beside the write for the response.
+ */
+export async function createNoteBy(
+  authorId: number,
+  parent: NoteParent,
+  body: string,
+  createdAt?: string,
+): Promise<{ note: Note; users: Map<number, User> }> {
+  const now = new Date().toISOString();
+  const writing = (async () => {
+    const {
+      note,
+      put: notePut,
+      count,
+    } = await noteSteps(
+      parentKeyOf(parent),
+      parent,
+      { body, author_id: authorId, created_at: createdAt },
+      now,
+    );
+    await commit([notePut, ...count]);
+    return note;
+  })();
+  const [note, users] = await Promise.all([writing, getUsers([authorId])]);
+  return { note, users };
+}
+
+/** The note names other parts than those read: read it again and write again. */
+class BodyChanged extends Error {}
+
+/** Attempts at an edit or removal racing others' edits; each loses only to an edit that won. */
+const ATTEMPTS = 50;
+
+/**
+ * Writes a note's change or removal on the condition that it names the body parts read (`write`
+ * throws BodyChanged when refused), reading the note again after a refusal: 404 when it is gone,
+ * 409 when it kept losing. The parts of a new body go when it fails, those it replaced or removed
+ * once it succeeds.
+ */
+function writeGuarded<R>(
+  note: StoredNote,
+  body: StoredText | undefined,
+  write: (guard: TextGuard) => Promise<R>,
+): Promise<R> {
+  const key = noteKeyOf(note);
+  return NOTE_BODY.replace(key, body, async () => {
+    try {
+      return await retrying(
+        { times: ATTEMPTS, retry: (error) => error instanceof BodyChanged, backoff: true },
+        note as object,
+        async (current) => ({ value: await write(NOTE_BODY.unchanged(current)), replaced: current }),
+        async () => {
+          const fresh = await noteItemAt(key);
+          if (!fresh) throw recordNotFound();
+          return fresh;
+        },
+      );
+    } catch (error) {
+      throw error instanceof BodyChanged ? lockLost() : error;
+    }
+  });
+}
+
+const noteKeyOf = (note: Note) => keys.note(parentKeyOf(parentOf(note)).pk, note.id);
+
+/** Changes a note's body; its updated time (and place in the updated order) moves with it, and its editor. */
+export async function editNote(note: StoredNote, body: string, editorId: number): Promise<StoredNote> {
+  const parentPk = parentKeyOf(parentOf(note)).pk;
+  // The editor is the actor of the edit's webhook event (see store/hooks/hook-changes.ts).
+  const edited: StoredNote = { ...note, updated_at: new Date().toISOString(), updated_by_id: editorId };
+  const stored = NOTE_BODY.store(noteKeyOf(note), checkedNoteBody(body, 'update'));
+  await writeGuarded(note, stored, async (guard) => {
+    const item = put(
+      noteItem(parentPk, edited, stored),
+      `${EXISTING_ITEM} AND ${guard.condition}`,
+      guard.values,
+      guard.names,
+    );
+    if (!(await writeAlone(item))) throw new BodyChanged();
+  });
+  return NOTE_BODY.withStored(edited, stored);
+}
+
+/** Removes a note and counts it off its parent; 404 when it is gone already. */
+export async function deleteNote(note: StoredNote): Promise<void> {
+  const parentKey = parentKeyOf(parentOf(note));
+  const key = keys.note(parentKey.pk, note.id);
+  await writeGuarded(note, undefined, (guard) =>
+    commit([
+      refusedReading(
+        remove(key, `${EXISTING_ITEM} AND ${guard.condition}`, guard.values, guard.names),
+        (stored) => (stored ? new BodyChanged() : recordNotFound()),
+      ),
+      ...countOnParent(parentKey, -1, note.system),
+    ]),
+  );
+}

@@ -1,0 +1,278 @@
+/**
+ * Project snippets. A snippet heads its own partition (`SNIPPET#<id>`, by its global id), where its
+ * notes live too; it joins its project's list of snippets (`l1`), counted in the same transaction
+ * as it joins or leaves it, on the condition that the project is still there.
+ *
+ * Content is never shown in a list, so a snippet's item keeps only short content; longer content
+ * (up to 1,000,000 characters, which may be 4 MB) is gzipped into parts of the snippet's partition
+ * (`CONTENT#<version>#<n>`, see long-text.ts), written before the item that names them. Each
+ * content write has a new version, and a change of content is made on the condition that the
+ * version read is still the item's, so the parts replaced are known and removed, and none is left
+ * behind or lost.
+ */
+
+import { notFound } from '#domain/errors.ts';
+import type { NoteParent } from '#domain/notes.ts';
+import type { PageRequest } from '#domain/pagination.ts';
+import type { NewSnippet, Snippet } from '#domain/snippets.ts';
+import type { User } from '#domain/users.ts';
+import { shardTombstones } from '../table/counters.ts';
+import { nextId } from '../table/ids.ts';
+import { getItem } from '../table/items.ts';
+import { inLists, keys, lists, sortAttributes } from '../table/keys.ts';
+import { type ListPage, listCountChange, queryList } from '../table/lists.ts';
+import { longText, removeDropped, type StoredText } from '../table/long-text.ts';
+import type { Raw } from '../table/raw.ts';
+import {
+  check,
+  commit,
+  LIVE_ITEM,
+  lockLost,
+  NEW_ITEM,
+  put,
+  refusedReading,
+  refusedWith,
+  remove,
+  retrying,
+  update,
+} from '../table/transaction.ts';
+import { getUsers } from '../users/users.ts';
+import { removeParentPartition } from './noteable-purge.ts';
+import { decodeNoteParent } from './notes.ts';
+
+/** A snippet as stored: its note counts and where its content is. */
+export interface StoredSnippet extends Snippet {
+  /** All its notes (system ones too), the notes list's total. */
+  notes_count: number;
+  user_notes_count: number;
+  /** New with each content write: names the content's parts and guards changes of content. */
+  content_version: string;
+  /** Short content, kept in the snippet's item. */
+  content?: string;
+  /** How many gzipped parts hold longer content. */
+  content_parts?: number;
+}
+
+/**
+ * Content up to 16 KB stays in the snippet's item (lists read it, never show it); longer content
+ * goes gzipped to parts, whatever its gzipped size.
+ */
+const CONTENT = longText({
+  plain: 'content',
+  inlineBytes: 16_384,
+  parts: {
+    attribute: 'content_parts',
+    version: 'content_version',
+    versionBytes: 6,
+    kind: 'snippet_content',
+    key: keys.snippetContentPart,
+  },
+});
+
+export function decodeSnippet(item: Raw): StoredSnippet {
+  const snippet = decodeNoteParent<StoredSnippet>(item);
+  return snippet.content_parts === undefined
+    ? snippet
+    : { ...snippet, content_parts: Number(snippet.content_parts) };
+}
+
+function snippetItem(snippet: StoredSnippet): Raw {
+  return {
+    ...keys.snippet(snippet.id),
+    ...snippet,
+    kind: 'snippet',
+    ...inLists(lists.projectSnippets(snippet.project_id)),
+    ...sortAttributes({ id: snippet.id, created_at: snippet.created_at, updated_at: snippet.updated_at }),
+  };
+}
+
+/** The parent a note on this snippet records. */
+export const snippetAsParent = (snippet: Snippet): NoteParent => ({
+  type: 'Snippet',
+  id: snippet.id,
+  iid: null,
+  project_id: snippet.project_id,
+});
+
+// Reads ------------------------------------------------------------------------------------------
+
+/** A snippet by id (of whichever project: the caller's route checks it is the project's), or undefined. */
+export async function readSnippet(id: number): Promise<StoredSnippet | undefined> {
+  const item = await getItem(keys.snippet(id));
+  return item && item.kind === 'snippet' && !item.deleting ? decodeSnippet(item) : undefined;
+}
+
+/** The snippet read again after a change of its content (404 `Snippet Not Found` when gone). */
+async function freshSnippet(snippet: StoredSnippet): Promise<StoredSnippet> {
+  const fresh = await readSnippet(snippet.id);
+  if (!fresh) throw notFound('Snippet');
+  return fresh;
+}
+
+/**
+ * A snippet's content, whole: from its item, or its parts put together (read again, with the
+ * snippet, when a change replaced them since the snippet was read).
+ */
+export async function readSnippetContent(snippet: StoredSnippet): Promise<string> {
+  const [content] = await CONTENT.read([snippet], {
+    key: (owner) => keys.snippet(owner.id),
+    reread: freshSnippet,
+    decode: (_owner, text) => text ?? '',
+  });
+  return content ?? '';
+}
+
+export interface SnippetListQuery {
+  page: PageRequest;
+  /** The snippets the caller may read, when not all (a filtered list counts its matches). */
+  filter?: (snippet: Snippet) => boolean;
+}
+
+/** A page of a project's snippets, newest first (GitLab's `fresh`), with their authors. */
+export async function listSnippetsWithUsers(
+  projectId: number,
+  query: SnippetListQuery,
+): Promise<ListPage<StoredSnippet> & { users: Map<number, User> }> {
+  const page = await queryList({
+    list: lists.projectSnippets(projectId),
+    order: 'created_at',
+    sort: 'desc',
+    page: query.page,
+    decode: decodeSnippet,
+    filter: query.filter,
+  });
+  const authors = [...new Set(page.items.map((snippet) => snippet.author_id))];
+  return { ...page, users: await getUsers(authors) };
+}
+
+// Writes -----------------------------------------------------------------------------------------
+
+/**
+ * Creates a snippet by a user in its project's list (404 when the project went away meanwhile),
+ * with its author read beside the write for the response.
+ */
+export async function createSnippetBy(
+  fields: NewSnippet,
+  content: string,
+): Promise<{ snippet: StoredSnippet; users: Map<number, User> }> {
+  const [snippet, users] = await Promise.all([
+    writeNewSnippet(fields, content),
+    getUsers([fields.author_id]),
+  ]);
+  return { snippet, users };
+}
+
+async function writeNewSnippet(fields: NewSnippet, content: string): Promise<StoredSnippet> {
+  const id = await nextId('snippet');
+  const now = new Date().toISOString();
+  const key = keys.snippet(id);
+  const stored = CONTENT.store(key, content);
+  const snippet = {
+    ...fields,
+    id,
+    created_at: now,
+    updated_at: now,
+    notes_count: 0,
+    user_notes_count: 0,
+    ...stored.fields,
+  } as StoredSnippet;
+  return CONTENT.replace(key, stored, async () => {
+    await commit([
+      refusedWith(check(keys.project(fields.project_id), LIVE_ITEM), notFound('Project')),
+      put(snippetItem(snippet), NEW_ITEM),
+      listCountChange(lists.projectSnippets(fields.project_id), 1),
+    ]);
+    return { value: snippet };
+  });
+}
+
+/** Another change replaced the content since it was read: read the version again. */
+class ContentChanged extends Error {}
+
+/** Attempts at replacing content; each loses only to a change that succeeded. */
+const CHANGE_ATTEMPTS = 50;
+
+/**
+ * Changes a snippet: the fields sent and, when sent, its content (on the condition that the content
+ * read is still the item's; the parts it replaced are removed after). 404 `Snippet Not Found` when
+ * it went away meanwhile.
+ */
+export async function changeSnippet(
+  snippet: StoredSnippet,
+  changes: Partial<Snippet>,
+  content?: string,
+): Promise<StoredSnippet> {
+  const key = keys.snippet(snippet.id);
+  const stored = content === undefined ? undefined : CONTENT.store(key, content);
+  try {
+    return await CONTENT.replace(key, stored, () =>
+      retrying(
+        { times: CHANGE_ATTEMPTS, retry: (error) => error instanceof ContentChanged, backoff: true },
+        snippet,
+        (current) => writeSnippetChange(current, changes, stored),
+        freshSnippet,
+      ),
+    );
+  } catch (error) {
+    // A change that kept losing is a conflict.
+    throw error instanceof ContentChanged ? lockLost() : error;
+  }
+}
+
+async function writeSnippetChange(
+  current: StoredSnippet,
+  changes: Partial<Snippet>,
+  stored: StoredText | undefined,
+): Promise<{ value: StoredSnippet; replaced?: StoredSnippet }> {
+  const now = new Date().toISOString();
+  const contentFields = stored?.fields ?? {};
+  const fields: Raw = {
+    ...changes,
+    ...contentFields,
+    updated_at: now,
+    ...sortAttributes({ id: current.id, updated_at: now }),
+  };
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(fields).map(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    return `#f${index} = :f${index}`;
+  });
+  // The other way of keeping content goes.
+  const removing = removeDropped(stored, names);
+  let condition = LIVE_ITEM;
+  if (stored) {
+    const unchanged = CONTENT.unchanged(current);
+    condition += ` AND ${unchanged.condition}`;
+    Object.assign(values, unchanged.values);
+  }
+  await commit([
+    refusedReading(
+      update(keys.snippet(current.id), `SET ${sets.join(', ')}${removing}`, {
+        condition,
+        names,
+        values,
+      }),
+      (stored) => (stored && !stored.deleting ? new ContentChanged() : notFound('Snippet')),
+    ),
+  ]);
+  const { content: _content, content_parts: _parts, ...rest } = current;
+  const base: StoredSnippet = stored ? rest : current;
+  return {
+    value: { ...base, ...changes, ...contentFields, updated_at: now } as StoredSnippet,
+    ...(stored ? { replaced: current } : {}),
+  };
+}
+
+/** Removes a snippet, counted off its project's list in the same transaction, then its notes and content. */
+export async function deleteSnippet(snippet: Snippet): Promise<void> {
+  const key = keys.snippet(snippet.id);
+  await commit([
+    refusedWith(remove(key, LIVE_ITEM), notFound('Snippet')),
+    listCountChange(lists.projectSnippets(snippet.project_id), -1),
+    // A late note is refused by the shards from now on (store/table/counters.ts).
+    ...shardTombstones(key),
+  ]);
+  await removeParentPartition(key.pk);
+}

@@ -1,0 +1,11 @@
+/** The item of a user's personal namespace (a group is its own namespace item). */
+import { inLists, keys, lists, sortAttributes } from '../table/keys.ts';
+
+/** In the list of personal namespaces by id, so GET /namespaces pages them with the groups. */
+export const userNamespaceItem = (namespaceId: number, userId: number): Record<string, unknown> => ({
+  ...keys.userNamespace(namespaceId),
+  kind: 'user_namespace',
+  user_id: userId,
+  ...inLists(lists.userNamespaces),
+  ...sortAttributes({ id: namespaceId }),
+});

@@ -1,0 +1,456 @@
+/** Key builders: the only place that knows how items are addressed. */
+import { createHash } from 'node:crypto';
+import { type CounterRef, PARENT_SHARDS, WIDE_SHARDS } from './counters.ts';
+import {
+  type ListOrder,
+  type ListPartitionAttribute,
+  listPartitionAttributes,
+  listSortAttributes,
+  treeIndex,
+} from './table.ts';
+
+export const padId = (id: number) => id.toString().padStart(12, '0');
+
+type Key = { pk: string; sk: string };
+
+/** DynamoDB's key size limits (bytes): a longer key names no item and is never sent. */
+const MAX_PARTITION_KEY_BYTES = 2048;
+const MAX_SORT_KEY_BYTES = 1024;
+export const keyFits = (key: Key) =>
+  Buffer.byteLength(key.pk) <= MAX_PARTITION_KEY_BYTES && Buffer.byteLength(key.sk) <= MAX_SORT_KEY_BYTES;
+
+/** Notes sort first by id in their parent's partition. */
+export const NOTE_PREFIX = 'NOTE#';
+
+/** The sort keys of an issue and of a merge request in their own partitions. */
+export const ISSUE_SK = 'ISSUE';
+export const MERGE_REQUEST_SK = 'MR';
+
+/** A project's hooks sort by id in its partition. */
+export const HOOK_PREFIX = 'HOOK#';
+
+/** What a group's LDAP links and its LDAP sync state share: one Query reads both. */
+export const LDAP_PREFIX = 'LDAP';
+/** A group's LDAP group links sort under this prefix in its partition. */
+export const LDAP_LINK_PREFIX = `${LDAP_PREFIX}LINK#`;
+
+/** The log partition of a hook's attempts made on one UTC day (`yyyy-mm-dd`). */
+export const hookLogPartition = (hookId: number, period: string) => `HOOKLOG#${hookId}#${period}`;
+
+/** What a hook log item's sort key begins with; the created time and the padded id follow. */
+export const HOOK_LOG_PREFIX = 'LOG#';
+
+/** The period (UTC day) of the hook log an ISO timestamp falls in. */
+export const logPeriodOf = (iso: string) => iso.slice(0, 10);
+
+/** A project's forks sort by id in its partition. */
+export const FORK_PREFIX = 'FORK#';
+
+/** The index of a part of a long text, in sort order (see store/table/long-text.ts). */
+const partIndex = (index: number) => String(index).padStart(3, '0');
+
+export const keys = {
+  idCounter: (kind: string): Key => ({ pk: `COUNTER#${kind}`, sk: 'COUNTER' }),
+  /**
+   * The last iid given to a project's issues (`issue`) or merge requests (`merge_request`): moved
+   * by one atomic update before the creation's transaction, in no list.
+   */
+  projectIids: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'IIDS' }),
+  user: (id: number): Key => ({ pk: `USER#${id}`, sk: 'USER' }),
+  /** Full paths of users, groups and projects share one namespace, as in GitLab. */
+  route: (fullPath: string): Key => ({ pk: `ROUTE#${fullPath.toLowerCase()}`, sk: 'ROUTE' }),
+  email: (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
+  /**
+   * The user an external identity belongs to: (provider, extern_uid) is unique, the uid without
+   * regard to case as GitLab compares it. Hashed, so any provider and uid make a key that fits.
+   */
+  identity: (provider: string, externUid: string): Key => ({
+    pk: `IDENTITY#${createHash('sha256')
+      .update(JSON.stringify([provider, externUid.toLowerCase()]), 'utf8')
+      .digest('hex')}`,
+    sk: 'IDENTITY',
+  }),
+  accessToken: (id: number): Key => ({ pk: `PAT#${id}`, sk: 'PAT' }),
+  accessTokenHash: (hash: string): Key => ({ pk: `TOKENHASH#${hash}`, sk: 'TOKENHASH' }),
+  group: (id: number): Key => ({ pk: `GROUP#${id}`, sk: 'GROUP' }),
+  groupMember: (groupId: number, userId: number): Key => ({ pk: `GROUP#${groupId}`, sk: `MEMBER#${userId}` }),
+  /** A group's LDAP sync state: its own item, so whole-item group saves never carry it. */
+  ldapSyncState: (groupId: number): Key => ({ pk: `GROUP#${groupId}`, sk: `${LDAP_PREFIX}SYNC` }),
+  /** A group shared with another group (the link lives in the shared group's partition). */
+  groupShare: (groupId: number, sharedWithId: number): Key => ({
+    pk: `GROUP#${groupId}`,
+    sk: `SHARE#${sharedWithId}`,
+  }),
+  /**
+   * A group's LDAP group link, in the group's partition: one per provider and cn (or filter),
+   * the name hashed so any provider and value make a key that fits.
+   */
+  ldapGroupLink: (groupId: number, provider: string, kind: 'cn' | 'filter', value: string): Key => ({
+    pk: `GROUP#${groupId}`,
+    sk: `${LDAP_LINK_PREFIX}${createHash('sha256')
+      .update(JSON.stringify([provider, kind, value]), 'utf8')
+      .digest('hex')}`,
+  }),
+  /** A user's personal namespace (group namespaces are the groups themselves). */
+  userNamespace: (namespaceId: number): Key => ({ pk: `NAMESPACE#${namespaceId}`, sk: 'NAMESPACE' }),
+  project: (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' }),
+  projectMember: (projectId: number, userId: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `MEMBER#${userId}`,
+  }),
+  projectStar: (projectId: number, userId: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `STAR#${userId}`,
+  }),
+  projectShare: (projectId: number, groupId: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `SHARE#${groupId}`,
+  }),
+  /** A project listed under one key of the search index (see #domain/search.ts). */
+  searchPosting: (projectId: number, searchKey: string): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `SEARCH#${searchKey}`,
+  }),
+  /** Marks a project whose search postings the worker has yet to write. */
+  searchPending: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'SEARCHPENDING' }),
+  /** A group listed under one key of the search index (see #domain/search.ts). */
+  groupSearchPosting: (groupId: number, searchKey: string): Key => ({
+    pk: `GROUP#${groupId}`,
+    sk: `SEARCH#${searchKey}`,
+  }),
+  /** Marks a group whose search postings the worker has yet to write. */
+  groupSearchPending: (groupId: number): Key => ({ pk: `GROUP#${groupId}`, sk: 'SEARCHPENDING' }),
+  /** An issue (its partition also holds its notes). */
+  issue: (projectId: number, iid: number): Key => ({ pk: `ISSUE#${projectId}#${iid}`, sk: ISSUE_SK }),
+  mergeRequest: (projectId: number, iid: number): Key => ({
+    pk: `MR#${projectId}#${iid}`,
+    sk: MERGE_REQUEST_SK,
+  }),
+  /** A part of a merge request's long description, in its partition (a new version per write). */
+  mergeRequestDescriptionPart: (mergeRequest: Key, version: string, index: number): Key => ({
+    pk: mergeRequest.pk,
+    sk: `DESCRIPTION#${version}#${partIndex(index)}`,
+  }),
+  /** The item an open merge request holds for its two branches, in its project's partition. */
+  openMergeRequestBranches: (projectId: number, source: string, target: string): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `MROPEN#${createHash('sha256')
+      .update(JSON.stringify([source, target]), 'utf8')
+      .digest('hex')}`,
+  }),
+  snippet: (id: number): Key => ({ pk: `SNIPPET#${id}`, sk: 'SNIPPET' }),
+  /** A part of a snippet's long content, in the snippet's partition (a new version per write). */
+  snippetContentPart: (snippet: Key, version: string, index: number): Key => ({
+    pk: snippet.pk,
+    sk: `CONTENT#${version}#${partIndex(index)}`,
+  }),
+  epic: (id: number): Key => ({ pk: `EPIC#${id}`, sk: 'EPIC' }),
+  /** An epic's iid within its group, naming the epic's id (iids are unique per group). */
+  epicIid: (groupId: number, iid: number): Key => ({ pk: `EPICIID#${groupId}#${iid}`, sk: 'EPICIID' }),
+  /** The last iid given to a group's epics (the group item is written whole, so not there). */
+  epicIidCounter: (groupId: number): Key => ({ pk: `COUNTER#EPICIID#${groupId}`, sk: 'COUNTER' }),
+  /** A note, in the partition of the issue, merge request, snippet or epic it hangs on. */
+  note: (parentPk: string, id: number): Key => ({ pk: parentPk, sk: `${NOTE_PREFIX}${padId(id)}` }),
+  /** A part of a note's long body, beside the note (a new version per write). */
+  notePart: (note: Key, version: string, index: number): Key => ({
+    pk: note.pk,
+    sk: `${note.sk}#PART#${partIndex(index)}#${version}`,
+  }),
+  /** One event's delivery to one hook (its payload, state and attempts; see store/hooks/hook-deliveries.ts). */
+  hookDelivery: (deliveryId: string): Key => ({ pk: `DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
+  /** One attempt of a delivery to a hook, in the hook's log partition, newest last. */
+  /**
+   * One attempt of a delivery to a hook: in the hook's log partition of its created day (UTC), so
+   * no partition grows with the hook's age, sorted by created time, then id.
+   */
+  hookLog: (hookId: number, createdAt: string, logId: number): Key => ({
+    pk: hookLogPartition(hookId, logPeriodOf(createdAt)),
+    sk: `${HOOK_LOG_PREFIX}${createdAt}#${padId(logId)}`,
+  }),
+  /** Project names are unique within a namespace, like paths. */
+  projectName: (namespaceId: number, name: string): Key => ({
+    pk: `PROJECTNAME#${namespaceId}#${name.toLowerCase()}`,
+    sk: 'PROJECTNAME',
+  }),
+  /**
+   * Left by a deleted hook, in a partition of its own, for the delivery worker: a delivery fanned
+   * out before the deletion is not sent (its target travels with it, the hook is not read).
+   */
+  hookGone: (hookId: number): Key => ({ pk: `HOOKGONE#${hookId}`, sk: 'HOOKGONE' }),
+  /** An Idempotency-Key's record, in a partition of its own (the name is a hash; store/table/idempotency-store.ts). */
+  idempotencyRecord: (name: string): Key => ({ pk: `IDEMPOTENCY#${name}`, sk: 'IDEMPOTENCY' }),
+  /** A project hook, in its project's partition, in id order (see store/hooks/hooks.ts). */
+  hook: (projectId: number, hookId: number): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `${HOOK_PREFIX}${padId(hookId)}`,
+  }),
+  /**
+   * How many hooks a project has (see store/hooks/hooks.ts): its own item, moved in the transaction that
+   * adds or removes a hook, so the limit is the database's condition.
+   */
+  hookCount: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'HOOKCOUNT' }),
+  /** A project's push rule (at most one), in its project's partition. */
+  pushRule: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'PUSHRULE' }),
+  /** A fork of a project, in the source's partition (its forks list; see store/projects/forks.ts). */
+  forkLink: (sourceId: number, forkId: number): Key => ({
+    pk: `PROJECT#${sourceId}`,
+    sk: `${FORK_PREFIX}${padId(forkId)}`,
+  }),
+  /** The one repository job (import, fork, mirror update, housekeeping, removal) running for a project. */
+  repositoryLease: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'REPOLEASE' }),
+  /** The last housekeeping's lease: a second request within it is refused. */
+  housekeepingLease: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'HOUSEKEEPING' }),
+  /** Marks a pull mirror in the list the schedule reads (see store/projects/mirrors.ts). */
+  pullMirror: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'MIRROR' }),
+};
+
+/**
+ * A list: the index attribute it is read through (`l1` or `l2`), its partition and the orders its
+ * items carry sort attributes for. Lists are only ever named through `lists`, so a list cannot be
+ * read through another's index, nor (checked by the types and again when read) in an order its
+ * items do not sort by, which would find nothing.
+ */
+export interface ListRef<O extends ListOrder = ListOrder> {
+  attribute: ListPartitionAttribute;
+  partition: string;
+  orders: readonly O[];
+}
+
+/** A list by name only: enough to count it or to tell whether an item is in it. */
+export type ListName = Pick<ListRef, 'attribute' | 'partition'>;
+
+const listOf =
+  <O extends ListOrder>(attribute: ListPartitionAttribute, orders: readonly ('id' | O)[]) =>
+  (partition: string): ListRef<'id' | O> => ({ attribute, partition, orders });
+
+/** The orders of each kind of list, as its items' sort attributes (see sortAttributes) allow. */
+const everyOrder = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+const named = ['id', 'name', 'path', 'created_at'] as const;
+const dated = ['id', 'created_at'] as const;
+const byId = ['id'] as const;
+const timed = ['id', 'created_at', 'updated_at'] as const;
+
+/** Every list of the table. */
+export const lists = {
+  users: listOf('l1', named)('USERS'),
+  usersInState: (state: string) => listOf('l2', named)(`USERS#${state}`),
+  accessTokens: listOf('l1', dated)('PATS'),
+  accessTokensOfUser: (userId: number) => listOf('l2', dated)(`PATS#USER#${userId}`),
+  groupsWithVisibility: (visibility: string) => listOf('l1', named)(`GROUPS#${visibility}`),
+  /** Direct subgroups of a group, or top-level groups for `null`. */
+  groupChildren: (parentId: number | null) => listOf('l2', named)(`GROUPS#CHILDREN#${parentId ?? 'ROOT'}`),
+  /** Users' personal namespaces, by namespace id (groups are the other namespaces). */
+  userNamespaces: listOf('l1', byId)('NAMESPACES#USER'),
+  groupMembers: (groupId: number) => listOf('l1', dated)(`MEMBERS#GROUP#${groupId}`),
+  groupMembershipsOfUser: (userId: number) => listOf('l2', dated)(`MEMBERSHIPS#GROUP#USER#${userId}`),
+  projectsWithVisibility: (visibility: string) => listOf('l1', everyOrder)(`PROJECTS#${visibility}`),
+  /** A namespace's projects of one visibility: callers who see only some read only those. */
+  namespaceProjects: (namespaceId: number, visibility: string) =>
+    listOf('l2', everyOrder)(`PROJECTS#NS#${namespaceId}#${visibility}`),
+  projectMembers: (projectId: number) => listOf('l1', dated)(`MEMBERS#PROJECT#${projectId}`),
+  projectMembershipsOfUser: (userId: number) => listOf('l2', dated)(`MEMBERSHIPS#PROJECT#USER#${userId}`),
+  projectStars: (projectId: number) => listOf('l1', byId)(`STARS#PROJECT#${projectId}`),
+  starredByUser: (userId: number) => listOf('l2', byId)(`STARRED#USER#${userId}`),
+  /** Projects listed under a search key. */
+  searchPostings: (searchKey: string) => listOf('l1', byId)(`SEARCH#${searchKey}`),
+  /** Projects waiting for their search postings. */
+  searchPending: listOf('l1', byId)('SEARCH#PENDING'),
+  /** Groups listed under a search key. */
+  groupSearchPostings: (searchKey: string) => listOf('l1', byId)(`GSEARCH#${searchKey}`),
+  /** Groups waiting for their search postings. */
+  groupSearchPending: listOf('l1', byId)('GSEARCH#PENDING'),
+  /** Projects shared with a group. */
+  sharedWithGroup: (groupId: number) => listOf('l1', byId)(`SHARES#GROUP#${groupId}`),
+  /** Groups shared with a group. */
+  groupsSharedWithGroup: (groupId: number) => listOf('l1', byId)(`GROUPSHARES#GROUP#${groupId}`),
+  /** A project's issues, and those in one state. */
+  projectIssues: (projectId: number) => listOf('l1', timed)(`ISSUES#PROJECT#${projectId}`),
+  projectIssuesInState: (projectId: number, state: string) =>
+    listOf('l2', timed)(`ISSUES#PROJECT#${projectId}#${state}`),
+  projectMergeRequests: (projectId: number) => listOf('l1', timed)(`MRS#PROJECT#${projectId}`),
+  projectMergeRequestsInState: (projectId: number, state: string) =>
+    listOf('l2', timed)(`MRS#PROJECT#${projectId}#${state}`),
+  projectSnippets: (projectId: number) => listOf('l1', timed)(`SNIPPETS#PROJECT#${projectId}`),
+  groupEpics: (groupId: number) => listOf('l1', timed)(`EPICS#GROUP#${groupId}`),
+  /**
+   * The notes of an issue, merge request, snippet or epic (its partition key names it), in created
+   * and updated order only; its total is the parent's `notes_count` (store/table/counters.ts).
+   */
+  notesOf: (parentPk: string) =>
+    listOf<'created_at' | 'updated_at'>('l1', ['created_at', 'updated_at'])(`NOTES#${parentPk}`),
+  groupEpicsInState: (groupId: number, state: string) =>
+    listOf('l2', timed)(`EPICS#GROUP#${groupId}#${state}`),
+  /** Pull mirrors, for the schedule that updates them. */
+  pullMirrors: listOf('l1', byId)('MIRRORS'),
+  /** Every LDAP group link, by its group's id: the groups the hourly LDAP sync visits. */
+  ldapGroupLinks: listOf('l1', byId)('LDAPLINKS'),
+  /** A hook's delivery attempts of one kind of outcome (successful, client_failure, server_failure). */
+  hookLogsOfOutcome: (hookId: number, outcome: string) =>
+    listOf('l1', dated)(`HOOKLOGS#${hookId}#${outcome}`),
+  /** A hook's delivery attempts that got one response status. */
+  hookLogsWithStatus: (hookId: number, status: string) =>
+    listOf('l2', dated)(`HOOKLOGS#${hookId}#STATUS#${status}`),
+  /**
+   * Webhook deliveries not settled yet, in one of PENDING_DELIVERY_SHARDS partitions (by a hash of
+   * the delivery's id, so no partition is hot), by created time only (a delivery's id is no number):
+   * what the delivery sweep reads.
+   */
+  pendingDeliveries: (shard: number) =>
+    listOf<'created_at'>('l1', ['created_at'])(`DELIVERIES#PENDING#${shard}`),
+};
+
+/** How many partitions the pending deliveries' list is spread over. */
+export const PENDING_DELIVERY_SHARDS = 16;
+
+/** The partition of the pending deliveries' list a delivery sits in while pending. */
+export const pendingDeliveryShard = (deliveryId: string) =>
+  createHash('sha256').update(deliveryId, 'utf8').digest().readUInt32BE(0) % PENDING_DELIVERY_SHARDS;
+
+/** The list attributes of an item that belongs to the given lists (at most one per attribute). */
+export function inLists(...refs: ListName[]): Partial<Record<ListPartitionAttribute, string>> {
+  const attributes: Partial<Record<ListPartitionAttribute, string>> = {};
+  for (const ref of refs) {
+    if (attributes[ref.attribute] !== undefined) throw new Error(`two lists on ${ref.attribute}`);
+    attributes[ref.attribute] = ref.partition;
+  }
+  return attributes;
+}
+
+/** The lists a stored item belongs to, as its list attributes say. */
+export const listsOfItem = (item: Record<string, unknown>): ListName[] =>
+  listPartitionAttributes.flatMap((attribute) =>
+    item[attribute] === undefined ? [] : [{ attribute, partition: String(item[attribute]) }],
+  );
+
+/** Lists whose total is a counter of the item they hang on, shown with it. */
+const COUNTED_BY_ITEM: { pattern: RegExp; attribute: string; item: (id: string) => string }[] = [
+  { pattern: /^STARS#PROJECT#(\d+)$/, attribute: 'star_count', item: (id) => `PROJECT#${id}` },
+  { pattern: /^ISSUES#PROJECT#(\d+)#opened$/, attribute: 'open_issues_count', item: (id) => `PROJECT#${id}` },
+];
+
+/**
+ * Instance-wide lists (every user, every public project, …): every creation of their kind counts
+ * in them, so their totals are spread over more shards.
+ */
+const WIDE_LIST =
+  /^(USERS(#[^#]+)?|PATS|GROUPS#[^#]+|GROUPS#CHILDREN#ROOT|NAMESPACES#USER|PROJECTS#[^#]+|G?SEARCH#PENDING|MIRRORS|LDAPLINKS)$/;
+
+/** The counter that holds a list's total (see store/table/counters.ts). */
+export function listCounter(list: ListName): CounterRef {
+  for (const counted of COUNTED_BY_ITEM) {
+    const id = counted.pattern.exec(list.partition)?.[1];
+    // A counter of the item it hangs on: an increase is refused once that item is marked deleted.
+    if (id !== undefined)
+      return { pk: counted.item(id), attribute: counted.attribute, shards: PARENT_SHARDS, live: true };
+  }
+  return {
+    pk: `LISTCOUNT#${list.partition}`,
+    attribute: 'count',
+    shards: WIDE_LIST.test(list.partition) ? WIDE_SHARDS : PARENT_SHARDS,
+  };
+}
+
+/** Whether a stored item is the one at this key. */
+export const isAt = (item: Record<string, unknown>, key: Key) => item.pk === key.pk && item.sk === key.sk;
+
+/**
+ * Places in the group tree (the `tree` index). A group's traversal path is its ancestors' ids and
+ * its own, root first, each padded and followed by `/`, so the path of every descendant begins
+ * with it. Groups sit in their root's group partition; projects of group namespaces in the root's
+ * partition for their visibility (a list of hidden projects reads only those), and the records of
+ * projects shared with a group in the root's share partition, under the group's path.
+ */
+export const tree = {
+  path: (groupIds: readonly number[]) => groupIds.map((id) => `${padId(id)}/`).join(''),
+  groups: (rootId: number) => `TREE#${rootId}#GROUPS`,
+  projects: (visibility: string) => (rootId: number) => `TREE#${rootId}#PROJECTS#${visibility}`,
+  shares: (rootId: number) => `TREE#${rootId}#SHARES`,
+  /** Tree attributes of a group whose traversal ids (root first, itself last) are given. */
+  group(traversalIds: readonly number[]): Record<string, string> {
+    return {
+      [treeIndex.partitionKey]: tree.groups(traversalIds[0] as number),
+      [treeIndex.sortKey]: tree.path(traversalIds),
+    };
+  },
+  /**
+   * Tree attributes of a project of a group namespace (under its visibility), or of a share
+   * with a group (`visibility` undefined); undefined (removed on update) for personal namespaces.
+   */
+  project(
+    traversalIds: readonly number[],
+    projectId: number,
+    visibility?: string,
+  ): Record<string, string | undefined> {
+    if (traversalIds.length === 0)
+      return { [treeIndex.partitionKey]: undefined, [treeIndex.sortKey]: undefined };
+    const root = traversalIds[0] as number;
+    return {
+      [treeIndex.partitionKey]:
+        visibility === undefined ? tree.shares(root) : tree.projects(visibility)(root),
+      [treeIndex.sortKey]: `${tree.path(traversalIds)}${visibility === undefined ? 'S' : 'P'}${padId(projectId)}`,
+    };
+  },
+  /**
+   * Tree attributes of a group's share with another group: in the share partition of the invited
+   * group's root, under the invited group's path (beside the projects shared with it).
+   */
+  groupShare(invitedTraversalIds: readonly number[], sharedGroupId: number): Record<string, string> {
+    return {
+      [treeIndex.partitionKey]: tree.shares(invitedTraversalIds[0] as number),
+      [treeIndex.sortKey]: `${tree.path(invitedTraversalIds)}G${padId(sharedGroupId)}`,
+    };
+  },
+};
+
+export interface SortSource {
+  id: number;
+  name?: string;
+  path?: string;
+  created_at?: string;
+  updated_at?: string;
+  last_activity_at?: string;
+}
+
+/**
+ * The sort attributes of an item: each value ends with the padded id so order is total. The
+ * separator is U+0000, below every printable character, so a value sorts before its
+ * extensions ("John" before "John Smith"; with `#` the space, `!` and `"` sorted first).
+ */
+export const SORT_SEPARATOR = '\u0000';
+
+/** Index sort keys are limited to 1024 bytes: 200 characters (≤ 800 bytes) decide the order. */
+const SORT_PREFIX_CHARS = 200;
+const sortText = (text: string) => Array.from(text.toLowerCase()).slice(0, SORT_PREFIX_CHARS).join('');
+
+export function sortAttributes(source: SortSource): Record<string, string> {
+  const suffix = `${SORT_SEPARATOR}${padId(source.id)}`;
+  const values: Partial<Record<ListOrder, string | undefined>> = {
+    id: padId(source.id),
+    name: source.name === undefined ? undefined : sortText(source.name) + suffix,
+    path: source.path === undefined ? undefined : sortText(source.path) + suffix,
+    created_at: source.created_at === undefined ? undefined : source.created_at + suffix,
+    updated_at: source.updated_at === undefined ? undefined : source.updated_at + suffix,
+    last_activity_at: source.last_activity_at === undefined ? undefined : source.last_activity_at + suffix,
+  };
+  const attributes: Record<string, string> = {};
+  for (const [order, value] of Object.entries(values)) {
+    if (value !== undefined) attributes[listSortAttributes[order as ListOrder]] = value;
+  }
+  return attributes;
+}
+
+/** Attributes that belong to the storage layout, never to an entity. */
+export const storageAttributes = new Set<string>([
+  'pk',
+  'sk',
+  ...listPartitionAttributes,
+  ...Object.values(listSortAttributes),
+  treeIndex.partitionKey,
+  treeIndex.sortKey,
+]);
+
+export function stripStorage<T>(item: Record<string, unknown>): T {
+  const entity: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(item)) if (!storageAttributes.has(name)) entity[name] = value;
+  return entity as T;
+}
