@@ -27,7 +27,7 @@ import { type ListPage, listCountChange, queryList } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import { check, commit, LIVE_ITEM, NEW_ITEM, put, refusedWith, remove } from '../table/transaction.ts';
 import { getUsers } from '../users/users.ts';
-import { changeState, changeSteps, removeIssuable, stateGuard, stateMove } from './issuables.ts';
+import { changeState, changeSteps, type IssuableKind, removeIssuable, stateGuard } from './issuables.ts';
 import { decodeNoteParent } from './notes.ts';
 
 /** An epic as stored, with the count of all its notes (system ones too) for the notes list. */
@@ -153,7 +153,14 @@ export async function listEpics(groupId: number, query: EpicListQuery) {
 
 // Changing ----------------------------------------------------------------------------------------
 
-const readAgain = (epic: StoredEpic) => readEpicById(epic.group_id, epic.id);
+/** What the shared change and removal writes need of an epic. */
+const EPIC: IssuableKind<StoredEpic> = {
+  key: (epic) => keys.epic(epic.id),
+  read: (epic) => readEpicById(epic.group_id, epic.id),
+  all: (epic) => lists.groupEpics(epic.group_id),
+  inState: (epic, state) => lists.groupEpicsInState(epic.group_id, state),
+  asParent: (epic) => epicAsParent(epic),
+};
 
 /**
  * Changes an epic: the fields sent and, on `close` or `reopen`, its state with a system note
@@ -167,24 +174,17 @@ export function changeEpic(
   event: 'close' | 'reopen' | undefined,
   actorId: number,
 ): Promise<StoredEpic> {
-  return changeState(epic, event, readAgain, async (current, nextState) => {
+  return changeState(EPIC, epic, event, async (current, nextState) => {
     const now = new Date().toISOString();
     const all: Partial<Epic> = { ...changes, ...(nextState && stateFields(nextState, now, actorId)) };
-    const { update, moves } = await changeSteps({
-      key: keys.epic(current.id),
-      id: current.id,
+    const { update, moves } = await changeSteps(EPIC, current, {
       now,
       fields: all,
       condition: stateGuard.condition,
       names: stateGuard.names,
       values: stateGuard.values(current),
-      move: stateMove(
-        (state) => lists.groupEpicsInState(current.group_id, state),
-        current.state,
-        nextState,
-        epicAsParent(current),
-        actorId,
-      ),
+      next: nextState,
+      actorId,
     });
     await commit([update, ...moves]);
     return { ...current, ...all, updated_at: now, notes_count: current.notes_count + (nextState ? 1 : 0) };
@@ -195,13 +195,8 @@ export function changeEpic(
  * Removes an epic with its iid pointer, counted off its lists in the same transaction, then its
  * notes.
  */
-export function deleteEpic(epic: StoredEpic): Promise<void> {
-  return removeIssuable(epic, keys.epic(epic.id), stateGuard, readAgain, (current) => [
-    remove(keys.epicIid(current.group_id, current.iid)),
-    listCountChange(lists.groupEpics(current.group_id), -1),
-    listCountChange(lists.groupEpicsInState(current.group_id, current.state), -1),
-  ]);
-}
+export const deleteEpic = (epic: StoredEpic): Promise<void> =>
+  removeIssuable(EPIC, epic, stateGuard, (current) => [remove(keys.epicIid(current.group_id, current.iid))]);
 
 /** The users an epic shows, by id. */
 export const epicUsers = (epic: Epic) => getUsers(epicUserIds(epic));

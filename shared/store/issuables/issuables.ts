@@ -82,110 +82,117 @@ function retryingChange<T, R>(
  * again on the item read afresh while the write loses a race.
  */
 export const changeState = <T extends { state: string }, R>(
+  kind: IssuableKind<T>,
   item: T,
   event: 'close' | 'reopen' | undefined,
-  read: (item: T) => Promise<T | undefined>,
   write: (current: T, next: 'opened' | 'closed' | undefined) => Promise<R>,
   alsoRetry?: (error: unknown) => boolean,
 ): Promise<R> =>
-  retryingChange(item, (current) => write(current, stateAfter(current.state, event)), read, alsoRetry);
+  retryingChange(item, (current) => write(current, stateAfter(current.state, event)), kind.read, alsoRetry);
 
-/** A state change: the lists the item moves between and the system note it gets. */
-interface StateMove {
-  from: ListName;
-  to: ListName;
-  parent: NoteParent;
-  body: string;
-  actorId: number;
+/** What the change and removal writes need of one kind of issuable, named once per kind. */
+export interface IssuableKind<T> {
+  key: (item: T) => Key;
+  /** The item read afresh (consistently); undefined once it is gone. */
+  read: (item: T) => Promise<T | undefined>;
+  /** The owner's list of all its items. */
+  all: (item: T) => ListName;
+  /** The owner's list of its items in a state. */
+  inState: (item: T, state: string) => ListName;
+  /** The parent its system notes name. */
+  asParent: (item: T) => NoteParent;
 }
 
-/**
- * The move of a close or reopen to `next` between an owner's state lists (`inState`), with its
- * system note by the actor; none when the state stays.
- */
-export const stateMove = (
-  inState: (state: string) => ListName,
-  from: string,
-  next: 'opened' | 'closed' | undefined,
-  parent: NoteParent,
-  actorId: number,
-): StateMove | undefined =>
-  next && { from: inState(from), to: inState(next), parent, body: stateNote(next), actorId };
-
-/**
- * The writes of a change: the item's update (SET `fields`, the updated time and its sort value,
- * then `removing`) on `condition`, refused as `asRead`; on a state move also its list attribute and
- * the count of the system note, with the note and the two list counts beside it.
- */
-export async function changeSteps(change: {
-  key: Key;
-  id: number;
+/** The change of one item: its fields, the condition on the item as read, its next state. */
+interface Change {
   now: string;
   fields: Raw;
   condition: string;
   names: Record<string, string>;
   values: Raw;
+  /** REMOVE clauses after the SETs (forms of a long text no longer used). */
   removing?: string;
-  move?: StateMove;
-}): Promise<{ update: Step; moves: TransactItem[] }> {
-  const { key, id, now, condition, move } = change;
+  /** The state a close or reopen moves it to; undefined when it stays. */
+  next: 'opened' | 'closed' | undefined;
+  actorId: number;
+}
+
+/**
+ * The writes of a change: the item's update (SET `fields`, the updated time and its sort value,
+ * then `removing`) on `condition`, refused as `asRead`; on a close or reopen also its state list
+ * attribute and the count of its system note by the actor, with the note and the two list counts
+ * beside it (`moves`, empty when the state stays).
+ */
+export async function changeSteps<T extends { id: number; state: string }>(
+  kind: IssuableKind<T>,
+  current: T,
+  change: Change,
+): Promise<{ update: Step; moves: TransactItem[] }> {
+  const { now, next } = change;
+  const key = kind.key(current);
   const names = { ...change.names };
   const values = { ...change.values };
   const updatedSort = listSortAttributes.updated_at;
   const sets = Object.entries({
     ...change.fields,
     updated_at: now,
-    [updatedSort]: sortAttributes({ id, updated_at: now })[updatedSort],
+    [updatedSort]: sortAttributes({ id: current.id, updated_at: now })[updatedSort],
   }).map(([name, value], index) => {
     names[`#f${index}`] = name;
     values[`:f${index}`] = value;
     return `#f${index} = :f${index}`;
   });
   const moves: TransactItem[] = [];
-  if (move) {
-    names['#list'] = move.to.attribute;
-    values[':list'] = move.to.partition;
+  if (next) {
+    const to = kind.inState(current, next);
+    names['#list'] = to.attribute;
+    values[':list'] = to.partition;
     sets.push('#list = :list');
     const note = await noteSteps(
       key,
-      move.parent,
-      { body: move.body, author_id: move.actorId, system: true },
+      kind.asParent(current),
+      { body: stateNote(next), author_id: change.actorId, system: true },
       now,
     );
     moves.push(
       note.put,
       // The system note counts on the item's counters; the item's own write is its live check.
       itemCounterChanges(key, { notes_count: 1, user_notes_count: 0 }),
-      listCountChange(move.from, -1),
-      listCountChange(move.to, 1),
+      listCountChange(kind.inState(current, current.state), -1),
+      listCountChange(to, 1),
     );
   }
   const expression = `SET ${sets.join(', ')}${change.removing ?? ''}`;
-  return { update: asRead(update(key, expression, { condition, names, values })), moves };
+  return {
+    update: asRead(update(key, expression, { condition: change.condition, names, values })),
+    moves,
+  };
 }
 
 /**
- * Removes an item read as `item` under `guard` with `others` (its list counts and the owner's own
- * writes) in one transaction, decided again on a fresh read while it races a change; then the
- * rest of its partition (its notes).
+ * Removes an item read as `item` under `guard`, counted off its owner's lists, with `others` (the
+ * owner's own writes) in one transaction, decided again on a fresh read while it races a change;
+ * then the rest of its partition (its notes).
  */
-export async function removeIssuable<T>(
+export async function removeIssuable<T extends { state: string }>(
+  kind: IssuableKind<T>,
   item: T,
-  key: Key,
   guard: Guard<T>,
-  read: (item: T) => Promise<T | undefined>,
-  others: (current: T) => TransactItem[],
+  others: (current: T) => TransactItem[] = () => [],
 ): Promise<void> {
+  const key = kind.key(item);
   await retryingChange(
     item,
     (current) =>
       commit([
         asRead(remove(key, guard.condition, guard.values(current), guard.names)),
+        listCountChange(kind.all(current), -1),
+        listCountChange(kind.inState(current, current.state), -1),
         ...others(current),
         // A late note is refused by the shards from now on (store/table/counters.ts).
         ...shardTombstones(key),
       ]),
-    read,
+    kind.read,
   );
   await removeParentPartition(key.pk);
 }

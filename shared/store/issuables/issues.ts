@@ -32,10 +32,10 @@ import { getUsers } from '../users/users.ts';
 import {
   changeState,
   changeSteps,
+  type IssuableKind,
   removeIssuable,
   STILL_AS_READ,
   stateGuard,
-  stateMove,
 } from './issuables.ts';
 import { decodeNoteParent } from './notes.ts';
 
@@ -215,7 +215,14 @@ function changeTime(issue: StoredIssue): string {
   return new Date(Number.isNaN(last) || now > last ? now : last + 1).toISOString();
 }
 
-const readAgain = (issue: StoredIssue) => readIssue(issue.project_id, issue.iid);
+/** What the shared change and removal writes need of an issue. */
+const ISSUE: IssuableKind<StoredIssue> = {
+  key: (issue) => keys.issue(issue.project_id, issue.iid),
+  read: (issue) => readIssue(issue.project_id, issue.iid),
+  all: (issue) => lists.projectIssues(issue.project_id),
+  inState: (issue, state) => lists.projectIssuesInState(issue.project_id, state),
+  asParent: (issue) => issueAsParent(issue),
+};
 
 /**
  * Changes an issue: the fields sent and, on `close` or `reopen`, its state with a system note
@@ -229,7 +236,7 @@ export function changeIssue(
   event: 'close' | 'reopen' | undefined,
   actorId: number,
 ): Promise<StoredIssue> {
-  return changeState(issue, event, readAgain, async (current, nextState) => {
+  return changeState(ISSUE, issue, event, async (current, nextState) => {
     const now = changeTime(current);
     // Who changed it last: the actor of the change's webhook event (see store/hooks/hook-changes.ts).
     const all: Partial<Issue> = {
@@ -238,27 +245,20 @@ export function changeIssue(
       updated_by_id: actorId,
     };
     if (grows(changes)) checkFits({ ...current, ...all, updated_at: now });
-    const key = keys.issue(current.project_id, current.iid);
+    const key = ISSUE.key(current);
     // A description is written in its stored form, the other form removed.
     const { description, ...rest } = all;
     const stored = description === undefined ? undefined : DESCRIPTION.store(key, description);
     const names: Record<string, string> = { '#state': 'state', '#updated': 'updated_at' };
-    const { update: write, moves } = await changeSteps({
-      key,
-      id: current.id,
+    const { update: write, moves } = await changeSteps(ISSUE, current, {
       now,
       fields: { ...rest, ...stored?.fields },
       condition: CHANGE_CONDITION,
       names,
       values: { ':previous': current.state, ':now': now },
       removing: removeDropped(stored, names),
-      move: stateMove(
-        (state) => lists.projectIssuesInState(current.project_id, state),
-        current.state,
-        nextState,
-        issueAsParent(current),
-        actorId,
-      ),
+      next: nextState,
+      actorId,
     });
     if (nextState === undefined) {
       await commit([write]);
@@ -275,12 +275,7 @@ export function changeIssue(
  * Removes an issue, counted off its lists (when open, off open_issues_count) in the same
  * transaction, then its notes.
  */
-export function deleteIssue(issue: StoredIssue): Promise<void> {
-  return removeIssuable(issue, keys.issue(issue.project_id, issue.iid), stateGuard, readAgain, (current) => [
-    listCountChange(lists.projectIssues(current.project_id), -1),
-    listCountChange(lists.projectIssuesInState(current.project_id, current.state), -1),
-  ]);
-}
+export const deleteIssue = (issue: StoredIssue): Promise<void> => removeIssuable(ISSUE, issue, stateGuard);
 
 /** The users an issue shows, by id. */
 export const issueUsers = (issue: Issue) => getUsers(issueUserIds(issue));

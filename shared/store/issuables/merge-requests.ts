@@ -54,9 +54,9 @@ import {
   changeState,
   changeSteps,
   type Guard,
+  type IssuableKind,
   removeIssuable,
   STILL_AS_READ,
-  stateMove,
 } from './issuables.ts';
 import { decodeNoteParent } from './notes.ts';
 
@@ -287,7 +287,14 @@ const stillAsRead: Guard<MergeRequest> = {
   values: (mr) => ({ ':previous': mr.state, ':previousTarget': mr.target_branch }),
 };
 
-const readAgain = (mr: StoredMergeRequest) => readMergeRequest(mr.project_id, mr.iid);
+/** What the shared change and removal writes need of a merge request. */
+const MERGE_REQUEST: IssuableKind<StoredMergeRequest> = {
+  key: keyOf,
+  read: (mr) => readMergeRequest(mr.project_id, mr.iid),
+  all: (mr) => lists.projectMergeRequests(mr.project_id),
+  inState: (mr, state) => lists.projectMergeRequestsInState(mr.project_id, state),
+  asParent: (mr) => mergeRequestAsParent(mr),
+};
 
 /**
  * Changes a merge request: the fields sent and, on `close` or `reopen`, its state with a system
@@ -308,9 +315,9 @@ export function changeMergeRequest(
   const stored = changes.description === undefined ? undefined : DESCRIPTION.store(key, changes.description);
   return DESCRIPTION.replace(key, stored, () =>
     changeState(
+      MERGE_REQUEST,
       mr,
       event,
-      readAgain,
       async (current, next) => {
         // A new description replaces the one read: its parts go.
         const write = async (nextState: 'opened' | 'closed' | undefined) => ({
@@ -372,22 +379,15 @@ async function writeChange(
       takeBranches(changed, changed.target_branch, wasOpen ? branchesTaken : () => new ReopenRefused()),
     );
 
-  const { update: write, moves } = await changeSteps({
-    key: keyOf(mr),
-    id: mr.id,
+  const { update: write, moves } = await changeSteps(MERGE_REQUEST, mr, {
     now,
     fields: { ...others, ...stored?.fields },
     condition,
     names,
     values,
     removing: removeDropped(stored, names),
-    move: stateMove(
-      (state) => lists.projectMergeRequestsInState(mr.project_id, state),
-      mr.state,
-      nextState,
-      mergeRequestAsParent(mr),
-      actorId,
-    ),
+    next: nextState,
+    actorId,
   });
   await commit([write, ...branches, ...moves]);
   return {
@@ -403,11 +403,9 @@ async function writeChange(
  * same transaction, then its notes and description parts.
  */
 export function deleteMergeRequest(mr: StoredMergeRequest): Promise<void> {
-  return removeIssuable(mr, keyOf(mr), stillAsRead, readAgain, (current) => [
-    listCountChange(lists.projectMergeRequests(current.project_id), -1),
-    listCountChange(lists.projectMergeRequestsInState(current.project_id, current.state), -1),
-    ...(current.state === 'opened' ? [releaseBranches(current, current.target_branch)] : []),
-  ]);
+  return removeIssuable(MERGE_REQUEST, mr, stillAsRead, (current) =>
+    current.state === 'opened' ? [releaseBranches(current, current.target_branch)] : [],
+  );
 }
 
 /** The users a merge request shows, by id. */
