@@ -10,4 +10,6 @@ export const bundleAliases: Readonly<Record<string, string>> = {
   'isomorphic-git': './node_modules/isomorphic-git/index.js',
   // Its SHA-1 from node:crypto instead of sha.js and the polyfills sha.js needs (shared/repository/sha1.ts).
   'sha.js/sha1.js': './shared/repository/sha1.ts',
+  // Credentials from the environment only, where Lambda puts them (lib/bundle-substitutes/).
+  '@aws-sdk/credential-provider-node': './lib/bundle-substitutes/credential-provider.ts',
 };
