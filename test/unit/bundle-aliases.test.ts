@@ -77,7 +77,11 @@ describe('bundle aliases', () => {
     expect(
       inputs.filter((input) => /isomorphic-git\/index\.cjs|node_modules\/sha\.js\//.test(input)),
     ).toEqual([]);
-    expect(Object.keys(bundleAliases)).toEqual(['isomorphic-git', 'sha.js/sha1.js']);
+    expect(Object.keys(bundleAliases)).toEqual([
+      'isomorphic-git',
+      'sha.js/sha1.js',
+      '@aws-sdk/credential-provider-node',
+    ]);
 
     // Unbundled, isomorphic-git as Node resolves it for this project: its CommonJS build, sha.js.
     const resolved = createRequire(join(projectRoot, 'package.json')).resolve('isomorphic-git');

@@ -1,6 +1,8 @@
+import * as esbuild from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultProvider } from '../../lib/bundle-substitutes/credential-provider.ts';
 import { bundleAliases } from '../../lib/bundling.ts';
+import { deployedBundleOptions } from '../bench/b1-bundles.ts';
 
 describe('the credential provider bundles use in place of the SDK default chain', () => {
   afterEach(() => vi.unstubAllEnvs());
@@ -9,6 +11,26 @@ describe('the credential provider bundles use in place of the SDK default chain'
     expect(bundleAliases['@aws-sdk/credential-provider-node']).toBe(
       './lib/bundle-substitutes/credential-provider.ts',
     );
+  });
+
+  it('leaves the default chain and the clients it carries out of a bundle', async () => {
+    const built = await esbuild.build({
+      ...deployedBundleOptions,
+      stdin: {
+        contents:
+          "import { DynamoDBClient } from '@aws-sdk/client-dynamodb'; export const c = new DynamoDBClient({});",
+        resolveDir: deployedBundleOptions.absWorkingDir,
+        loader: 'ts',
+      },
+      write: false,
+      metafile: true,
+    });
+    const inputs = Object.keys(built.metafile.inputs);
+    expect(inputs.some((input) => input.includes('@aws-sdk/client-dynamodb/'))).toBe(true);
+    expect(inputs.filter((input) => /credential-provider-(node|ini|sso)|nested-clients/.test(input))).toEqual(
+      [],
+    );
+    expect(inputs).toContain('lib/bundle-substitutes/credential-provider.ts');
   });
 
   it('reads the role credentials Lambda puts in the environment', async () => {
