@@ -1,5 +1,6 @@
 import { groupDetail } from '#domain/group-views.ts';
 import { type GroupEntityOptions, showsGroupStatistics } from '#domain/groups.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
@@ -27,7 +28,7 @@ export const handler = defineRoute({
     const [related, statistics, sharedWithGroups, ldap] = await Promise.all([
       groupDetailProjects(group, access, caller, alongside.detail),
       alongside.statistics,
-      sharedWithGroupsSeenBy(group, caller),
+      sharedWithGroupsSeenBy(group, readScopeOf(caller)),
       alongside.ldap,
     ]);
     // The entity options reach groupEntity whole, statistics included.

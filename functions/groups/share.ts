@@ -1,10 +1,15 @@
+import type * as v from 'valibot';
+import { mayShareGroup, shareRefused } from '#domain/group-shares.ts';
 import { groupDetail } from '#domain/group-views.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { sharingSchemas } from '#domain/schemas/sharing.ts';
-import { group } from '#http/load.ts';
+import { group, groupNamedBy, withAlso } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { groupDetailProjects } from '#store/groups/group-projects.ts';
 import { sharedWithGroupsSeenBy, shareGroupWith } from '#store/groups/group-shares.ts';
+
+type Params = v.InferOutput<typeof sharingSchemas.shareGroup>;
 
 /**
  * Owners share a group with a group they can see; that group's members reach this group, its
@@ -13,12 +18,18 @@ import { sharedWithGroupsSeenBy, shareGroupWith } from '#store/groups/group-shar
 export const handler = defineRoute({
   auth: 'user',
   params: sharingSchemas.shareGroup,
-  load: group(),
-  run: async ({ params: input, caller, request, group, access }) => {
-    const shared = await shareGroupWith(group, access, caller, input);
+  // As GitLab's service: 404 `Group Not Found` for a group the caller cannot see, then 404
+  // `Not Found` for a caller who may not manage this group's members.
+  load: withAlso(
+    group<Params>(),
+    { invited: groupNamedBy<Params>('group_id') },
+    { allow: mayShareGroup, refusal: shareRefused },
+  ),
+  run: async ({ params: input, caller, request, group, access, invited }) => {
+    const shared = await shareGroupWith(group, invited, input);
     const [related, sharedWithGroups] = await Promise.all([
       groupDetailProjects(shared, access, caller),
-      sharedWithGroupsSeenBy(shared, caller),
+      sharedWithGroupsSeenBy(shared, readScopeOf(caller)),
     ]);
     return reply.created(
       groupDetail(shared, caller, { baseUrl: request.baseUrl }, { ...related, sharedWithGroups }),

@@ -1,4 +1,5 @@
 import { basicGroupEntity } from '#domain/group-shares.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { sharingSchemas } from '#domain/schemas/sharing.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -12,7 +13,7 @@ export const handler = defineRoute({
   params: sharingSchemas.projectGroups,
   load: project(),
   run: async ({ params: { id: _id, ...query }, caller, page, request, project }) => {
-    const groups = await projectGroups(project, caller, query);
+    const groups = await projectGroups(project, readScopeOf(caller), query);
     return reply.pageOf(
       groups.map((found) => basicGroupEntity(found, request.baseUrl)),
       page,

@@ -4,9 +4,11 @@
  * invited group (inherited levels included) and the share's level.
  */
 import { ApiError, conflict } from './errors.ts';
+import { canAdminGroup } from './group-policy.ts';
 import { type Group, groupEntity } from './groups.ts';
 import { isMembershipActive } from './members.ts';
 import type { ProjectShare } from './projects.ts';
+import type { Caller } from './users.ts';
 
 /** One share as the shared group keeps it: the invited group, its ancestors and the share's level. */
 export type GroupShare = ProjectShare;
@@ -49,6 +51,10 @@ export const sharedWithGroupEntity = (share: GroupShare) => ({
 
 /** The share service's refusal when the caller may not manage the group's members (`Not Found`). */
 export const shareRefused = () => new ApiError(404, { message: 'Not Found' });
+
+/** Who shares a group, or ends its shares: those who manage its members (owners, admins). */
+export const mayShareGroup = ({ caller, access }: { caller: Caller; access: number }) =>
+  canAdminGroup(caller, access);
 
 /** The link's uniqueness validation, as GitLab's full message says it. */
 export const alreadyShared = () => conflict('Shared group The group has already been shared with this group');

@@ -10,10 +10,10 @@
 import type { AvatarModel, StoredAvatar } from '#domain/avatars.ts';
 import { ApiError, recordNotFound } from '#domain/errors.ts';
 import type { AvatarFileInput } from '#domain/schemas/avatars.ts';
-import { lookupGroup, lookupProject, readableGroup, readableProject } from '#store/access/access.ts';
+import { lookupGroup, lookupProject } from '#store/access/access.ts';
 import type { Raw } from '#store/table/raw.ts';
 import { getUser } from '#store/users/users.ts';
-import type { Loader } from './load.ts';
+import { type Loader, readableGroup, readableProject } from './load.ts';
 
 /** What the read found: the owner's item (or user) by model, before any decision. */
 type Started =

@@ -6,19 +6,20 @@
  * The handler receives the resource and the caller's level, and never checks a level itself.
  */
 
-import { ApiError, forbidden, invalidParams, unauthorized } from '#domain/errors.ts';
+import { ApiError, forbidden, invalidParams, notFound, unauthorized } from '#domain/errors.ts';
 import { canAdminGroup, canCreateSubgroup, canCreateTopLevelGroup } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
 import { canAdminProject, canOwnProject, type Project, type ProjectAccess } from '#domain/projects.ts';
+import { readScopeOf, readsGroup, readsProject } from '#domain/read-scope.ts';
 import type { Caller } from '#domain/users.ts';
 import {
   type CredentialBatch,
+  groupWithAccess,
   lookupGroup,
   lookupProject,
   lookupProjectAhead,
   type ProjectReadAhead,
-  readableGroup,
-  readableProject,
+  projectWithAccess,
 } from '#store/access/access.ts';
 import { readableForkSource } from '#store/projects/forks.ts';
 import type { Raw } from '#store/table/raw.ts';
@@ -32,6 +33,36 @@ export interface Loader<P, L, S = unknown> {
   start(params: P, ahead: CredentialBatch): Promise<S>;
   /** Once the caller is known: the resource as the caller may act on it, or the refusal. */
   authorize(started: Promise<S>, caller: Caller | undefined, params: P): Promise<L>;
+}
+
+/**
+ * The project a caller asked for and their access; 404 `Project Not Found` when there is none or
+ * they may not see it.
+ */
+export async function readableProject(
+  read: Promise<ProjectReadAhead>,
+  caller: Caller | undefined,
+): Promise<{ project: Project; access: ProjectAccess }> {
+  const scope = readScopeOf(caller);
+  const found = await projectWithAccess(read, scope);
+  if (!found || !readsProject(scope, found.project, found.access)) throw notFound('Project');
+  return found;
+}
+
+/**
+ * The group a caller asked for, with their inherited access; 404 `Group Not Found` when there is
+ * none or they may not see it. `levelWanted: false`: the caller's memberships are not read where
+ * the group's visibility alone lets them see it (access is then 0).
+ */
+export async function readableGroup(
+  reference: string | number | Promise<Raw | undefined>,
+  caller: Caller | undefined,
+  options: { levelWanted?: boolean } = {},
+): Promise<{ group: Group; access: number }> {
+  const scope = readScopeOf(caller);
+  const found = await groupWithAccess(reference, scope, options);
+  if (!found || !readsGroup(scope, found.group, found.access)) throw notFound('Group');
+  return found;
 }
 
 /** A rule for acting on a loaded resource: a named level, or a domain rule over the caller's access. */
@@ -296,11 +327,17 @@ type LoadedBy<X> = X extends { authorize(...args: never[]): Promise<infer L> } ?
 /**
  * A route's resource and the others it names by parameters (a source project, a target group),
  * every read started beside authentication; the first resource is authorized first, so its 404 or
- * 403 comes before any about the others. The others come to the route under their names.
+ * 403 comes before any about the others. The others come to the route under their names. `then`
+ * is a rule judged once all are read, refused with its own error (GitLab's services that look up
+ * what they were given before they check who asks).
  */
 export function withAlso<P, L, S, X extends Record<string, Loader<P, unknown>>>(
   main: Loader<P, L, S>,
   also: X,
+  then?: {
+    allow: (loaded: L & { [K in keyof X]: LoadedBy<X[K]> } & { caller: Caller }) => boolean;
+    refusal: () => ApiError;
+  },
 ): Loader<P, L & { [K in keyof X]: LoadedBy<X[K]> }, { main: Promise<S>; also: Promise<unknown>[] }> {
   const names = Object.keys(also);
   const loaderOf = (name: string) => also[name] as unknown as Loader<P, unknown, unknown>;
@@ -322,8 +359,19 @@ export function withAlso<P, L, S, X extends Record<string, Loader<P, unknown>>>(
         ),
       );
       const named = Object.fromEntries(names.map((name, index) => [name, others[index]]));
-      return { ...loaded, ...named } as L & { [K in keyof X]: LoadedBy<X[K]> };
+      const all = { ...loaded, ...named } as L & { [K in keyof X]: LoadedBy<X[K]> };
+      if (then && !then.allow({ ...all, caller: actor(caller) })) throw then.refusal();
+      return all;
     },
+  };
+}
+
+/** A group named by a parameter, as the caller may see it (404 `Group Not Found` otherwise). */
+export function groupNamedBy<P>(param: keyof P): Loader<P, Group, Raw | undefined> {
+  const idOf = groupIdIn<P>(param);
+  return {
+    start: (params) => lookupGroupNamed(idOf(params)),
+    authorize: async (started, caller) => (await readableGroup(started, caller)).group,
   };
 }
 

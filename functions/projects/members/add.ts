@@ -1,3 +1,4 @@
+import { memberActorOf } from '#domain/member-policy.ts';
 import { memberEntity } from '#domain/members.ts';
 import { memberSchemas } from '#domain/schemas/members.ts';
 import { project } from '#http/load.ts';
@@ -11,7 +12,7 @@ export const handler = defineRoute({
   params: memberSchemas.write,
   load: project(),
   run: async ({ params: input, caller, request, project, access }) => {
-    const { user, member } = await addProjectMember({ project, caller, access }, input);
+    const { user, member } = await addProjectMember(project, memberActorOf(caller, access), input);
     return reply.created(memberEntity(user, member, request.baseUrl));
   },
 });

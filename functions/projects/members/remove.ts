@@ -1,3 +1,4 @@
+import { memberActorOf } from '#domain/member-policy.ts';
 import { memberSchemas } from '#domain/schemas/members.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -10,7 +11,7 @@ export const handler = defineRoute({
   params: memberSchemas.one,
   load: project(),
   run: async ({ params: input, caller, project, access }) => {
-    await removeProjectMember({ project, caller, access }, input.user_id);
+    await removeProjectMember(project, memberActorOf(caller, access), input.user_id);
     return reply.noContent();
   },
 });

@@ -1,3 +1,4 @@
+import { memberActorOf } from '#domain/member-policy.ts';
 import { memberEntity } from '#domain/members.ts';
 import { memberSchemas } from '#domain/schemas/members.ts';
 import { project } from '#http/load.ts';
@@ -9,7 +10,7 @@ export const handler = defineRoute({
   params: memberSchemas.write,
   load: project(),
   run: async ({ params: input, caller, request, project, access }) => {
-    const { user, member } = await changeProjectMember({ project, caller, access }, input);
+    const { user, member } = await changeProjectMember(project, memberActorOf(caller, access), input);
     return memberEntity(user, member, request.baseUrl);
   },
 });

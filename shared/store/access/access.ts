@@ -1,21 +1,19 @@
 /**
- * Who may reach what: the one module that decides a caller's level in a group or a project. A
- * level is the highest of the caller's memberships that grant it: of the group and its ancestors;
+ * Who may reach what: the one module that reads a user's level in a group or a project. A level
+ * is the highest of the user's memberships that grant it: of the group and its ancestors;
  * of the project, its namespace's groups and (capped by the share) the groups it is shared with;
  * and (capped alike) the groups that a group or any of its ancestors is shared with. Single
  * resources read the membership items themselves, consistently, with the items of the groups whose
- * shares count; lists may take the levels from the caller's own membership lists (see
+ * shares count; lists may take the levels from the user's own membership lists (see
  * membershipLevelsOf).
  */
 
-import { ACCESS, visibleWithoutMembership } from '#domain/access.ts';
-import { notFound } from '#domain/errors.ts';
-import { canReadGroup } from '#domain/group-policy.ts';
+import { ACCESS } from '#domain/access.ts';
 import { type GroupShare, invitedGroupIds, levelThroughShares, sharesOf } from '#domain/group-shares.ts';
 import type { Group } from '#domain/groups.ts';
 import { isMembershipActive } from '#domain/members.ts';
-import { canReadProject, NO_ACCESS, type Project, type ProjectAccess } from '#domain/projects.ts';
-import type { Caller } from '#domain/users.ts';
+import { NO_ACCESS, type Project, type ProjectAccess } from '#domain/projects.ts';
+import { type ReadScope, seesOpenly } from '#domain/read-scope.ts';
 import { decodeGroup } from '../groups/group-items.ts';
 import { decodeProject, namespacesOf } from '../projects/project-items.ts';
 import { batchGetItems, type Key } from '../table/batch.ts';
@@ -36,7 +34,7 @@ export interface MembershipLevels {
   shared?: Map<number, number>;
 }
 
-/** The membership levels read from the caller's lists; a kind is absent when it has too many to read. */
+/** The membership levels read from a user's lists; a kind is absent when it has too many to read. */
 export type KnownLevels = Partial<MembershipLevels>;
 
 /** The active levels among membership items. */
@@ -104,7 +102,7 @@ function membershipKeys(
 
 /**
  * Above this many memberships of a kind, the page's membership keys are read instead of the
- * caller's list. Membership items are small: a thousand of them is one Query of about 40 read
+ * user's list. Membership items are small: a thousand of them is one Query of about 40 read
  * units of 4 KB (≈ 19 RCU eventually consistent), less than a consistent batch read of a page's
  * keys (1 RCU per key, 40–200 keys a page), and it leaves no round trip for after the page.
  */
@@ -138,7 +136,7 @@ export function readMembershipLists(userId: number): Promise<MembershipLists> {
 }
 
 /**
- * The caller's membership levels from their own membership lists, for the `permissions` shown in
+ * A user's membership levels from their own membership lists, for the `permissions` shown in
  * project lists: one round trip, started together with a list's main read (or taken from lists
  * already being read). Never used to decide access to a single project (that reads the
  * membership items themselves, consistently).
@@ -156,7 +154,7 @@ export function membershipLevelsOf(
 }
 
 /**
- * The caller's access to each project: from their membership levels where those were read; the
+ * A user's access to each project: from their membership levels where those were read; the
  * kinds that were not are one batch read of the page's membership keys (at most one key per
  * project for direct memberships, one per distinct group for group memberships).
  */
@@ -191,15 +189,15 @@ function sharesHeldBy(items: Raw[], holderIds: readonly number[]): GroupShare[] 
     .flatMap((item) => sharesOf(item as { shared_with_groups?: GroupShare[] }));
 }
 
-/** Items already read for a caller (a read-ahead): their keys, and what was found. */
+/** Items already read for a user (a read-ahead): their keys, and what was found. */
 interface ReadBefore {
   keys: Key[];
   items: Raw[];
 }
 
 /**
- * A caller's membership items for `memberKeys`, and the shares of the groups `holderIds` (the
- * groups above what is asked for, whose shares with other groups reach it) with the caller's
+ * A user's membership items for `memberKeys`, and the shares of the groups `holderIds` (the
+ * groups above what is asked for, whose shares with other groups reach it) with the user's
  * memberships of the groups they invite. The keys and the holders' items are one batch (less
  * what was read before); the invited groups' memberships not read yet are a second batch, sent
  * only when a holder keeps a share. At most two round trips, whatever the depth of the tree.
@@ -299,31 +297,30 @@ export async function lookupProjectAhead(
 }
 
 /**
- * The project a caller asked for and their access; 404 `Project Not Found` when not visible. The
- * memberships read ahead count when they were read for this caller; whatever access depends on
- * and was not read is read now, in one batch.
+ * The project read and the reader's access to it (none for a reader who is no member: anonymous);
+ * undefined when there is no project to name. Whether the reader may see it is not decided here.
+ * The memberships read ahead count when they were read for this reader; whatever access depends
+ * on and was not read is read now, in one batch.
  */
-export async function readableProject(
+export async function projectWithAccess(
   read: Promise<ProjectReadAhead>,
-  caller: Caller | undefined,
-): Promise<{ project: Project; access: ProjectAccess }> {
+  scope: ReadScope,
+): Promise<{ project: Project; access: ProjectAccess } | undefined> {
   const { item, memberships } = await read;
-  if (!item) throw notFound('Project');
+  if (!item) return undefined;
   const project = decodeProject(item);
   const holderIds = project.namespace.group_ids;
   readAhead.rememberShareHolders(project.id, holderIds);
-  let access = NO_ACCESS;
-  if (caller) {
-    const ahead = memberships?.userId === caller.id ? memberships : undefined;
-    const memberKeys = membershipKeys(caller.id, [project]);
-    const { items, groupShares } = await readWithGroupShares(caller.id, memberKeys, holderIds, ahead);
-    readAhead.rememberAccessGroups(project.id, [...accessGroupIds(project), ...invitedGroupIds(groupShares)]);
-    access = accessWith(levelsFrom(items), project, caller.id, groupShares);
-  } else {
+  const userId = scope.memberId;
+  if (userId === undefined) {
     readAhead.rememberAccessGroups(project.id, accessGroupIds(project));
+    return { project, access: NO_ACCESS };
   }
-  if (!canReadProject(project, caller, access)) throw notFound('Project');
-  return { project, access };
+  const ahead = memberships?.userId === userId ? memberships : undefined;
+  const memberKeys = membershipKeys(userId, [project]);
+  const { items, groupShares } = await readWithGroupShares(userId, memberKeys, holderIds, ahead);
+  readAhead.rememberAccessGroups(project.id, [...accessGroupIds(project), ...invitedGroupIds(groupShares)]);
+  return { project, access: accessWith(levelsFrom(items), project, userId, groupShares) };
 }
 
 // Groups --------------------------------------------------------------------------------------------
@@ -355,37 +352,34 @@ async function groupLevels(userId: number, groupIds: number[]): Promise<Map<numb
 }
 
 /**
- * The caller's access to a group: the highest of their memberships in the group and its ancestors
+ * A user's access to a group: the highest of their memberships in the group and its ancestors
  * (GitLab's inherited membership) and of the groups shared with them (see inheritedLevel).
  */
 export const groupAccessOf = (userId: number, group: Group) => inheritedLevel(userId, group);
 
 /**
- * The group a caller asked for, with their inherited access; 404 `Group Not Found` when it does
- * not exist or the caller may not see it (GitLab never says 403 for what one cannot see).
+ * The group read (by reference, or the item being read) and the reader's inherited access to it;
+ * undefined when there is no group to name. Whether the reader may see it is not decided here.
  */
-export async function readableGroup(
+export async function groupWithAccess(
   reference: string | number | Promise<Raw | undefined>,
-  caller: Caller | undefined,
+  scope: ReadScope,
   options: { levelWanted?: boolean } = {},
-): Promise<{ group: Group; access: number }> {
+): Promise<{ group: Group; access: number } | undefined> {
   const item = await (typeof reference === 'object' ? reference : lookupGroup(reference));
-  if (!item) throw notFound('Group');
+  if (!item) return undefined;
   const group = decodeGroup(item);
-  // Admins act with owner access everywhere (no membership read). A route that only needs the
-  // group to be readable skips the memberships when its visibility alone decides (access 0).
-  const access = !caller
-    ? 0
-    : caller.admin
-      ? ACCESS.owner
-      : options.levelWanted === false && visibleWithoutMembership(group.visibility, caller)
-        ? 0
-        : await inheritedLevel(caller.id, group);
-  if (!canReadGroup(group, caller, access)) throw notFound('Group');
+  // Who sees all acts with owner access everywhere (no membership read). A route that only needs
+  // the group to be readable skips the memberships when its visibility alone decides (access 0).
+  const access = scope.seesAll
+    ? ACCESS.owner
+    : scope.memberId === undefined || (options.levelWanted === false && seesOpenly(scope, group.visibility))
+      ? 0
+      : await inheritedLevel(scope.memberId, group);
   return { group, access };
 }
 
-/** The caller's direct membership level in each of the given groups. */
+/** A user's direct membership level in each of the given groups. */
 export const directAccessTo = (userId: number, groups: Group[]) =>
   groupLevels(
     userId,

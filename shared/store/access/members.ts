@@ -7,10 +7,10 @@
 
 import { conflict, forbidden, notFound, recordNotFound } from '#domain/errors.ts';
 import type { Group } from '#domain/groups.ts';
+import { checkMemberChange, type MemberActor } from '#domain/member-policy.ts';
 import { checkMemberLevel, type Membership, memberMatchesQuery, removesLastOwner } from '#domain/members.ts';
-import { checkMemberChange } from '#domain/project-members.ts';
-import type { Project, ProjectAccess } from '#domain/projects.ts';
-import type { Caller, User } from '#domain/users.ts';
+import type { Project } from '#domain/projects.ts';
+import type { User } from '#domain/users.ts';
 import type { Key } from '../table/batch.ts';
 import { getItem } from '../table/items.ts';
 import { inLists, keys, type ListName, lists, sortAttributes } from '../table/keys.ts';
@@ -154,11 +154,11 @@ async function userOf(userId: number): Promise<User> {
   return found;
 }
 
-/** Adds a user to a group (the caller may manage its members); 404 for no such user. */
-export async function addGroupMember(group: Group, change: MemberChange, callerId: number) {
+/** Adds a user to a group, created by `actorId` (who may manage its members); 404 for no such user. */
+export async function addGroupMember(group: Group, change: MemberChange, actorId: number) {
   const user = await userOf(change.user_id);
   checkMemberLevel(change.access_level);
-  const member: GroupMember = { group_id: group.id, ...newMembership(change, callerId) };
+  const member: GroupMember = { group_id: group.id, ...newMembership(change, actorId) };
   await insertMember(groupMemberItem(member, group.ancestor_ids), member.user_id, groupAsRead(group));
   return { user, member };
 }
@@ -267,30 +267,24 @@ export async function listProjectMembers(projectId: number): Promise<ProjectMemb
   return items.map(decodeProjectMember);
 }
 
-/** Who changes a project's members: the caller and their access to the project. */
-interface ProjectActor {
-  project: Project;
-  caller: Caller;
-  access: ProjectAccess;
-}
-
-/** Adds a user to a project, as the member rules allow (see checkMemberChange); 404 for no such user. */
-export async function addProjectMember({ project, caller, access }: ProjectActor, change: MemberChange) {
-  checkMemberChange(project, caller, access, [change.access_level]);
+/** Adds a user to a project, as the actor may (see checkMemberChange); 404 for no such user. */
+export async function addProjectMember(project: Project, actor: MemberActor, change: MemberChange) {
+  checkMemberChange(project, actor, [change.access_level]);
   const user = await userOf(change.user_id);
-  const member: ProjectMember = { project_id: project.id, ...newMembership(change, caller.id) };
+  const member: ProjectMember = { project_id: project.id, ...newMembership(change, actor.userId) };
   await insertMember(projectMemberItem(member), member.user_id);
   return { user, member };
 }
 
-/** Changes a project member's level or expiry, as the member rules allow. */
+/** Changes a project member's level or expiry, as the actor may (from and to those levels). */
 export async function changeProjectMember(
-  { project, caller, access }: ProjectActor,
+  project: Project,
+  actor: MemberActor,
   change: MemberChange,
 ): Promise<MemberWithUser> {
   const member = await getProjectMember(project.id, change.user_id);
   if (!member) throw recordNotFound();
-  checkMemberChange(project, caller, access, [change.access_level, member.access_level]);
+  checkMemberChange(project, actor, [change.access_level, member.access_level]);
   const user = await userOf(member.user_id);
   const changed = { ...member, access_level: change.access_level, expires_at: nextExpiry(member, change) };
   await replaceMember(projectMemberItem(changed));
@@ -298,14 +292,14 @@ export async function changeProjectMember(
 }
 
 /**
- * Removes a project member: maintainers remove others (as the member rules allow), anyone may
- * leave, and the owner of a personal project stays.
+ * Removes a project member: maintainers remove others (as the actor may), anyone may leave, and
+ * the owner of a personal project stays.
  */
-export async function removeProjectMember({ project, caller, access }: ProjectActor, userId: number) {
+export async function removeProjectMember(project: Project, actor: MemberActor, userId: number) {
   const member = await getProjectMember(project.id, userId);
   if (!member) throw recordNotFound();
   if (member.user_id === project.namespace.owner_id) throw forbidden();
-  if (member.user_id !== caller.id) checkMemberChange(project, caller, access, [member.access_level]);
+  if (member.user_id !== actor.userId) checkMemberChange(project, actor, [member.access_level]);
   await deleteMember(
     keys.projectMember(project.id, userId),
     lists.projectMembers(project.id),

@@ -2,7 +2,7 @@
  * Read-ahead: guesses, per warm container, that lets a request read its credential, its main
  * item and the caller's memberships in one batch. A guess only chooses which keys to read; every
  * item is still read fresh in the request, and a wrong or missing guess costs one more read,
- * never a wrong answer (see readableProject).
+ * never a wrong answer (see projectWithAccess).
  */
 import type { Key } from '../table/batch.ts';
 

@@ -6,20 +6,12 @@
  * that the group is as read, so concurrent shares and saves never lose each other.
  */
 
-import { ACCESS, visibleWithoutMembership } from '#domain/access.ts';
 import { ApiError, notFound } from '#domain/errors.ts';
-import { canAdminGroup } from '#domain/group-policy.ts';
-import {
-  alreadyShared,
-  type GroupShare,
-  sharedWithGroupEntity,
-  shareRefused,
-  sharesOf,
-} from '#domain/group-shares.ts';
+import { alreadyShared, type GroupShare, sharedWithGroupEntity, sharesOf } from '#domain/group-shares.ts';
 import { type Group, groupMatchesSearch } from '#domain/groups.ts';
 import type { Project } from '#domain/projects.ts';
-import type { Caller } from '#domain/users.ts';
-import { levelsFrom, readableGroup } from '../access/access.ts';
+import { type ReadScope, readsGroup, seesOpenly } from '#domain/read-scope.ts';
+import { levelsFrom } from '../access/access.ts';
 import { batchGetItems } from '../table/batch.ts';
 import { getLiveItems } from '../table/items.ts';
 import { inLists, keys, lists, sortAttributes, tree } from '../table/keys.ts';
@@ -56,18 +48,11 @@ const movedOrGone = (stored: Raw | undefined) =>
   !stored || stored.deleting ? notFound('Group') : lockLost();
 
 /**
- * Shares `group` with a group the caller can see (404 `Group Not Found` otherwise), as GitLab's
- * service allows: the caller must manage the group's members (404 `Not Found`), once per pair
- * (409). Returns the group with its shares.
+ * Shares `group` with `invited` (the group `input` names, as read), once per pair (409). Whether
+ * the actor may see the invited group and manage the group's members is decided before. Returns
+ * the group with its shares.
  */
-export async function shareGroupWith(
-  group: Group,
-  access: number,
-  caller: Caller,
-  input: ShareInput,
-): Promise<Group> {
-  const { group: invited } = await readableGroup(input.group_id, caller);
-  if (!canAdminGroup(caller, access)) throw shareRefused();
+export async function shareGroupWith(group: Group, invited: Group, input: ShareInput): Promise<Group> {
   if (sharesOf(group).some((share) => share.group_id === invited.id)) throw alreadyShared();
   const share: GroupShare = {
     group_id: invited.id,
@@ -117,17 +102,13 @@ export async function shareGroupWith(
 }
 
 /**
- * Ends a share: 404 `Group Link Not Found` when there is none. As GitLab's service, a caller who
- * may not manage the group's members is answered as if it were done, and the link stays.
+ * Ends a share when `ends` (the actor may manage the group's members): 404 `Group Link Not Found`
+ * when there is none, whoever asks. As GitLab's service, an actor who may not end it is answered
+ * as if it were done, and the link stays.
  */
-export async function unshareGroupAs(
-  group: Group,
-  access: number,
-  caller: Caller,
-  sharedWithId: number,
-): Promise<void> {
+export async function unshareGroup(group: Group, sharedWithId: number, decision: { ends: boolean }) {
   if (!sharesOf(group).some((share) => share.group_id === sharedWithId)) throw notFound('Group Link');
-  if (!canAdminGroup(caller, access)) return;
+  if (!decision.ends) return;
   await removeGroupShare(group.id, sharedWithId);
 }
 
@@ -255,17 +236,19 @@ export async function purgeGroupShares(group: Group): Promise<void> {
 }
 
 /**
- * A group's `shared_with_groups` as the caller sees it: the invited groups that still exist and
- * that the caller can see (GitLab's links visible to the user), with their current names. One
- * batch read: the invited groups and the caller's memberships of them and their ancestors.
+ * A group's `shared_with_groups` as a reader sees it: the invited groups that still exist and that
+ * the reader can see (GitLab's links visible to the user), with their current names. One batch
+ * read: the invited groups and the reader's memberships of them and their ancestors (none for
+ * who sees all).
  */
-export async function sharedWithGroupsSeenBy(group: Group, caller: Caller | undefined) {
+export async function sharedWithGroupsSeenBy(group: Group, scope: ReadScope) {
   const shares = sharesOf(group);
   if (!shares.length) return [];
+  const memberId = scope.seesAll ? undefined : scope.memberId;
   const memberKeys =
-    caller && !caller.admin
-      ? [...new Set(shares.flatMap((share) => share.group_ids))].map((id) => keys.groupMember(id, caller.id))
-      : [];
+    memberId === undefined
+      ? []
+      : [...new Set(shares.flatMap((share) => share.group_ids))].map((id) => keys.groupMember(id, memberId));
   const items = await batchGetItems([...shares.map((share) => keys.group(share.group_id)), ...memberKeys]);
   const invited = new Map(
     items
@@ -276,8 +259,8 @@ export async function sharedWithGroupsSeenBy(group: Group, caller: Caller | unde
   return shares.flatMap((share) => {
     const current = invited.get(share.group_id);
     if (!current) return [];
-    const member = share.group_ids.some((id) => (levels.get(id) ?? 0) >= ACCESS.guest);
-    if (!visibleWithoutMembership(current.visibility, caller) && !member) return [];
+    const level = Math.max(0, ...share.group_ids.map((id) => levels.get(id) ?? 0));
+    if (!readsGroup(scope, current, level)) return [];
     return [
       sharedWithGroupEntity({ ...share, group_name: current.name, group_full_path: current.full_path }),
     ];
@@ -300,7 +283,7 @@ export interface ProjectGroupsQuery {
  */
 export async function projectGroups(
   project: Project,
-  caller: Caller | undefined,
+  scope: ReadScope,
   query: ProjectGroupsQuery,
 ): Promise<Group[]> {
   const shared = query.with_shared
@@ -318,7 +301,7 @@ export async function projectGroups(
         !query.shared_visible_only ||
         !sharedIds.has(found.id) ||
         project.namespace.group_ids.includes(found.id) ||
-        visibleWithoutMembership(found.visibility, caller),
+        seesOpenly(scope, found.visibility),
     )
     .filter((found) => !query.search || groupMatchesSearch(found, query.search))
     .sort((a, b) => b.id - a.id);

@@ -6,8 +6,6 @@
 import { badRequest, conflict, notFound } from '#domain/errors.ts';
 import type { Group } from '#domain/groups.ts';
 import type { Project, ProjectShare } from '#domain/projects.ts';
-import type { Caller } from '#domain/users.ts';
-import { readableGroup } from '../access/access.ts';
 import { getGroup } from '../groups/group-items.ts';
 import { nextId } from '../table/ids.ts';
 import { inLists, keys, lists, sortAttributes, tree } from '../table/keys.ts';
@@ -36,15 +34,15 @@ export interface ProjectGroupLink {
 }
 
 /**
- * Shares a project with a group the caller can see (404 otherwise), as GitLab allows: not when
- * the namespace locks sharing (400), not with its own groups, nor twice (409).
+ * Shares a project with `group` (the group `input` names, as read; whether the actor may see it is
+ * decided before), as GitLab allows: not when the namespace locks sharing (400), not with its own
+ * groups, nor twice (409).
  */
 export async function shareProjectWith(
   project: Project,
-  caller: Caller,
+  group: Group,
   input: { group_id: number; group_access: number; expires_at?: string },
 ): Promise<ProjectGroupLink> {
-  const { group } = await readableGroup(input.group_id, caller);
   if (project.namespace.share_with_group_lock) throw badRequest('The project sharing with group is disabled');
   if (project.namespace.group_ids.includes(group.id)) {
     throw conflict('Project cannot be shared with the group it is in or one of its ancestors.');
