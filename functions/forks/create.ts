@@ -1,4 +1,5 @@
 import { mayForkProject } from '#domain/forks.ts';
+import { projectCreatorOf } from '#domain/namespaces.ts';
 import { presentProject } from '#domain/project-views.ts';
 import { forkSchemas } from '#domain/schemas/forks.ts';
 import { project } from '#http/load.ts';
@@ -13,7 +14,7 @@ export const handler = defineRoute({
   params: forkSchemas.create,
   load: project({ allow: mayForkProject }),
   run: async ({ params: input, caller, request, project: source }) => {
-    const { project: fork, access } = await createFork(caller, source, input);
+    const { project: fork, access } = await createFork(projectCreatorOf(caller), source, input);
     await publish('repository-fork', { projectId: fork.id, sourceId: source.id });
     return reply.created(
       presentProject(

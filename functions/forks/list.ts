@@ -1,4 +1,5 @@
 import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { forkSchemas } from '#domain/schemas/forks.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -13,7 +14,7 @@ export const handler = defineRoute({
   // The forks are read beside the credential and the source's access check, handed on once allowed.
   load: project({ alongside: readForks }),
   run: async ({ params: input, caller, page, request, project: source, alongside: forks }) => {
-    const result = await forksPage(await forks, input, caller, page);
+    const result = await forksPage(await forks, input, readScopeOf(caller), page);
     const options = {
       ...projectViewOptions(input, caller, request),
       forkSources: new Map([[source.id, source]]),

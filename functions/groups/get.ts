@@ -19,14 +19,14 @@ export const handler = defineRoute({
   params: groupSchemas.get,
   load: group({
     alongside: (item, caller, params: { id: string | number; statistics?: boolean }) => ({
-      detail: startGroupDetail(item, caller),
+      detail: startGroupDetail(item, readScopeOf(caller)),
       statistics: startGroupStatistics(item, showsGroupStatistics(params, caller)),
       ldap: startGroupLdap(item),
     }),
   }),
   run: async ({ params: input, caller, request, group, access, alongside }) => {
     const [related, statistics, sharedWithGroups, ldap] = await Promise.all([
-      groupDetailProjects(group, access, caller, alongside.detail),
+      groupDetailProjects(group, access, readScopeOf(caller), alongside.detail),
       alongside.statistics,
       sharedWithGroupsSeenBy(group, readScopeOf(caller)),
       alongside.ldap,

@@ -1,5 +1,6 @@
 import { groupListFilter, presentGroupListItem } from '#domain/group-lists.ts';
 import { showsGroupStatistics } from '#domain/groups.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -15,7 +16,7 @@ export const handler = defineRoute({
   load: group(),
   run: async ({ params: input, caller, page, request, group, access }) => {
     const filter = groupListFilter(input, caller);
-    const result = await visibleDescendantsPage(group, access, caller, input, page, filter);
+    const result = await visibleDescendantsPage(group, access, readScopeOf(caller), input, page, filter);
     const statistics = showsGroupStatistics(input, caller)
       ? await statisticsOfGroups(result.items)
       : undefined;

@@ -1,4 +1,5 @@
 import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -30,14 +31,15 @@ export const handler = defineRoute({
   // members see it.
   load: group({
     alongside: (item, caller, params: GroupProjectsParams) =>
-      startGroupProjectsPage(item, caller, params, pageRequest(params.page, params.per_page)),
+      startGroupProjectsPage(item, readScopeOf(caller), params, pageRequest(params.page, params.per_page)),
   }),
   run: async ({ params: input, caller, page, request, group, access, alongside }) => {
+    const scope = readScopeOf(caller);
     const result = input.include_subgroups
-      ? await subtreeProjectsPage(group, access, input, caller, page, alongside.memberships)
-      : await groupProjectsPage(group, access, input, caller, page, alongside);
+      ? await subtreeProjectsPage(group, access, input, scope, page, alongside.memberships)
+      : await groupProjectsPage(group, access, input, scope, page, alongside);
     const options = projectViewOptions(input, caller, request);
-    const forkSources = await forkSourcesFor(result.items, caller, options);
+    const forkSources = await forkSourcesFor(result.items, scope, options);
     return reply.page(presentProjects(result, caller, { ...options, forkSources }), result.total, page);
   },
 });

@@ -1,5 +1,6 @@
 import { groupListFilter, presentGroupListItem } from '#domain/group-lists.ts';
 import { showsGroupStatistics } from '#domain/groups.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -21,7 +22,13 @@ export const handler = defineRoute({
   run: async ({ params: input, caller, page, request, prefetched }) => {
     // `visibility` chooses the lists read (see visibleGroupsPage), not a filter over them.
     const { visibility: _visibility, ...filters } = input;
-    const result = await visibleGroupsPage(input, caller, page, groupListFilter(filters, caller), prefetched);
+    const result = await visibleGroupsPage(
+      input,
+      readScopeOf(caller),
+      page,
+      groupListFilter(filters, caller),
+      prefetched,
+    );
     const statistics = showsGroupStatistics(input, caller)
       ? await statisticsOfGroups(result.items)
       : undefined;

@@ -28,7 +28,7 @@ export const handler = defineRoute({
   run: async ({ params: input, caller, request, group, access, invited }) => {
     const shared = await shareGroupWith(group, invited, input);
     const [related, sharedWithGroups] = await Promise.all([
-      groupDetailProjects(shared, access, caller),
+      groupDetailProjects(shared, access, readScopeOf(caller)),
       sharedWithGroupsSeenBy(shared, readScopeOf(caller)),
     ]);
     return reply.created(

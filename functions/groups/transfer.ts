@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { groupDetail } from '#domain/group-views.ts';
 import { transferError, transferFailed } from '#domain/groups.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group, placementNamedBy, withAlso } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -23,7 +24,7 @@ export const handler = defineRoute({
     const refused = transferError(group, target.group, target.mayPlace);
     if (refused) throw transferFailed(refused);
     const moved = await transferGroupWithFollowUp(group, target.group);
-    const related = await groupDetailProjects(moved, access, caller);
+    const related = await groupDetailProjects(moved, access, readScopeOf(caller));
     return reply.created(groupDetail(moved, caller, { baseUrl: request.baseUrl }, related));
   },
 });

@@ -1,6 +1,7 @@
 import { requestedAvatar } from '#domain/avatars.ts';
 import { mayUpdateGroup } from '#domain/group-policy.ts';
 import { groupDetail } from '#domain/group-views.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { type GroupUpdateInput, groupSchemas } from '#domain/schemas/groups.ts';
 import { touchesGroupSearchText } from '#domain/search.ts';
 import { group } from '#http/load.ts';
@@ -23,7 +24,7 @@ export const handler = defineRoute({
     const saved = await updateGroup(group, changes);
     if (touchesGroupSearchText(changes)) await publish('search-index', { groupId: saved.id });
     const shown = { ...saved, ...(await applyAvatar('group', saved.id, avatarRequest)) };
-    const related = await groupDetailProjects(shown, access, caller);
+    const related = await groupDetailProjects(shown, access, readScopeOf(caller));
     return groupDetail(shown, caller, { baseUrl: request.baseUrl }, related);
   },
 });

@@ -3,7 +3,7 @@ import { hookDeliverySchemas } from '#domain/schemas/hook-deliveries.ts';
 import { projectHook } from '#http/hook-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { listHookLogs } from '#store/hooks/hook-deliveries.ts';
+import { listHookLogs } from '#store/hooks/hook-log.ts';
 
 /** GitLab pages a hook's events 20 at most. */
 const MAX_EVENTS_PER_PAGE = 20;

@@ -4,7 +4,7 @@ import { hookDeliverySchemas } from '#domain/schemas/hook-deliveries.ts';
 import { projectHook } from '#http/hook-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { readHookLog } from '#store/hooks/hook-deliveries.ts';
+import { readHookLog } from '#store/hooks/hook-log.ts';
 
 /**
  * Sends a logged attempt again, at once: same payload, same Idempotency-Key. 201 with the

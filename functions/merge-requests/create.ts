@@ -4,7 +4,7 @@ import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { createMergeRequest } from '#store/issuables/merge-requests.ts';
+import { createMergeRequest } from '#store/issuables/merge-request-writes.ts';
 
 /** Developers and up open merge requests between two branches of the project. */
 export const handler = defineRoute({

@@ -3,7 +3,7 @@ import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestFound } from '#http/merge-request-loaders.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { deleteMergeRequest } from '#store/issuables/merge-requests.ts';
+import { deleteMergeRequest } from '#store/issuables/merge-request-writes.ts';
 
 /** Only owners and admins delete a merge request; its notes go with it. */
 export const handler = defineRoute({

@@ -4,7 +4,7 @@ import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { listMergeRequests } from '#store/issuables/merge-requests.ts';
+import { listMergeRequests } from '#store/issuables/merge-request-items.ts';
 
 /** A project's merge requests (all states unless asked), filtered as asked; 403 for those who may not read them. */
 export const handler = defineRoute({

@@ -4,7 +4,8 @@ import { mayUpdateMergeRequest } from '#domain/noteable-policy.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestToChange } from '#http/merge-request-loaders.ts';
 import { defineRoute } from '#http/route.ts';
-import { changeMergeRequest, mergeRequestUsers } from '#store/issuables/merge-requests.ts';
+import { mergeRequestUsers } from '#store/issuables/merge-request-items.ts';
+import { changeMergeRequest } from '#store/issuables/merge-request-writes.ts';
 
 /** Developers and up, the author and the assignees change a merge request; `state_event` closes or reopens it. */
 export const handler = defineRoute({

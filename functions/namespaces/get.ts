@@ -1,7 +1,9 @@
 import { presentNamespace } from '#domain/namespaces.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { namespaceSchemas } from '#domain/schemas/namespaces.ts';
 import { defineRoute } from '#http/route.ts';
-import { findNamespaceSource, readNamespaceFor } from '#store/projects/namespaces.ts';
+import { findNamespaceSource } from '#store/projects/namespace-lookup.ts';
+import { readNamespaceFor } from '#store/projects/namespace-pages.ts';
 
 /** A namespace by id or full path: its members (owner) and admins see it, others get 404. */
 export const handler = defineRoute({
@@ -10,5 +12,7 @@ export const handler = defineRoute({
   // The namespace is read beside the credential; nothing of it is shown before the access check.
   prefetch: (params) => findNamespaceSource(params.id),
   run: async ({ params: input, caller, request, prefetched }) =>
-    presentNamespace(await readNamespaceFor(input.id, caller, prefetched), { baseUrl: request.baseUrl }),
+    presentNamespace(await readNamespaceFor(input.id, readScopeOf(caller), prefetched), {
+      baseUrl: request.baseUrl,
+    }),
 });

@@ -1,8 +1,9 @@
 import { presentNamespace } from '#domain/namespaces.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { namespaceSchemas } from '#domain/schemas/namespaces.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { listNamespacesFor } from '#store/projects/namespaces.ts';
+import { listNamespacesFor } from '#store/projects/namespace-pages.ts';
 
 /** The caller's personal namespace and groups (admins: every namespace), in id order. */
 export const handler = defineRoute({
@@ -10,7 +11,7 @@ export const handler = defineRoute({
   paginated: true,
   params: namespaceSchemas.list,
   run: async ({ params: input, caller, page, request }) => {
-    const result = await listNamespacesFor(caller, input, page);
+    const result = await listNamespacesFor(readScopeOf(caller), input, page);
     const items = result.items.map((entry) => presentNamespace(entry, { baseUrl: request.baseUrl }));
     return reply.page(items, result.total, page);
   },

@@ -6,7 +6,7 @@ import { defineRoute } from '#http/route.ts';
 import { applyNewAvatar } from '#jobs/avatars.ts';
 import { checkedImportSettings, sendScheduledImport } from '#jobs/import.ts';
 import { publish } from '#queue/publish.ts';
-import { createProjectOfUser } from '#store/projects/namespaces.ts';
+import { createProjectOfUser } from '#store/projects/project-creation.ts';
 
 /**
  * Admin creates a project in a user's personal namespace; that user owns it. An `avatar` file is
@@ -18,7 +18,7 @@ export const handler = defineRoute({
   run: async ({ params: { user_id, avatar, ...input }, caller, request, files }) => {
     const avatarRequest = requestedAvatar(files.avatar, avatar);
     const settings = await checkedImportSettings(input, caller);
-    const { project: created, access } = await createProjectOfUser(caller, user_id, settings);
+    const { project: created, access } = await createProjectOfUser(caller.id, user_id, settings);
     const project = { ...created, ...(await applyNewAvatar('project', created.id, avatarRequest)) };
     // Side by side: an import costs the request no second round trip.
     await Promise.all([publish('search-index', { projectId: project.id }), sendScheduledImport(project)]);

@@ -1,4 +1,5 @@
 import { requestedAvatar } from '#domain/avatars.ts';
+import { projectCreatorOf } from '#domain/namespaces.ts';
 import { presentProject } from '#domain/project-views.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { reply } from '#http/reply.ts';
@@ -6,7 +7,7 @@ import { defineRoute } from '#http/route.ts';
 import { applyNewAvatar } from '#jobs/avatars.ts';
 import { checkedImportSettings, sendScheduledImport } from '#jobs/import.ts';
 import { publish } from '#queue/publish.ts';
-import { createProjectFor } from '#store/projects/namespaces.ts';
+import { createProjectFor } from '#store/projects/project-creation.ts';
 
 /**
  * A project in the caller's namespace, or in `namespace_id` where they may create projects; with
@@ -19,7 +20,7 @@ export const handler = defineRoute({
   run: async ({ params: { avatar, ...input }, caller, request, files }) => {
     const avatarRequest = requestedAvatar(files.avatar, avatar);
     const { project: created, access } = await createProjectFor(
-      caller,
+      projectCreatorOf(caller),
       await checkedImportSettings(input, caller),
     );
     const project = { ...created, ...(await applyNewAvatar('project', created.id, avatarRequest)) };

@@ -1,4 +1,5 @@
 import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -14,9 +15,9 @@ export const handler = defineRoute({
   // and a search's candidates from the index.
   prefetch: startProjectList,
   run: async ({ params: input, caller, page, request, prefetched }) => {
-    const result = await visibleProjectsPage(input, caller, page, prefetched);
+    const result = await visibleProjectsPage(input, readScopeOf(caller), page, prefetched);
     const options = projectViewOptions(input, caller, request);
-    const forkSources = await forkSourcesFor(result.items, caller, options);
+    const forkSources = await forkSourcesFor(result.items, readScopeOf(caller), options);
     return reply.page(presentProjects(result, caller, { ...options, forkSources }), result.total, page);
   },
 });

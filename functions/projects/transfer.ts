@@ -1,8 +1,11 @@
+import { projectCreatorOf } from '#domain/namespaces.ts';
 import { presentProject } from '#domain/project-views.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { project } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
-import { findNamespaceSource, transferProjectToNamespace } from '#store/projects/namespaces.ts';
+import { findNamespaceSource } from '#store/projects/namespace-lookup.ts';
+import { transferProjectToNamespace } from '#store/projects/project-transfers.ts';
 
 /**
  * Owners and admins move a project into a namespace (id or path) where they may create projects;
@@ -18,7 +21,13 @@ export const handler = defineRoute({
       findNamespaceSource(input.namespace),
   }),
   run: async ({ params: input, caller, request, project, access, alongside }) => {
-    const moved = await transferProjectToNamespace(caller, { project, access }, input.namespace, alongside);
+    const moved = await transferProjectToNamespace(
+      readScopeOf(caller),
+      projectCreatorOf(caller),
+      { project, access },
+      input.namespace,
+      alongside,
+    );
     return presentProject(moved.project, caller, { baseUrl: request.baseUrl }, moved.access);
   },
 });

@@ -1,8 +1,10 @@
 import { invalidParams } from '#domain/errors.ts';
 import { presentGroupListItem } from '#domain/group-lists.ts';
 import { presentProjects } from '#domain/project-views.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { searchSchemas } from '#domain/schemas/search.ts';
 import { searchScopeAnswer, searchSort, UNSUPPORTED_SCOPE_ERROR } from '#domain/search.ts';
+import { issuableSearchRulesOf } from '#domain/search-policy.ts';
 import { presentFoundIssuables } from '#domain/search-views.ts';
 import { userBasic } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
@@ -43,11 +45,17 @@ export const handler = defineRoute({
       const started = prefetched.then(
         (value) => value?.projects ?? { memberships: undefined, candidateIds: undefined },
       );
-      const result = await searchVisibleProjects(input.search, searchSort(input.sort), caller, page, started);
+      const result = await searchVisibleProjects(
+        input.search,
+        searchSort(input.sort),
+        readScopeOf(caller),
+        page,
+        started,
+      );
       return reply.page(presentProjects(result, caller, { baseUrl, simple: true }), result.total, page);
     }
     if (input.scope === 'users') {
-      const result = await searchUsers(input.search, caller, page);
+      const result = await searchUsers(input.search, readScopeOf(caller), page);
       return reply.page(
         result.items.map((user) => userBasic(user, baseUrl)),
         result.total,
@@ -56,14 +64,20 @@ export const handler = defineRoute({
     }
     if (input.scope === 'groups') {
       const started = prefetched.then((value) => value?.groups);
-      const result = await searchVisibleGroups(input.search, caller, page, started);
+      const result = await searchVisibleGroups(input.search, readScopeOf(caller), page, started);
       const items = result.items.map((group) =>
         presentGroupListItem(group, { search: input.search }, caller, baseUrl),
       );
       return reply.page(items, result.total, page);
     }
     const scope = input.scope === 'issues' ? 'issues' : 'merge_requests';
-    const found = await searchIssuables(scope, input, await memberProjectsForSearch(caller), caller, page);
+    const found = await searchIssuables(
+      scope,
+      input,
+      await memberProjectsForSearch(readScopeOf(caller)),
+      issuableSearchRulesOf(caller),
+      page,
+    );
     return reply.page(presentFoundIssuables(found, baseUrl), found.total, page);
   },
 });

@@ -1,6 +1,8 @@
 import { presentProjects } from '#domain/project-views.ts';
+import { readScopeOf } from '#domain/read-scope.ts';
 import { searchSchemas } from '#domain/schemas/search.ts';
 import { searchScopeAnswer, searchSort } from '#domain/search.ts';
+import { issuableSearchRulesOf } from '#domain/search-policy.ts';
 import { presentFoundIssuables } from '#domain/search-views.ts';
 import { userBasic } from '#domain/users.ts';
 import { group } from '#http/load.ts';
@@ -49,7 +51,7 @@ export const handler = defineRoute({
         group,
         input.search,
         searchSort(input.sort),
-        caller,
+        readScopeOf(caller),
         page,
         started,
       );
@@ -70,8 +72,8 @@ export const handler = defineRoute({
     const found = await searchIssuables(
       scope,
       input,
-      await groupProjectsForSearch(group, caller),
-      caller,
+      await groupProjectsForSearch(group, readScopeOf(caller)),
+      issuableSearchRulesOf(caller),
       page,
     );
     return reply.page(presentFoundIssuables(found, baseUrl), found.total, page);

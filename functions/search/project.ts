@@ -1,6 +1,7 @@
 import { invalidParams } from '#domain/errors.ts';
 import { searchSchemas } from '#domain/schemas/search.ts';
 import { searchScopeAnswer, UNSUPPORTED_SCOPE_ERROR } from '#domain/search.ts';
+import { issuableSearchRulesOf } from '#domain/search-policy.ts';
 import { presentFoundIssuables } from '#domain/search-views.ts';
 import { userBasic } from '#domain/users.ts';
 import { project } from '#http/load.ts';
@@ -34,7 +35,7 @@ export const handler = defineRoute({
     }
     const scope = input.scope === 'issues' ? 'issues' : 'merge_requests';
     const searched = { projects: [project], access: new Map([[project.id, access]]) };
-    const found = await searchIssuables(scope, input, searched, caller, page);
+    const found = await searchIssuables(scope, input, searched, issuableSearchRulesOf(caller), page);
     return reply.page(presentFoundIssuables(found, request.baseUrl), found.total, page);
   },
 });

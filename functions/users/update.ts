@@ -5,7 +5,7 @@ import { identityParams, userSchemas } from '#domain/schemas/users.ts';
 import { updatedUser, userWithAdmin } from '#domain/users.ts';
 import { defineRoute } from '#http/route.ts';
 import { applyAvatar } from '#jobs/avatars.ts';
-import { followUserRename } from '#store/projects/namespaces.ts';
+import { followUserRename } from '#store/projects/namespace-placement.ts';
 import { getUser, saveUser } from '#store/users/users.ts';
 
 export const handler = defineRoute({

@@ -14,7 +14,7 @@ import { eventHeaderOf, type Hook, type HookTrigger } from '#domain/hooks.ts';
 import { messageOf } from '#egress/address-guard.ts';
 import { log } from '#observability/log.ts';
 import { count } from '#observability/metrics.ts';
-import { appendHookLog } from '#store/hooks/hook-deliveries.ts';
+import { appendHookLog } from '#store/hooks/hook-log.ts';
 import { recordHookFailure, recordHookSuccess } from '#store/hooks/hooks.ts';
 import { deliveryHeaders, displayUrl, maskedHeaders } from './headers.ts';
 import { type DeliveryResult, sendDelivery } from './send.ts';

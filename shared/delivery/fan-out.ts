@@ -13,12 +13,12 @@ import {
   issuePayload,
   mergeRequestHookTrigger,
   mergeRequestPayload,
-  type NoteHookParent,
   noteHookTrigger,
   notePayload,
   payloadJson,
 } from '#domain/hook-payloads.ts';
 import { type HookTrigger, subscribes } from '#domain/hooks.ts';
+import { noteHookParent } from '#domain/noteables.ts';
 import { publish } from '#queue/publish.ts';
 import {
   type HookChange,
@@ -34,14 +34,6 @@ import { readProjectHooks } from '#store/hooks/hooks.ts';
 export function uuidFrom(seed: string): string {
   const hex = createHash('sha256').update(seed).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
-/** The parent a note's payload shows, as read beside the change. */
-function noteParentOf(context: HookChangeContext): NoteHookParent | undefined {
-  if (context.issue) return { kind: 'issue', issue: context.issue };
-  if (context.mergeRequest) return { kind: 'merge_request', mr: context.mergeRequest };
-  if (context.snippet) return { kind: 'snippet', snippet: context.snippet };
-  return undefined;
 }
 
 /** The hooks' trigger of a change and its payload (confidential issues and notes on them go to their own hooks). */
@@ -64,7 +56,8 @@ function eventOf(
         payload: mergeRequestPayload({ ...change, mr: change.mergeRequest, project, user, users, baseUrl }),
       };
     case 'note': {
-      const parent = noteParentOf(context);
+      // What the payload shows of the parent read beside the change (none: it went away).
+      const parent = context.noteParent && noteHookParent(context.noteParent, project, baseUrl);
       if (!parent) return undefined;
       return {
         trigger: noteHookTrigger(parent),

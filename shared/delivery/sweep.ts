@@ -14,7 +14,7 @@ import {
   forEachOverdueDelivery,
   markDeliveryResent,
   pendingDeliveryShards,
-} from '#store/hooks/hook-deliveries.ts';
+} from '#store/hooks/hook-delivery-sweep.ts';
 
 /** Sends the message of every overdue pending delivery again; how many were sent. */
 export async function sweepPendingDeliveries(

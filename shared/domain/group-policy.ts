@@ -3,20 +3,6 @@ import { ACCESS, visibleWithoutMembership } from './access.ts';
 import type { Group } from './groups.ts';
 import type { Caller } from './users.ts';
 
-export const canReadGroup = (group: Group, caller: Caller | undefined, access: number) =>
-  visibleWithoutMembership(group.visibility, caller) || access >= ACCESS.guest;
-
-/**
- * Who sees every project of a group's namespace, private ones included: admins and the group's
- * members (direct, inherited or through a share). Others see what its visibility shows them.
- */
-export const seesAllGroupProjects = (caller: Caller | undefined, access: number) =>
-  Boolean(caller?.admin || access >= ACCESS.guest);
-
-/** Who sees every project of a user's personal namespace: admins and the user. */
-export const seesAllUserProjects = (caller: Caller | undefined, ownerId: number) =>
-  Boolean(caller && (caller.admin || caller.id === ownerId));
-
 /** Update, delete, members, LDAP: owners and admins. */
 export const canAdminGroup = (caller: Caller, access: number) => caller.admin || access >= ACCESS.owner;
 

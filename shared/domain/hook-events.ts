@@ -6,6 +6,7 @@
  */
 import type { Issue } from './issues.ts';
 import type { MergeRequest } from './merge-requests.ts';
+import { reachesHooks } from './noteables.ts';
 import { isAwardEmoji, type Note } from './notes.ts';
 
 export type IssuableAction = 'open' | 'close' | 'reopen' | 'update';
@@ -62,10 +63,10 @@ export function issuableActor(
 
 /**
  * A note's event: created, or its body edited (`edited`: the store compares the bodies as stored);
- * none for system notes, award emoji and epics' notes.
+ * none for system notes, award emoji and notes on a parent whose notes reach no hook (an epic's).
  */
 export function noteAction(note: Note, created: boolean, edited: boolean): 'create' | 'update' | undefined {
-  if (note.system || note.noteable_type === 'Epic' || note.project_id === null) return undefined;
+  if (note.system || !reachesHooks(note.noteable_type) || note.project_id === null) return undefined;
   if (isAwardEmoji(note.body)) return undefined;
   if (created) return 'create';
   return edited ? 'update' : undefined;

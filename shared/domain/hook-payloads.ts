@@ -321,22 +321,19 @@ export function snippetHookAttrs(
   };
 }
 
-/** What a note hangs on, with what its payload shows of it. */
-export type NoteHookParent =
-  | { kind: 'issue'; issue: Issue }
-  | { kind: 'merge_request'; mr: MergeRequest }
-  | { kind: 'snippet'; snippet: Snippet; content?: string | null };
+/**
+ * What a note's payload shows of what it hangs on (built by its kind: domain/noteables.ts): its
+ * hook attributes under their key, its web URL, and whether its notes' events are confidential.
+ */
+export interface NoteHookParent {
+  key: string;
+  attributes: object;
+  url: string;
+  confidential: boolean;
+}
 
 /** The web URL of a note: its parent's, with the note's anchor. */
-export function noteUrl(note: Pick<Note, 'id'>, parent: NoteHookParent, project: Project, baseUrl: string) {
-  const parentUrl =
-    parent.kind === 'issue'
-      ? hookUrls.issue(project, parent.issue.iid, baseUrl)
-      : parent.kind === 'merge_request'
-        ? hookUrls.mergeRequest(project, parent.mr.iid, baseUrl)
-        : hookUrls.snippet(project, parent.snippet.id, baseUrl);
-  return `${parentUrl}#note_${note.id}`;
-}
+export const noteUrl = (note: Pick<Note, 'id'>, parent: NoteHookParent) => `${parent.url}#note_${note.id}`;
 
 /**
  * A stable discussion id for a note that starts its own discussion (every note here does): GitLab's
@@ -382,7 +379,7 @@ export function noteHookAttrs(
     updated_by_id: note.updated_by_id ?? null,
     description: absoluteImageUrls(note.body, project, baseUrl),
     action,
-    url: noteUrl(note, parent, project, baseUrl),
+    url: noteUrl(note, parent),
   };
 }
 
@@ -560,8 +557,8 @@ export interface NotePayloadInput {
   baseUrl: string;
 }
 
-/** Whether a note's event is confidential: a note on a confidential issue (our notes are never internal). */
-const confidentialNote = (parent: NoteHookParent) => parent.kind === 'issue' && parent.issue.confidential;
+/** Whether a note's event is confidential: its parent's say (our notes are never internal). */
+const confidentialNote = (parent: NoteHookParent) => parent.confidential;
 
 /** Gitlab::DataBuilder::Note: a note created or edited, with the hook attributes of what it hangs on. */
 export function notePayload(input: NotePayloadInput) {
@@ -576,14 +573,7 @@ export function notePayload(input: NotePayloadInput) {
     object_attributes: noteHookAttrs(note, parent, project, baseUrl, input.action),
     repository: repositoryHookAttrs(projectAttrs),
   };
-  switch (parent.kind) {
-    case 'issue':
-      return { ...base, issue: issueHookAttrs(parent.issue, project, baseUrl) };
-    case 'merge_request':
-      return { ...base, merge_request: mergeRequestHookAttrs(parent.mr, project, baseUrl) };
-    case 'snippet':
-      return { ...base, snippet: snippetHookAttrs(parent.snippet, project, baseUrl, parent.content ?? null) };
-  }
+  return { ...base, [parent.key]: parent.attributes };
 }
 
 export interface IssuePayloadInput {
@@ -656,7 +646,7 @@ export function mergeRequestPayload(input: MergeRequestPayloadInput) {
 export const issueHookTrigger = (issue: Pick<Issue, 'confidential'>): HookTrigger =>
   issue.confidential ? 'confidential_issue_hooks' : 'issue_hooks';
 
-/** A note on a confidential issue goes to the confidential note hooks. */
+/** A note on a confidential parent (an issue) goes to the confidential note hooks. */
 export const noteHookTrigger = (parent: NoteHookParent): HookTrigger =>
   confidentialNote(parent) ? 'confidential_note_hooks' : 'note_hooks';
 

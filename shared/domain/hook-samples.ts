@@ -21,6 +21,7 @@ import {
 import { eventHeaderOf, type HookTrigger } from './hooks.ts';
 import type { Issue } from './issues.ts';
 import type { MergeRequest } from './merge-requests.ts';
+import { noteHookParent } from './noteables.ts';
 import type { Note } from './notes.ts';
 import type { Project } from './projects.ts';
 
@@ -347,7 +348,7 @@ export function samplePayload(trigger: HookTestTrigger, context: SampleContext) 
         return notePayload({
           action: 'create',
           note,
-          parent: { kind: 'issue', issue },
+          parent: noteHookParent({ type: 'Issue', item: issue }, project, baseUrl),
           project,
           user,
           baseUrl,

@@ -4,7 +4,9 @@
  * namespaces table does, so an id names at most one of them.
  */
 import { ACCESS, moreVisible, type Visibility } from './access.ts';
+import { canCreateProjectIn } from './group-policy.ts';
 import type { Group } from './groups.ts';
+import type { ReadScope } from './read-scope.ts';
 import type { Caller, User } from './users.ts';
 
 /** One namespace, as read: the group, or the user whose personal namespace it is. */
@@ -71,16 +73,38 @@ export function namespaceMatchesSearch(source: NamespaceSource, search: string):
 
 /**
  * Who sees a namespace by id or path (GitLab's read_namespace_via_membership): a group's members,
- * inherited membership included; a personal namespace's owner; admins everything.
+ * inherited membership included; a personal namespace's owner; who sees all, everything.
  */
-export function canReadNamespace(source: NamespaceSource, caller: Caller, groupAccess: number): boolean {
-  if (caller.admin) return true;
-  return source.kind === 'user' ? source.user.id === caller.id : groupAccess >= ACCESS.guest;
+export function readsNamespace(scope: ReadScope, source: NamespaceSource, groupAccess: number): boolean {
+  if (scope.seesAll) return true;
+  return source.kind === 'user' ? source.user.id === scope.memberId : groupAccess >= ACCESS.guest;
 }
 
-/** `members_count_with_descendants` is shown for groups the caller administers (owner, admin). */
-export const showsMembersCount = (source: NamespaceSource, caller: Caller, groupAccess: number) =>
-  source.kind === 'group' && (caller.admin || groupAccess >= ACCESS.owner);
+/** `members_count_with_descendants` is shown for groups the reader administers (owner, admin). */
+export const showsMembersCount = (scope: ReadScope, source: NamespaceSource, groupAccess: number) =>
+  source.kind === 'group' && (scope.seesAll || groupAccess >= ACCESS.owner);
+
+/**
+ * Where a user may create projects, decided once from who they are; the store applies it to the
+ * namespace it reads. Their own namespace honours their `projects_limit`.
+ */
+export interface ProjectCreator {
+  /** The acting user: the new projects' creator, whose level in a group is read. */
+  readonly userId: number;
+  /** Creates in any namespace, with no level read (administrators: owner level everywhere). */
+  readonly createsAnywhere: boolean;
+  /** Whether a level in a group lets them create projects there (its project_creation_level). */
+  readonly createsInGroup: (groupAccess: number, group: Group) => boolean;
+  /** Picks a new project's repository storage (administrators). */
+  readonly choosesStorage: boolean;
+}
+
+export const projectCreatorOf = (caller: Caller): ProjectCreator => ({
+  userId: caller.id,
+  createsAnywhere: caller.admin,
+  createsInGroup: (groupAccess, group) => canCreateProjectIn(caller, groupAccess, group),
+  choosesStorage: caller.admin,
+});
 
 /** GET /namespaces/:id/exists suggests the path with the first free counter appended (`path1`). */
 export const SUGGESTION_CANDIDATES = 20;
@@ -109,17 +133,19 @@ export function visibilityAfterTransfer(
 }
 
 /**
- * Whether a caller may move projects into a namespace (GitLab's transfer_projects): a personal
+ * Whether a user may move projects into a namespace (GitLab's transfer_projects): a personal
  * namespace's owner (or an admin) while they may still create projects; in a group, maintainers
- * and up where they may create projects there (see canCreateProjectIn), admins always.
+ * and up where they may create projects there (see ProjectCreator), admins always.
  */
 export function mayTransferInto(
   source: NamespaceSource,
-  caller: Caller,
+  mover: ProjectCreator,
   groupAccess: number,
   mayCreateInGroup: boolean,
   withinProjectLimit: boolean,
 ): boolean {
-  if (source.kind === 'user') return (caller.admin || source.user.id === caller.id) && withinProjectLimit;
-  return caller.admin || (groupAccess >= ACCESS.maintainer && mayCreateInGroup);
+  if (source.kind === 'user') {
+    return (mover.createsAnywhere || source.user.id === mover.userId) && withinProjectLimit;
+  }
+  return mover.createsAnywhere || (groupAccess >= ACCESS.maintainer && mayCreateInGroup);
 }

@@ -3,9 +3,8 @@
  * and the entities GitLab presents.
  */
 import { badRequest } from './errors.ts';
+import type { NoteableType } from './noteables.ts';
 import { ghostUser, type User, userWebUrl } from './users.ts';
-
-export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic';
 
 export interface Note {
   id: number;

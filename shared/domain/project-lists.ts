@@ -1,6 +1,6 @@
 /** The pure filters of the project lists. */
 import { type Project, projectMatchesSearch } from './projects.ts';
-import type { Caller } from './users.ts';
+import type { ReadScope } from './read-scope.ts';
 
 export interface ProjectListParams {
   archived?: boolean;
@@ -16,9 +16,10 @@ export interface ProjectListParams {
   last_activity_before?: string;
 }
 
+/** The list's filters; custom attributes filter only for a reader who sees all (administrators). */
 export function projectListFilter(
   params: ProjectListParams,
-  caller: Caller | undefined,
+  scope: ReadScope,
   extra: ((project: Project) => boolean)[] = [],
 ) {
   const filters = [...extra];
@@ -35,7 +36,7 @@ export function projectListFilter(
     filters.push((project) => project.last_activity_at < last_activity_before);
   if (params.with_issues_enabled) filters.push((project) => project.issues_enabled);
   if (params.with_merge_requests_enabled) filters.push((project) => project.merge_requests_enabled);
-  if (params.custom_attributes && caller?.admin) {
+  if (params.custom_attributes && scope.seesAll) {
     const wanted = Object.entries(params.custom_attributes);
     filters.push((project) => wanted.every(([key, value]) => project.custom_attributes[key] === value));
   }

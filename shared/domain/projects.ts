@@ -227,9 +227,6 @@ export function effectiveAccess(access: ProjectAccess): number {
   return Math.max(access.project, access.group, access.shared, access.namespaceOwner ? ACCESS.owner : 0);
 }
 
-export const canReadProject = (project: Project, caller: Caller | undefined, access: ProjectAccess) =>
-  visibleWithoutMembership(project.visibility, caller) || effectiveAccess(access) >= ACCESS.guest;
-
 export const canAdminProject = (caller: Caller, access: ProjectAccess) =>
   caller.admin || effectiveAccess(access) >= ACCESS.maintainer;
 

@@ -45,4 +45,5 @@ export const seesAllOfGroup = (scope: ReadScope, groupAccess: number) =>
   scope.seesAll || groupAccess >= ACCESS.guest;
 
 /** Who sees every project of a user's personal namespace: admins and the user. */
-export const seesAllOfUser = (scope: ReadScope, ownerId: number) => scope.seesAll || scope.memberId === ownerId;
+export const seesAllOfUser = (scope: ReadScope, ownerId: number) =>
+  scope.seesAll || scope.memberId === ownerId;

@@ -18,7 +18,7 @@ import {
   readEpicForNotes,
   type StoredEpic,
 } from '#store/issuables/epics.ts';
-import { notePartitionOf } from '#store/issuables/notes.ts';
+import { notePartitionOf } from '#store/table/noteable-keys.ts';
 import { inGroup } from './load.ts';
 import { allowing, groupNoteable } from './note-reads.ts';
 
@@ -73,8 +73,8 @@ export const epicNoteable = groupNoteable({
   param: 'epic_id',
   read: (groupId: number, params: { id: string | number; epic_id: number }) =>
     readEpicForNotes(groupId, params.epic_id),
-  guess: (params) => notePartitionOf.epic(params.epic_id),
-  partition: (epic) => notePartitionOf.epic(epic.id),
+  guess: (params) => notePartitionOf('Epic', { id: params.epic_id }),
+  partition: (epic) => notePartitionOf('Epic', { id: epic.id }),
   mayChange: mayChangeEpicNote,
   mayBackdate: mayBackdateEpicNote,
   asParent: epicAsParent,

@@ -9,7 +9,7 @@ import { issueUserIds } from '#domain/issues.ts';
 import { canReadIssue, type InProject, mayCreateIssueNote } from '#domain/noteable-policy.ts';
 import type { User } from '#domain/users.ts';
 import { issueAsParent, readIssue, type StoredIssue } from '#store/issuables/issues.ts';
-import { notePartitionOf } from '#store/issuables/notes.ts';
+import { notePartitionOf } from '#store/table/noteable-keys.ts';
 import { getUsers } from '#store/users/users.ts';
 import { inProject } from './load.ts';
 import { allowing, projectNoteable } from './note-reads.ts';
@@ -45,7 +45,8 @@ export const issueNoteable = projectNoteable({
   param: 'issue_iid',
   read: (projectId: number, params: { id: string | number; issue_iid: number }) =>
     readIssue(projectId, params.issue_iid),
-  partition: (projectId, params) => notePartitionOf.issue(projectId, params.issue_iid),
+  partition: (projectId, params) =>
+    notePartitionOf('Issue', { project_id: projectId, iid: params.issue_iid }),
   visible: canReadIssue,
   mayCreate: (context, issue) => mayCreateIssueNote({ ...context, issue }),
   asParent: issueAsParent,

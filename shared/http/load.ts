@@ -417,7 +417,7 @@ export function projectWithForkSource<P extends { id: string | number }>(): Load
   return {
     start: theProject.start,
     authorize: async (started, caller, params) => {
-      const source = readableForkSource(started, caller);
+      const source = readableForkSource(started, readScopeOf(caller));
       source.catch(() => undefined);
       const { project: loaded, access } = await theProject.authorize(started, caller, params);
       return { project: loaded, access, source: await source };

@@ -14,8 +14,8 @@ import {
   mergeRequestAsParent,
   readMergeRequest,
   type StoredMergeRequest,
-} from '#store/issuables/merge-requests.ts';
-import { notePartitionOf } from '#store/issuables/notes.ts';
+} from '#store/issuables/merge-request-items.ts';
+import { notePartitionOf } from '#store/table/noteable-keys.ts';
 import { getUsers } from '#store/users/users.ts';
 import { inProject } from './load.ts';
 import { allowing, projectNoteable } from './note-reads.ts';
@@ -81,7 +81,8 @@ export const mergeRequestFound = <P extends Params>(allow: MergeRequestRule) =>
 export const mergeRequestNoteable = projectNoteable({
   param: 'merge_request_iid',
   read: (projectId: number, params: Params) => readMergeRequest(projectId, params.merge_request_iid),
-  partition: (projectId, params) => notePartitionOf.mergeRequest(projectId, params.merge_request_iid),
+  partition: (projectId, params) =>
+    notePartitionOf('MergeRequest', { project_id: projectId, iid: params.merge_request_iid }),
   visible: canReadMergeRequest,
   mayCreate: (context, mergeRequest) => mayCreateMergeRequestNote({ ...context, mergeRequest }),
   asParent: mergeRequestAsParent,

@@ -5,8 +5,8 @@
  */
 import { ApiError, forbidden, recordNotFound } from '#domain/errors.ts';
 import { type InGroup, type InProject, mayBackdate, mayChangeProjectNote } from '#domain/noteable-policy.ts';
+import type { NoteParentParam } from '#domain/noteables.ts';
 import { type Note, type NoteParent, type NoteParentFields, noteAuthorIds } from '#domain/notes.ts';
-import type { NoteParentParam } from '#domain/schemas/notes.ts';
 import type { User } from '#domain/users.ts';
 import { getNote, readNotesPage, type StoredNote } from '#store/issuables/notes.ts';
 import { getUsers } from '#store/users/users.ts';

@@ -10,13 +10,13 @@ import { type ApiError, notFound, recordNotFound } from '#domain/errors.ts';
 import { canReadSnippet, type InProject, mayCreateNote } from '#domain/noteable-policy.ts';
 import { snippetNoteFields } from '#domain/snippets.ts';
 import type { User } from '#domain/users.ts';
-import { notePartitionOf } from '#store/issuables/notes.ts';
 import {
   readSnippet,
   readSnippetContent,
   type StoredSnippet,
   snippetAsParent,
 } from '#store/issuables/snippets.ts';
+import { notePartitionOf } from '#store/table/noteable-keys.ts';
 import { getUsers } from '#store/users/users.ts';
 import { inProject } from './load.ts';
 import { allowing, projectNoteable } from './note-reads.ts';
@@ -91,7 +91,7 @@ export const snippetContent = <P extends SnippetParams>() =>
 export const snippetNoteable = projectNoteable({
   param: 'snippet_id',
   read: (_projectId: number, params: SnippetParams) => readSnippet(params.snippet_id),
-  partition: (_projectId, params) => notePartitionOf.snippet(params.snippet_id),
+  partition: (_projectId, params) => notePartitionOf('Snippet', { id: params.snippet_id }),
   visible: seesSnippet,
   mayCreate: mayCreateNote,
   asParent: snippetAsParent,

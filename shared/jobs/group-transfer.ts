@@ -7,12 +7,8 @@
 import type { Group } from '#domain/groups.ts';
 import { log } from '#observability/log.ts';
 import { publish } from '#queue/publish.ts';
-import {
-  type CutShortTransfer,
-  finishCutShortTransfer,
-  settleGroupTransfer,
-  startGroupTransfer,
-} from '#store/groups/group-transfer.ts';
+import { settleGroupTransfer, startGroupTransfer } from '#store/groups/group-transfer.ts';
+import { type CutShortTransfer, finishCutShortTransfer } from '#store/groups/group-transfer-cut-short.ts';
 
 /**
  * Moves `group` under `parent` (the top level when undefined) with its subtree; the moved group.

@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import type { presentGroupListItem } from '#domain/group-lists.ts';
 import type { groupDetail } from '#domain/group-views.ts';
 import type { hookEntity } from '#domain/hooks.ts';
+import { NOTEABLE_TYPES } from '#domain/noteables.ts';
 import type { noteEntity, parentNoteEntity } from '#domain/notes.ts';
 import { FEATURE_FLAGS, type projectEntity, type projectSimpleEntity } from '#domain/projects.ts';
 import type { userBasic, userEntity, userPublic, userWithAdmin } from '#domain/users.ts';
@@ -184,7 +185,7 @@ const note = v.strictObject({
   updated_at: text,
   system: v.boolean(),
   noteable_id: count,
-  noteable_type: v.picklist(['Issue', 'MergeRequest', 'Snippet', 'Epic']),
+  noteable_type: v.picklist(NOTEABLE_TYPES),
   noteable_iid: v.nullable(count),
   resolvable: v.boolean(),
   // A snippet's or an epic's note read alone carries its parent's title, file name and expiry.

@@ -33,25 +33,17 @@ import { HOOK_LOG_DAYS } from '#domain/hook-deliveries.ts';
 import { type Note, newNote } from '#domain/notes.ts';
 import { newProjectFrom, type Project } from '#domain/projects.ts';
 import { searchColumns } from '#domain/search.ts';
-import { hookLogNow, logPeriodsBack } from '#store/hooks/hook-deliveries.ts';
+import { hookLogNow, logPeriodsBack } from '#store/hooks/hook-log.ts';
 import { issueAsParent, type StoredIssue } from '#store/issuables/issues.ts';
-import { groupNamespace } from '#store/projects/namespaces.ts';
+import { groupNamespace } from '#store/projects/namespace-lookup.ts';
 import { newRunnersToken } from '#store/projects/project-items.ts';
 import { postingItems } from '#store/search/search-index.ts';
 import { batchWriteItems } from '#store/table/batch.ts';
 import { documentClient, tableName } from '#store/table/client.ts';
 import { itemCounterChanges } from '#store/table/counters.ts';
+import { HOOK_LOG_PREFIX, hookLogPartition } from '#store/table/hook-delivery-keys.ts';
 import { nextId } from '#store/table/ids.ts';
-import {
-  HOOK_LOG_PREFIX,
-  hookLogPartition,
-  inLists,
-  keys,
-  type ListRef,
-  lists,
-  sortAttributes,
-  tree,
-} from '#store/table/keys.ts';
+import { inLists, keys, type ListRef, lists, sortAttributes, tree } from '#store/table/keys.ts';
 import { listCountChange } from '#store/table/lists.ts';
 import { indexName, keyAttributes, type ListOrder, listSortAttributes } from '#store/table/table.ts';
 import { commit } from '#store/table/transaction.ts';

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { groupNamespace } from '#store/projects/namespaces.ts';
+import { groupNamespace } from '#store/projects/namespace-lookup.ts';
 import { documentClient, tableName } from '#store/table/client.ts';
 import { keys } from '#store/table/keys.ts';
 import { type BudgetResult, lastJsonLine, median, round, runChild, table, tsxNodeArgs } from './common.ts';

@@ -1,6 +1,6 @@
 /**
  * Seeding for B4 and B5 through the store's own create functions, in this process: groups
- * (createGroup), group and personal projects (createProject in a namespace from namespaces.ts),
+ * (createGroup), group and personal projects (createProject in a namespace from namespace-lookup.ts),
  * memberships, tokens, issues (createIssue) and their notes (createNoteBy), project hooks
  * (createHook) and their delivery logs (appendHookLog, as the delivery worker logs an attempt).
  * Seeding is not measured; it runs with the recorder off.
@@ -17,11 +17,11 @@ import { newProjectFrom, type Project, type ProjectNamespace } from '#domain/pro
 import type { User } from '#domain/users.ts';
 import { addGroupMember } from '#store/access/members.ts';
 import { createGroup } from '#store/groups/group-writes.ts';
-import { appendHookLog } from '#store/hooks/hook-deliveries.ts';
+import { appendHookLog } from '#store/hooks/hook-log.ts';
 import { createHook } from '#store/hooks/hooks.ts';
 import { createIssue, issueAsParent, type StoredIssue } from '#store/issuables/issues.ts';
 import { createNoteBy } from '#store/issuables/notes.ts';
-import { groupNamespace, userNamespace } from '#store/projects/namespaces.ts';
+import { groupNamespace, userNamespace } from '#store/projects/namespace-lookup.ts';
 import { newRunnersToken } from '#store/projects/project-items.ts';
 import { createProject } from '#store/projects/project-writes.ts';
 import { indexGroupForSearch, indexProjectForSearch } from '#store/search/search-index.ts';

@@ -121,9 +121,9 @@ describe('POST /groups/:id/share', () => {
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
       getCommand(groupKey(3)),
-      batchGet(memberKey('GROUP', 3, 2)),
-      // The invited group, as the caller may see it.
+      // The invited group is read beside the shared one; judged once the caller may see that one.
       getCommand(groupKey(9)),
+      batchGet(memberKey('GROUP', 3, 2)),
       batchGet(memberKey('GROUP', 9, 2)),
       transaction(
         {

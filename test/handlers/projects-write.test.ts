@@ -282,8 +282,9 @@ describe('POST /projects/:id/share', () => {
     expect(sentCommands()).toEqual([
       tokenRead(USER_TOKEN),
       ...projectRead(42),
-      batchGet(...apiMemberKeys(2)),
+      // The group is read beside the project; judged once the caller may share the project.
       getCommand(keys.group(9)),
+      batchGet(...apiMemberKeys(2)),
       batchGet(memberKey('GROUP', 9, 2)),
       counterReservation('project_group_link'),
       transaction(

@@ -24,10 +24,10 @@ import {
   LDAP_LINK_PREFIX,
   LDAP_PREFIX,
   type ListName,
-  listCounter,
   lists,
   tree,
 } from '#store/table/keys.ts';
+import { listCounter } from '#store/table/list-counters.ts';
 import {
   ACTIVITY,
   ADMIN,

@@ -6,7 +6,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readAhead } from '#store/access/read-ahead.ts';
-import { inLists, keys, type ListName, listCounter, lists, tree } from '#store/table/keys.ts';
+import { inLists, keys, type ListName, lists, tree } from '#store/table/keys.ts';
+import { listCounter } from '#store/table/list-counters.ts';
 import { handler as globalSearch } from '../../functions/search/global.ts';
 import { handler as groupSearch } from '../../functions/search/group.ts';
 import { handler as projectSearch } from '../../functions/search/project.ts';

@@ -13,7 +13,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalRuntime, startLocalRuntime } from '../../bin/local/runtime.ts';
-import { setHookLogClock } from '../../shared/store/hooks/hook-deliveries.ts';
+import { setHookLogClock } from '../../shared/store/hooks/hook-log.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
 
 const DAY_MS = 86_400_000;

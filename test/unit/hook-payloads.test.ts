@@ -28,6 +28,7 @@ import {
 import { SAMPLE_HOOK_TRIGGERS, samplePayload } from '#domain/hook-samples.ts';
 import type { Issue } from '#domain/issues.ts';
 import type { MergeRequest } from '#domain/merge-requests.ts';
+import { noteHookParent } from '#domain/noteables.ts';
 import type { Note } from '#domain/notes.ts';
 import { FEATURE_DEFAULTS, type Project } from '#domain/projects.ts';
 import type { Snippet } from '#domain/snippets.ts';
@@ -481,13 +482,13 @@ describe('snippetHookAttrs()', () => {
 
 describe('noteHookAttrs()', () => {
   it("is NoteBuilder's attributes with the action and the note's URL under its parent", () => {
-    const parent = { kind: 'issue', issue: issue() } as const;
+    const parent = noteHookParent({ type: 'Issue', item: issue() }, project, BASE);
     expect(noteHookAttrs(note(), parent, project, BASE, 'create')).toEqual(
       noteAttrs(`${WEB}/-/issues/4#note_1241`),
     );
     const onMr = noteHookAttrs(
       note({ noteable_type: 'MergeRequest', noteable_id: 920, noteable_iid: 6, updated_by_id: 7 }),
-      { kind: 'merge_request', mr: mergeRequest() },
+      noteHookParent({ type: 'MergeRequest', item: mergeRequest() }, project, BASE),
       project,
       BASE,
       'update',
@@ -499,7 +500,7 @@ describe('noteHookAttrs()', () => {
     });
     const onSnippet = noteHookAttrs(
       note({ noteable_type: 'Snippet', noteable_id: 53, noteable_iid: null }),
-      { kind: 'snippet', snippet },
+      noteHookParent({ type: 'Snippet', item: snippet }, project, BASE),
       project,
       BASE,
       'create',
@@ -540,7 +541,7 @@ describe('absoluteImageUrls()', () => {
     expect(issueHookAttrs(described, project, BASE).description).toBe(`See ![s](${WEB}/uploads/x/s.png)`);
     const attrs = noteHookAttrs(
       note({ body: '![s](/uploads/x/s.png)' }),
-      { kind: 'issue', issue: issue() },
+      noteHookParent({ type: 'Issue', item: issue() }, project, BASE),
       project,
       BASE,
       'create',
@@ -555,7 +556,7 @@ describe('notePayload()', () => {
     const payload = notePayload({
       action: 'create',
       note: note(),
-      parent: { kind: 'issue', issue: issue() },
+      parent: noteHookParent({ type: 'Issue', item: issue() }, project, BASE),
       project,
       user: bob,
       baseUrl: BASE,
@@ -584,7 +585,7 @@ describe('notePayload()', () => {
   });
 
   it('is a confidential note on a confidential issue', () => {
-    const parent = { kind: 'issue', issue: issue({ confidential: true }) } as const;
+    const parent = noteHookParent({ type: 'Issue', item: issue({ confidential: true }) }, project, BASE);
     const payload = notePayload({
       action: 'update',
       note: note(),
@@ -603,7 +604,7 @@ describe('notePayload()', () => {
     const onMr = notePayload({
       action: 'create',
       note: note({ noteable_type: 'MergeRequest', noteable_id: 920, noteable_iid: 6 }),
-      parent: { kind: 'merge_request', mr: mergeRequest() },
+      parent: noteHookParent({ type: 'MergeRequest', item: mergeRequest() }, project, BASE),
       project,
       user: bob,
       users,
@@ -625,7 +626,10 @@ describe('notePayload()', () => {
     const onSnippet = notePayload({
       action: 'create',
       note: note({ noteable_type: 'Snippet', noteable_id: 53, noteable_iid: null }),
-      parent: { kind: 'snippet', snippet, content: 'puts 1' },
+      parent: {
+        ...noteHookParent({ type: 'Snippet', item: snippet }, project, BASE),
+        attributes: snippetHookAttrs(snippet, project, BASE, 'puts 1'),
+      },
       project,
       user: bob,
       baseUrl: BASE,
@@ -637,8 +641,12 @@ describe('notePayload()', () => {
       object_attributes: { noteable_type: 'Snippet', url: `${WEB}/-/snippets/53#note_1241` },
       snippet: { id: 53, content: 'puts 1', url: `${WEB}/-/snippets/53` },
     });
-    expect(noteHookTrigger({ kind: 'merge_request', mr: mergeRequest() })).toBe('note_hooks');
-    expect(noteHookTrigger({ kind: 'snippet', snippet })).toBe('note_hooks');
+    expect(
+      noteHookTrigger(noteHookParent({ type: 'MergeRequest', item: mergeRequest() }, project, BASE)),
+    ).toBe('note_hooks');
+    expect(noteHookTrigger(noteHookParent({ type: 'Snippet', item: snippet }, project, BASE))).toBe(
+      'note_hooks',
+    );
   });
 });
 

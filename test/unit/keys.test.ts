@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   inLists,
   keys,
-  listCounter,
   lists,
   padId,
   sortAttributes,
@@ -10,6 +9,7 @@ import {
   stripStorage,
   tree,
 } from '#store/table/keys.ts';
+import { listCounter } from '#store/table/list-counters.ts';
 import { createTableInput, indexes, indexName } from '#store/table/table.ts';
 
 describe('padId()', () => {

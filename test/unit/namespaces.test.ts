@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Group } from '#domain/groups.ts';
 import {
-  canReadNamespace,
   mayTransferInto,
   type NamespaceSource,
   namespaceMatchesSearch,
+  projectCreatorOf,
+  readsNamespace,
   suggestionCandidates,
   visibilityAfterTransfer,
 } from '#domain/namespaces.ts';
 import { projectListFilter } from '#domain/project-lists.ts';
 import type { Project } from '#domain/projects.ts';
+import { ANONYMOUS_SCOPE, readScopeOf } from '#domain/read-scope.ts';
 import type { Caller, User } from '#domain/users.ts';
 import { boundsOf } from '#store/projects/project-pages.ts';
 
@@ -34,22 +36,22 @@ const groupNs: NamespaceSource = {
 
 describe('namespace rules', () => {
   it('reads: owners of personal namespaces, group members (guest+), admins', () => {
-    expect(canReadNamespace(userNs(1), caller(1), 0)).toBe(true);
-    expect(canReadNamespace(userNs(1), caller(2), 0)).toBe(false);
-    expect(canReadNamespace(userNs(1), caller(2, true), 0)).toBe(true);
-    expect(canReadNamespace(groupNs, caller(2), 0)).toBe(false);
-    expect(canReadNamespace(groupNs, caller(2), 10)).toBe(true);
+    expect(readsNamespace(readScopeOf(caller(1)), userNs(1), 0)).toBe(true);
+    expect(readsNamespace(readScopeOf(caller(2)), userNs(1), 0)).toBe(false);
+    expect(readsNamespace(readScopeOf(caller(2, true)), userNs(1), 0)).toBe(true);
+    expect(readsNamespace(readScopeOf(caller(2)), groupNs, 0)).toBe(false);
+    expect(readsNamespace(readScopeOf(caller(2)), groupNs, 10)).toBe(true);
   });
 
   it('transfers into: own namespace within the limit, maintainers who may create projects, admins', () => {
-    expect(mayTransferInto(userNs(1), caller(1), 0, false, true)).toBe(true);
-    expect(mayTransferInto(userNs(1), caller(1), 0, false, false)).toBe(false);
-    expect(mayTransferInto(userNs(1), caller(2), 0, false, true)).toBe(false);
-    expect(mayTransferInto(userNs(1), caller(2, true), 0, false, true)).toBe(true);
-    expect(mayTransferInto(groupNs, caller(2), 40, true, true)).toBe(true);
-    expect(mayTransferInto(groupNs, caller(2), 40, false, true)).toBe(false);
-    expect(mayTransferInto(groupNs, caller(2), 30, true, true)).toBe(false);
-    expect(mayTransferInto(groupNs, caller(2, true), 0, false, true)).toBe(true);
+    expect(mayTransferInto(userNs(1), projectCreatorOf(caller(1)), 0, false, true)).toBe(true);
+    expect(mayTransferInto(userNs(1), projectCreatorOf(caller(1)), 0, false, false)).toBe(false);
+    expect(mayTransferInto(userNs(1), projectCreatorOf(caller(2)), 0, false, true)).toBe(false);
+    expect(mayTransferInto(userNs(1), projectCreatorOf(caller(2, true)), 0, false, true)).toBe(true);
+    expect(mayTransferInto(groupNs, projectCreatorOf(caller(2)), 40, true, true)).toBe(true);
+    expect(mayTransferInto(groupNs, projectCreatorOf(caller(2)), 40, false, true)).toBe(false);
+    expect(mayTransferInto(groupNs, projectCreatorOf(caller(2)), 30, true, true)).toBe(false);
+    expect(mayTransferInto(groupNs, projectCreatorOf(caller(2, true)), 0, false, true)).toBe(true);
   });
 
   it('lowers a visibility above the group’s, keeps others', () => {
@@ -78,7 +80,7 @@ describe('project bounds', () => {
         last_activity_after: '2024-01-01T00:00:00.000Z',
         last_activity_before: '2024-02-01T00:00:00.000Z',
       },
-      undefined,
+      ANONYMOUS_SCOPE,
     ) as (project: Project) => boolean;
     expect(accept(project(3, '2024-01-15T00:00:00.000Z'))).toBe(true);
     expect(accept(project(2, '2024-01-15T00:00:00.000Z'))).toBe(false);

@@ -1,13 +1,11 @@
 /**
- * Parameters of the note routes of issues, merge requests, snippets and epics. The parent's
- * parameter is named as GitLab names it (`issue_iid`, `merge_request_iid`, `snippet_id`,
- * `epic_id`). A body's limits (blank, 1,000,000 characters) are the model's (#domain/notes.ts).
+ * Parameters of the note routes of every noteable parent. The parent's parameter is named as
+ * GitLab names it (each kind's in #domain/noteables.ts: `issue_iid`, `epic_id`, …). A body's
+ * limits (blank, 1,000,000 characters) are the model's (#domain/notes.ts).
  */
+import type { NoteParentParam } from '../noteables.ts';
 import { id, idOrPath, optional, params, reference, required, timestamp } from '../params.ts';
 import { timeOrderParams } from './issuables.ts';
-
-/** The parameter naming a note's parent. */
-export type NoteParentParam = 'issue_iid' | 'merge_request_iid' | 'snippet_id' | 'epic_id';
 
 const parent = <K extends NoteParentParam>(name: K) =>
   ({ id: required(idOrPath()), [name]: required(id()) }) as {

@@ -1,14 +1,15 @@
 /**
  * What a signed-in user reaches through membership: every project with their level (for `owned`,
  * `membership` and `min_access_level`), and the page of GET /projects that merges the lists
- * everyone sees with the hidden projects of the caller's groups, read only to the end of the page.
+ * everyone sees with the hidden projects of the user's groups, read only to the end of the page.
  */
 
 import { VISIBILITIES, type Visibility } from '#domain/access.ts';
+import { openlySeen } from '#domain/list-visibilities.ts';
 import { isMembershipActive } from '#domain/members.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
-import type { Caller } from '#domain/users.ts';
+import type { ReadScope } from '#domain/read-scope.ts';
 import {
   activeGroupMemberships,
   type GroupMembership,
@@ -161,26 +162,27 @@ async function activeMemberships(
 }
 
 /**
- * One page of GET /projects for a signed-in user without filters: the public (and internal)
- * lists and, for the hidden visibilities, the lists of every group in the subtrees of the
- * caller's groups, each read only to the end of the page and counted by its counter; merged
+ * One page of GET /projects for a signed-in user without filters: the lists of the visibilities
+ * they see openly and, for the hidden visibilities, the lists of every group in the subtrees of
+ * the reader's groups, each read only to the end of the page and counted by its counter; merged
  * with the hidden projects reached through a direct membership or a share, read whole (they are
- * the caller's own). After the membership lists: the member groups' lists, their subtrees'
+ * the reader's own). After the membership lists: the member groups' lists, their subtrees'
  * groups and shares and the direct projects, together; then the subgroups' lists beside the
- * shared projects. The caller's membership levels come with it (for `permissions`).
+ * shared projects. The reader's membership levels come with it (for `permissions`).
  */
 export async function listReachableProjects(query: {
-  caller: Caller;
+  /** A signed-in reader's scope: whose memberships are read. */
+  scope: ReadScope & { readonly memberId: number };
   order: ProjectOrder;
   sort: 'asc' | 'desc';
   page: PageRequest;
-  /** The caller's membership lists, when read ahead (see readMembershipLists). */
+  /** The reader's membership lists, when read ahead (see readMembershipLists). */
   memberships?: Promise<MembershipLists>;
 }): Promise<ListPage<Project> & { levels: MembershipLevels }> {
-  const { caller } = query;
-  const visible: Visibility[] = caller.external ? ['public'] : ['public', 'internal'];
+  const { scope } = query;
+  const visible = openlySeen(scope);
   const hidden = VISIBILITIES.filter((visibility) => !visible.includes(visibility));
-  const memberships = activeMemberships(query.memberships ?? readMembershipLists(caller.id));
+  const memberships = activeMemberships(query.memberships ?? readMembershipLists(scope.memberId));
   const listsOf = (groupIds: number[]): ListRef[] =>
     groupIds.flatMap((id) => hidden.map((visibility) => lists.namespaceProjects(id, visibility)));
   const hiddenSubtrees = (places: TreePlace[], limit: number) =>
@@ -205,7 +207,7 @@ export async function listReachableProjects(query: {
     ([own, ids, listed, whole]) =>
       listed && !whole.complete ? listsOf(ids.filter((id) => !own.includes(id))) : [],
   );
-  // Shares of projects and of groups with the caller's groups (and the groups below them).
+  // Shares of projects and of groups with the reader's groups (and the groups below them).
   const shareLinks = places.then((known) => readSubtrees(known, tree.shares));
   const groupShareLevels = Promise.all([memberships, shareLinks]).then(([{ groups }, links]) =>
     levelsThroughGroupShares(links, new Map(groups.map((m) => [m.groupId, m.accessLevel]))),
@@ -267,7 +269,7 @@ export async function listReachableProjects(query: {
 }
 
 /**
- * The caller's membership levels for `permissions` in project lists (see membershipLevelsOf),
+ * A user's membership levels for `permissions` in project lists (see membershipLevelsOf),
  * with the levels they reach through groups shared with their groups: one more round trip after
  * the membership lists (the share links in their groups' subtrees), beside the list's reads.
  */

@@ -1,11 +1,11 @@
 /** Pages of groups: the visibility lists, a group's children, and the groups a user belongs to. */
 
 import type { Visibility } from '#domain/access.ts';
-import { canReadGroup } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
+import { everyVisibility, openlySeen } from '#domain/list-visibilities.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
+import { type ReadScope, readsGroup } from '#domain/read-scope.ts';
 import { searchKeysForTerm } from '#domain/search.ts';
-import type { Caller } from '#domain/users.ts';
 import { type CredentialBatch, directAccessTo } from '../access/access.ts';
 import { groupSearchCandidateIds } from '../search/search-index.ts';
 import {
@@ -86,43 +86,46 @@ function authorizedBy(memberships: GroupMembership[], minimumAccess: number, ite
   );
 }
 
-/** A page of the group's direct subgroups that the caller can see. */
+/** A page of the group's direct subgroups that the reader can see. */
 export async function visibleSubgroupsPage(
   group: Group,
   access: number,
-  caller: Caller | undefined,
+  scope: ReadScope,
   input: { order_by?: ListOrder; sort?: 'asc' | 'desc' },
   page: PageRequest,
   filter: ((group: Group) => boolean) | undefined,
 ): Promise<ListPage<Group>> {
   const children = await childrenOf(group.id);
-  // A caller with no access to the group may still belong to some of its children.
-  const own = caller && access === 0 ? await directAccessTo(caller.id, children) : new Map<number, number>();
+  // A reader with no access to the group may still belong to some of its children.
+  const own =
+    scope.memberId !== undefined && access === 0
+      ? await directAccessTo(scope.memberId, children)
+      : new Map<number, number>();
   const visible = children.filter((child) =>
-    canReadGroup(child, caller, Math.max(access, own.get(child.id) ?? 0)),
+    readsGroup(scope, child, Math.max(access, own.get(child.id) ?? 0)),
   );
   return pageOf(visible, input.order_by ?? 'name', input.sort ?? 'asc', page, filter);
 }
 
 /**
- * A page of the group's descendants (its whole subtree, itself left out) that the caller can see:
- * one Query of the subtree on the tree index beside the caller's group memberships, so the cost
- * follows the subtree and the caller's memberships, never the table.
+ * A page of the group's descendants (its whole subtree, itself left out) that the reader can see:
+ * one Query of the subtree on the tree index beside the reader's group memberships, so the cost
+ * follows the subtree and the reader's memberships, never the table.
  */
 export async function visibleDescendantsPage(
   group: Group,
   access: number,
-  caller: Caller | undefined,
+  scope: ReadScope,
   input: { order_by?: ListOrder; sort?: 'asc' | 'desc' },
   page: PageRequest,
   filter: ((group: Group) => boolean) | undefined,
 ): Promise<ListPage<Group>> {
   const traversal = [...group.ancestor_ids, group.id];
   // Members of the group (or admins) see the whole subtree; others also through their own memberships.
-  const seesAll = Boolean(caller?.admin) || access > 0;
+  const seesAll = scope.seesAll || access > 0;
   const [subtree, memberships] = await Promise.all([
     readSubtrees([{ id: group.id, ancestor_ids: group.ancestor_ids }], tree.groups),
-    caller && !seesAll ? membershipsOfUser(caller.id) : [],
+    scope.memberId !== undefined && !seesAll ? membershipsOfUser(scope.memberId) : [],
   ]);
   const levels = new Map(memberships.map((membership) => [membership.groupId, membership.accessLevel]));
   const descendants = subtree
@@ -135,18 +138,18 @@ export async function visibleDescendantsPage(
           (highest, id) => Math.max(highest, levels.get(id) ?? 0),
           access,
         );
-        return canReadGroup(descendant, caller, level);
+        return readsGroup(scope, descendant, level);
       });
   return pageOf(visible, input.order_by ?? 'name', input.sort ?? 'asc', page, filter);
 }
 
 /**
- * A page of GET /groups. Anonymous: public groups. Admins: all groups. Users: the groups they
- * belong to (with ancestors and descendants), or with `all_available` also every public and
- * internal group. The caller's own groups are read while the visibility lists are. `visibility`
- * narrows the lists read and the caller's own groups, so the total still comes from counters.
+ * A page of GET /groups. Anonymous: public groups. Who sees all: all groups. Users: the groups
+ * they belong to (with ancestors and descendants), or with `all_available` also every group they
+ * see openly. The reader's own groups are read while the visibility lists are. `visibility`
+ * narrows the lists read and the reader's own groups, so the total still comes from counters.
  * A search the index narrows (`started`, from startGroupSearch) reads its candidates in place of
- * the lists, deciding which the caller reaches through membership from their memberships alone.
+ * the lists, deciding which the reader reaches through membership from their memberships alone.
  */
 export function visibleGroupsPage(
   input: {
@@ -156,22 +159,23 @@ export function visibleGroupsPage(
     order_by?: 'id' | 'name' | 'path';
     sort?: 'asc' | 'desc';
   },
-  caller: Caller | undefined,
+  scope: ReadScope,
   page: PageRequest,
   filter: ((group: Group) => boolean) | undefined,
   /** A search begun by startGroupSearch; only with a filter that holds the search. */
   started?: Promise<StartedGroupSearch | undefined>,
 ): Promise<ListPage<Group>> {
-  const allAvailable = input.all_available ?? Boolean(caller?.admin);
+  const allAvailable = input.all_available ?? scope.seesAll;
+  const memberId = scope.memberId;
   let visibilities: Visibility[] = [];
-  // The caller's memberships that reach groups beyond the lists read, and at which level.
+  // The reader's memberships that reach groups beyond the lists read, and at which level.
   let reach: { userId: number; minimumAccess: number } | undefined;
-  if (!caller) visibilities = ['public'];
-  else if (input.owned) reach = { userId: caller.id, minimumAccess: 50 };
-  else if (caller.admin && allAvailable) visibilities = ['public', 'internal', 'private'];
+  if (memberId === undefined) visibilities = openlySeen(scope);
+  else if (input.owned) reach = { userId: memberId, minimumAccess: 50 };
+  else if (scope.seesAll && allAvailable) visibilities = everyVisibility();
   else {
-    reach = { userId: caller.id, minimumAccess: 0 };
-    if (allAvailable) visibilities = caller.external ? ['public'] : ['public', 'internal'];
+    reach = { userId: memberId, minimumAccess: 0 };
+    if (allAvailable) visibilities = openlySeen(scope);
   }
   const wanted = input.visibility;
   if (wanted !== undefined) visibilities = visibilities.filter((visibility) => visibility === wanted);
@@ -184,7 +188,7 @@ export function visibleGroupsPage(
       : own.then((items) => items.filter((item) => item.visibility === wanted));
   };
   if (!started || !filter) return mergedListsPage(readLists, ownGroups(), input, page, filter);
-  // A search: the memberships (read ahead when this container knew the caller) beside the index's
+  // A search: the memberships (read ahead when this container knew the reader) beside the index's
   // answer, then either its candidates alone or, for a term it cannot narrow, the lists.
   return started.then(async (search) => {
     const readAhead = search?.memberships;
@@ -228,7 +232,7 @@ function mergedListsPage(
 
 /**
  * The page a search narrowed by the index gives: the candidates that sit in one of the lists the
- * caller would have read or that the caller reaches through membership, through the same filter
+ * reader would have read or that the reader reaches through membership, through the same filter
  * and order as the lists' read (the search itself is in the filter, so every candidate is checked).
  */
 function candidatesPage(

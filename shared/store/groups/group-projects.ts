@@ -3,14 +3,13 @@
  * paths, names and namespace rules follow it, and so do the shares of it.
  */
 
-import { ACCESS, VISIBILITIES, type Visibility } from '#domain/access.ts';
-import { seesAllGroupProjects } from '#domain/group-policy.ts';
+import { ACCESS, VISIBILITIES } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { projectListFilter } from '#domain/project-lists.ts';
 import type { ProjectPage } from '#domain/project-views.ts';
-import { canReadProject, NO_ACCESS, type Project, type ProjectAccess } from '#domain/projects.ts';
-import type { Caller } from '#domain/users.ts';
+import { NO_ACCESS, type Project, type ProjectAccess } from '#domain/projects.ts';
+import { type ReadScope, readsProject, seesAllOfGroup } from '#domain/read-scope.ts';
 import {
   accessFromLevels,
   type KnownLevels,
@@ -19,7 +18,7 @@ import {
   readMembershipLists,
 } from '../access/access.ts';
 import { memberProjectsOf } from '../access/project-reach.ts';
-import { namespaceOfGroup } from '../projects/namespaces.ts';
+import { namespaceOfGroup } from '../projects/namespace-lookup.ts';
 import { decodeProject, getProjectsRaw, withProjectCounters } from '../projects/project-items.ts';
 import { listNamespaceProjects, startMemberView } from '../projects/project-lists.ts';
 import type { ProjectListRequest } from '../projects/project-pages.ts';
@@ -39,14 +38,14 @@ const DETAIL_PROJECTS = 100;
 export interface GroupDetailReads {
   sharedLinks: Promise<Raw[]>;
   memberships: Promise<MembershipLists> | undefined;
-  /** The group's projects as its members see them (startMemberView), for a signed-in caller. */
+  /** The group's projects as its members see them (startMemberView), for a signed-in reader. */
   memberView: Promise<ListPage<Project> | undefined> | undefined;
 }
 
 /** The projects of a group's detail: by name, the first DETAIL_PROJECTS. */
 const detailProjects = (
   namespaceId: number,
-  caller: Caller | undefined,
+  scope: ReadScope,
   seesAll: boolean,
   levels?: Promise<KnownLevels>,
 ) =>
@@ -55,68 +54,69 @@ const detailProjects = (
     order: 'name',
     sort: 'asc',
     page: { page: 1, perPage: DETAIL_PROJECTS },
-    caller,
+    scope,
     seesAll,
     levels,
   });
 
 /**
- * Starts a group's detail reads once its item is read: its share links, the caller's lists and,
- * for a signed-in caller, the projects as members see them.
+ * Starts a group's detail reads once its item is read: its share links, the reader's lists and,
+ * for a signed-in reader, the projects as members see them.
  */
-export function startGroupDetail(
-  item: Promise<Raw | undefined>,
-  caller: Caller | undefined,
-): GroupDetailReads {
+export function startGroupDetail(item: Promise<Raw | undefined>, scope: ReadScope): GroupDetailReads {
   const sharedLinks = item.then((found) => (found ? sharedLinksOfGroup(Number(found.id)) : []));
   sharedLinks.catch(() => undefined);
-  const memberships = caller ? item.then(() => readMembershipLists(caller.id)) : undefined;
+  const memberId = scope.memberId;
+  const memberships = memberId !== undefined ? item.then(() => readMembershipLists(memberId)) : undefined;
   memberships?.catch(() => undefined);
-  const memberView = caller ? startMemberView(item, (id) => detailProjects(id, caller, true)) : undefined;
+  const memberView =
+    memberId !== undefined ? startMemberView(item, (id) => detailProjects(id, scope, true)) : undefined;
   return { sharedLinks, memberships, memberView };
 }
 
 /**
- * Projects shared with the group that the caller can read (the first DETAIL_PROJECTS), with the
- * caller's access to each: read once, for deciding and for `permissions`.
+ * Projects shared with the group that the reader can read (the first DETAIL_PROJECTS), with the
+ * reader's access to each: read once, for deciding and for `permissions`.
  */
 async function sharedProjectsOf(
   links: Promise<Raw[]>,
-  caller: Caller | undefined,
+  scope: ReadScope,
   levels?: Promise<KnownLevels>,
 ): Promise<ProjectPage> {
   const projects = (await getProjectsRaw((await links).map((link) => Number(link.project_id)))).map(
     decodeProject,
   );
-  const access = caller
-    ? await accessFromLevels(caller.id, projects, levels)
-    : new Map<number, ProjectAccess>();
-  const readable = caller?.admin
+  const access =
+    scope.memberId !== undefined
+      ? await accessFromLevels(scope.memberId, projects, levels)
+      : new Map<number, ProjectAccess>();
+  const readable = scope.seesAll
     ? projects
-    : projects.filter((project) => canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS));
+    : projects.filter((project) => readsProject(scope, project, access.get(project.id) ?? NO_ACCESS));
   const items = readable.slice(0, DETAIL_PROJECTS);
   return { items, total: items.length, access };
 }
 
 /**
- * The projects and shared projects shown inside a group's detail, as the caller may see them:
+ * The projects and shared projects shown inside a group's detail, as the reader may see them:
  * the namespace's lists and the shared projects read side by side, permissions from the levels.
  */
 export async function groupDetailProjects(
   group: Group,
   groupAccess: number,
-  caller: Caller | undefined,
+  scope: ReadScope,
   reads?: GroupDetailReads,
 ): Promise<{ projects: ProjectPage; shared: ProjectPage }> {
-  const levels = caller ? membershipLevelsOf(caller.id, reads?.memberships) : undefined;
+  const memberId = scope.memberId;
+  const levels = memberId !== undefined ? membershipLevelsOf(memberId, reads?.memberships) : undefined;
   const links = reads?.sharedLinks ?? sharedLinksOfGroup(group.id);
-  const seesAll = seesAllGroupProjects(caller, groupAccess);
+  const seesAll = seesAllOfGroup(scope, groupAccess);
   const begun = seesAll ? reads?.memberView : undefined;
   const [own, shared] = await Promise.all([
-    Promise.resolve(begun).then((page) => page ?? detailProjects(group.id, caller, seesAll, levels)),
-    sharedProjectsOf(links, caller, levels),
+    Promise.resolve(begun).then((page) => page ?? detailProjects(group.id, scope, seesAll, levels)),
+    sharedProjectsOf(links, scope, levels),
   ]);
-  const ownAccess = caller ? await accessFromLevels(caller.id, own.items, levels) : new Map();
+  const ownAccess = memberId !== undefined ? await accessFromLevels(memberId, own.items, levels) : new Map();
   return { projects: { ...own, access: ownAccess }, shared };
 }
 
@@ -146,48 +146,46 @@ async function renameShares(group: Group): Promise<void> {
   }
 }
 
-/** The visibilities of a subtree's projects a caller may see without any membership. */
-const openVisibilities = (caller: Caller | undefined): Visibility[] =>
-  !caller ? ['public'] : caller.external ? ['public'] : ['public', 'internal'];
-
 /**
  * One page of the projects of a group and of every subgroup below it (`include_subgroups`) that
- * the caller can see: one Query of the subtree per visibility on the tree index (only the private
- * one for callers who may see private projects there), beside the caller's membership lists; the
- * cost follows the subtree, never the table. Sorted, filtered and counted in memory.
+ * the reader can see: one Query of the subtree per visibility on the tree index (for an anonymous
+ * reader only those seen openly), beside the reader's membership lists; the cost follows the
+ * subtree, never the table. Sorted, filtered and counted in memory.
  */
 export async function subtreeProjectsPage(
   group: Group,
   groupAccess: number,
   input: ProjectListRequest,
-  caller: Caller | undefined,
+  scope: ReadScope,
   page: PageRequest,
   memberships?: Promise<MembershipLists>,
 ): Promise<ProjectPage> {
-  const seesAll = seesAllGroupProjects(caller, groupAccess);
-  const levels = caller ? membershipLevelsOf(caller.id, memberships) : undefined;
-  const visibilities = seesAll || caller ? VISIBILITIES : openVisibilities(caller);
+  const seesAll = seesAllOfGroup(scope, groupAccess);
+  const memberId = scope.memberId;
+  const levels = memberId !== undefined ? membershipLevelsOf(memberId, memberships) : undefined;
+  const visibilities = seesAll || memberId !== undefined ? VISIBILITIES : scope.open;
   const place = [{ id: group.id, ancestor_ids: group.ancestor_ids }];
   const [parts, starred, owned] = await Promise.all([
     Promise.all(visibilities.map((visibility) => readSubtrees(place, tree.projects(visibility)))),
-    caller && input.starred ? starredProjectIds(caller.id) : undefined,
-    caller && input.owned ? memberProjectsOf(caller.id) : undefined,
+    memberId !== undefined && input.starred ? starredProjectIds(memberId) : undefined,
+    memberId !== undefined && input.owned ? memberProjectsOf(memberId) : undefined,
   ]);
   const order = input.order_by ?? 'created_at';
   const sorted = mergeSorted(parts, order, input.sort ?? 'desc').map(decodeProject);
-  const access = caller
-    ? await accessFromLevels(caller.id, sorted, levels)
-    : new Map<number, ProjectAccess>();
+  const access =
+    memberId !== undefined
+      ? await accessFromLevels(memberId, sorted, levels)
+      : new Map<number, ProjectAccess>();
   const narrowing: ((project: Project) => boolean)[] = [];
   if (starred) {
     const ids = new Set(starred);
     narrowing.push((project) => ids.has(project.id));
   }
   if (owned) narrowing.push((project) => (owned.levels.get(project.id) ?? 0) >= ACCESS.owner);
-  const filter = projectListFilter(input, caller, narrowing) ?? (() => true);
+  const filter = projectListFilter(input, scope, narrowing) ?? (() => true);
   const visible = sorted.filter(
     (project) =>
-      filter(project) && (seesAll || canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS)),
+      filter(project) && (seesAll || readsProject(scope, project, access.get(project.id) ?? NO_ACCESS)),
   );
   const offset = offsetOf(page);
   const items = await withProjectCounters(visible.slice(offset, offset + page.perPage));

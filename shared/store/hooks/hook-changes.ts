@@ -15,16 +15,21 @@ import {
 } from '#domain/hook-events.ts';
 import type { Issue } from '#domain/issues.ts';
 import type { MergeRequest } from '#domain/merge-requests.ts';
+import {
+  type HookedNoteableType,
+  type NoteableParent,
+  type NoteableParents,
+  reachesHooks,
+} from '#domain/noteables.ts';
 import type { Note } from '#domain/notes.ts';
 import type { Project } from '#domain/projects.ts';
-import type { Snippet } from '#domain/snippets.ts';
 import type { User } from '#domain/users.ts';
 import { decodeIssue, readIssue } from '../issuables/issues.ts';
 import {
   decodeMergeRequestItemInline,
   decodeMergeRequestItems,
   readMergeRequest,
-} from '../issuables/merge-requests.ts';
+} from '../issuables/merge-request-items.ts';
 import { decodeNoteItems } from '../issuables/notes.ts';
 import { readSnippet } from '../issuables/snippets.ts';
 import { getProject } from '../projects/project-items.ts';
@@ -140,52 +145,45 @@ async function mergeRequestChange(item: Raw, previousItem: Raw | undefined): Pro
 export interface HookChangeContext {
   project: Project;
   users: Map<number, User>;
-  /** A note's parent. */
-  issue?: Issue;
-  mergeRequest?: MergeRequest;
-  snippet?: Snippet;
+  /** A note's parent (none once it is gone). */
+  noteParent?: NoteableParent;
 }
 
 /** The project, the users and (for a note) the parent a change's payload shows; undefined when the project is gone. */
 export async function readHookChangeContext(change: HookChange): Promise<HookChangeContext | undefined> {
   const userIds = new Set<number>([change.actorId]);
-  const parent: Promise<NoteParentRead> =
-    change.kind === 'note' ? readNoteParent(change.note) : Promise.resolve({});
-  const [project, found] = await Promise.all([getProject(change.projectId), parent]);
+  const parent = change.kind === 'note' ? readNoteParent(change.note) : Promise.resolve(undefined);
+  const [project, noteParent] = await Promise.all([getProject(change.projectId), parent]);
   if (!project) return undefined;
+  // A note's parent that has assignees (an issuable) names its users as the issuable's own event does.
+  const parentIssuable = noteParent && 'assignee_ids' in noteParent.item ? noteParent.item : undefined;
   const issuable =
     change.kind === 'issue'
       ? change.issue
       : change.kind === 'merge_request'
         ? change.mergeRequest
-        : (found.issue ?? found.mergeRequest);
+        : parentIssuable;
   const before = change.kind === 'note' ? undefined : change.previous;
   for (const shown of [issuable, before]) {
     if (!shown) continue;
     userIds.add(shown.author_id);
     for (const id of shown.assignee_ids) userIds.add(id);
   }
-  return { project, users: await getUsers([...userIds]), ...found };
+  return { project, users: await getUsers([...userIds]), ...(noteParent ? { noteParent } : {}) };
 }
 
-type NoteParentRead = { issue?: Issue; mergeRequest?: MergeRequest; snippet?: Snippet };
+/** How the parent a note's payload shows is read, for each kind whose notes reach hooks. */
+const NOTE_PARENT_READS: {
+  [K in HookedNoteableType]: (note: Note) => Promise<NoteableParents[K] | undefined>;
+} = {
+  Issue: (note) => readIssue(Number(note.project_id), Number(note.noteable_iid)),
+  MergeRequest: (note) => readMergeRequest(Number(note.project_id), Number(note.noteable_iid)),
+  Snippet: (note) => readSnippet(note.noteable_id),
+};
 
-async function readNoteParent(note: Note): Promise<NoteParentRead> {
-  const projectId = Number(note.project_id);
-  switch (note.noteable_type) {
-    case 'Issue': {
-      const issue = await readIssue(projectId, Number(note.noteable_iid));
-      return issue ? { issue } : {};
-    }
-    case 'MergeRequest': {
-      const mergeRequest = await readMergeRequest(projectId, Number(note.noteable_iid));
-      return mergeRequest ? { mergeRequest } : {};
-    }
-    case 'Snippet': {
-      const snippet = await readSnippet(note.noteable_id);
-      return snippet ? { snippet } : {};
-    }
-    default:
-      return {};
-  }
+async function readNoteParent(note: Note): Promise<NoteableParent | undefined> {
+  const type = note.noteable_type;
+  if (!reachesHooks(type)) return undefined;
+  const item = await NOTE_PARENT_READS[type](note);
+  return item ? ({ type, item } as NoteableParent) : undefined;
 }

@@ -9,6 +9,7 @@ import { getItem } from '../table/items.ts';
 import { inLists, keys, lists, sortAttributes, stripStorage } from '../table/keys.ts';
 import { readListHead } from '../table/lists.ts';
 import { longText, type StoredText, type TextGuard, writeParts } from '../table/long-text.ts';
+import { parentKeyOf } from '../table/noteable-keys.ts';
 import type { Raw } from '../table/raw.ts';
 import { listSortAttributes } from '../table/table.ts';
 import {
@@ -30,14 +31,6 @@ import {
 import { getUsers } from '../users/users.ts';
 
 /** A note as the store reads it: where a long body's parts are (noteEntity never shows it). */
-/** The partition that holds a noteable parent and its notes, by the parent's kind. */
-export const notePartitionOf = {
-  issue: (projectId: number, iid: number) => keys.issue(projectId, iid).pk,
-  mergeRequest: (projectId: number, iid: number) => keys.mergeRequest(projectId, iid).pk,
-  snippet: (id: number) => keys.snippet(id).pk,
-  epic: (id: number) => keys.epic(id).pk,
-};
-
 export interface StoredNote extends Note {
   body_parts?: { generation: string; count: number };
 }
@@ -194,20 +187,6 @@ export async function noteSteps(
   await writeParts(body);
   const count = countOnParent(parentKey, 1, note.system);
   return { note, put: put(noteItem(parentKey.pk, note, body), NEW_ITEM), count };
-}
-
-/** The key of the item a note hangs on, as the note (or a new note's parent) records it. */
-export function parentKeyOf(parent: NoteParent): Key {
-  switch (parent.type) {
-    case 'Issue':
-      return keys.issue(Number(parent.project_id), Number(parent.iid));
-    case 'MergeRequest':
-      return keys.mergeRequest(Number(parent.project_id), Number(parent.iid));
-    case 'Snippet':
-      return keys.snippet(parent.id);
-    case 'Epic':
-      return keys.epic(parent.id);
-  }
 }
 
 const parentOf = (note: Note): NoteParent => ({

@@ -5,21 +5,20 @@
  * whoever forks at the same time.
  */
 
-import { visibleWithoutMembership } from '#domain/access.ts';
 import { ApiError, conflict, notFound } from '#domain/errors.ts';
 import { type ForkInput, forkedProjectFrom, minimumListLevel } from '#domain/forks.ts';
+import type { ProjectCreator } from '#domain/namespaces.ts';
 import { type PageRequest, slicePage } from '#domain/pagination.ts';
 import { projectListFilter } from '#domain/project-lists.ts';
 import type { ProjectPage } from '#domain/project-views.ts';
 import {
-  canReadProject,
   effectiveAccess,
   NO_ACCESS,
   type Project,
   type ProjectAccess,
   type ProjectNamespace,
 } from '#domain/projects.ts';
-import type { Caller } from '#domain/users.ts';
+import { type ReadScope, readsProject, seesOpenly } from '#domain/read-scope.ts';
 import { accessFromLevels, membershipLevelsOf } from '../access/access.ts';
 import { counterChange, itemCounter } from '../table/counters.ts';
 import { getItem, readPartition } from '../table/items.ts';
@@ -41,7 +40,8 @@ import {
   update,
 } from '../table/transaction.ts';
 import { getUser } from '../users/users.ts';
-import { creatableNamespace, personalNamespaceId } from './namespaces.ts';
+import { personalNamespaceId } from './namespace-lookup.ts';
+import { creatableNamespace } from './project-creation.ts';
 import {
   decodeProject,
   getProject,
@@ -86,18 +86,18 @@ async function namespaceIdOf(reference: string | number): Promise<number | undef
 }
 
 /**
- * The namespace a fork goes to: the caller's own when none is named; otherwise one they may create
- * projects in (admins: any). 404 `Target Namespace Not Found` for a missing or refused one.
+ * The namespace a fork goes to: the creator's own when none is named; otherwise one they may create
+ * projects in (see creatableNamespace). 404 `Target Namespace Not Found` for a missing or refused one.
  */
 async function forkNamespace(
-  caller: Caller,
+  creator: ProjectCreator,
   reference: string | number | undefined,
 ): Promise<ProjectNamespace> {
-  if (reference === undefined) return creatableNamespace(caller, undefined);
+  if (reference === undefined) return creatableNamespace(creator, undefined);
   const id = await namespaceIdOf(reference);
   if (id === undefined) throw targetNamespaceNotFound();
   try {
-    return await creatableNamespace(caller, id);
+    return await creatableNamespace(creator, id);
   } catch (error) {
     // creatableNamespace's "namespace is not valid" (400) is the fork's 404.
     if (error instanceof ApiError && error.status === 400) throw targetNamespaceNotFound();
@@ -128,18 +128,18 @@ const takenAsConflict = (error: unknown) => {
 };
 
 /**
- * Forks `source` for the caller into the namespace asked for. One transaction: the new project
+ * Forks `source` for the creator into the namespace asked for. One transaction: the new project
  * (scheduled, `forked_from_project_id` = source), its route, name and counters, the link in the
- * source's partition and the source's `forks_count`. The caller's access to the fork comes along
+ * source's partition and the source's `forks_count`. The creator's access to the fork comes along
  * (for `permissions`).
  */
-export async function createFork(caller: Caller, source: Project, request: ForkRequest) {
+export async function createFork(creator: ProjectCreator, source: Project, request: ForkRequest) {
   const reference = request.namespace_id ?? request.namespace_path ?? request.namespace;
-  const namespace = await forkNamespace(caller, reference);
+  const namespace = await forkNamespace(creator, reference);
   const runnersToken = newRunnersToken();
   const place = (current: ProjectNamespace) =>
     createProject(
-      forkedProjectFrom(source, request, current, caller.id, runnersToken),
+      forkedProjectFrom(source, request, current, creator.userId, runnersToken),
       current.owner_id,
       (fork) => [
         put(forkLinkItem(source.id, fork.id, fork.created_at), NEW_ITEM),
@@ -152,9 +152,9 @@ export async function createFork(caller: Caller, source: Project, request: ForkR
       namespace,
       place,
       // The namespace was renamed between our read and our write: place it as it is now.
-      () => forkNamespace(caller, namespace.id),
+      () => forkNamespace(creator, namespace.id),
     );
-    const access = await accessFromLevels(caller.id, [fork], undefined);
+    const access = await accessFromLevels(creator.userId, [fork], undefined);
     return { project: fork, access: access.get(fork.id) };
   } catch (error) {
     throw takenAsConflict(error);
@@ -244,31 +244,31 @@ export async function readForks(sourceId: number): Promise<Raw[]> {
 
 /**
  * One page of a project's forks (as `readForks` read them, beside the source's access check) that
- * the caller can see, with the common list parameters: filtered, sorted and paged in memory. The
- * caller's membership levels (and starred projects, when asked) are read in one round.
+ * the scope sees, with the common list parameters: filtered, sorted and paged in memory. The
+ * member's levels (and starred projects, when asked) are read in one round.
  */
 export async function forksPage(
   raw: Raw[],
   input: ProjectListRequest,
-  caller: Caller | undefined,
+  scope: ReadScope,
   page: PageRequest,
 ): Promise<ProjectPage> {
-  const levels = caller ? membershipLevelsOf(caller.id) : undefined;
-  const starred = caller && input.starred ? starredProjectIds(caller.id) : undefined;
+  const { memberId } = scope;
+  const levels = memberId !== undefined ? membershipLevelsOf(memberId) : undefined;
+  const starred = memberId !== undefined && input.starred ? starredProjectIds(memberId) : undefined;
   starred?.catch(() => undefined);
   const forks = raw.map(decodeProject);
-  const access: Map<number, ProjectAccess> = caller
-    ? await accessFromLevels(caller.id, forks, levels)
-    : new Map();
+  const access: Map<number, ProjectAccess> =
+    memberId !== undefined ? await accessFromLevels(memberId, forks, levels) : new Map();
   const accessTo = (fork: Project) => access.get(fork.id) ?? NO_ACCESS;
   const starredIds = starred && new Set(await starred);
   const minimum = minimumListLevel(input);
-  const narrowing: ((project: Project) => boolean)[] = [
-    (fork) => canReadProject(fork, caller, accessTo(fork)),
-  ];
-  if (caller && minimum !== undefined) narrowing.push((fork) => effectiveAccess(accessTo(fork)) >= minimum);
+  const narrowing: ((project: Project) => boolean)[] = [(fork) => readsProject(scope, fork, accessTo(fork))];
+  if (memberId !== undefined && minimum !== undefined) {
+    narrowing.push((fork) => effectiveAccess(accessTo(fork)) >= minimum);
+  }
   if (input.starred) narrowing.push((fork) => Boolean(starredIds?.has(fork.id)));
-  const accept = projectListFilter(input, caller, narrowing) ?? (() => true);
+  const accept = projectListFilter(input, scope, narrowing) ?? (() => true);
   const order = listSortAttributes[input.order_by ?? 'created_at'];
   const direction = input.sort === 'asc' ? 1 : -1;
   const sorted = raw
@@ -282,14 +282,11 @@ export async function forksPage(
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * The sources of the forks among `projects` that the caller may see, by id, for
- * `forked_from_project`: one batch read of those not on the page already, and for private ones a
- * caller is no admin of, one batch read of their memberships.
+ * The sources of the forks among `projects` that the scope sees, by id, for
+ * `forked_from_project`: one batch read of those not on the page already, and for those its
+ * visibilities do not open, one batch read of the member's memberships.
  */
-export async function forkSourcesOf(
-  projects: Project[],
-  caller: Caller | undefined,
-): Promise<Map<number, Project>> {
+export async function forkSourcesOf(projects: Project[], scope: ReadScope): Promise<Map<number, Project>> {
   const onPage = new Map(projects.map((project) => [project.id, project]));
   const wanted = [
     ...new Set(
@@ -300,41 +297,41 @@ export async function forkSourcesOf(
   const missing = wanted.filter((id) => !onPage.has(id));
   const read = missing.length ? (await getProjectsRaw(missing)).map(decodeProject) : [];
   const sources = [...wanted.flatMap((id) => onPage.get(id) ?? []), ...read];
-  return new Map((await readableOnly(sources, caller)).map((source) => [source.id, source]));
+  return new Map((await readableOnly(sources, scope)).map((source) => [source.id, source]));
 }
 
 /** The fork sources a page's entities show; none for simple entities, which show no forked_from_project. */
 export const forkSourcesFor = (
   projects: Project[],
-  caller: Caller | undefined,
+  scope: ReadScope,
   view: { simple?: boolean },
 ): Promise<Map<number, Project> | undefined> =>
-  view.simple ? Promise.resolve(undefined) : forkSourcesOf(projects, caller);
+  view.simple ? Promise.resolve(undefined) : forkSourcesOf(projects, scope);
 
-/** The projects the caller may read; memberships are read only for those visibility does not open. */
-async function readableOnly(projects: Project[], caller: Caller | undefined): Promise<Project[]> {
-  const open = (project: Project) => visibleWithoutMembership(project.visibility, caller);
+/** The projects the scope reads; memberships are read only for those its visibilities do not open. */
+async function readableOnly(projects: Project[], scope: ReadScope): Promise<Project[]> {
+  const open = (project: Project) => seesOpenly(scope, project.visibility);
   const closed = projects.filter((project) => !open(project));
-  if (!caller || closed.length === 0) return projects.filter(open);
-  const access = await accessFromLevels(caller.id, closed, undefined);
+  if (scope.memberId === undefined || closed.length === 0) return projects.filter(open);
+  const access = await accessFromLevels(scope.memberId, closed, undefined);
   return projects.filter(
-    (project) => open(project) || canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS),
+    (project) => open(project) || readsProject(scope, project, access.get(project.id) ?? NO_ACCESS),
   );
 }
 
 /**
  * The source of a project read ahead (GET /projects/:id): started as soon as the project's item
- * is read, beside the caller's access check; undefined when it is no fork or the caller may not
+ * is read, beside the reader's access check; undefined when it is no fork or the scope does not
  * see the source.
  */
 export async function readableForkSource(
   item: Promise<{ item: Raw | undefined }>,
-  caller: Caller | undefined,
+  scope: ReadScope,
 ): Promise<Project | undefined> {
   const sourceId = (await item).item?.forked_from_project_id;
   if (typeof sourceId !== 'number') return undefined;
   const source = await getProject(sourceId);
   if (!source) return undefined;
-  const [readable] = await readableOnly([source], caller);
+  const [readable] = await readableOnly([source], scope);
   return readable;
 }

@@ -1,10 +1,12 @@
-/** Pages of projects: the visibility lists and a namespace's lists, as a caller may see them. */
+/** Pages of projects: the visibility lists and a namespace's lists, as a reader may see them. */
 
 import { VISIBILITIES, type Visibility } from '#domain/access.ts';
+import { openlySeen, seenThroughMembership } from '#domain/list-visibilities.ts';
 import { isMembershipActive, memberMatchesQuery } from '#domain/members.ts';
 import type { PageRequest } from '#domain/pagination.ts';
-import { canReadProject, NO_ACCESS, type Project } from '#domain/projects.ts';
-import type { Caller, User } from '#domain/users.ts';
+import { NO_ACCESS, type Project } from '#domain/projects.ts';
+import { type ReadScope, readsProject } from '#domain/read-scope.ts';
+import type { User } from '#domain/users.ts';
 import { accessFromLevels, type KnownLevels } from '../access/access.ts';
 import { lists } from '../table/keys.ts';
 import { type ListPage, listMerged, readListCount, readWholeList } from '../table/lists.ts';
@@ -31,36 +33,34 @@ export interface NamespaceProjectsQuery {
   sort: 'asc' | 'desc';
   page: PageRequest;
   filter?: (project: Project) => boolean;
-  /** Who asks: members and admins see every project, others the visible ones (see below). */
-  caller: Caller | undefined;
+  /** Who reads: with `seesAll` every project, otherwise the ones the scope reads (see below). */
+  scope: ReadScope;
   seesAll: boolean;
-  /** The caller's membership levels when already being read (see membershipLevelsOf). */
+  /** The reader's membership levels when already being read (see membershipLevelsOf). */
   levels?: Promise<KnownLevels>;
 }
 
 /**
- * One page of a namespace's projects. The namespace's lists are split by visibility, so a caller
+ * One page of a namespace's projects. The namespace's lists are split by visibility, so a reader
  * reads only the lists they may see, to the end of the page: everything for members and admins,
- * public (and internal) for others, plus the private projects a non-member reaches through a
+ * those seen openly for others, plus the hidden projects a signed-in non-member reaches through a
  * project membership or a share, read beside those lists.
  */
 export async function listNamespaceProjects(query: NamespaceProjectsQuery): Promise<ListPage<Project>> {
-  const { caller, namespaceId } = query;
+  const { scope, namespaceId } = query;
+  const memberId = scope.memberId;
   let visibilities: Visibility[] = [...VISIBILITIES];
   let extra: Promise<Raw[]> | Raw[] = [];
   if (!query.seesAll) {
-    visibilities = !caller ? ['public'] : caller.external ? ['public'] : ['public', 'internal'];
-    if (caller) {
+    visibilities = openlySeen(scope);
+    if (memberId !== undefined) {
       extra = (async () => {
-        const hidden = await namespaceProjectsRaw(
-          namespaceId,
-          caller.external ? ['internal', 'private'] : ['private'],
-        );
+        const hidden = await namespaceProjectsRaw(namespaceId, seenThroughMembership(scope));
         const projects = hidden.map(decodeProject);
-        const access = await accessFromLevels(caller.id, projects, query.levels);
+        const access = await accessFromLevels(memberId, projects, query.levels);
         return hidden.filter((_, index) => {
           const project = projects[index] as Project;
-          return canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS);
+          return readsProject(scope, project, access.get(project.id) ?? NO_ACCESS);
         });
       })();
     }

@@ -1,19 +1,19 @@
 /**
  * The project lists as endpoints ask for them: one call per list that reads the page and the
- * caller's access to each project on it (for `permissions`), each read started as soon as what
+ * reader's access to each project on it (for `permissions`), each read started as soon as what
  * it needs is known, so a page costs the round trips of its longest chain and no more.
  */
 
 import { ACCESS } from '#domain/access.ts';
 import { notFound } from '#domain/errors.ts';
-import { seesAllGroupProjects, seesAllUserProjects } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { type ProjectListParams, projectListFilter } from '#domain/project-lists.ts';
 import type { ProjectPage } from '#domain/project-views.ts';
 import type { Project, ProjectAccess } from '#domain/projects.ts';
+import { type ReadScope, seesAllOfGroup, seesAllOfUser } from '#domain/read-scope.ts';
 import { searchKeysForTerm } from '#domain/search.ts';
-import type { Caller, User } from '#domain/users.ts';
+import type { User } from '#domain/users.ts';
 import {
   accessFromLevels,
   type CredentialBatch,
@@ -54,23 +54,25 @@ export interface StartedProjectList {
   candidateIds: number[] | undefined;
 }
 
-/** The page with the caller's access to each project, read from `levels` where known. */
+/** The page with the reader's access to each project, read from `levels` where known. */
 async function withAccess(
   page: ListPage<Project>,
-  caller: Caller | undefined,
+  scope: ReadScope,
   levels: Promise<KnownLevels> | undefined,
 ): Promise<ProjectPage> {
-  const access = levels && caller ? await accessFromLevels(caller.id, page.items, levels) : new Map();
+  const memberId = scope.memberId;
+  const access =
+    levels && memberId !== undefined ? await accessFromLevels(memberId, page.items, levels) : new Map();
   return { ...page, access: access as Map<number, ProjectAccess> };
 }
 
-/** Lists narrowed to the caller's own sets (read from those sets, not from the whole lists). */
+/** Lists narrowed to the reader's own sets (read from those sets, not from the whole lists). */
 const narrowed = (input: ProjectListRequest) =>
   Boolean(input.owned || input.membership || input.starred || input.min_access_level !== undefined);
 
 /**
- * GET /projects' reads that need no caller: the caller's membership lists when this container
- * knows whose credential it is, and a search's candidates from the index.
+ * GET /projects' reads that need no reader: the likely reader's membership lists when this
+ * container knows whose credential it is, and a search's candidates from the index.
  */
 export async function startProjectList(
   input: ProjectListRequest,
@@ -85,38 +87,46 @@ export async function startProjectList(
 }
 
 /**
- * One page of GET /projects: the projects the caller may see (see projectListScope), through the
+ * One page of GET /projects: the projects the reader may see (see projectListScope), through the
  * search index when a search narrows, or the lists read to the end of the page.
  */
 export async function visibleProjectsPage(
   input: ProjectListRequest,
-  caller: Caller | undefined,
+  scope: ReadScope,
   page: PageRequest,
   started: Promise<StartedProjectList>,
 ): Promise<ProjectPage> {
   const { memberships: guessed, candidateIds } = await started;
-  const readAhead = caller && guessed?.userId === caller.id ? Promise.resolve(guessed) : undefined;
+  const memberId = scope.memberId;
+  const readAhead =
+    memberId !== undefined && guessed?.userId === memberId ? Promise.resolve(guessed) : undefined;
   const order = input.order_by ?? 'created_at';
   const sort = input.sort ?? 'desc';
-  const filter = projectListFilter(input, caller);
-  const full = caller && !input.simple;
+  const filter = projectListFilter(input, scope);
+  const full = memberId !== undefined && !input.simple;
   if (candidateIds && filter) {
     // A search the index narrows: read only its candidates.
     const levels =
-      caller && !(caller.admin && input.simple)
-        ? membershipLevelsWithShares(caller.id, readAhead)
+      memberId !== undefined && !(scope.seesAll && input.simple)
+        ? membershipLevelsWithShares(memberId, readAhead)
         : undefined;
-    const result = await searchProjects({ caller, candidateIds, filter, order, sort, page, levels });
-    return withAccess(result, caller, full ? levels : undefined);
+    const result = await searchProjects({ scope, candidateIds, filter, order, sort, page, levels });
+    return withAccess(result, scope, full ? levels : undefined);
   }
-  if (caller && !caller.admin && !narrowed(input) && !filter) {
+  if (memberId !== undefined && !scope.seesAll && !narrowed(input) && !filter) {
     // The common case reads every list only to the end of the page.
-    const result = await listReachableProjects({ caller, order, sort, page, memberships: readAhead });
-    return withAccess(result, caller, full ? Promise.resolve(result.levels) : undefined);
+    const result = await listReachableProjects({
+      scope: { ...scope, memberId },
+      order,
+      sort,
+      page,
+      memberships: readAhead,
+    });
+    return withAccess(result, scope, full ? Promise.resolve(result.levels) : undefined);
   }
   // Read beside the list so `permissions` cost no extra round trip.
-  const levels = full ? membershipLevelsWithShares(caller.id, readAhead) : undefined;
-  const scope = projectListScope(caller, {
+  const levels = full ? membershipLevelsWithShares(memberId, readAhead) : undefined;
+  const covered = projectListScope(scope, {
     owned: input.owned,
     membership: input.membership,
     starred: input.starred,
@@ -125,16 +135,16 @@ export async function visibleProjectsPage(
   const range = boundsOf(input, order);
   if (range === 'empty') return { items: [], total: 0, access: new Map() };
   const result = await listMerged({
-    lists: scope.visibilities.map(lists.projectsWithVisibility),
-    extra: scope.extra,
+    lists: covered.visibilities.map(lists.projectsWithVisibility),
+    extra: covered.extra,
     decode: decodeProject,
     order,
     sort,
     page,
-    filter: projectListFilter(input, caller, scope.narrowing),
+    filter: projectListFilter(input, scope, covered.narrowing),
     range,
   });
-  return withAccess(result, caller, levels);
+  return withAccess(result, scope, levels);
 }
 
 /** Ids past this have more digits than the stored sort form: no key bound is drawn from them. */
@@ -172,9 +182,9 @@ export function boundsOf(input: ProjectListRequest, order: ProjectOrder): SortRa
 
 /** Reads of a group's project page started as soon as the group is read, beside the access check. */
 export interface GroupProjectsPageReads {
-  /** The caller's membership lists, for `permissions`. */
+  /** The reader's membership lists, for `permissions`. */
   memberships: Promise<MembershipLists> | undefined;
-  /** The page as the group's members see it (startMemberView), for a signed-in caller. */
+  /** The page as the group's members see it (startMemberView), for a signed-in reader. */
   memberView: Promise<ListPage<Project> | undefined> | undefined;
 }
 
@@ -182,7 +192,7 @@ export interface GroupProjectsPageReads {
 const namespacePage = (
   namespaceId: number,
   input: ProjectListRequest,
-  caller: Caller | undefined,
+  scope: ReadScope,
   page: PageRequest,
   view: { seesAll: boolean; levels?: Promise<KnownLevels>; narrowing?: ((project: Project) => boolean)[] },
 ) =>
@@ -191,76 +201,81 @@ const namespacePage = (
     order: input.order_by ?? 'created_at',
     sort: input.sort ?? 'desc',
     page,
-    filter: projectListFilter(input, caller, view.narrowing),
-    caller,
+    filter: projectListFilter(input, scope, view.narrowing),
+    scope,
     seesAll: view.seesAll,
     levels: view.levels,
   });
 
 /**
- * Starts a group's project page once the group is read: the caller's membership lists and, for a
- * signed-in caller, the page as members see it, so a member's page costs no round trip after the
+ * Starts a group's project page once the group is read: the reader's membership lists and, for a
+ * signed-in reader, the page as members see it, so a member's page costs no round trip after the
  * access check (a non-member's wastes that read: per visibility a Query and its total's
  * shards, and the page's rollups).
  */
 export function startGroupProjectsPage(
   item: Promise<Raw | undefined>,
-  caller: Caller | undefined,
+  scope: ReadScope,
   input: ProjectListRequest & { include_subgroups?: boolean },
   page: PageRequest,
 ): GroupProjectsPageReads {
-  const memberships = caller && !input.simple ? item.then(() => readMembershipLists(caller.id)) : undefined;
+  const memberId = scope.memberId;
+  const memberships =
+    memberId !== undefined && !input.simple ? item.then(() => readMembershipLists(memberId)) : undefined;
   memberships?.catch(() => undefined);
-  const speculate = caller && !input.include_subgroups && !input.starred && !input.owned;
+  const speculate = memberId !== undefined && !input.include_subgroups && !input.starred && !input.owned;
   const memberView = speculate
-    ? startMemberView(item, (id) => namespacePage(id, input, caller, page, { seesAll: true }))
+    ? startMemberView(item, (id) => namespacePage(id, input, scope, page, { seesAll: true }))
     : undefined;
   return { memberships, memberView };
 }
 
 /**
- * One page of a group's own projects the caller can see; members read them as one key range
+ * One page of a group's own projects the reader can see; members read them as one key range
  * (begun beside the access check when `reads` has it).
  */
 export async function groupProjectsPage(
   group: Group,
   groupAccess: number,
   input: ProjectListRequest,
-  caller: Caller | undefined,
+  scope: ReadScope,
   page: PageRequest,
   reads?: GroupProjectsPageReads,
 ): Promise<ProjectPage> {
-  const levels = caller && !input.simple ? membershipLevelsOf(caller.id, reads?.memberships) : undefined;
-  const seesAll = seesAllGroupProjects(caller, groupAccess);
+  const memberId = scope.memberId;
+  const levels =
+    memberId !== undefined && !input.simple ? membershipLevelsOf(memberId, reads?.memberships) : undefined;
+  const seesAll = seesAllOfGroup(scope, groupAccess);
   const begun = seesAll ? await reads?.memberView : undefined;
-  if (begun) return withAccess(begun, caller, levels);
+  if (begun) return withAccess(begun, scope, levels);
   const narrowing: ((project: Project) => boolean)[] = [];
-  if (caller && input.starred) {
-    const starred = new Set(await starredProjectIds(caller.id));
+  if (memberId !== undefined && input.starred) {
+    const starred = new Set(await starredProjectIds(memberId));
     narrowing.push((project) => starred.has(project.id));
   }
-  if (caller && input.owned) {
-    const mine = await memberProjectsOf(caller.id);
+  if (memberId !== undefined && input.owned) {
+    const mine = await memberProjectsOf(memberId);
     narrowing.push((project) => (mine.levels.get(project.id) ?? 0) >= ACCESS.owner);
   }
-  const result = await namespacePage(group.id, input, caller, page, { seesAll, levels, narrowing });
-  return withAccess(result, caller, levels);
+  const result = await namespacePage(group.id, input, scope, page, { seesAll, levels, narrowing });
+  return withAccess(result, scope, levels);
 }
 
-/** One page of a user's personal projects that the caller can see. */
+/** One page of a user's personal projects that the reader can see. */
 export async function userProjectsPage(
   user: Promise<User | undefined>,
   input: ProjectListRequest,
-  caller: Caller | undefined,
+  scope: ReadScope,
   page: PageRequest,
 ): Promise<ProjectPage> {
   // Read beside the user so `permissions` cost no extra round trip.
-  const levels = caller && !input.simple ? membershipLevelsOf(caller.id) : undefined;
+  const memberId = scope.memberId;
+  const levels = memberId !== undefined && !input.simple ? membershipLevelsOf(memberId) : undefined;
   const owner = await user;
   if (!owner) throw notFound('User');
   const namespaceId = (owner as { namespace_id?: number }).namespace_id;
   if (namespaceId === undefined) return { items: [], total: 0, access: new Map() };
-  const seesAll = seesAllUserProjects(caller, owner.id);
-  const result = await namespacePage(namespaceId, input, caller, page, { seesAll, levels });
-  return withAccess(result, caller, levels);
+  const seesAll = seesAllOfUser(scope, owner.id);
+  const result = await namespacePage(namespaceId, input, scope, page, { seesAll, levels });
+  return withAccess(result, scope, levels);
 }

@@ -7,7 +7,7 @@
  * twice, and the project item goes last, so a purge cut short finds the rest when it runs again.
  */
 
-import { purgeHookLog } from '../hooks/hook-deliveries.ts';
+import { purgeHookLog } from '../hooks/hook-log.ts';
 import { purgeProjectNoteables } from '../issuables/noteable-purge.ts';
 import { batchWriteItems } from '../table/batch.ts';
 import { isCounterItem, shardTombstoneItems } from '../table/counters.ts';

@@ -1,7 +1,8 @@
-/** Which projects a list request covers for its caller: the lists to read and the narrowing filters. */
+/** Which projects a list request covers for its reader: the lists to read and the narrowing filters. */
 import { ACCESS, type Visibility } from '#domain/access.ts';
+import { everyVisibility, openlySeen } from '#domain/list-visibilities.ts';
 import type { Project } from '#domain/projects.ts';
-import type { Caller } from '#domain/users.ts';
+import { type ReadScope, seesOpenly } from '#domain/read-scope.ts';
 import { memberProjectsOf } from '../access/project-reach.ts';
 import { getProjectsRaw } from './project-items.ts';
 import { starredProjectIds } from './project-stars.ts';
@@ -15,51 +16,44 @@ export interface ScopeOptions {
 
 export interface ProjectScope {
   visibilities: Visibility[];
-  /** The caller's own projects, still being read when the scope is returned. */
+  /** The reader's own projects, still being read when the scope is returned. */
   extra: Promise<Record<string, unknown>[]>;
   /** Applied once `extra` has resolved (they use the levels read with it). */
   narrowing: ((project: Project) => boolean)[];
 }
 
 /**
- * Anonymous: public projects. Admins: all. Users: public, internal (unless external) and the
- * projects they reach. `owned`, `membership`, `min_access_level` and `starred` narrow to the
- * caller's own sets. The caller's sets are read while the lists are: nothing is awaited here.
+ * Anonymous: public projects. Who sees all: all. Users: what they see openly and the projects
+ * they reach. `owned`, `membership`, `min_access_level` and `starred` narrow to the reader's own
+ * sets. The reader's sets are read while the lists are: nothing is awaited here.
  */
-export function projectListScope(caller: Caller | undefined, options: ScopeOptions): ProjectScope {
-  if (!caller) return { visibilities: ['public'], extra: Promise.resolve([]), narrowing: [] };
+export function projectListScope(scope: ReadScope, options: ScopeOptions): ProjectScope {
+  const memberId = scope.memberId;
+  if (memberId === undefined)
+    return { visibilities: openlySeen(scope), extra: Promise.resolve([]), narrowing: [] };
   const ownSets = options.owned || options.membership || options.minAccessLevel !== undefined;
   let levels = new Map<number, number>();
   const mine =
-    caller.admin && !ownSets
+    scope.seesAll && !ownSets
       ? Promise.resolve([])
-      : memberProjectsOf(caller.id).then((reached) => {
+      : memberProjectsOf(memberId).then((reached) => {
           levels = reached.levels;
           return reached.raw;
         });
   const narrowing: ((project: Project) => boolean)[] = [];
-  let visibilities: Visibility[] = caller.admin
-    ? ['public', 'internal', 'private']
-    : caller.external
-      ? ['public']
-      : ['public', 'internal'];
+  let visibilities: Visibility[] = scope.seesAll ? everyVisibility() : openlySeen(scope);
   let extra = mine;
   if (options.starred) {
     let starredIds = new Set<number>();
-    const starred = starredProjectIds(caller.id).then((ids) => {
+    const starred = starredProjectIds(memberId).then((ids) => {
       starredIds = new Set(ids);
       return getProjectsRaw(ids);
     });
     extra = Promise.all([starred, mine]).then(([items]) => items);
     visibilities = [];
     narrowing.push((project) => starredIds.has(project.id));
-    if (!caller.admin) {
-      narrowing.push(
-        (project) =>
-          project.visibility === 'public' ||
-          (project.visibility === 'internal' && !caller.external) ||
-          levels.has(project.id),
-      );
+    if (!scope.seesAll) {
+      narrowing.push((project) => seesOpenly(scope, project.visibility) || levels.has(project.id));
     }
   }
   if (ownSets) {

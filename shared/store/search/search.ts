@@ -5,7 +5,7 @@
  *
  * Issues and merge requests across projects have no index: they are searched in a bounded set of
  * projects, each project's list read (filtered, up to the lists' counting cap) in one parallel
- * round — at the top level the projects the caller reaches through their memberships (so neither
+ * round — at the top level the projects the reader reaches through their memberships (so neither
  * public projects they are no member of nor, for admins, every project), in a group the readable
  * projects of its subtree.
  */
@@ -16,26 +16,27 @@ import { groupMatchesSearch } from '#domain/groups.ts';
 import type { IssueFilter } from '#domain/issues.ts';
 import { isMembershipActive, memberMatchesQuery } from '#domain/members.ts';
 import type { MergeRequestFilter } from '#domain/merge-requests.ts';
-import { canReadMergeRequests, listsIssues, seesConfidentialIssues } from '#domain/noteable-policy.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import type { ProjectPage } from '#domain/project-views.ts';
-import {
-  canReadProject,
-  NO_ACCESS,
-  type Project,
-  type ProjectAccess,
-  projectMatchesSearch,
-} from '#domain/projects.ts';
+import { NO_ACCESS, type Project, type ProjectAccess, projectMatchesSearch } from '#domain/projects.ts';
+import { type ReadScope, readsProject } from '#domain/read-scope.ts';
 import { issueSearchState, type SearchState, searchSort } from '#domain/search.ts';
-import type { Caller, User } from '#domain/users.ts';
+import { type IssuableSearchRules, matchesPrivateEmails } from '#domain/search-policy.ts';
+import type { User } from '#domain/users.ts';
 import { userMatchesSearch } from '#domain/users.ts';
-import { accessFromLevels, type CredentialBatch, membershipLevelsOf } from '../access/access.ts';
+import {
+  accessFromLevels,
+  type CredentialBatch,
+  type KnownLevels,
+  type MembershipLists,
+  membershipLevelsOf,
+} from '../access/access.ts';
 import { listGroupMembers } from '../access/members.ts';
 import { memberProjectsOf } from '../access/project-reach.ts';
 import { type StartedGroupSearch, visibleGroupsPage } from '../groups/group-lists.ts';
 import { readSubtrees } from '../groups/group-tree.ts';
 import { listIssues, type StoredIssue, usersOfPage } from '../issuables/issues.ts';
-import { listMergeRequests, type StoredMergeRequest } from '../issuables/merge-requests.ts';
+import { listMergeRequests, type StoredMergeRequest } from '../issuables/merge-request-items.ts';
 import { decodeProject, getProjectsRaw, withProjectCounters } from '../projects/project-items.ts';
 import { type StartedProjectList, startProjectList, visibleProjectsPage } from '../projects/project-pages.ts';
 import { tree } from '../table/keys.ts';
@@ -45,6 +46,16 @@ import { getUsers, listUsers } from '../users/users.ts';
 import { searchProjects } from './project-search.ts';
 
 const created = (sort: 'asc' | 'desc') => ({ order_by: 'created_at' as const, sort });
+
+/** The reader's access to each project, from their membership levels; an anonymous reader has none. */
+const accessOf = (
+  scope: ReadScope,
+  projects: Project[],
+  levels: Promise<KnownLevels> | undefined,
+): Promise<Map<number, ProjectAccess>> =>
+  scope.memberId === undefined
+    ? Promise.resolve(new Map())
+    : accessFromLevels(scope.memberId, projects, levels);
 
 // Projects ------------------------------------------------------------------------------------------
 
@@ -74,36 +85,33 @@ export const startGroupProjectSearch = (
 export const searchVisibleProjects = (
   term: string,
   sort: 'asc' | 'desc',
-  caller: Caller,
+  scope: ReadScope,
   page: PageRequest,
   started: Promise<StartedProjectList>,
 ): Promise<ProjectPage> =>
-  visibleProjectsPage({ search: term, simple: true, ...created(sort) }, caller, page, started);
+  visibleProjectsPage({ search: term, simple: true, ...created(sort) }, scope, page, started);
 
 /**
- * The projects of a group and its subgroups that match and that the caller may see: the index's
+ * The projects of a group and its subgroups that match and that the reader may see: the index's
  * candidates kept when they sit under the group, or (a term too common for the index) the
  * subtree's projects read from the tree index. The candidates and, when this container knew the
- * caller, their membership lists come from reads started beside authentication.
+ * reader, their membership lists come from reads started beside authentication.
  */
 export async function searchGroupProjects(
   group: Group,
   term: string,
   sort: 'asc' | 'desc',
-  caller: Caller,
+  scope: ReadScope,
   page: PageRequest,
   started: Promise<StartedGroupProjectSearch>,
 ): Promise<ListPage<Project>> {
   const { memberships, candidateIds, candidates } = await started;
-  const levels = membershipLevelsOf(
-    caller.id,
-    memberships?.userId === caller.id ? Promise.resolve(memberships) : undefined,
-  );
+  const levels = levelsOf(scope, memberships?.userId === scope.memberId ? memberships : undefined);
   const inGroup = (project: Project) =>
     project.namespace.group_ids.includes(group.id) && projectMatchesSearch(project, term);
   if (candidateIds)
     return searchProjects({
-      caller,
+      scope,
       candidateIds,
       candidates,
       filter: inGroup,
@@ -112,24 +120,30 @@ export async function searchGroupProjects(
       page,
       levels,
     });
-  const projects = (await readableSubtreeProjects(group, caller, levels)).filter(inGroup);
+  const projects = (await readableSubtreeProjects(group, scope, levels)).filter(inGroup);
   const found = pageByCreated(projects, sort, page);
   return { ...found, items: await withProjectCounters(found.items) };
 }
 
-/** Every project of the group's subtree the caller may read. */
+/** The reader's membership levels, being read (from `known` when read already); none when anonymous. */
+const levelsOf = (scope: ReadScope, known?: MembershipLists): Promise<KnownLevels> | undefined =>
+  scope.memberId === undefined
+    ? undefined
+    : membershipLevelsOf(scope.memberId, known ? Promise.resolve(known) : undefined);
+
+/** Every project of the group's subtree the reader may read. */
 async function readableSubtreeProjects(
   group: Group,
-  caller: Caller,
-  levels: ReturnType<typeof membershipLevelsOf>,
+  scope: ReadScope,
+  levels: Promise<KnownLevels> | undefined,
 ): Promise<Project[]> {
   const place = { id: group.id, ancestor_ids: group.ancestor_ids };
   const raw = (
     await Promise.all(VISIBILITIES.map((visibility) => readSubtrees([place], tree.projects(visibility))))
   ).flat();
   const projects = raw.filter((item) => item.kind === 'project' && !item.deleting).map(decodeProject);
-  const access = await accessFromLevels(caller.id, projects, levels);
-  return projects.filter((project) => canReadProject(project, caller, access.get(project.id) ?? NO_ACCESS));
+  const access = await accessOf(scope, projects, levels);
+  return projects.filter((project) => readsProject(scope, project, access.get(project.id) ?? NO_ACCESS));
 }
 
 function pageByCreated<T extends { id: number; created_at: string }>(
@@ -148,12 +162,12 @@ function pageByCreated<T extends { id: number; created_at: string }>(
 // Users and groups ------------------------------------------------------------------------------------
 
 /** GET /search?scope=users: GET /users?search=…, newest first. */
-export const searchUsers = (term: string, caller: Caller, page: PageRequest) =>
-  listUsers({ page, filter: (user) => userMatchesSearch(user, term, caller.admin) });
+export const searchUsers = (term: string, scope: ReadScope, page: PageRequest) =>
+  listUsers({ page, filter: (user) => userMatchesSearch(user, term, matchesPrivateEmails(scope)) });
 
 /**
  * A group's member ids, its ancestors' included (GitLab's inherited members), read as soon as the
- * group's item is, beside the caller's access check; handed on only once the group is authorized.
+ * group's item is, beside the reader's access check; handed on only once the group is authorized.
  */
 export function startGroupUserSearch(item: Promise<Raw | undefined>): Promise<number[]> {
   const read = item.then(async (found) => {
@@ -177,18 +191,18 @@ async function readMemberIds(groupId: number): Promise<number[]> {
 }
 
 /**
- * GET /search?scope=groups: every group the caller may see (GET /groups?all_available=true&search=…),
+ * GET /search?scope=groups: every group the reader may see (GET /groups?all_available=true&search=…),
  * through the index's candidates when the search begun by startGroupSearch (`started`) has them.
  */
 export const searchVisibleGroups = (
   term: string,
-  caller: Caller,
+  scope: ReadScope,
   page: PageRequest,
   started?: Promise<StartedGroupSearch | undefined>,
 ) =>
   visibleGroupsPage(
     { all_available: true },
-    caller,
+    scope,
     page,
     (group) => groupMatchesSearch(group, term),
     started,
@@ -196,25 +210,26 @@ export const searchVisibleGroups = (
 
 // Issues and merge requests ---------------------------------------------------------------------------
 
-/** The projects an issue or merge request search covers, with the caller's access to each. */
+/** The projects an issue or merge request search covers, with the reader's access to each. */
 export interface SearchedProjects {
   projects: Project[];
   access: Map<number, ProjectAccess>;
 }
 
-/** Top level: the projects the caller reaches through their memberships. */
-export async function memberProjectsForSearch(caller: Caller): Promise<SearchedProjects> {
-  const reached = await memberProjectsOf(caller.id);
+/** Top level: the projects the reader reaches through their memberships (none when anonymous). */
+export async function memberProjectsForSearch(scope: ReadScope): Promise<SearchedProjects> {
+  if (scope.memberId === undefined) return { projects: [], access: new Map() };
+  const reached = await memberProjectsOf(scope.memberId);
   const projects = reached.raw.filter((item: Raw) => !item.deleting).map(decodeProject);
-  const access = await accessFromLevels(caller.id, projects, Promise.resolve(reached.memberships));
+  const access = await accessOf(scope, projects, Promise.resolve(reached.memberships));
   return { projects, access };
 }
 
 /** In a group: the readable projects of its subtree. */
-export async function groupProjectsForSearch(group: Group, caller: Caller): Promise<SearchedProjects> {
-  const levels = membershipLevelsOf(caller.id);
-  const projects = await readableSubtreeProjects(group, caller, levels);
-  return { projects, access: await accessFromLevels(caller.id, projects, levels) };
+export async function groupProjectsForSearch(group: Group, scope: ReadScope): Promise<SearchedProjects> {
+  const levels = levelsOf(scope);
+  const projects = await readableSubtreeProjects(group, scope, levels);
+  return { projects, access: await accessOf(scope, projects, levels) };
 }
 
 export interface IssueSearch {
@@ -228,10 +243,10 @@ export interface IssueSearch {
 /** Whole-list reads of the search: every match of each project, then one page of them all. */
 const WHOLE: PageRequest = { page: 1, perPage: Number.MAX_SAFE_INTEGER };
 
-/** Matching issues in the given projects, as each project's issue list shows them to the caller. */
+/** Matching issues in the given projects, as each project's issue list shows them to the reader. */
 export async function searchIssues(
   searched: SearchedProjects,
-  caller: Caller,
+  rules: IssuableSearchRules,
   query: IssueSearch,
   page: PageRequest = query.page,
   onPage?: (issues: StoredIssue[]) => void,
@@ -239,15 +254,14 @@ export async function searchIssues(
   const filter: IssueFilter = { state: query.state, search: query.term, confidential: query.confidential };
   const parts = await Promise.all(
     searched.projects.map((project) => {
-      const context = { project, caller, access: searched.access.get(project.id) ?? NO_ACCESS };
-      if (!canReadProject(project, caller, context.access) || !listsIssues(context))
-        return { items: [], total: 0 };
+      const issues = rules.issuesIn(project, searched.access.get(project.id) ?? NO_ACCESS);
+      if (!issues) return { items: [], total: 0 };
       return listIssues(project.id, {
         filter,
         order: 'created_at',
         sort: query.sort,
         page: searched.projects.length === 1 ? page : WHOLE,
-        hidesConfidentialFrom: seesConfidentialIssues(context) ? undefined : caller.id,
+        hidesConfidentialFrom: issues.hidesConfidentialFrom,
         // One project's list is the page itself: its users are read beside its counters.
         ...(searched.projects.length === 1 ? { onPage } : {}),
       });
@@ -264,25 +278,24 @@ export interface MergeRequestSearch {
   page: PageRequest;
 }
 
-/** Matching merge requests in the given projects the caller may read merge requests of. */
+/** Matching merge requests in the given projects the reader may read merge requests of. */
 export async function searchMergeRequests(
   searched: SearchedProjects,
-  caller: Caller,
+  rules: IssuableSearchRules,
   query: MergeRequestSearch,
 ): Promise<ListPage<StoredMergeRequest> & { users: Map<number, User> }> {
   const filter: MergeRequestFilter = { state: query.state, search: query.term };
   const single = searched.projects.length === 1;
   const parts = await Promise.all(
     searched.projects.map((project) => {
-      const context = { project, caller, access: searched.access.get(project.id) ?? NO_ACCESS };
-      if (!canReadMergeRequests(context))
+      if (!rules.mergeRequestsIn(project, searched.access.get(project.id) ?? NO_ACCESS))
         return { items: [] as StoredMergeRequest[], total: 0, users: new Map<number, User>() };
       return listMergeRequests(project.id, {
         filter,
         order: 'created_at',
         sort: query.sort,
         page: single ? query.page : WHOLE,
-        viewerId: caller.id,
+        viewerId: rules.viewerId,
       });
     }),
   );
@@ -321,13 +334,13 @@ export async function searchIssuables(
   scope: 'issues' | 'merge_requests',
   input: { search: string; state?: SearchState; confidential?: boolean; sort?: string },
   searched: SearchedProjects,
-  caller: Caller,
+  rules: IssuableSearchRules,
   page: PageRequest,
 ): Promise<FoundIssuables> {
   const projects = new Map(searched.projects.map((project) => [project.id, project]));
   const sort = searchSort(input.sort);
   if (scope === 'merge_requests') {
-    const found = await searchMergeRequests(searched, caller, {
+    const found = await searchMergeRequests(searched, rules, {
       term: input.search,
       state: input.state,
       sort,
@@ -340,7 +353,7 @@ export async function searchIssuables(
   const pageUsers = usersOfPage();
   const found = await searchIssues(
     searched,
-    caller,
+    rules,
     { term: input.search, state, confidential: input.confidential, sort, page },
     page,
     pageUsers.onPage,

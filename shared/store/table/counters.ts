@@ -12,6 +12,7 @@
  * are merged into the item wherever it is read by key (store/table/batch.ts, store/table/items.ts) or as a
  * page (`withCounters`).
  */
+import { NOTEABLE_ITEMS } from './noteable-keys.ts';
 import type { Raw } from './raw.ts';
 import { type TransactItem, update } from './transaction.ts';
 
@@ -111,6 +112,9 @@ export const PROJECT_RECORDED = [
 /** A project's summed counters. */
 export const PROJECT_COUNTERS = ['star_count', 'forks_count', 'open_issues_count', 'uploads_size'] as const;
 
+/** A note parent's counts (every noteable parent's: store/table/noteable-keys.ts). */
+const NOTE_COUNTERS = { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] } as const;
+
 /**
  * Items that carry counters, by their sort key: how many shards and which attributes are summed;
  * `recorded` attributes are not summed but set on shard 0 alone (what jobs record about a project:
@@ -121,10 +125,7 @@ const COUNTED: Record<
   { shards: number; attributes: readonly string[]; recorded?: readonly string[] }
 > = {
   PROJECT: { shards: PARENT_SHARDS, attributes: PROJECT_COUNTERS, recorded: PROJECT_RECORDED },
-  ISSUE: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
-  MR: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
-  SNIPPET: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
-  EPIC: { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] },
+  ...Object.fromEntries(NOTEABLE_ITEMS.map(({ sk }) => [sk, NOTE_COUNTERS])),
 };
 
 /** The counters of a counted item, one attribute (a project's `star_count`, …). */
@@ -225,10 +226,7 @@ export const isCounterItem = (item: Raw) => isCounterShard(item) || item.sk === 
 /** The partitions whose shards count an item, by key prefix, with that item's sort key. */
 const COUNTED_PARTITIONS: Record<string, string> = {
   'PROJECT#': 'PROJECT',
-  'ISSUE#': 'ISSUE',
-  'MR#': 'MR',
-  'SNIPPET#': 'SNIPPET',
-  'EPIC#': 'EPIC',
+  ...Object.fromEntries(NOTEABLE_ITEMS.map(({ sk, partitionPrefix }) => [partitionPrefix, sk])),
 };
 
 export const COUNTED_PARTITION_PREFIXES = Object.keys(COUNTED_PARTITIONS);
@@ -239,7 +237,7 @@ export function countedItemOf(pk: string): Key | undefined {
   return prefix ? { pk, sk: COUNTED_PARTITIONS[prefix] as string } : undefined;
 }
 
-/** The note parent (issue, merge request, snippet or epic) heading partition `pk`, if any. */
+/** The note parent (an issue, a snippet, …) heading partition `pk`, if any. */
 export function noteParentOf(pk: string): Key | undefined {
   const item = countedItemOf(pk);
   return item && COUNTED[item.sk]?.attributes.includes('notes_count') ? item : undefined;

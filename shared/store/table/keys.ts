@@ -1,6 +1,6 @@
 /** Key builders: the only place that knows how items are addressed. */
 import { createHash } from 'node:crypto';
-import { type CounterRef, PARENT_SHARDS, WIDE_SHARDS } from './counters.ts';
+import { HOOK_LOG_PREFIX, hookLogPartition, logPeriodOf } from './hook-delivery-keys.ts';
 import {
   type ListOrder,
   type ListPartitionAttribute,
@@ -33,15 +33,6 @@ export const HOOK_PREFIX = 'HOOK#';
 export const LDAP_PREFIX = 'LDAP';
 /** A group's LDAP group links sort under this prefix in its partition. */
 export const LDAP_LINK_PREFIX = `${LDAP_PREFIX}LINK#`;
-
-/** The log partition of a hook's attempts made on one UTC day (`yyyy-mm-dd`). */
-export const hookLogPartition = (hookId: number, period: string) => `HOOKLOG#${hookId}#${period}`;
-
-/** What a hook log item's sort key begins with; the created time and the padded id follow. */
-export const HOOK_LOG_PREFIX = 'LOG#';
-
-/** The period (UTC day) of the hook log an ISO timestamp falls in. */
-export const logPeriodOf = (iso: string) => iso.slice(0, 10);
 
 /** A project's forks sort by id in its partition. */
 export const FORK_PREFIX = 'FORK#';
@@ -158,7 +149,6 @@ export const keys = {
   }),
   /** One event's delivery to one hook (its payload, state and attempts; see store/hooks/hook-deliveries.ts). */
   hookDelivery: (deliveryId: string): Key => ({ pk: `DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
-  /** One attempt of a delivery to a hook, in the hook's log partition, newest last. */
   /**
    * One attempt of a delivery to a hook: in the hook's log partition of its created day (UTC), so
    * no partition grows with the hook's age, sorted by created time, then id.
@@ -299,13 +289,6 @@ export const lists = {
     listOf<'created_at'>('l1', ['created_at'])(`DELIVERIES#PENDING#${shard}`),
 };
 
-/** How many partitions the pending deliveries' list is spread over. */
-export const PENDING_DELIVERY_SHARDS = 16;
-
-/** The partition of the pending deliveries' list a delivery sits in while pending. */
-export const pendingDeliveryShard = (deliveryId: string) =>
-  createHash('sha256').update(deliveryId, 'utf8').digest().readUInt32BE(0) % PENDING_DELIVERY_SHARDS;
-
 /** The list attributes of an item that belongs to the given lists (at most one per attribute). */
 export function inLists(...refs: ListName[]): Partial<Record<ListPartitionAttribute, string>> {
   const attributes: Partial<Record<ListPartitionAttribute, string>> = {};
@@ -321,34 +304,6 @@ export const listsOfItem = (item: Record<string, unknown>): ListName[] =>
   listPartitionAttributes.flatMap((attribute) =>
     item[attribute] === undefined ? [] : [{ attribute, partition: String(item[attribute]) }],
   );
-
-/** Lists whose total is a counter of the item they hang on, shown with it. */
-const COUNTED_BY_ITEM: { pattern: RegExp; attribute: string; item: (id: string) => string }[] = [
-  { pattern: /^STARS#PROJECT#(\d+)$/, attribute: 'star_count', item: (id) => `PROJECT#${id}` },
-  { pattern: /^ISSUES#PROJECT#(\d+)#opened$/, attribute: 'open_issues_count', item: (id) => `PROJECT#${id}` },
-];
-
-/**
- * Instance-wide lists (every user, every public project, …): every creation of their kind counts
- * in them, so their totals are spread over more shards.
- */
-const WIDE_LIST =
-  /^(USERS(#[^#]+)?|PATS|GROUPS#[^#]+|GROUPS#CHILDREN#ROOT|NAMESPACES#USER|PROJECTS#[^#]+|G?SEARCH#PENDING|MIRRORS|LDAPLINKS)$/;
-
-/** The counter that holds a list's total (see store/table/counters.ts). */
-export function listCounter(list: ListName): CounterRef {
-  for (const counted of COUNTED_BY_ITEM) {
-    const id = counted.pattern.exec(list.partition)?.[1];
-    // A counter of the item it hangs on: an increase is refused once that item is marked deleted.
-    if (id !== undefined)
-      return { pk: counted.item(id), attribute: counted.attribute, shards: PARENT_SHARDS, live: true };
-  }
-  return {
-    pk: `LISTCOUNT#${list.partition}`,
-    attribute: 'count',
-    shards: WIDE_LIST.test(list.partition) ? WIDE_SHARDS : PARENT_SHARDS,
-  };
-}
 
 /** Whether a stored item is the one at this key. */
 export const isAt = (item: Record<string, unknown>, key: Key) => item.pk === key.pk && item.sk === key.sk;

@@ -3,7 +3,8 @@ import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { batchGetItems, withCounters } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { counterChange, shardKeys, sumOf } from './counters.ts';
-import { type ListName, type ListRef, listCounter, listsOfItem } from './keys.ts';
+import { type ListName, type ListRef, listsOfItem } from './keys.ts';
+import { listCounter } from './list-counters.ts';
 import { indexName, type ListOrder, listSortAttributes, treeIndex } from './table.ts';
 import type { TransactItem } from './transaction.ts';
 
@@ -293,7 +294,7 @@ export interface MergedListQuery<T, O extends ListOrder> {
    */
   laterLists?: Promise<ListRef<O>[]>[];
   /**
-   * Caller-specific raw items (e.g. private projects they reach), merged in; all of them, as a
+   * The reader's own raw items (e.g. private projects they reach), merged in; all of them, as a
    * promise when they are still being read, so their reads overlap the lists' reads.
    */
   extra: Record<string, unknown>[] | Promise<Record<string, unknown>[]>;

@@ -4,7 +4,7 @@
  */
 import { type ApiError, conflict, notFound, validationFailed } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
-import { type Caller, callerOf, type Identity, type User, type UserState } from '#domain/users.ts';
+import { callerOf, type Identity, type User, type UserState } from '#domain/users.ts';
 import { userNamespaceItem } from '../projects/namespace-items.ts';
 import { batchGetItems } from '../table/batch.ts';
 import { nextId } from '../table/ids.ts';
@@ -182,18 +182,19 @@ async function tokenHashesOf(userId: number): Promise<string[]> {
   return hashes;
 }
 
-/** Transaction items that refresh the auth snapshot on each of the user's token lookup items. */
-function refreshGrants(hashes: string[], caller: Caller | undefined): TransactItem[] {
-  return hashes.map((hash) =>
-    caller
-      ? update(keys.accessTokenHash(hash), 'SET #user = :user', {
-          condition: EXISTING_ITEM,
-          names: { '#user': 'user' },
-          values: { ':user': caller },
-        })
-      : remove(keys.accessTokenHash(hash)),
+/** Transaction items that refresh the auth snapshot (callerOf) on each of the user's token lookup items. */
+const refreshAuthCopies = (hashes: string[], user: User): TransactItem[] =>
+  hashes.map((hash) =>
+    update(keys.accessTokenHash(hash), 'SET #user = :user', {
+      condition: EXISTING_ITEM,
+      names: { '#user': 'user' },
+      values: { ':user': callerOf(user) },
+    }),
   );
-}
+
+/** Transaction items that remove the user's token lookup items (the user goes). */
+const removeTokenLookups = (hashes: string[]): TransactItem[] =>
+  hashes.map((hash) => remove(keys.accessTokenHash(hash)));
 
 /**
  * Writes a changed user: the item itself (guarded by its previous `updated_at`, so two concurrent
@@ -225,7 +226,7 @@ export async function saveUser(previous: User, next: User): Promise<User> {
     items.push(listCountChange(lists.usersInState(previous.state), -1));
     items.push(listCountChange(lists.usersInState(next.state), 1));
   }
-  if (authChanged) items.push(...refreshGrants(hashes, callerOf(next)));
+  if (authChanged) items.push(...refreshAuthCopies(hashes, next));
   await commit(items, notFound('User'));
   return next;
 }
@@ -291,7 +292,7 @@ export async function deleteUser(user: User): Promise<void> {
       listCountChange(lists.users, -1),
       listCountChange(lists.usersInState(user.state), -1),
       ...[...claimedIdentities(user).values()].map((identity) => releaseIdentity(user.id, identity)),
-      ...refreshGrants(hashes, undefined),
+      ...removeTokenLookups(hashes),
     ],
     notFound('User'),
   );

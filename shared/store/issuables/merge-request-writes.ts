@@ -1,40 +1,27 @@
 /**
- * Merge requests. A merge request heads its own partition (`MR#<project>#<iid>`), where its notes
- * live too; it joins its project's list of merge requests (`l1`) and the list of its state (`l2`).
- * Its iid comes from the project's iid counter item by one atomic add (store/table/ids.ts), so iids are
- * unique and, but for a crash between the add and the write, gapless however many are created at once.
+ * Creating, changing and removing merge requests (as stored and read: merge-request-items.ts). A
+ * merge request's iid comes from the project's iid counter item by one atomic add
+ * (store/table/ids.ts), so iids are unique and, but for a crash between the add and the write,
+ * gapless however many are created at once.
  *
  * GitLab lets one open merge request exist per source and target branch of a project: an open
  * merge request holds an item in its project's partition named after its two branches, taken and
  * released in the same transactions as it opens, closes, retargets and goes, so a second one is
  * refused by the database ("Another open merge request already exists ...").
  *
- * A description longer than an item comfortably holds (1,000,000 characters may be 4 MB) is stored
- * gzipped, and when even that is too long, in parts in the merge request's partition, written
- * before the item that names them (see long-text.ts); a change of description is made on the
- * condition that the item still names the parts read, which then go.
+ * A change of description is made on the condition that the item still names the description
+ * parts read, which then go.
  */
 
 import { notFound } from '#domain/errors.ts';
 import { stateFields } from '#domain/issuables.ts';
-import {
-  branchesTaken,
-  filtersMergeRequests,
-  type MergeRequest,
-  type MergeRequestFilter,
-  mergeRequestMatches,
-  mergeRequestUserIds,
-  type NewMergeRequest,
-} from '#domain/merge-requests.ts';
-import type { NoteParent } from '#domain/notes.ts';
-import type { PageRequest } from '#domain/pagination.ts';
+import { branchesTaken, type MergeRequest, type NewMergeRequest } from '#domain/merge-requests.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { nextId, withNextIid } from '../table/ids.ts';
-import { getItem } from '../table/items.ts';
-import { inLists, keys, lists, sortAttributes } from '../table/keys.ts';
-import { type ListPage, listCountChange, queryList } from '../table/lists.ts';
-import { longText, removeDropped, type StoredText } from '../table/long-text.ts';
+import { keys, lists } from '../table/keys.ts';
+import { listCountChange } from '../table/lists.ts';
+import { removeDropped, type StoredText } from '../table/long-text.ts';
 import type { Raw } from '../table/raw.ts';
 import {
   check,
@@ -58,91 +45,14 @@ import {
   removeIssuable,
   STILL_AS_READ,
 } from './issuables.ts';
-import { decodeNoteParent } from './notes.ts';
-
-/** A merge request as stored, with the count of all its notes (system ones too) for the notes list. */
-export interface StoredMergeRequest extends MergeRequest {
-  notes_count: number;
-  /** Where a long description's parts are (see long-text.ts). */
-  description_parts?: { generation: string; count: number };
-}
-
-/**
- * Descriptions up to this many bytes (plain or gzipped) are stored in the item: an item holds
- * 400 KB in all, and its other fields (255-character strings, at most 100 labels and assignees)
- * take up to 110 KB.
- */
-const DESCRIPTION = longText({
-  plain: 'description',
-  gzipped: 'description_gz',
-  inlineBytes: 200_000,
-  parts: {
-    attribute: 'description_parts',
-    versionBytes: 4,
-    kind: 'description_part',
-    key: keys.mergeRequestDescriptionPart,
-  },
-});
-
-const keyOf = (mr: MergeRequest) => keys.mergeRequest(mr.project_id, mr.iid);
-
-/** A merge request as an item stores it; its description when the item holds it. */
-const decodeItem = (item: Raw) => decodeNoteParent<StoredMergeRequest>(DESCRIPTION.decodeInline(item));
-
-/** The merge request's item read again, its description as the item holds it (undefined when gone). */
-async function readItem(projectId: number, iid: number): Promise<StoredMergeRequest | undefined> {
-  const item = await getItem(keys.mergeRequest(projectId, iid));
-  return item?.kind === 'merge_request' && !item.deleting ? decodeItem(item) : undefined;
-}
-
-/**
- * Merge requests from their items, long descriptions put together from their parts (one batch).
- * Until then such a description reads as null (a search does not see into it).
- */
-const decodeAll = (items: StoredMergeRequest[]): Promise<StoredMergeRequest[]> =>
-  DESCRIPTION.read(items, {
-    key: keyOf,
-    reread: (mr) => readItem(mr.project_id, mr.iid),
-    decode: (mr, text) => ({ ...mr, description: text }),
-  });
-
-/** Merge requests from raw items (a stream's images, say), long descriptions put together. */
-export const decodeMergeRequestItems = (items: Raw[]) => decodeAll(items.map(decodeItem));
-/** A merge request from a raw item, its description only when the item holds it (else null). */
-export const decodeMergeRequestItemInline = decodeItem;
-
-function mergeRequestItem(mr: StoredMergeRequest, description: StoredText): Raw {
-  const { description: _text, description_parts: _parts, ...fields } = mr;
-  return {
-    ...keyOf(mr),
-    ...fields,
-    ...description.fields,
-    kind: 'merge_request',
-    ...inLists(
-      lists.projectMergeRequests(mr.project_id),
-      lists.projectMergeRequestsInState(mr.project_id, mr.state),
-    ),
-    ...sortAttributes({ id: mr.id, created_at: mr.created_at, updated_at: mr.updated_at }),
-  };
-}
-
-/** The parent a note on this merge request records. */
-export const mergeRequestAsParent = (mr: MergeRequest): NoteParent => ({
-  type: 'MergeRequest',
-  id: mr.id,
-  iid: mr.iid,
-  project_id: mr.project_id,
-});
-
-/** A project's merge request by iid, or undefined. */
-export async function readMergeRequest(
-  projectId: number,
-  iid: number,
-): Promise<StoredMergeRequest | undefined> {
-  const mr = await readItem(projectId, iid);
-  const [read] = mr ? await decodeAll([mr]) : [];
-  return read;
-}
+import {
+  MERGE_REQUEST_DESCRIPTION,
+  mergeRequestAsParent,
+  mergeRequestItem,
+  mergeRequestKey,
+  readMergeRequest,
+  type StoredMergeRequest,
+} from './merge-request-items.ts';
 
 // The open merge request of two branches ---------------------------------------------------------------
 
@@ -213,10 +123,10 @@ export async function createMergeRequest(
           updated_at: now,
           notes_count: 0,
         };
-        const key = keyOf(mr);
-        const description = DESCRIPTION.store(key, mr.description);
+        const key = mergeRequestKey(mr);
+        const description = MERGE_REQUEST_DESCRIPTION.store(key, mr.description);
         // Parts written under an iid another merge request took are nobody's: they go.
-        return DESCRIPTION.replace(key, description, async () => {
+        return MERGE_REQUEST_DESCRIPTION.replace(key, description, async () => {
           await commit([
             refusedWith(check(keys.project(project.id), LIVE_ITEM), notFound('Project')),
             put(mergeRequestItem(mr, description), NEW_ITEM),
@@ -233,48 +143,6 @@ export async function createMergeRequest(
   return { mergeRequest, users };
 }
 
-// Listing ------------------------------------------------------------------------------------------------
-
-export interface MergeRequestListQuery {
-  filter: MergeRequestFilter;
-  order: 'created_at' | 'updated_at';
-  sort: 'asc' | 'desc';
-  page: PageRequest;
-  /** The caller, for the `created_by_me` and `assigned_to_me` scopes. */
-  viewerId: number;
-}
-
-/**
- * A page of a project's merge requests with the users they show: the list of the asked state
- * (all of them by default, as GitLab), filtered as asked.
- */
-export async function listMergeRequests(
-  projectId: number,
-  query: MergeRequestListQuery,
-): Promise<ListPage<StoredMergeRequest> & { users: Map<number, User> }> {
-  const state = query.filter.state;
-  const list =
-    state === undefined || state === 'all'
-      ? lists.projectMergeRequests(projectId)
-      : lists.projectMergeRequestsInState(projectId, state);
-  const page = await queryList({
-    list,
-    order: query.order,
-    sort: query.sort,
-    page: query.page,
-    decode: decodeItem,
-    filter: filtersMergeRequests(query.filter)
-      ? (mr) => mergeRequestMatches(mr, query.filter, query.viewerId)
-      : undefined,
-  });
-  const items = await decodeAll(page.items);
-  return {
-    items,
-    total: page.total,
-    users: await getUsers([...new Set(items.flatMap(mergeRequestUserIds))]),
-  };
-}
-
 // Changing ------------------------------------------------------------------------------------------------
 
 /** Reopening found another open merge request on the branches: GitLab leaves this one closed. */
@@ -289,7 +157,7 @@ const stillAsRead: Guard<MergeRequest> = {
 
 /** What the shared change and removal writes need of a merge request. */
 const MERGE_REQUEST: IssuableKind<StoredMergeRequest> = {
-  key: keyOf,
+  key: mergeRequestKey,
   read: (mr) => readMergeRequest(mr.project_id, mr.iid),
   all: (mr) => lists.projectMergeRequests(mr.project_id),
   inState: (mr, state) => lists.projectMergeRequestsInState(mr.project_id, state),
@@ -311,9 +179,10 @@ export function changeMergeRequest(
   event: 'close' | 'reopen' | undefined,
   actorId: number,
 ): Promise<StoredMergeRequest> {
-  const key = keyOf(mr);
-  const stored = changes.description === undefined ? undefined : DESCRIPTION.store(key, changes.description);
-  return DESCRIPTION.replace(key, stored, () =>
+  const key = mergeRequestKey(mr);
+  const stored =
+    changes.description === undefined ? undefined : MERGE_REQUEST_DESCRIPTION.store(key, changes.description);
+  return MERGE_REQUEST_DESCRIPTION.replace(key, stored, () =>
     changeState(
       MERGE_REQUEST,
       mr,
@@ -361,7 +230,7 @@ async function writeChange(
   const values: Raw = stillAsRead.values(mr);
   let condition = stillAsRead.condition;
   if (stored) {
-    const unchanged = DESCRIPTION.unchanged(mr);
+    const unchanged = MERGE_REQUEST_DESCRIPTION.unchanged(mr);
     condition += ` AND ${unchanged.condition}`;
     Object.assign(names, unchanged.names);
     Object.assign(values, unchanged.values);
@@ -391,7 +260,7 @@ async function writeChange(
   });
   await commit([write, ...branches, ...moves]);
   return {
-    ...(stored ? DESCRIPTION.withStored(changed, stored) : changed),
+    ...(stored ? MERGE_REQUEST_DESCRIPTION.withStored(changed, stored) : changed),
     notes_count: mr.notes_count + (moves.length ? 1 : 0),
   };
 }
@@ -407,6 +276,3 @@ export function deleteMergeRequest(mr: StoredMergeRequest): Promise<void> {
     current.state === 'opened' ? [releaseBranches(current, current.target_branch)] : [],
   );
 }
-
-/** The users a merge request shows, by id. */
-export const mergeRequestUsers = (mr: MergeRequest) => getUsers(mergeRequestUserIds(mr));
