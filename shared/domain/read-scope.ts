@@ -3,7 +3,7 @@
  * it; it never looks at a caller's flags (admin, external) itself, so every "who sees what" rule
  * lives here and in the policies built on it.
  */
-import { ACCESS, VISIBILITIES, type Viewer, type Visibility, visibleWithoutMembership } from './access.ts';
+import { ACCESS, type Viewer, type Visibility, visibleWithoutMembership } from './access.ts';
 import type { Project, ProjectAccess } from './projects.ts';
 import { effectiveAccess } from './projects.ts';
 
@@ -12,9 +12,12 @@ export interface ReadScope {
   readonly memberId?: number;
   /** Sees every project and group, at owner level, with no membership read (administrators). */
   readonly seesAll: boolean;
-  /** The visibilities seen with no membership at all. */
+  /** The visibilities seen with no membership at all, most open first (the order lists are read in). */
   readonly open: readonly Visibility[];
 }
+
+/** Every visibility, most open first: lists are read (and their reads sent) in this order. */
+const MOST_OPEN_FIRST: readonly Visibility[] = ['public', 'internal', 'private'];
 
 export const ANONYMOUS_SCOPE: ReadScope = { seesAll: false, open: ['public'] };
 
@@ -23,7 +26,7 @@ export function readScopeOf(viewer: Viewer | undefined): ReadScope {
   return {
     memberId: viewer.id,
     seesAll: viewer.admin,
-    open: VISIBILITIES.filter((visibility) => visibleWithoutMembership(visibility, viewer)),
+    open: MOST_OPEN_FIRST.filter((visibility) => visibleWithoutMembership(visibility, viewer)),
   };
 }
 
@@ -47,3 +50,13 @@ export const seesAllOfGroup = (scope: ReadScope, groupAccess: number) =>
 /** Who sees every project of a user's personal namespace: admins and the user. */
 export const seesAllOfUser = (scope: ReadScope, ownerId: number) =>
   scope.seesAll || scope.memberId === ownerId;
+
+/** Every visibility, most open first. */
+export const everyVisibility = (): Visibility[] => [...MOST_OPEN_FIRST];
+
+/** The visibilities a scope sees with no membership, most open first. */
+export const openlySeen = (scope: ReadScope): Visibility[] => [...scope.open];
+
+/** The visibilities a scope sees only through membership, most open first. */
+export const seenThroughMembership = (scope: ReadScope): Visibility[] =>
+  MOST_OPEN_FIRST.filter((visibility) => !seesOpenly(scope, visibility));

@@ -5,11 +5,11 @@
  */
 
 import { VISIBILITIES, type Visibility } from '#domain/access.ts';
-import { openlySeen } from '#domain/list-visibilities.ts';
 import { isMembershipActive } from '#domain/members.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
 import type { ReadScope } from '#domain/read-scope.ts';
+import { openlySeen } from '#domain/read-scope.ts';
 import {
   activeGroupMemberships,
   type GroupMembership,

@@ -2,9 +2,14 @@
 
 import type { Visibility } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
-import { everyVisibility, openlySeen } from '#domain/list-visibilities.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
-import { type ReadScope, readsGroup } from '#domain/read-scope.ts';
+import {
+  everyVisibility,
+  openlySeen,
+  type ReadScope,
+  readsGroup,
+  seesAllOfGroup,
+} from '#domain/read-scope.ts';
 import { searchKeysForTerm } from '#domain/search.ts';
 import { type CredentialBatch, directAccessTo } from '../access/access.ts';
 import { groupSearchCandidateIds } from '../search/search-index.ts';
@@ -122,7 +127,7 @@ export async function visibleDescendantsPage(
 ): Promise<ListPage<Group>> {
   const traversal = [...group.ancestor_ids, group.id];
   // Members of the group (or admins) see the whole subtree; others also through their own memberships.
-  const seesAll = scope.seesAll || access > 0;
+  const seesAll = seesAllOfGroup(scope, access);
   const [subtree, memberships] = await Promise.all([
     readSubtrees([{ id: group.id, ancestor_ids: group.ancestor_ids }], tree.groups),
     scope.memberId !== undefined && !seesAll ? membershipsOfUser(scope.memberId) : [],

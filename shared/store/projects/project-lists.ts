@@ -1,11 +1,10 @@
 /** Pages of projects: the visibility lists and a namespace's lists, as a reader may see them. */
 
 import { VISIBILITIES, type Visibility } from '#domain/access.ts';
-import { openlySeen, seenThroughMembership } from '#domain/list-visibilities.ts';
 import { isMembershipActive, memberMatchesQuery } from '#domain/members.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { NO_ACCESS, type Project } from '#domain/projects.ts';
-import { type ReadScope, readsProject } from '#domain/read-scope.ts';
+import { openlySeen, type ReadScope, readsProject, seenThroughMembership } from '#domain/read-scope.ts';
 import type { User } from '#domain/users.ts';
 import { accessFromLevels, type KnownLevels } from '../access/access.ts';
 import { lists } from '../table/keys.ts';

@@ -1,8 +1,7 @@
 /** Which projects a list request covers for its reader: the lists to read and the narrowing filters. */
 import { ACCESS, type Visibility } from '#domain/access.ts';
-import { everyVisibility, openlySeen } from '#domain/list-visibilities.ts';
 import type { Project } from '#domain/projects.ts';
-import { type ReadScope, seesOpenly } from '#domain/read-scope.ts';
+import { everyVisibility, openlySeen, type ReadScope, seesOpenly } from '#domain/read-scope.ts';
 import { memberProjectsOf } from '../access/project-reach.ts';
 import { getProjectsRaw } from './project-items.ts';
 import { starredProjectIds } from './project-stars.ts';
