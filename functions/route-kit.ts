@@ -18,10 +18,20 @@ export interface RouteDefinition {
   method: HttpMethod;
   /** API Gateway syntax: `/api/v4/users/{id}`; `$default` is the catch-all. */
   path: string;
-  /** Handler file, relative to the project root; it exports `handler`. */
+  /**
+   * The route's function, named by its handler file relative to the project root, which exports
+   * `handler`; with `source`, a name alone (routes served by one shared file each keep a function,
+   * and so a name, of their own).
+   */
   entry: string;
+  /** The file whose `handler` serves the route, where it is not `entry`. */
+  source?: string;
   access: Access;
 }
+
+/** The file whose `handler` serves a route (or a worker, a stream consumer, a schedule). */
+export const sourceOf = (definition: { entry: string; source?: string }): string =>
+  definition.source ?? definition.entry;
 
 export const read: Access = { table: 'read' };
 export const write: Access = { table: 'write' };

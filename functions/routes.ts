@@ -18,6 +18,7 @@ import { issueRoutes } from './issues/routes.ts';
 import { mergeRequestRoutes } from './merge-requests/routes.ts';
 import { metaRoutes } from './meta/routes.ts';
 import { namespaceRoutes } from './namespaces/routes.ts';
+import { noteRoutes } from './notes/routes.ts';
 import { personalAccessTokenRoutes, personalAccessTokenSelfRoutes } from './personal-access-tokens/routes.ts';
 import {
   projectInheritedMemberRoutes,
@@ -33,6 +34,7 @@ import { snippetRoutes } from './snippets/routes.ts';
 import { userProjectRoutes, userRoutes, userStateRoutes } from './users/routes.ts';
 
 export type { Access, HttpMethod, RouteDefinition } from './route-kit.ts';
+export { sourceOf } from './route-kit.ts';
 
 export const routes: readonly RouteDefinition[] = [
   ...userRoutes,
@@ -48,6 +50,7 @@ export const routes: readonly RouteDefinition[] = [
   ...mergeRequestRoutes,
   ...snippetRoutes,
   ...epicRoutes,
+  ...noteRoutes,
   ...hookRoutes,
   ...pushRuleRoutes,
   ...userStateRoutes,

@@ -85,8 +85,10 @@ const esmRequireBanner =
   "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);";
 
 export interface ApiFunctionProps {
-  /** Handler file relative to the project root; it exports `handler`. */
+  /** The function's name: its handler file relative to the project root, unless `source` is given. */
   entry: string;
+  /** The file whose `handler` the function runs, where it is not `entry` (one file serving several routes). */
+  source?: string;
   /** What the function may touch: sets TABLE_NAME, BUCKET_NAME and QUEUE_URL_<NAME> for it. */
   access: Access;
   targets: AccessTargets;
@@ -116,13 +118,13 @@ const tracedRoles = new WeakSet<IRole>();
  * environment variables naming what its `access` declares.
  */
 export class ApiFunction extends NodejsFunction {
-  /** The handler file this function was built from, relative to the project root. */
+  /** The function's name: the table entry it was built for (its handler file, unless it has a `source`). */
   readonly entryPath: string;
   readonly access: Access;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id, {
-      entry: path.join(projectRoot, props.entry),
+      entry: path.join(projectRoot, props.source ?? props.entry),
       handler: 'handler',
       projectRoot,
       depsLockFilePath: path.join(projectRoot, 'package-lock.json'),

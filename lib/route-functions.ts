@@ -129,6 +129,7 @@ export class RouteFunctions extends NestedStack {
       if (!target) {
         const fn = new ApiFunction(this, fnId, {
           entry: route.entry,
+          ...(route.source ? { source: route.source } : {}),
           access: route.access,
           targets: props.targets,
           role: props.roles.roleFor(route.entry, { access: route.access }),

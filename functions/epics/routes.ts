@@ -4,7 +4,7 @@
  */
 import { type RouteDefinition, read, write } from '../route-kit.ts';
 
-/** Epics of a group, and the notes on each. */
+/** Epics of a group (their notes: functions/notes/routes.ts). */
 export const epicRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/v4/groups/{id}/epics', entry: 'functions/epics/list.ts', access: read },
   { method: 'POST', path: '/api/v4/groups/{id}/epics', entry: 'functions/epics/create.ts', access: write },
@@ -24,36 +24,6 @@ export const epicRoutes: readonly RouteDefinition[] = [
     method: 'DELETE',
     path: '/api/v4/groups/{id}/epics/{epic_iid}',
     entry: 'functions/epics/delete.ts',
-    access: write,
-  },
-  {
-    method: 'GET',
-    path: '/api/v4/groups/{id}/epics/{epic_id}/notes',
-    entry: 'functions/epics/notes/list.ts',
-    access: read,
-  },
-  {
-    method: 'POST',
-    path: '/api/v4/groups/{id}/epics/{epic_id}/notes',
-    entry: 'functions/epics/notes/create.ts',
-    access: write,
-  },
-  {
-    method: 'GET',
-    path: '/api/v4/groups/{id}/epics/{epic_id}/notes/{note_id}',
-    entry: 'functions/epics/notes/get.ts',
-    access: read,
-  },
-  {
-    method: 'PUT',
-    path: '/api/v4/groups/{id}/epics/{epic_id}/notes/{note_id}',
-    entry: 'functions/epics/notes/update.ts',
-    access: write,
-  },
-  {
-    method: 'DELETE',
-    path: '/api/v4/groups/{id}/epics/{epic_id}/notes/{note_id}',
-    entry: 'functions/epics/notes/delete.ts',
     access: write,
   },
 ];

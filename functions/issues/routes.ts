@@ -4,7 +4,7 @@
  */
 import { type RouteDefinition, read, write } from '../route-kit.ts';
 
-/** Issues of a project, and the notes on each. */
+/** Issues of a project (their notes: functions/notes/routes.ts). */
 export const issueRoutes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/v4/projects/{id}/issues', entry: 'functions/issues/list.ts', access: read },
   {
@@ -29,36 +29,6 @@ export const issueRoutes: readonly RouteDefinition[] = [
     method: 'DELETE',
     path: '/api/v4/projects/{id}/issues/{issue_iid}',
     entry: 'functions/issues/delete.ts',
-    access: write,
-  },
-  {
-    method: 'GET',
-    path: '/api/v4/projects/{id}/issues/{issue_iid}/notes',
-    entry: 'functions/issues/notes/list.ts',
-    access: read,
-  },
-  {
-    method: 'POST',
-    path: '/api/v4/projects/{id}/issues/{issue_iid}/notes',
-    entry: 'functions/issues/notes/create.ts',
-    access: write,
-  },
-  {
-    method: 'GET',
-    path: '/api/v4/projects/{id}/issues/{issue_iid}/notes/{note_id}',
-    entry: 'functions/issues/notes/get.ts',
-    access: read,
-  },
-  {
-    method: 'PUT',
-    path: '/api/v4/projects/{id}/issues/{issue_iid}/notes/{note_id}',
-    entry: 'functions/issues/notes/update.ts',
-    access: write,
-  },
-  {
-    method: 'DELETE',
-    path: '/api/v4/projects/{id}/issues/{issue_iid}/notes/{note_id}',
-    entry: 'functions/issues/notes/delete.ts',
     access: write,
   },
 ];

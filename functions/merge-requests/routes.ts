@@ -4,7 +4,7 @@
  */
 import { type RouteDefinition, read, write } from '../route-kit.ts';
 
-/** Merge requests of a project, and the notes on each. */
+/** Merge requests of a project (their notes: functions/notes/routes.ts). */
 export const mergeRequestRoutes: readonly RouteDefinition[] = [
   {
     method: 'GET',
@@ -34,36 +34,6 @@ export const mergeRequestRoutes: readonly RouteDefinition[] = [
     method: 'DELETE',
     path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}',
     entry: 'functions/merge-requests/delete.ts',
-    access: write,
-  },
-  {
-    method: 'GET',
-    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/notes',
-    entry: 'functions/merge-requests/notes/list.ts',
-    access: read,
-  },
-  {
-    method: 'POST',
-    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/notes',
-    entry: 'functions/merge-requests/notes/create.ts',
-    access: write,
-  },
-  {
-    method: 'GET',
-    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}',
-    entry: 'functions/merge-requests/notes/get.ts',
-    access: read,
-  },
-  {
-    method: 'PUT',
-    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}',
-    entry: 'functions/merge-requests/notes/update.ts',
-    access: write,
-  },
-  {
-    method: 'DELETE',
-    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}',
-    entry: 'functions/merge-requests/notes/delete.ts',
     access: write,
   },
 ];

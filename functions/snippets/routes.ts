@@ -4,7 +4,7 @@
  */
 import { type RouteDefinition, read, write } from '../route-kit.ts';
 
-/** Snippets of a project (and their raw content), and the notes on each. */
+/** Snippets of a project and their raw content (their notes: functions/notes/routes.ts). */
 export const snippetRoutes: readonly RouteDefinition[] = [
   {
     method: 'GET',
@@ -41,35 +41,5 @@ export const snippetRoutes: readonly RouteDefinition[] = [
     path: '/api/v4/projects/{id}/snippets/{snippet_id}/raw',
     entry: 'functions/snippets/raw.ts',
     access: read,
-  },
-  {
-    method: 'GET',
-    path: '/api/v4/projects/{id}/snippets/{snippet_id}/notes',
-    entry: 'functions/snippets/notes/list.ts',
-    access: read,
-  },
-  {
-    method: 'POST',
-    path: '/api/v4/projects/{id}/snippets/{snippet_id}/notes',
-    entry: 'functions/snippets/notes/create.ts',
-    access: write,
-  },
-  {
-    method: 'GET',
-    path: '/api/v4/projects/{id}/snippets/{snippet_id}/notes/{note_id}',
-    entry: 'functions/snippets/notes/get.ts',
-    access: read,
-  },
-  {
-    method: 'PUT',
-    path: '/api/v4/projects/{id}/snippets/{snippet_id}/notes/{note_id}',
-    entry: 'functions/snippets/notes/update.ts',
-    access: write,
-  },
-  {
-    method: 'DELETE',
-    path: '/api/v4/projects/{id}/snippets/{snippet_id}/notes/{note_id}',
-    entry: 'functions/snippets/notes/delete.ts',
-    access: write,
   },
 ];

@@ -1,5 +1,5 @@
 /** Who may do what with a group (GitLab's GroupPolicy), given the caller's inherited access. */
-import { ACCESS, visibleWithoutMembership } from './access.ts';
+import { ACCESS } from './access.ts';
 import type { Group } from './groups.ts';
 import type { Caller } from './users.ts';
 

@@ -1,8 +1,9 @@
 /**
  * The kinds of item notes hang on (issues, merge requests, snippets, epics), each named once, by
- * its `noteable_type`: the route parameter that names it and, where its notes reach project hooks,
- * what their payloads show of it. Everything else follows these names: the store's row of where
- * each is kept (store/table/noteable-keys.ts) and its note routes' descriptor (http/*-loaders.ts).
+ * its `noteable_type`: its route and the parameter in it that names it and, where its notes reach
+ * project hooks, what their payloads show of it. Everything else follows these names: the note
+ * routes (functions/notes/routes.ts), the store's row of where each is kept
+ * (store/table/noteable-keys.ts) and how its note routes read it (http/noteables.ts).
  */
 import type { Epic } from './epics.ts';
 import {
@@ -42,6 +43,8 @@ interface NoteHookKind<P> {
 interface NoteableKind<P> {
   /** The route parameter naming the parent, as GitLab names it. */
   param: string;
+  /** The parent's own route, ending with its parameter; its notes are under it, at `/notes`. */
+  path: string;
   /** What its notes' webhook payloads show of it; none: its notes reach no hook (a group's parent). */
   hook?: NoteHookKind<P>;
 }
@@ -49,6 +52,7 @@ interface NoteableKind<P> {
 const KINDS = {
   Issue: {
     param: 'issue_iid',
+    path: '/api/v4/projects/{id}/issues/{issue_iid}',
     hook: {
       key: 'issue',
       attributes: issueHookAttrs,
@@ -58,6 +62,7 @@ const KINDS = {
   },
   MergeRequest: {
     param: 'merge_request_iid',
+    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}',
     hook: {
       key: 'merge_request',
       attributes: mergeRequestHookAttrs,
@@ -66,13 +71,14 @@ const KINDS = {
   },
   Snippet: {
     param: 'snippet_id',
+    path: '/api/v4/projects/{id}/snippets/{snippet_id}',
     hook: {
       key: 'snippet',
       attributes: (snippet, project, baseUrl) => snippetHookAttrs(snippet, project, baseUrl),
       url: (snippet, project, baseUrl) => hookUrls.snippet(project, snippet.id, baseUrl),
     },
   },
-  Epic: { param: 'epic_id' },
+  Epic: { param: 'epic_id', path: '/api/v4/groups/{id}/epics/{epic_id}' },
 } as const satisfies { [K in NoteableType]: NoteableKind<NoteableParents[K]> };
 
 /** The kinds, each with what it is of its own parent type. */
@@ -80,6 +86,9 @@ const NOTEABLES: { readonly [K in NoteableType]: NoteableKind<NoteableParents[K]
 
 /** Every `noteable_type`. */
 export const NOTEABLE_TYPES = Object.keys(KINDS) as NoteableType[];
+
+/** Where each kind's note routes are: under its own route. */
+export const noteableRouteOf = (type: NoteableType): string => NOTEABLES[type].path;
 
 /** The route parameter naming a note's parent. */
 export type NoteParentParam = (typeof KINDS)[NoteableType]['param'];

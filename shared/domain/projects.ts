@@ -1,11 +1,5 @@
 /** Projects: stored shape, naming rules, visibility and permission rules, entities. */
-import {
-  ACCESS,
-  moreVisible,
-  NOTIFICATION_GLOBAL,
-  type Visibility,
-  visibleWithoutMembership,
-} from './access.ts';
+import { ACCESS, moreVisible, NOTIFICATION_GLOBAL, type Visibility } from './access.ts';
 import { avatarUrl, type StoredAvatar } from './avatars.ts';
 import { validationFailed } from './errors.ts';
 import { searchColumns } from './search.ts';

@@ -8,19 +8,12 @@
  * global id of an epic of this group first and only then as an iid (see readEpicForNotes).
  */
 import { invalidParams, recordNotFound } from '#domain/errors.ts';
-import { type InGroup, mayBackdateEpicNote, mayChangeEpicNote } from '#domain/noteable-policy.ts';
+import type { InGroup } from '#domain/noteable-policy.ts';
 import { atLeastOneOf } from '#domain/params.ts';
 import type { User } from '#domain/users.ts';
-import {
-  epicAsParent,
-  epicUsers,
-  readEpicByIid,
-  readEpicForNotes,
-  type StoredEpic,
-} from '#store/issuables/epics.ts';
-import { notePartitionOf } from '#store/table/noteable-keys.ts';
+import { epicUsers, readEpicByIid, type StoredEpic } from '#store/issuables/epics.ts';
 import { inGroup } from './load.ts';
-import { allowing, groupNoteable } from './note-reads.ts';
+import { allowing } from './note-reads.ts';
 
 type EpicRule = (context: InGroup & { epic: StoredEpic }) => boolean;
 
@@ -62,21 +55,3 @@ export const epic = <P extends { id: string | number; epic_iid: number }>(
       return { epic: shown, users: read.users };
     },
   });
-
-/**
- * Epics as noteable parents, named by `epic_id` (see readEpicForNotes): any signed-in reader of the
- * group notes on them (EpicPolicy `create_note`); authors, maintainers and up and admins edit and
- * delete notes; only owners and admins backdate. The single read of a note (and the answer to a
- * body of one award emoji) carries the epic's title.
- */
-export const epicNoteable = groupNoteable({
-  param: 'epic_id',
-  read: (groupId: number, params: { id: string | number; epic_id: number }) =>
-    readEpicForNotes(groupId, params.epic_id),
-  guess: (params) => notePartitionOf('Epic', { id: params.epic_id }),
-  partition: (epic) => notePartitionOf('Epic', { id: epic.id }),
-  mayChange: mayChangeEpicNote,
-  mayBackdate: mayBackdateEpicNote,
-  asParent: epicAsParent,
-  shown: (epic) => ({ title: epic.title, file_name: null, expires_at: null }),
-});

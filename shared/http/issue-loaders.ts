@@ -6,13 +6,12 @@
  */
 import { recordNotFound } from '#domain/errors.ts';
 import { issueUserIds } from '#domain/issues.ts';
-import { canReadIssue, type InProject, mayCreateIssueNote } from '#domain/noteable-policy.ts';
+import { canReadIssue, type InProject } from '#domain/noteable-policy.ts';
 import type { User } from '#domain/users.ts';
-import { issueAsParent, readIssue, type StoredIssue } from '#store/issuables/issues.ts';
-import { notePartitionOf } from '#store/table/noteable-keys.ts';
+import { readIssue, type StoredIssue } from '#store/issuables/issues.ts';
 import { getUsers } from '#store/users/users.ts';
 import { inProject } from './load.ts';
-import { allowing, projectNoteable } from './note-reads.ts';
+import { allowing } from './note-reads.ts';
 
 type IssueRule = (context: InProject & { issue: StoredIssue }) => boolean;
 
@@ -35,19 +34,3 @@ export const issue = <P extends { id: string | number; issue_iid: number }>(allo
       return { issue: shown, users: found.users };
     },
   });
-
-/**
- * Issues as noteable parents: 404 `Not found` for one the caller may not see; anyone who may read
- * it and create notes in the project notes on it (members only on a locked discussion); authors,
- * maintainers and admins edit and delete notes; only owners and admins backdate.
- */
-export const issueNoteable = projectNoteable({
-  param: 'issue_iid',
-  read: (projectId: number, params: { id: string | number; issue_iid: number }) =>
-    readIssue(projectId, params.issue_iid),
-  partition: (projectId, params) =>
-    notePartitionOf('Issue', { project_id: projectId, iid: params.issue_iid }),
-  visible: canReadIssue,
-  mayCreate: (context, issue) => mayCreateIssueNote({ ...context, issue }),
-  asParent: issueAsParent,
-});

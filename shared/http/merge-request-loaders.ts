@@ -8,17 +8,12 @@
  */
 import { forbidden, recordNotFound } from '#domain/errors.ts';
 import { mergeRequestUserIds } from '#domain/merge-requests.ts';
-import { canReadMergeRequest, type InProject, mayCreateMergeRequestNote } from '#domain/noteable-policy.ts';
+import { canReadMergeRequest, type InProject } from '#domain/noteable-policy.ts';
 import type { User } from '#domain/users.ts';
-import {
-  mergeRequestAsParent,
-  readMergeRequest,
-  type StoredMergeRequest,
-} from '#store/issuables/merge-request-items.ts';
-import { notePartitionOf } from '#store/table/noteable-keys.ts';
+import { readMergeRequest, type StoredMergeRequest } from '#store/issuables/merge-request-items.ts';
 import { getUsers } from '#store/users/users.ts';
 import { inProject } from './load.ts';
-import { allowing, projectNoteable } from './note-reads.ts';
+import { allowing } from './note-reads.ts';
 
 type MergeRequestRule = (context: InProject & { mergeRequest: StoredMergeRequest }) => boolean;
 
@@ -71,19 +66,3 @@ export const mergeRequestFound = <P extends Params>(allow: MergeRequestRule) =>
       return { mergeRequest };
     },
   });
-
-/**
- * Merge requests as noteable parents: found by the finder, so 404 `Not found` unless the caller may
- * read it; anyone who may read it and create notes in the project notes on it (members only on a
- * locked discussion), and a body that is one award emoji is a note like any other; authors,
- * maintainers and admins edit and delete notes; only owners and admins backdate.
- */
-export const mergeRequestNoteable = projectNoteable({
-  param: 'merge_request_iid',
-  read: (projectId: number, params: Params) => readMergeRequest(projectId, params.merge_request_iid),
-  partition: (projectId, params) =>
-    notePartitionOf('MergeRequest', { project_id: projectId, iid: params.merge_request_iid }),
-  visible: canReadMergeRequest,
-  mayCreate: (context, mergeRequest) => mayCreateMergeRequestNote({ ...context, mergeRequest }),
-  asParent: mergeRequestAsParent,
-});

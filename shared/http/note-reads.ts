@@ -1,7 +1,7 @@
 /**
  * What the note routes of every parent share: a page of notes, one note, with their authors, and
  * the descriptor of a noteable parent kind (`Noteable`: how its note routes find it under its
- * project or group, who sees it and who may act), from which functions/note-routes.ts builds them.
+ * project or group, who sees it and who may act), from which functions/notes/note-routes.ts builds them.
  */
 import { ApiError, forbidden, recordNotFound } from '#domain/errors.ts';
 import { type InGroup, type InProject, mayBackdate, mayChangeProjectNote } from '#domain/noteable-policy.ts';
@@ -55,7 +55,7 @@ type ById = { id: string | number };
 
 /**
  * A noteable parent kind (issues, merge requests, snippets, epics) as its five note routes need it;
- * `noteRoutes` (functions/note-routes.ts) builds the routes from it. Built by `projectNoteable` or
+ * `noteRoutes` (functions/notes/note-routes.ts) builds the routes from it. Built by `projectNoteable` or
  * `groupNoteable`, which decide how the parent is found under its project or group, who sees it
  * (404 `Not found` otherwise) and who may act (403).
  */

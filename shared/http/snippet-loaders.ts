@@ -7,19 +7,12 @@
  * found` where it uses `find` (the single read, and the notes' finder).
  */
 import { type ApiError, notFound, recordNotFound } from '#domain/errors.ts';
-import { canReadSnippet, type InProject, mayCreateNote } from '#domain/noteable-policy.ts';
-import { snippetNoteFields } from '#domain/snippets.ts';
+import { canReadSnippet, type InProject } from '#domain/noteable-policy.ts';
 import type { User } from '#domain/users.ts';
-import {
-  readSnippet,
-  readSnippetContent,
-  type StoredSnippet,
-  snippetAsParent,
-} from '#store/issuables/snippets.ts';
-import { notePartitionOf } from '#store/table/noteable-keys.ts';
+import { readSnippet, readSnippetContent, type StoredSnippet } from '#store/issuables/snippets.ts';
 import { getUsers } from '#store/users/users.ts';
 import { inProject } from './load.ts';
-import { allowing, projectNoteable } from './note-reads.ts';
+import { allowing } from './note-reads.ts';
 
 type SnippetRule = (context: InProject & { snippet: StoredSnippet }) => boolean;
 
@@ -29,7 +22,7 @@ interface SnippetParams {
 }
 
 /** Whether the caller sees the snippet in this project. */
-const seesSnippet = (context: InProject, snippet: StoredSnippet) =>
+export const seesSnippet = (context: InProject, snippet: StoredSnippet) =>
   snippet.project_id === context.project.id && canReadSnippet(context, snippet);
 
 /** The snippet as the caller may see it in this project, or `missing`. */
@@ -81,19 +74,3 @@ export const snippetContent = <P extends SnippetParams>() =>
       content: found.content,
     }),
   });
-
-/**
- * Project snippets as noteable parents: found with `find`, so 404 `Not found` when not seen; anyone
- * who may read it and create notes in the project notes on it; authors, maintainers and admins
- * edit and delete notes; only owners and admins backdate. The single read of a note (and the answer
- * to a body of one award emoji) carries the snippet's title, file name and expiry.
- */
-export const snippetNoteable = projectNoteable({
-  param: 'snippet_id',
-  read: (_projectId: number, params: SnippetParams) => readSnippet(params.snippet_id),
-  partition: (_projectId, params) => notePartitionOf('Snippet', { id: params.snippet_id }),
-  visible: seesSnippet,
-  mayCreate: mayCreateNote,
-  asParent: snippetAsParent,
-  shown: snippetNoteFields,
-});

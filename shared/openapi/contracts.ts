@@ -14,10 +14,11 @@ export function withContracts(
 ): Promise<DocumentedRoute[]> {
   return Promise.all(
     routes.map(async (route) => {
-      const module: { handler?: { contract?: RouteContract } } = await import(
-        pathToFileURL(join(root, route.entry)).href
-      );
-      return { ...route, contract: module.handler?.contract };
+      const module: {
+        handler?: { contract?: RouteContract; contractFor?: (path: string) => RouteContract | undefined };
+      } = await import(pathToFileURL(join(root, route.source ?? route.entry)).href);
+      // A file serving several routes gives each its own contract.
+      return { ...route, contract: module.handler?.contractFor?.(route.path) ?? module.handler?.contract };
     }),
   );
 }

@@ -14,6 +14,8 @@ export interface DocumentedRoute {
   method: string;
   path: string;
   entry: string;
+  /** The file serving the route, where it is not `entry`. */
+  source?: string;
   /** Absent for a route defined without defineRoute (no parameters, no authentication). */
   contract?: RouteContract;
 }

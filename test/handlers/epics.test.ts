@@ -8,12 +8,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { keys, lists } from '#store/table/keys.ts';
 import { handler as createEpic } from '../../functions/epics/create.ts';
 import { handler as getEpic } from '../../functions/epics/get.ts';
-import { handler as createNote } from '../../functions/epics/notes/create.ts';
-import { handler as deleteNote } from '../../functions/epics/notes/delete.ts';
-import { handler as getNote } from '../../functions/epics/notes/get.ts';
-import { handler as listNotes } from '../../functions/epics/notes/list.ts';
-import { handler as updateNote } from '../../functions/epics/notes/update.ts';
 import { handler as updateEpic } from '../../functions/epics/update.ts';
+import { handler as createNote } from '../../functions/notes/create.ts';
+import { handler as deleteNote } from '../../functions/notes/delete.ts';
+import { handler as getNote } from '../../functions/notes/get.ts';
+import { handler as listNotes } from '../../functions/notes/list.ts';
+import { handler as updateNote } from '../../functions/notes/update.ts';
 import { invoke } from '../support/events.ts';
 import {
   CREATED,

@@ -14,11 +14,11 @@ import {
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readAhead } from '#store/access/read-ahead.ts';
 import { keys, lists } from '#store/table/keys.ts';
-import { handler as createNote } from '../../functions/issues/notes/create.ts';
-import { handler as deleteNote } from '../../functions/issues/notes/delete.ts';
-import { handler as getNote } from '../../functions/issues/notes/get.ts';
-import { handler as listNotes } from '../../functions/issues/notes/list.ts';
-import { handler as updateNote } from '../../functions/issues/notes/update.ts';
+import { handler as createNote } from '../../functions/notes/create.ts';
+import { handler as deleteNote } from '../../functions/notes/delete.ts';
+import { handler as getNote } from '../../functions/notes/get.ts';
+import { handler as listNotes } from '../../functions/notes/list.ts';
+import { handler as updateNote } from '../../functions/notes/update.ts';
 import { invoke } from '../support/events.ts';
 import {
   CREATED,

@@ -9,12 +9,12 @@ import { readAhead } from '#store/access/read-ahead.ts';
 import { keys, lists } from '#store/table/keys.ts';
 import { handler as createMergeRequest } from '../../functions/merge-requests/create.ts';
 import { handler as getMergeRequest } from '../../functions/merge-requests/get.ts';
-import { handler as createNote } from '../../functions/merge-requests/notes/create.ts';
-import { handler as deleteNote } from '../../functions/merge-requests/notes/delete.ts';
-import { handler as getNote } from '../../functions/merge-requests/notes/get.ts';
-import { handler as listNotes } from '../../functions/merge-requests/notes/list.ts';
-import { handler as updateNote } from '../../functions/merge-requests/notes/update.ts';
 import { handler as updateMergeRequest } from '../../functions/merge-requests/update.ts';
+import { handler as createNote } from '../../functions/notes/create.ts';
+import { handler as deleteNote } from '../../functions/notes/delete.ts';
+import { handler as getNote } from '../../functions/notes/get.ts';
+import { handler as listNotes } from '../../functions/notes/list.ts';
+import { handler as updateNote } from '../../functions/notes/update.ts';
 import { invoke } from '../support/events.ts';
 import {
   CREATED,

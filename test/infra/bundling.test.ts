@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.ts';
+import { routes, sourceOf } from '../../functions/routes.ts';
 import { schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
@@ -59,6 +59,8 @@ afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
+const sourceByEntry = new Map(routes.map((route) => [route.entry, sourceOf(route)]));
+
 describe('real bundling', () => {
   it('bundles every route, worker, stream-consumer and schedule entry with the local esbuild', () => {
     const entries = [
@@ -82,8 +84,10 @@ describe('real bundling', () => {
       expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map'), entry).toBe(true);
       expect(code.length / code.split('\n').length, `${entry} is minified`).toBeGreaterThan(1000);
       const map = JSON.parse(readFileSync(path.join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      // The file the function runs: its entry, or the shared file serving its route.
+      const file = sourceByEntry.get(entry) ?? entry;
       expect(
-        map.sources.some((source) => source.endsWith(entry)),
+        map.sources.some((source) => source.endsWith(file)),
         entry,
       ).toBe(true);
     }

@@ -4,7 +4,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { Stack, Token } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { type RouteDefinition, routes } from '../../functions/routes.ts';
+import { type RouteDefinition, routes, sourceOf } from '../../functions/routes.ts';
 import { schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
@@ -53,8 +53,9 @@ describe('handler files and tables', () => {
     .map((file) => `functions/${file.split(path.sep).join('/')}`)
     .filter((file) => /^export const handler\b/m.test(readFileSync(path.join(projectRoot, file), 'utf8')))
     .sort();
+  // The files: a route served by a shared file names it as its `source`.
   const tableEntries = [
-    ...routeEntries,
+    ...new Set(routes.map(sourceOf)),
     ...workers.map((worker) => worker.entry),
     ...streamConsumers.map((consumer) => consumer.entry),
     ...schedules.map((schedule) => schedule.entry),

@@ -1,11 +1,13 @@
-/** The noteable parent kinds: the domain's table, and the store's row of where each is kept. */
+/** The noteable parent kinds: the domain's table, the store's row of where each is kept, their note routes. */
 import { describe, expect, it } from 'vitest';
 import type { Epic } from '#domain/epics.ts';
-import { NOTEABLE_TYPES, noteHookParent, reachesHooks } from '#domain/noteables.ts';
+import { NOTEABLE_TYPES, noteableRouteOf, noteHookParent, reachesHooks } from '#domain/noteables.ts';
 import type { Project } from '#domain/projects.ts';
+import { NOTEABLES_BY_PARAM } from '#http/noteables.ts';
 import { countedItemOf, noteParentOf } from '#store/table/counters.ts';
 import { keys } from '#store/table/keys.ts';
 import { NOTEABLE_ITEMS, notePartitionOf, parentKeyOf } from '#store/table/noteable-keys.ts';
+import { noteRoutes } from '../../functions/notes/routes.ts';
 
 describe('noteable kinds', () => {
   it('are the four noteable types, epics the only ones whose notes reach no hook', () => {
@@ -47,5 +49,65 @@ describe('noteable keys', () => {
       expect(noteParentOf(key.pk)).toStrictEqual(key);
     }
     expect(noteParentOf('PROJECT#42')).toBeUndefined();
+  });
+});
+
+describe('note routes', () => {
+  it("are five per kind under the kind's own route, each with a function named as before the shared files", () => {
+    const rows = noteRoutes.map(({ method, path, entry, source, access }) => [
+      method,
+      path,
+      entry,
+      source,
+      access.table,
+    ]);
+    const expected = NOTEABLE_TYPES.flatMap((type) => {
+      const route = noteableRouteOf(type);
+      const area = { Issue: 'issues', MergeRequest: 'merge-requests', Snippet: 'snippets', Epic: 'epics' }[
+        type
+      ];
+      return [
+        ['GET', `${route}/notes`, `functions/${area}/notes/list.ts`, 'functions/notes/list.ts', 'read'],
+        ['POST', `${route}/notes`, `functions/${area}/notes/create.ts`, 'functions/notes/create.ts', 'write'],
+        [
+          'GET',
+          `${route}/notes/{note_id}`,
+          `functions/${area}/notes/get.ts`,
+          'functions/notes/get.ts',
+          'read',
+        ],
+        [
+          'PUT',
+          `${route}/notes/{note_id}`,
+          `functions/${area}/notes/update.ts`,
+          'functions/notes/update.ts',
+          'write',
+        ],
+        [
+          'DELETE',
+          `${route}/notes/{note_id}`,
+          `functions/${area}/notes/delete.ts`,
+          'functions/notes/delete.ts',
+          'write',
+        ],
+      ];
+    });
+    expect(rows).toStrictEqual(expected);
+    expect(NOTEABLE_TYPES.map(noteableRouteOf)).toStrictEqual([
+      '/api/v4/projects/{id}/issues/{issue_iid}',
+      '/api/v4/projects/{id}/merge_requests/{merge_request_iid}',
+      '/api/v4/projects/{id}/snippets/{snippet_id}',
+      '/api/v4/groups/{id}/epics/{epic_id}',
+    ]);
+  });
+
+  it('each kind is named on the note routes by the parameter that ends its route', () => {
+    for (const [param, noteable] of NOTEABLES_BY_PARAM) {
+      expect(
+        NOTEABLE_TYPES.map(noteableRouteOf).filter((route) => route.endsWith(`{${param}}`)),
+      ).toHaveLength(1);
+      expect(noteable.param).toBe(param);
+    }
+    expect(NOTEABLES_BY_PARAM.size).toBe(NOTEABLE_TYPES.length);
   });
 });

@@ -37,7 +37,7 @@ anonymous = gitlab.Gitlab(url)
 
 
 def check_note(note, body, parent_type, parent_id, parent_iid, author=None, system=False):
-    """The fields every note shows (spec §2.3)."""
+    """The fields every note shows (GitLab's Note entity)."""
     author = author or root
     check(note.body == body, f"{parent_type} note body {body!r}, got {note.body!r}")
     check(note.system is system, f"{parent_type} note system {system}, got {note.system!r}")
@@ -58,7 +58,7 @@ def check_note(note, body, parent_type, parent_id, parent_iid, author=None, syst
 def notes_round_trip(parent, parent_type, parent_id, parent_iid, single_extra=None):
     """notes.create/list/get, note.save() and note.delete() on one parent; returns nothing.
 
-    single_extra: fields the single read of a snippet or epic note also shows (spec §2.4)."""
+    single_extra: fields the single read of a snippet or epic note also shows beside the note."""
     first = parent.notes.create({"body": f"first {parent_type}"})
     check_note(first, f"first {parent_type}", parent_type, parent_id, parent_iid)
     second = parent.notes.create({"body": f"second {parent_type} :+1: with **markdown**"})

@@ -1,23 +1,20 @@
 /**
- * The five note routes of a noteable parent (list, get, create, update, delete), built from its
- * descriptor (`Noteable`, #http/note-reads.ts: issueNoteable, mergeRequestNoteable, snippetNoteable,
- * epicNoteable). Each route keeps its own entry file (one Lambda per route), which takes its handler
- * from here: `export const handler = noteRoutes.list(issueNoteable)`.
+ * The five note routes (list, get, create, update, delete), built from a noteable parent kind's
+ * descriptor (`Noteable`, #http/noteables.ts). Each entry of this folder serves its route for every
+ * kind through `perNoteable`: `export const handler = perNoteable(noteRoutes.list)`.
  */
 import { isAwardEmoji, type Note, noteEntity, parentNoteEntity } from '#domain/notes.ts';
 import { noteSchemas } from '#domain/schemas/notes.ts';
 import type { User } from '#domain/users.ts';
-import type { Noteable } from '#http/note-reads.ts';
+import type { AnyNoteable } from '#http/noteables.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { createNoteBy, deleteNote, editNote } from '#store/issuables/notes.ts';
 
-type Parent = { notes_count: number };
-
 /** A note as its single read shows it: with what its parent adds, where it adds anything. */
-const shownNote = <T extends Parent>(
-  noteable: Noteable<T>,
-  parent: T,
+const shownNote = (
+  noteable: AnyNoteable,
+  parent: { notes_count: number },
   note: Note,
   users: ReadonlyMap<number, User>,
   baseUrl: string,
@@ -28,7 +25,7 @@ const shownNote = <T extends Parent>(
 
 export const noteRoutes = {
   /** A page of the parent's notes; the total is its `notes_count`. */
-  list: <T extends Parent>(noteable: Noteable<T>) =>
+  list: (noteable: AnyNoteable) =>
     defineRoute({
       auth: 'user',
       paginated: true,
@@ -43,7 +40,7 @@ export const noteRoutes = {
     }),
 
   /** One note, with what its parent adds to the single read. */
-  get: <T extends Parent>(noteable: Noteable<T>) =>
+  get: (noteable: AnyNoteable) =>
     defineRoute({
       auth: 'user',
       params: noteSchemas.one(noteable.param),
@@ -56,7 +53,7 @@ export const noteRoutes = {
    * A new note by the caller (`created_at` only where the parent allows backdating). A body that is
    * one award emoji answers with the single read's shape.
    */
-  create: <T extends Parent>(noteable: Noteable<T>) =>
+  create: (noteable: AnyNoteable) =>
     defineRoute({
       auth: 'user',
       params: noteSchemas.create(noteable.param),
@@ -78,7 +75,7 @@ export const noteRoutes = {
     }),
 
   /** A note's new body, by those who may change it; system notes are nobody's to edit. */
-  update: <T extends Parent>(noteable: Noteable<T>) =>
+  update: (noteable: AnyNoteable) =>
     defineRoute({
       auth: 'user',
       params: noteSchemas.update(noteable.param),
@@ -88,7 +85,7 @@ export const noteRoutes = {
     }),
 
   /** A note removed, by those who may change it; system notes are nobody's to delete. */
-  delete: <T extends Parent>(noteable: Noteable<T>) =>
+  delete: (noteable: AnyNoteable) =>
     defineRoute({
       auth: 'user',
       params: noteSchemas.one(noteable.param),

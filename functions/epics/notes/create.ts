@@ -1,4 +1,0 @@
-import { epicNoteable } from '#http/epic-loaders.ts';
-import { noteRoutes } from '../../note-routes.ts';
-
-export const handler = noteRoutes.create(epicNoteable);

@@ -1,4 +1,0 @@
-import { issueNoteable } from '#http/issue-loaders.ts';
-import { noteRoutes } from '../../note-routes.ts';
-
-export const handler = noteRoutes.update(issueNoteable);
