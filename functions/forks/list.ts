@@ -1,5 +1,4 @@
 import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { forkSchemas } from '#domain/schemas/forks.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -13,8 +12,8 @@ export const handler = defineRoute({
   params: forkSchemas.list,
   // The forks are read beside the credential and the source's access check, handed on once allowed.
   load: project({ alongside: readForks }),
-  run: async ({ params: input, caller, page, request, project: source, alongside: forks }) => {
-    const result = await forksPage(await forks, input, readScopeOf(caller), page);
+  run: async ({ params: input, caller, readScope, page, request, project: source, alongside: forks }) => {
+    const result = await forksPage(await forks, input, readScope, page);
     const options = {
       ...projectViewOptions(input, caller, request),
       forkSources: new Map([[source.id, source]]),

@@ -1,6 +1,5 @@
 import { groupDetail } from '#domain/group-views.ts';
 import { type GroupEntityOptions, showsGroupStatistics } from '#domain/groups.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
@@ -18,17 +17,17 @@ export const handler = defineRoute({
   auth: 'optional',
   params: groupSchemas.get,
   load: group({
-    alongside: (item, caller, params: { id: string | number; statistics?: boolean }) => ({
-      detail: startGroupDetail(item, readScopeOf(caller)),
+    alongside: (item, { caller, readScope }, params: { id: string | number; statistics?: boolean }) => ({
+      detail: startGroupDetail(item, readScope),
       statistics: startGroupStatistics(item, showsGroupStatistics(params, caller)),
       ldap: startGroupLdap(item),
     }),
   }),
-  run: async ({ params: input, caller, request, group, access, alongside }) => {
+  run: async ({ params: input, caller, readScope, request, group, access, alongside }) => {
     const [related, statistics, sharedWithGroups, ldap] = await Promise.all([
-      groupDetailProjects(group, access, readScopeOf(caller), alongside.detail),
+      groupDetailProjects(group, access, readScope, alongside.detail),
       alongside.statistics,
-      sharedWithGroupsSeenBy(group, readScopeOf(caller)),
+      sharedWithGroupsSeenBy(group, readScope),
       alongside.ldap,
     ]);
     // The entity options reach groupEntity whole, statistics included.

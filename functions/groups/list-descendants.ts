@@ -1,6 +1,5 @@
 import { groupListFilter, presentGroupListItem } from '#domain/group-lists.ts';
 import { showsGroupStatistics } from '#domain/groups.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -14,9 +13,9 @@ export const handler = defineRoute({
   paginated: true,
   params: groupSchemas.descendants,
   load: group(),
-  run: async ({ params: input, caller, page, request, group, access }) => {
+  run: async ({ params: input, caller, readScope, page, request, group, access }) => {
     const filter = groupListFilter(input, caller);
-    const result = await visibleDescendantsPage(group, access, readScopeOf(caller), input, page, filter);
+    const result = await visibleDescendantsPage(group, access, readScope, input, page, filter);
     const statistics = showsGroupStatistics(input, caller)
       ? await statisticsOfGroups(result.items)
       : undefined;

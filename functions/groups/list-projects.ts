@@ -1,5 +1,4 @@
 import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -30,16 +29,15 @@ export const handler = defineRoute({
   // Once the group is read: the caller's membership lists (for `permissions`) and the page as
   // members see it.
   load: group({
-    alongside: (item, caller, params: GroupProjectsParams) =>
-      startGroupProjectsPage(item, readScopeOf(caller), params, pageRequest(params.page, params.per_page)),
+    alongside: (item, { readScope }, params: GroupProjectsParams) =>
+      startGroupProjectsPage(item, readScope, params, pageRequest(params.page, params.per_page)),
   }),
-  run: async ({ params: input, caller, page, request, group, access, alongside }) => {
-    const scope = readScopeOf(caller);
+  run: async ({ params: input, caller, readScope, page, request, group, access, alongside }) => {
     const result = input.include_subgroups
-      ? await subtreeProjectsPage(group, access, input, scope, page, alongside.memberships)
-      : await groupProjectsPage(group, access, input, scope, page, alongside);
+      ? await subtreeProjectsPage(group, access, input, readScope, page, alongside.memberships)
+      : await groupProjectsPage(group, access, input, readScope, page, alongside);
     const options = projectViewOptions(input, caller, request);
-    const forkSources = await forkSourcesFor(result.items, scope, options);
+    const forkSources = await forkSourcesFor(result.items, readScope, options);
     return reply.page(presentProjects(result, caller, { ...options, forkSources }), result.total, page);
   },
 });

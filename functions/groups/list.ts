@@ -1,6 +1,5 @@
 import { groupListFilter, presentGroupListItem } from '#domain/group-lists.ts';
 import { showsGroupStatistics } from '#domain/groups.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -19,12 +18,12 @@ export const handler = defineRoute({
   // A search's candidates from the index and their items, and the caller's memberships, beside the credential.
   prefetch: async (input, ahead) =>
     input.search === undefined ? undefined : startGroupSearch(input.search, ahead),
-  run: async ({ params: input, caller, page, request, prefetched }) => {
+  run: async ({ params: input, caller, readScope, page, request, prefetched }) => {
     // `visibility` chooses the lists read (see visibleGroupsPage), not a filter over them.
     const { visibility: _visibility, ...filters } = input;
     const result = await visibleGroupsPage(
       input,
-      readScopeOf(caller),
+      readScope,
       page,
       groupListFilter(filters, caller),
       prefetched,

@@ -1,7 +1,6 @@
 import type * as v from 'valibot';
 import { mayShareGroup, shareRefused } from '#domain/group-shares.ts';
 import { groupDetail } from '#domain/group-views.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { sharingSchemas } from '#domain/schemas/sharing.ts';
 import { group, groupNamedBy, withAlso } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -25,11 +24,11 @@ export const handler = defineRoute({
     { invited: groupNamedBy<Params>('group_id') },
     { allow: mayShareGroup, refusal: shareRefused },
   ),
-  run: async ({ params: input, caller, request, group, access, invited }) => {
+  run: async ({ params: input, caller, readScope, request, group, access, invited }) => {
     const shared = await shareGroupWith(group, invited, input);
     const [related, sharedWithGroups] = await Promise.all([
-      groupDetailProjects(shared, access, readScopeOf(caller)),
-      sharedWithGroupsSeenBy(shared, readScopeOf(caller)),
+      groupDetailProjects(shared, access, readScope),
+      sharedWithGroupsSeenBy(shared, readScope),
     ]);
     return reply.created(
       groupDetail(shared, caller, { baseUrl: request.baseUrl }, { ...related, sharedWithGroups }),

@@ -1,5 +1,4 @@
 import { groupDetail } from '#domain/group-views.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -12,9 +11,9 @@ export const handler = defineRoute({
   auth: 'admin',
   params: groupSchemas.transferProject,
   load: group(),
-  run: async ({ params: input, caller, request, group, access }) => {
+  run: async ({ params: input, caller, readScope, request, group, access }) => {
     await transferProjectInto(group, input.project_id);
-    const related = await groupDetailProjects(group, access, readScopeOf(caller));
+    const related = await groupDetailProjects(group, access, readScope);
     return reply.created(groupDetail(group, caller, { baseUrl: request.baseUrl }, related));
   },
 });

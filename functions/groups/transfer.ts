@@ -1,7 +1,6 @@
 import type * as v from 'valibot';
 import { groupDetail } from '#domain/group-views.ts';
 import { transferError, transferFailed } from '#domain/groups.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group, placementNamedBy, withAlso } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -20,11 +19,11 @@ export const handler = defineRoute({
   auth: 'user',
   params: groupSchemas.transfer,
   load: withAlso(group<Params>({ allow: 'owner' }), { target: placementNamedBy<Params>('group_id') }),
-  run: async ({ caller, request, group, access, target }) => {
+  run: async ({ caller, readScope, request, group, access, target }) => {
     const refused = transferError(group, target.group, target.mayPlace);
     if (refused) throw transferFailed(refused);
     const moved = await transferGroupWithFollowUp(group, target.group);
-    const related = await groupDetailProjects(moved, access, readScopeOf(caller));
+    const related = await groupDetailProjects(moved, access, readScope);
     return reply.created(groupDetail(moved, caller, { baseUrl: request.baseUrl }, related));
   },
 });

@@ -1,7 +1,6 @@
 import { requestedAvatar } from '#domain/avatars.ts';
 import { mayUpdateGroup } from '#domain/group-policy.ts';
 import { groupDetail } from '#domain/group-views.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { type GroupUpdateInput, groupSchemas } from '#domain/schemas/groups.ts';
 import { touchesGroupSearchText } from '#domain/search.ts';
 import { group } from '#http/load.ts';
@@ -19,12 +18,20 @@ export const handler = defineRoute({
   auth: 'user',
   params: groupSchemas.update,
   load: group<GroupUpdateInput>({ allow: mayUpdateGroup }),
-  run: async ({ params: { id: _id, avatar, ...changes }, caller, request, files, group, access }) => {
+  run: async ({
+    params: { id: _id, avatar, ...changes },
+    caller,
+    readScope,
+    request,
+    files,
+    group,
+    access,
+  }) => {
     const avatarRequest = requestedAvatar(files.avatar, avatar);
     const saved = await updateGroup(group, changes);
     if (touchesGroupSearchText(changes)) await publish('search-index', { groupId: saved.id });
     const shown = { ...saved, ...(await applyAvatar('group', saved.id, avatarRequest)) };
-    const related = await groupDetailProjects(shown, access, readScopeOf(caller));
+    const related = await groupDetailProjects(shown, access, readScope);
     return groupDetail(shown, caller, { baseUrl: request.baseUrl }, related);
   },
 });

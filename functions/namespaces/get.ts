@@ -1,5 +1,4 @@
 import { presentNamespace } from '#domain/namespaces.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { namespaceSchemas } from '#domain/schemas/namespaces.ts';
 import { defineRoute } from '#http/route.ts';
 import { findNamespaceSource } from '#store/projects/namespace-lookup.ts';
@@ -11,8 +10,8 @@ export const handler = defineRoute({
   params: namespaceSchemas.get,
   // The namespace is read beside the credential; nothing of it is shown before the access check.
   prefetch: (params) => findNamespaceSource(params.id),
-  run: async ({ params: input, caller, request, prefetched }) =>
-    presentNamespace(await readNamespaceFor(input.id, readScopeOf(caller), prefetched), {
+  run: async ({ params: input, readScope, request, prefetched }) =>
+    presentNamespace(await readNamespaceFor(input.id, readScope, prefetched), {
       baseUrl: request.baseUrl,
     }),
 });

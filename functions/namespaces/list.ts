@@ -1,5 +1,4 @@
 import { presentNamespace } from '#domain/namespaces.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { namespaceSchemas } from '#domain/schemas/namespaces.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -10,8 +9,8 @@ export const handler = defineRoute({
   auth: 'user',
   paginated: true,
   params: namespaceSchemas.list,
-  run: async ({ params: input, caller, page, request }) => {
-    const result = await listNamespacesFor(readScopeOf(caller), input, page);
+  run: async ({ params: input, readScope, page, request }) => {
+    const result = await listNamespacesFor(readScope, input, page);
     const items = result.items.map((entry) => presentNamespace(entry, { baseUrl: request.baseUrl }));
     return reply.page(items, result.total, page);
   },

@@ -1,5 +1,4 @@
 import { basicGroupEntity } from '#domain/group-shares.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { sharingSchemas } from '#domain/schemas/sharing.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
@@ -12,8 +11,8 @@ export const handler = defineRoute({
   paginated: true,
   params: sharingSchemas.projectGroups,
   load: project(),
-  run: async ({ params: { id: _id, ...query }, caller, page, request, project }) => {
-    const groups = await projectGroups(project, readScopeOf(caller), query);
+  run: async ({ params: { id: _id, ...query }, readScope, page, request, project }) => {
+    const groups = await projectGroups(project, readScope, query);
     return reply.pageOf(
       groups.map((found) => basicGroupEntity(found, request.baseUrl)),
       page,

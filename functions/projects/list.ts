@@ -1,5 +1,4 @@
 import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -14,10 +13,10 @@ export const handler = defineRoute({
   // Beside the credential: the caller's membership lists when this container knows whose it is,
   // and a search's candidates from the index.
   prefetch: startProjectList,
-  run: async ({ params: input, caller, page, request, prefetched }) => {
-    const result = await visibleProjectsPage(input, readScopeOf(caller), page, prefetched);
+  run: async ({ params: input, caller, readScope, page, request, prefetched }) => {
+    const result = await visibleProjectsPage(input, readScope, page, prefetched);
     const options = projectViewOptions(input, caller, request);
-    const forkSources = await forkSourcesFor(result.items, readScopeOf(caller), options);
+    const forkSources = await forkSourcesFor(result.items, readScope, options);
     return reply.page(presentProjects(result, caller, { ...options, forkSources }), result.total, page);
   },
 });

@@ -1,6 +1,5 @@
 import { projectCreatorOf } from '#domain/namespaces.ts';
 import { presentProject } from '#domain/project-views.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { project } from '#http/load.ts';
 import { defineRoute } from '#http/route.ts';
@@ -20,9 +19,9 @@ export const handler = defineRoute({
     alongside: (_projectId, input: { id: string | number; namespace: string }) =>
       findNamespaceSource(input.namespace),
   }),
-  run: async ({ params: input, caller, request, project, access, alongside }) => {
+  run: async ({ params: input, caller, readScope, request, project, access, alongside }) => {
     const moved = await transferProjectToNamespace(
-      readScopeOf(caller),
+      readScope,
       projectCreatorOf(caller),
       { project, access },
       input.namespace,

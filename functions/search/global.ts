@@ -1,7 +1,6 @@
 import { invalidParams } from '#domain/errors.ts';
 import { presentGroupListItem } from '#domain/group-lists.ts';
 import { presentProjects } from '#domain/project-views.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { searchSchemas } from '#domain/schemas/search.ts';
 import { searchScopeAnswer, searchSort, UNSUPPORTED_SCOPE_ERROR } from '#domain/search.ts';
 import { issuableSearchRulesOf } from '#domain/search-policy.ts';
@@ -35,7 +34,7 @@ export const handler = defineRoute({
     if (input.scope === 'groups') return { groups: startGroupSearch(input.search, ahead) };
     return undefined;
   },
-  run: async ({ params: input, caller, page, request, prefetched }) => {
+  run: async ({ params: input, caller, readScope, page, request, prefetched }) => {
     const answer = searchScopeAnswer(input.scope);
     if (answer === 'unsupported') throw invalidParams(UNSUPPORTED_SCOPE_ERROR);
     // Milestones do not exist here; a blank term finds nothing.
@@ -48,14 +47,14 @@ export const handler = defineRoute({
       const result = await searchVisibleProjects(
         input.search,
         searchSort(input.sort),
-        readScopeOf(caller),
+        readScope,
         page,
         started,
       );
       return reply.page(presentProjects(result, caller, { baseUrl, simple: true }), result.total, page);
     }
     if (input.scope === 'users') {
-      const result = await searchUsers(input.search, readScopeOf(caller), page);
+      const result = await searchUsers(input.search, readScope, page);
       return reply.page(
         result.items.map((user) => userBasic(user, baseUrl)),
         result.total,
@@ -64,7 +63,7 @@ export const handler = defineRoute({
     }
     if (input.scope === 'groups') {
       const started = prefetched.then((value) => value?.groups);
-      const result = await searchVisibleGroups(input.search, readScopeOf(caller), page, started);
+      const result = await searchVisibleGroups(input.search, readScope, page, started);
       const items = result.items.map((group) =>
         presentGroupListItem(group, { search: input.search }, caller, baseUrl),
       );
@@ -74,7 +73,7 @@ export const handler = defineRoute({
     const found = await searchIssuables(
       scope,
       input,
-      await memberProjectsForSearch(readScopeOf(caller)),
+      await memberProjectsForSearch(readScope),
       issuableSearchRulesOf(caller),
       page,
     );

@@ -1,5 +1,4 @@
 import { presentProjects } from '#domain/project-views.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { searchSchemas } from '#domain/schemas/search.ts';
 import { searchScopeAnswer, searchSort } from '#domain/search.ts';
 import { issuableSearchRulesOf } from '#domain/search-policy.ts';
@@ -36,10 +35,10 @@ export const handler = defineRoute({
   // What the caller sees of the group's projects and members is decided per project and member.
   load: group({
     seeOnly: true,
-    alongside: (item, _caller, input: { id: string | number; search: string; scope: string }) =>
+    alongside: (item, _reader, input: { id: string | number; search: string; scope: string }) =>
       searches(input, 'users') ? startGroupUserSearch(item) : undefined,
   }),
-  run: async ({ params: input, caller, page, request, group, alongside, prefetched }) => {
+  run: async ({ params: input, caller, readScope, page, request, group, alongside, prefetched }) => {
     // Milestones do not exist here; a blank term finds nothing.
     if (searchScopeAnswer(input.scope) === 'empty' || !input.search) return reply.page([], 0, page);
     const { baseUrl } = request;
@@ -51,7 +50,7 @@ export const handler = defineRoute({
         group,
         input.search,
         searchSort(input.sort),
-        readScopeOf(caller),
+        readScope,
         page,
         started,
       );
@@ -72,7 +71,7 @@ export const handler = defineRoute({
     const found = await searchIssuables(
       scope,
       input,
-      await groupProjectsForSearch(group, readScopeOf(caller)),
+      await groupProjectsForSearch(group, readScope),
       issuableSearchRulesOf(caller),
       page,
     );

@@ -1,5 +1,4 @@
 import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
-import { readScopeOf } from '#domain/read-scope.ts';
 import { projectSchemas } from '#domain/schemas/projects.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
@@ -14,10 +13,10 @@ export const handler = defineRoute({
   params: projectSchemas.ofUser,
   // The user is read while the caller is authenticated.
   prefetch: (input) => findUser(input.user_id),
-  run: async ({ params: input, caller, page, request, prefetched }) => {
-    const result = await userProjectsPage(prefetched, input, readScopeOf(caller), page);
+  run: async ({ params: input, caller, readScope, page, request, prefetched }) => {
+    const result = await userProjectsPage(prefetched, input, readScope, page);
     const options = projectViewOptions(input, caller, request);
-    const forkSources = await forkSourcesFor(result.items, readScopeOf(caller), options);
+    const forkSources = await forkSourcesFor(result.items, readScope, options);
     return reply.page(presentProjects(result, caller, { ...options, forkSources }), result.total, page);
   },
 });

@@ -10,7 +10,7 @@ import { ApiError, forbidden, invalidParams, notFound, unauthorized } from '#dom
 import { canAdminGroup, canCreateSubgroup, canCreateTopLevelGroup } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
 import { canAdminProject, canOwnProject, type Project, type ProjectAccess } from '#domain/projects.ts';
-import { readScopeOf, readsGroup, readsProject } from '#domain/read-scope.ts';
+import { type ReadScope, readScopeOf, readsGroup, readsProject } from '#domain/read-scope.ts';
 import type { Caller } from '#domain/users.ts';
 import {
   type CredentialBatch,
@@ -165,8 +165,14 @@ export interface LoadedGroup<P> {
   params: P;
 }
 
+/** Who reads: the caller, and what it reads (the domain's decision, made once per request). */
+interface Reader {
+  caller: Caller | undefined;
+  readScope: ReadScope;
+}
+
 /** Reads begun once the group's item is read, beside the access check (see `alongside`). */
-type Alongside<P, R> = (item: Promise<Raw | undefined>, caller: Caller | undefined, params: P) => R;
+type Alongside<P, R> = (item: Promise<Raw | undefined>, reader: Reader, params: P) => R;
 
 /**
  * The group named by the `id` parameter. `alongside` starts reads that need only the group's item
@@ -186,7 +192,9 @@ export function group<P extends { id: string | number }, R = undefined>(
   return {
     start: (params) => lookupGroup(params.id),
     authorize: async (item, caller, params) => {
-      const alongside = options.alongside ? options.alongside(item, caller, params) : (undefined as R);
+      const alongside = options.alongside
+        ? options.alongside(item, { caller, readScope: readScopeOf(caller) }, params)
+        : (undefined as R);
       const loaded = await readableGroup(item, caller, {
         levelWanted: !options.seeOnly || options.allow !== undefined,
       });

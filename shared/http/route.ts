@@ -28,6 +28,7 @@ import {
 } from '#domain/errors.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagination.ts';
 import { int, issueCode, modelSentence, optional } from '#domain/params.ts';
+import { type ReadScope, readScopeOf } from '#domain/read-scope.ts';
 import { apiAccessDenial, isBlockedState } from '#domain/user-states.ts';
 import { type Caller, callerOf } from '#domain/users.ts';
 import { log } from '#observability/log.ts';
@@ -59,6 +60,8 @@ export interface RouteInput<P> {
   params: P;
   /** Who the request acts as (under sudo, the impersonated user). */
   caller: Caller | undefined;
+  /** What the caller reads: whose memberships count, whether it sees all, what is open to it. */
+  readScope: ReadScope;
   /** The personal access token presented, when there is one. */
   credential: Credential | undefined;
   files: Record<string, UploadedFile>;
@@ -364,6 +367,7 @@ export function defineRoute<
         params,
         prefetched,
         caller: state.caller as Caller,
+        readScope: readScopeOf(state.caller),
         credential: state.credential,
         files: state.parsed?.files ?? {},
         page: state.page as PageRequest,
