@@ -1,7 +1,7 @@
 /** Whatever a client sends, the answer is GitLab-shaped and never a 500. */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { lists } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as createUser } from '../../functions/users/create.ts';
 import { handler as getUser } from '../../functions/users/get.ts';
 import { handler as listUsers } from '../../functions/users/list.ts';

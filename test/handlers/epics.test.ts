@@ -5,7 +5,8 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as createEpic } from '../../functions/epics/create.ts';
 import { handler as getEpic } from '../../functions/epics/get.ts';
 import { handler as updateEpic } from '../../functions/epics/update.ts';

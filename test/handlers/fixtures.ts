@@ -10,7 +10,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { afterEach, beforeEach, type MockInstance, vi } from 'vitest';
 import { forgetReservedIds } from '#store/table/ids.ts';
-import { inLists, keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { inLists, lists } from '#store/table/list-keys.ts';
 import { TEST_REQUEST_ID } from '../support/events.ts';
 
 export const TABLE = 'gitlab-test';

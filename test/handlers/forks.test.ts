@@ -2,7 +2,8 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FORK_PREFIX, keys, lists } from '#store/table/keys.ts';
+import { FORK_PREFIX, keys } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as createFork } from '../../functions/forks/create.ts';
 import { handler as createRelation } from '../../functions/forks/create-relation.ts';
 import { handler as deleteRelation } from '../../functions/forks/delete-relation.ts';

@@ -7,8 +7,9 @@
 import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readAhead } from '#store/access/read-ahead.ts';
-import { keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as listGroups } from '../../functions/groups/list.ts';
 import { handler as searchIndexWorker } from '../../functions/workers/search-index.ts';
 import { invoke, lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';

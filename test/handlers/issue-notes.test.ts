@@ -13,7 +13,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readAhead } from '#store/access/read-ahead.ts';
-import { keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as createNote } from '../../functions/notes/create.ts';
 import { handler as deleteNote } from '../../functions/notes/delete.ts';
 import { handler as getNote } from '../../functions/notes/get.ts';

@@ -4,7 +4,8 @@
  * the access check.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as getGroupMemberAll } from '../../functions/groups/members/get-all.ts';
 import { handler as listGroupMembersAll } from '../../functions/groups/members/list-all.ts';
 import { handler as getProjectMemberAll } from '../../functions/projects/members/get-all.ts';

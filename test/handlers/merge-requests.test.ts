@@ -6,7 +6,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readAhead } from '#store/access/read-ahead.ts';
-import { keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as createMergeRequest } from '../../functions/merge-requests/create.ts';
 import { handler as getMergeRequest } from '../../functions/merge-requests/get.ts';
 import { handler as updateMergeRequest } from '../../functions/merge-requests/update.ts';

@@ -1,7 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, type ListName, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { type ListName, lists } from '#store/table/list-keys.ts';
 import { handler as createToken } from '../../functions/personal-access-tokens/create.ts';
 import { handler as listTokens } from '../../functions/personal-access-tokens/list.ts';
 import { handler as revokeToken } from '../../functions/personal-access-tokens/revoke.ts';

@@ -15,8 +15,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FEATURE_DEFAULTS } from '#domain/projects.ts';
-import { keys, type ListName, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
+import { type ListName, lists } from '#store/table/list-keys.ts';
 import { handler as listProjects } from '../../functions/projects/list.ts';
 import { handler as searchIndexWorker } from '../../functions/workers/search-index.ts';
 import { invoke, lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';

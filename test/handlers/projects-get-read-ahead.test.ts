@@ -7,7 +7,8 @@ import { BatchGetCommand, type BatchGetCommandInput, GetCommand, QueryCommand } 
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FEATURE_DEFAULTS } from '#domain/projects.ts';
 import { shardKey } from '#store/table/counters.ts';
-import { keys, lists, tree } from '#store/table/keys.ts';
+import { keys, tree } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { invoke } from '../support/events.ts';
 import {
   ACTIVITY,

@@ -1,6 +1,7 @@
 /** Members of projects: add, read, list, change and remove. */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as addMember } from '../../functions/projects/members/add.ts';
 import { handler as getMember } from '../../functions/projects/members/get.ts';
 import { handler as listMembers } from '../../functions/projects/members/list.ts';

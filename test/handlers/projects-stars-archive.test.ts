@@ -2,7 +2,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { shardKey } from '#store/table/counters.ts';
-import { keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as archive } from '../../functions/projects/archive.ts';
 import { handler as star } from '../../functions/projects/star.ts';
 import { handler as unarchive } from '../../functions/projects/unarchive.ts';

@@ -6,8 +6,9 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readAhead } from '#store/access/read-ahead.ts';
-import { inLists, keys, type ListName, lists, tree } from '#store/table/keys.ts';
+import { keys, tree } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
+import { inLists, type ListName, lists } from '#store/table/list-keys.ts';
 import { handler as globalSearch } from '../../functions/search/global.ts';
 import { handler as groupSearch } from '../../functions/search/group.ts';
 import { handler as projectSearch } from '../../functions/search/project.ts';

@@ -6,7 +6,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as notFound } from '../../functions/not-found.ts';
 import { handler as listTokens } from '../../functions/personal-access-tokens/list.ts';
 import { handler as revokeSelf } from '../../functions/personal-access-tokens/revoke-self.ts';

@@ -2,7 +2,8 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '#domain/passwords.ts';
-import { keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler } from '../../functions/users/create.ts';
 import { invoke } from '../support/events.ts';
 import {

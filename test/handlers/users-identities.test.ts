@@ -1,8 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as createUser } from '../../functions/users/create.ts';
 import { handler as deleteIdentity } from '../../functions/users/delete-identity.ts';
 import { handler as listUsers } from '../../functions/users/list.ts';

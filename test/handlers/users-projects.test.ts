@@ -1,6 +1,7 @@
 /** GET /users/:user_id/projects: the projects of a personal namespace the caller can see. */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { lists } from '#store/table/list-keys.ts';
 import { handler as listUserProjects } from '../../functions/users/list-projects.ts';
 import { invoke } from '../support/events.ts';
 import { resetMocks, sentCommands, USER_TOKEN } from './fixtures.ts';

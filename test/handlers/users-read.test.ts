@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, type ListName, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
+import { type ListName, lists } from '#store/table/list-keys.ts';
 import { handler as getUser } from '../../functions/users/get.ts';
 import { handler as listUsers } from '../../functions/users/list.ts';
 import { invoke } from '../support/events.ts';

@@ -13,8 +13,9 @@ import { EPIC_STATES } from '#domain/epics.ts';
 import { ISSUE_STATES } from '#domain/issues.ts';
 import { MERGE_REQUEST_STATES } from '#domain/merge-requests.ts';
 import { shardKeys } from '#store/table/counters.ts';
-import { keys, type ListName, lists } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
+import { type ListName, lists } from '#store/table/list-keys.ts';
 import { api, createUser, idle, must, type TestUser, unique } from '../support/api.ts';
 import { itemsLeft, listSize, partitionItems, storedItem } from '../support/db.ts';
 

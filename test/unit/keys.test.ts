@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  inLists,
-  keys,
-  lists,
-  padId,
-  sortAttributes,
-  storageAttributes,
-  stripStorage,
-  tree,
-} from '#store/table/keys.ts';
+import { keys, padId, storageAttributes, stripStorage, tree } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
+import { inLists, lists, sortAttributes } from '#store/table/list-keys.ts';
 import { createTableInput, indexes, indexName } from '#store/table/table.ts';
 
 describe('padId()', () => {

@@ -13,7 +13,8 @@ import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import type { Key } from '../table/batch.ts';
 import { getItem } from '../table/items.ts';
-import { inLists, keys, type ListName, lists, sortAttributes } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
+import { inLists, type ListName, lists, sortAttributes } from '../table/list-keys.ts';
 import { listCountChange, listCountChanges, readWholeList } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import {

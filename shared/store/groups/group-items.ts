@@ -6,7 +6,8 @@
 
 import { DEFAULT_CREATION_LEVELS, type Group } from '#domain/groups.ts';
 import { getItem, getLiveItem, getLiveItems } from '../table/items.ts';
-import { inLists, keys, lists, sortAttributes, stripStorage, tree } from '../table/keys.ts';
+import { keys, stripStorage, tree } from '../table/keys.ts';
+import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import type { Raw } from '../table/raw.ts';
 
 export function decodeGroup(item: Raw): Group {

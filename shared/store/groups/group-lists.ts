@@ -13,15 +13,8 @@ import {
 import { searchKeysForTerm } from '#domain/search.ts';
 import { type CredentialBatch, directAccessTo } from '../access/access.ts';
 import { groupSearchCandidateIds } from '../search/search-index.ts';
-import {
-  keys,
-  type ListName,
-  type ListRef,
-  lists,
-  listsOfItem,
-  sortAttributes,
-  tree,
-} from '../table/keys.ts';
+import { keys, tree } from '../table/keys.ts';
+import { type ListName, type ListRef, lists, listsOfItem, sortAttributes } from '../table/list-keys.ts';
 import { type ListPage, listMerged, mergeSorted, readWholeList } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import type { ListOrder } from '../table/table.ts';

@@ -6,7 +6,8 @@
 
 import { notFound } from '#domain/errors.ts';
 import { cappedVisibility, type Group } from '#domain/groups.ts';
-import { listsOfItem, tree } from '../table/keys.ts';
+import { tree } from '../table/keys.ts';
+import { listsOfItem } from '../table/list-keys.ts';
 import { listCountChange } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import { lockLost, type TransactItem } from '../table/transaction.ts';

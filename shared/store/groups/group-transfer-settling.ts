@@ -19,7 +19,8 @@ import {
 import { sharedLinksOfGroup } from '../projects/project-shares.ts';
 import { withFreshProject } from '../projects/project-writes.ts';
 import { getItem, readPartition } from '../table/items.ts';
-import { keys, lists, tree } from '../table/keys.ts';
+import { keys, tree } from '../table/keys.ts';
+import { lists } from '../table/list-keys.ts';
 import { readListCount, readListCounts, readSubtreeUpTo } from '../table/lists.ts';
 import { treeIndex } from '../table/table.ts';
 import {

@@ -4,7 +4,8 @@
  */
 
 import { isMembershipActive } from '#domain/members.ts';
-import { lists, tree } from '../table/keys.ts';
+import { tree } from '../table/keys.ts';
+import { lists } from '../table/list-keys.ts';
 import { readSubtreeUpTo, readWholeList } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 

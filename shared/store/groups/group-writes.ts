@@ -18,7 +18,8 @@ import { placementCondition } from '../projects/project-items.ts';
 import { namespaceProjectsRaw } from '../projects/project-lists.ts';
 import { groupSearchPendingPut } from '../search/search-index.ts';
 import { nextId } from '../table/ids.ts';
-import { keys, lists } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
+import { lists } from '../table/list-keys.ts';
 import { listCountChange, listCountChanges } from '../table/lists.ts';
 import { listPartitionAttributes, treeIndex } from '../table/table.ts';
 import {

@@ -13,7 +13,8 @@ import {
 } from '#domain/ldap-group-links.ts';
 import { type LdapSyncState, NEVER_SYNCED } from '#domain/ldap-sync.ts';
 import { readPartition } from '../table/items.ts';
-import { inLists, keys, LDAP_LINK_PREFIX, LDAP_PREFIX, lists, sortAttributes } from '../table/keys.ts';
+import { keys, LDAP_LINK_PREFIX, LDAP_PREFIX } from '../table/keys.ts';
+import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import { forEachListPage } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import {

@@ -5,7 +5,8 @@
  */
 
 import { PENDING_DELIVERY_SHARDS } from '../table/hook-delivery-keys.ts';
-import { keys, lists } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
+import { lists } from '../table/list-keys.ts';
 import { forEachListPage } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import { update, writeAlone } from '../table/transaction.ts';

@@ -10,7 +10,7 @@ import { recordNotFound } from '#domain/errors.ts';
 import { stateAfter, stateNote } from '#domain/issuables.ts';
 import type { NoteParent } from '#domain/notes.ts';
 import { itemCounterChanges, shardTombstones } from '../table/counters.ts';
-import { type ListName, sortAttributes } from '../table/keys.ts';
+import { type ListName, sortAttributes } from '../table/list-keys.ts';
 import { listCountChange } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import { listSortAttributes } from '../table/table.ts';

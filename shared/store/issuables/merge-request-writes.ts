@@ -19,7 +19,8 @@ import { branchesTaken, type MergeRequest, type NewMergeRequest } from '#domain/
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { nextId, withNextIid } from '../table/ids.ts';
-import { keys, lists } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
+import { lists } from '../table/list-keys.ts';
 import { listCountChange } from '../table/lists.ts';
 import { removeDropped, type StoredText } from '../table/long-text.ts';
 import type { Raw } from '../table/raw.ts';

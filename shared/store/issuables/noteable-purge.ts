@@ -11,8 +11,9 @@ import { MERGE_REQUEST_STATES } from '#domain/merge-requests.ts';
 import { batchDeleteItems, batchWriteItems, type Key } from '../table/batch.ts';
 import { isCounterItem, shardTombstoneItems } from '../table/counters.ts';
 import { readPartition } from '../table/items.ts';
-import { keys, type ListRef, lists } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
 import { listCounter } from '../table/list-counters.ts';
+import { type ListRef, lists } from '../table/list-keys.ts';
 import { forEachListPage, listCountKeys } from '../table/lists.ts';
 
 const keyOf = (item: Record<string, unknown>): Key => ({ pk: String(item.pk), sk: String(item.sk) });

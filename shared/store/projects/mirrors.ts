@@ -6,7 +6,8 @@
  * shows how many there are, and the project's purge removes its partition, marker included.
  */
 import type { Project } from '#domain/projects.ts';
-import { inLists, keys, lists, sortAttributes } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
+import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import { forEachListPage } from '../table/lists.ts';
 import { check, commitUnlessDone, LIVE_ITEM, put, remove } from '../table/transaction.ts';
 import { decodeProject, getProjectsRaw } from './project-items.ts';

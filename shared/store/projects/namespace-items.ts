@@ -1,5 +1,6 @@
 /** The item of a user's personal namespace (a group is its own namespace item). */
-import { inLists, keys, lists, sortAttributes } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
+import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 
 /** In the list of personal namespaces by id, so GET /namespaces pages them with the groups. */
 export const userNamespaceItem = (namespaceId: number, userId: number): Record<string, unknown> => ({

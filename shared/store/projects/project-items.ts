@@ -11,7 +11,8 @@ import type { Project, ProjectNamespace } from '#domain/projects.ts';
 import { withCounters } from '../table/batch.ts';
 import { PROJECT_COUNTERS, PROJECT_RECORDED } from '../table/counters.ts';
 import { getItem, getLiveItem, getLiveItems, type RouteOwner } from '../table/items.ts';
-import { inLists, keys, lists, sortAttributes, stripStorage, tree } from '../table/keys.ts';
+import { keys, stripStorage, tree } from '../table/keys.ts';
+import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import type { Raw } from '../table/raw.ts';
 import { keyAttributes } from '../table/table.ts';
 import {

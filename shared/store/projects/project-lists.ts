@@ -7,7 +7,7 @@ import { NO_ACCESS, type Project } from '#domain/projects.ts';
 import { openlySeen, type ReadScope, readsProject, seenThroughMembership } from '#domain/read-scope.ts';
 import type { User } from '#domain/users.ts';
 import { accessFromLevels, type KnownLevels } from '../access/access.ts';
-import { lists } from '../table/keys.ts';
+import { lists } from '../table/list-keys.ts';
 import { type ListPage, listMerged, readListCount, readWholeList } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import { getUsers } from '../users/users.ts';

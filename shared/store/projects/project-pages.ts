@@ -29,7 +29,8 @@ import {
 } from '../access/project-reach.ts';
 import { searchProjects } from '../search/project-search.ts';
 import { searchCandidateIds } from '../search/search-index.ts';
-import { lists, padId } from '../table/keys.ts';
+import { padId } from '../table/keys.ts';
+import { lists } from '../table/list-keys.ts';
 import { type ListPage, listMerged, type SortRange } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import { decodeProject } from './project-items.ts';

@@ -12,7 +12,8 @@ import { purgeProjectNoteables } from '../issuables/noteable-purge.ts';
 import { batchWriteItems } from '../table/batch.ts';
 import { isCounterItem, shardTombstoneItems } from '../table/counters.ts';
 import { readPartition } from '../table/items.ts';
-import { FORK_PREFIX, HOOK_PREFIX, keys, lists } from '../table/keys.ts';
+import { FORK_PREFIX, HOOK_PREFIX, keys } from '../table/keys.ts';
+import { lists } from '../table/list-keys.ts';
 import { listCountChanges, listCountKeys } from '../table/lists.ts';
 import {
   commitUnlessDone,

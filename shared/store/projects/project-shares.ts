@@ -8,7 +8,8 @@ import type { Group } from '#domain/groups.ts';
 import type { Project, ProjectShare } from '#domain/projects.ts';
 import { getGroup } from '../groups/group-items.ts';
 import { nextId } from '../table/ids.ts';
-import { inLists, keys, lists, sortAttributes, tree } from '../table/keys.ts';
+import { keys, tree } from '../table/keys.ts';
+import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import { listCountChange, readWholeList } from '../table/lists.ts';
 import {
   check,

@@ -1,7 +1,8 @@
 /** Stars: an item per user in the project's partition, counted in the project's `star_count`. */
 import { conflict, notFound } from '#domain/errors.ts';
 import type { Project } from '#domain/projects.ts';
-import { inLists, keys, lists, sortAttributes } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
+import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import { listCountChange, readWholeList } from '../table/lists.ts';
 import { commit, EXISTING_ITEM, NEW_ITEM, put, refusedWith, remove } from '../table/transaction.ts';
 import { getProject } from './project-items.ts';

@@ -11,7 +11,8 @@ import { searchTextChanged } from '#domain/search.ts';
 import { projectMemberItem } from '../access/members.ts';
 import { searchPendingPut } from '../search/search-index.ts';
 import { nextId } from '../table/ids.ts';
-import { keys, lists } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
+import { lists } from '../table/list-keys.ts';
 import { listCountChange } from '../table/lists.ts';
 import {
   commit,

@@ -3,7 +3,7 @@
  * the list hangs on where that item shows the total, else the list's own `LISTCOUNT#` item.
  */
 import { type CounterRef, PARENT_SHARDS, WIDE_SHARDS } from './counters.ts';
-import type { ListName } from './keys.ts';
+import type { ListName } from './list-keys.ts';
 
 /** Lists whose total is a counter of the item they hang on, shown with it. */
 const COUNTED_BY_ITEM: { pattern: RegExp; attribute: string; item: (id: string) => string }[] = [

@@ -3,8 +3,8 @@ import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { batchGetItems, withCounters } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { counterChange, shardKeys, sumOf } from './counters.ts';
-import { type ListName, type ListRef, listsOfItem } from './keys.ts';
 import { listCounter } from './list-counters.ts';
+import { type ListName, type ListRef, listsOfItem } from './list-keys.ts';
 import { indexName, type ListOrder, listSortAttributes, treeIndex } from './table.ts';
 import type { TransactItem } from './transaction.ts';
 

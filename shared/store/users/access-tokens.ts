@@ -9,7 +9,8 @@ import { callerOf, type User } from '#domain/users.ts';
 import { batchGetItems, type Key } from '../table/batch.ts';
 import { nextId } from '../table/ids.ts';
 import { getItem } from '../table/items.ts';
-import { inLists, isAt, keys, lists, sortAttributes, stripStorage } from '../table/keys.ts';
+import { isAt, keys, stripStorage } from '../table/keys.ts';
+import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import {
   forEachListPage,
   type ListPage,

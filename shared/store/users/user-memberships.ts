@@ -6,7 +6,8 @@
 import type { PageRequest } from '#domain/pagination.ts';
 import type { MembershipSourceType, UserMembership } from '#domain/user-memberships.ts';
 import { batchGetItems } from '../table/batch.ts';
-import { keys, lists } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
+import { lists } from '../table/list-keys.ts';
 import { type ListPage, listMerged, queryList } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 

@@ -9,7 +9,8 @@ import { userNamespaceItem } from '../projects/namespace-items.ts';
 import { batchGetItems } from '../table/batch.ts';
 import { nextId } from '../table/ids.ts';
 import { getItem } from '../table/items.ts';
-import { inLists, keys, lists, sortAttributes, stripStorage } from '../table/keys.ts';
+import { keys, stripStorage } from '../table/keys.ts';
+import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import {
   forEachListPage,
   type ListPage,
