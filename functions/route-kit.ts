@@ -1,7 +1,8 @@
 /**
- * What the route table's rows are written with: their type and the common access presets. The
- * rows live beside their handlers (`functions/<area>/routes.ts`) and `functions/routes.ts`
- * assembles them. Plain data: imports nothing, least of all a handler.
+ * What the route table's rows are written with: their type, the name of a row's function
+ * (`functionNameOf`) and the common access presets. The rows live beside their handlers
+ * (`functions/<area>/routes.ts`) and `functions/routes.ts` assembles them. Plain data: imports
+ * nothing, least of all a handler.
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'ANY';
 
@@ -18,20 +19,22 @@ export interface RouteDefinition {
   method: HttpMethod;
   /** API Gateway syntax: `/api/v4/users/{id}`; `$default` is the catch-all. */
   path: string;
-  /**
-   * The route's function, named by its handler file relative to the project root, which exports
-   * `handler`; with `source`, a name alone (routes served by one shared file each keep a function,
-   * and so a name, of their own).
-   */
+  /** Handler file, relative to the project root; it exports `handler`. */
   entry: string;
-  /** The file whose `handler` serves the route, where it is not `entry`. */
-  source?: string;
+  /**
+   * The route's function as the stack names it, where several routes share one entry: an entry-like
+   * path (`functions/issues/notes/list.ts`), so that each route still deploys a function of its own,
+   * with its construct ids and nested stack. Absent: the entry names it.
+   */
+  name?: string;
   access: Access;
 }
 
-/** The file whose `handler` serves a route (or a worker, a stream consumer, a schedule). */
-export const sourceOf = (definition: { entry: string; source?: string }): string =>
-  definition.source ?? definition.entry;
+/**
+ * The name of a route's function: construct ids, nested stack (area), role errors, description,
+ * alarms and the OpenAPI operation all go by it, never by a shared entry.
+ */
+export const functionNameOf = (route: { entry: string; name?: string }): string => route.name ?? route.entry;
 
 export const read: Access = { table: 'read' };
 export const write: Access = { table: 'write' };

@@ -3,11 +3,12 @@
  * handler. `access` declares what the function may touch; the stack grants exactly that.
  *
  * Each row sits beside its handler, in the table of its entry's area (`functions/<area>/routes.ts`,
- * the area being the first folder under `functions/`, as for the stack's nested stacks); this file
- * assembles those tables. The order is the table's since before the split (it orders the paths of
- * `docs/openapi.json` and the resources of each template), so an area whose rows came in more than
- * one run has more than one table here: a new row goes at the end of its area's last table, a new
- * area's table before the catch-all.
+ * the area being the first folder under `functions/`; the stack's nested stacks go by the same
+ * folder of the function's name, which is the entry unless the row names it, as the note rows do);
+ * this file assembles those tables. The order is the table's since before the split (it orders
+ * the paths of `docs/openapi.json` and the resources of each template), so an area whose rows came
+ * in more than one run has more than one table here: a new row goes at the end of its area's last
+ * table, a new area's table before the catch-all.
  */
 import { avatarRoutes } from './avatars/routes.ts';
 import { epicRoutes } from './epics/routes.ts';
@@ -34,7 +35,7 @@ import { snippetRoutes } from './snippets/routes.ts';
 import { userProjectRoutes, userRoutes, userStateRoutes } from './users/routes.ts';
 
 export type { Access, HttpMethod, RouteDefinition } from './route-kit.ts';
-export { sourceOf } from './route-kit.ts';
+export { functionNameOf } from './route-kit.ts';
 
 export const routes: readonly RouteDefinition[] = [
   ...userRoutes,

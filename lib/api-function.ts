@@ -85,10 +85,10 @@ const esmRequireBanner =
   "import { createRequire as __bannerCreateRequire } from 'node:module'; const require = __bannerCreateRequire(import.meta.url);";
 
 export interface ApiFunctionProps {
-  /** The function's name: its handler file relative to the project root, unless `source` is given. */
+  /** Handler file relative to the project root; it exports `handler`. */
   entry: string;
-  /** The file whose `handler` the function runs, where it is not `entry` (one file serving several routes). */
-  source?: string;
+  /** The function's name where it is not its entry (a route sharing its entry: `RouteDefinition.name`). */
+  name?: string;
   /** What the function may touch: sets TABLE_NAME, BUCKET_NAME and QUEUE_URL_<NAME> for it. */
   access: Access;
   targets: AccessTargets;
@@ -118,13 +118,13 @@ const tracedRoles = new WeakSet<IRole>();
  * environment variables naming what its `access` declares.
  */
 export class ApiFunction extends NodejsFunction {
-  /** The function's name: the table entry it was built for (its handler file, unless it has a `source`). */
-  readonly entryPath: string;
+  /** The function's name in the tables: its entry, or its route's `name` (its description too). */
+  readonly name: string;
   readonly access: Access;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id, {
-      entry: path.join(projectRoot, props.source ?? props.entry),
+      entry: path.join(projectRoot, props.entry),
       handler: 'handler',
       projectRoot,
       depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
@@ -132,7 +132,7 @@ export class ApiFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 1024,
       timeout: props.timeout ?? Duration.seconds(10),
-      description: props.description ?? props.entry,
+      description: props.description ?? props.name ?? props.entry,
       role: props.role,
       logGroup: props.logGroup,
       loggingFormat: LoggingFormat.JSON,
@@ -140,7 +140,7 @@ export class ApiFunction extends NodejsFunction {
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         [envNames.idBlockSize]: '10',
-        ...accessEnvironment(props.entry, props.access, props.targets),
+        ...accessEnvironment(props.name ?? props.entry, props.access, props.targets),
         // Declared empty (AWS's endpoints) so that SAM CLI's --env-vars can point them at local
         // engines: it sets only the variables a function declares.
         ...(props.access.table ? { [envNames.dynamodbEndpoint]: '' } : {}),
@@ -167,7 +167,7 @@ export class ApiFunction extends NodejsFunction {
           : {}),
       },
     });
-    this.entryPath = props.entry;
+    this.name = props.name ?? props.entry;
     this.access = props.access;
     if (props.tracing && !tracedRoles.has(props.role)) {
       tracedRoles.add(props.role);

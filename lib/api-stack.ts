@@ -17,7 +17,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { type RouteDefinition, routes as routeTable } from '../functions/routes.ts';
+import { functionNameOf, type RouteDefinition, routes as routeTable } from '../functions/routes.ts';
 import { type ScheduleDefinition, schedules as scheduleTable } from '../functions/schedules.ts';
 import {
   type StreamConsumerDefinition,
@@ -227,7 +227,7 @@ export class ApiStack extends Stack {
   readonly streamConsumers: ReadonlyMap<string, StreamConsumer>;
   /** By schedule name. */
   readonly scheduledFunctions: ReadonlyMap<string, ScheduledFunction>;
-  /** Route functions by handler entry (relative to the project root). */
+  /** Route functions by name (`functionNameOf`: the handler entry, or the route's `name`). */
   readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
   /** The nested stacks of route functions, by area (`''` for files directly in `functions/`). */
   readonly routeStacks: ReadonlyMap<string, RouteFunctions>;
@@ -352,7 +352,7 @@ export class ApiStack extends Stack {
     this.workerQueues = workerQueues;
 
     // Check the route table as a whole before splitting it by area.
-    const accessByEntry = new Map<string, string>();
+    const accessByName = new Map<string, string>();
     const byArea = new Map<string, RouteDefinition[]>();
     const routeKeys = new Set<string>();
     for (const route of routes) {
@@ -364,12 +364,14 @@ export class ApiStack extends Stack {
         routeKeys.add(key);
       }
       const key = grantKey({ access: route.access });
-      const known = accessByEntry.get(route.entry);
+      // Routes of one function (one name) share its role.
+      const name = functionNameOf(route);
+      const known = accessByName.get(name);
       if (known !== undefined && known !== key) {
-        throw new Error(`${route.entry} appears in several routes with different access`);
+        throw new Error(`${name} appears in several routes with different access`);
       }
-      accessByEntry.set(route.entry, key);
-      const area = areaOf(route.entry);
+      accessByName.set(name, key);
+      const area = areaOf(name);
       byArea.set(area, [...(byArea.get(area) ?? []), route]);
     }
 
@@ -397,9 +399,7 @@ export class ApiStack extends Stack {
     this.routeStacks = routeStacks;
 
     this.routeFunctions = new Map(
-      [...routeStacks.values()].flatMap((nested) =>
-        [...nested.targets].map(([entry, { fn }]) => [entry, fn]),
-      ),
+      [...routeStacks.values()].flatMap((nested) => [...nested.targets].map(([name, { fn }]) => [name, fn])),
     );
 
     // The stream consumers, after everything they may name: the table's stream drives each one.
@@ -492,7 +492,7 @@ export class ApiStack extends Stack {
       accessLogsBucket: this.accessLogsBucket,
     });
 
-    const monitored = (fn: ApiFunction): MonitoredFunction => ({ entry: fn.entryPath, fn });
+    const monitored = (fn: ApiFunction): MonitoredFunction => ({ name: fn.name, fn });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       rootStackName: this.stackName,
       api: this.api,

@@ -54,9 +54,9 @@ const emf = {
   deliveryFailures: 'WebhookDeliveryFailures',
 } as const satisfies Record<string, MetricName>;
 
-/** One entry of `functions/` and the function deployed from it. */
+/** A function deployed from `functions/`, with its name (its entry, or its route's `name`). */
 export interface MonitoredFunction {
-  entry: string;
+  name: string;
   fn: IFunction;
 }
 
@@ -100,7 +100,7 @@ export function functionAlarms(
   const groups = chunks(functions, maxMetricsPerAlarm);
   groups.forEach((group, index) => {
     const part = groups.length > 1 ? ` (${index + 1} of ${groups.length})` : '';
-    const entries = group.map(({ entry }) => entry).join(', ');
+    const names = group.map(({ name }) => name).join(', ');
     for (const [metricName, list] of [
       ['Errors', alarms.errors],
       ['Throttles', alarms.throttles],
@@ -112,7 +112,7 @@ export function functionAlarms(
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: 1,
           treatMissingData: TreatMissingData.NOT_BREACHING,
-          alarmDescription: `Lambda ${metricName} of ${label}${part} in five minutes: ${entries}`.slice(
+          alarmDescription: `Lambda ${metricName} of ${label}${part} in five minutes: ${names}`.slice(
             0,
             1024,
           ),

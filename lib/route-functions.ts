@@ -12,7 +12,7 @@ import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { RouteDefinition } from '../functions/routes.ts';
+import { functionNameOf, type RouteDefinition } from '../functions/routes.ts';
 import type { AccessRoles } from './access-roles.ts';
 import { type AccessTargets, ApiFunction, constructIdFor } from './api-function.ts';
 import { type FunctionAlarms, functionAlarms } from './monitoring.ts';
@@ -33,15 +33,15 @@ const methods: Record<RouteDefinition['method'], HttpMethod> = {
   ANY: HttpMethod.ANY,
 };
 
-/** Construct id of a route (unchanged since the first single-stack layout). */
+/** Construct id of a route (unchanged since the first single-stack layout), by its function's name. */
 function routeIdFor(route: RouteDefinition): string {
   return route.path === '$default'
     ? 'DefaultRoute'
-    : `${constructIdFor(route.entry)}${constructIdFor(route.method.toLowerCase())}Route`;
+    : `${constructIdFor(functionNameOf(route))}${constructIdFor(route.method.toLowerCase())}Route`;
 }
 
 /** Construct id of a GET route's HEAD twin. */
-const headRouteIdFor = (route: RouteDefinition) => `${constructIdFor(route.entry)}HeadRoute`;
+const headRouteIdFor = (route: RouteDefinition) => `${constructIdFor(functionNameOf(route))}HeadRoute`;
 
 /**
  * The API Gateway routes of a route-table entry: its own and, for a GET, a HEAD twin (an HTTP
@@ -62,13 +62,13 @@ function apiRoutesOf(route: RouteDefinition): { id: string; key: string }[] {
 export const routeKeysOf = (route: RouteDefinition) => apiRoutesOf(route).map(({ key }) => key);
 
 /**
- * The area a route's function is deployed with: the first folder under `functions/`
- * (`functions/projects/hooks/create.ts` → `projects`), or `''` for a file directly in it. It
- * depends on the entry alone, so a function never moves between nested stacks when others are
- * added or removed.
+ * The area a route's function is deployed with: the first folder under `functions/` of its name
+ * (`functions/projects/hooks/create.ts` → `projects`; see `functionNameOf`), or `''` for a file
+ * directly in it. It depends on the name alone, so a function never moves between nested stacks
+ * when others are added or removed.
  */
-export function areaOf(entry: string): string {
-  const parts = entry.replace(/^functions\//, '').split('/');
+export function areaOf(name: string): string {
+  const parts = name.replace(/^functions\//, '').split('/');
   return parts.length > 1 ? parts[0]! : '';
 }
 
@@ -88,7 +88,7 @@ export interface RouteFunctionsProps {
   tracing?: boolean;
 }
 
-/** One function per distinct entry, with its integration and an invoke permission per route. */
+/** One function per distinct function name, with its integration and an invoke permission per route. */
 export interface RouteTarget {
   fn: ApiFunction;
   integration: HttpIntegration;
@@ -105,7 +105,7 @@ export interface RouteTarget {
  */
 export class RouteFunctions extends NestedStack {
   readonly area: string;
-  /** By handler entry. */
+  /** By function name (`functionNameOf`). */
   readonly targets: ReadonlyMap<string, RouteTarget>;
   /** Errors and Throttles alarms of this area's functions (the monitoring stack's composite alarms watch them). */
   readonly alarms: FunctionAlarms;
@@ -124,15 +124,16 @@ export class RouteFunctions extends NestedStack {
     const targets = new Map<string, RouteTarget>();
     const permitted = new Set<string>();
     for (const route of props.routes) {
-      const fnId = constructIdFor(route.entry);
-      let target = targets.get(route.entry);
+      const name = functionNameOf(route);
+      const fnId = constructIdFor(name);
+      let target = targets.get(name);
       if (!target) {
         const fn = new ApiFunction(this, fnId, {
           entry: route.entry,
-          ...(route.source ? { source: route.source } : {}),
+          ...(route.name ? { name: route.name } : {}),
           access: route.access,
           targets: props.targets,
-          role: props.roles.roleFor(route.entry, { access: route.access }),
+          role: props.roles.roleFor(name, { access: route.access }),
           logGroup: props.logGroup,
           tracing: props.tracing,
         });
@@ -143,7 +144,7 @@ export class RouteFunctions extends NestedStack {
           payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
         });
         target = { fn, integration };
-        targets.set(route.entry, target);
+        targets.set(name, target);
       }
       for (const { id, key } of apiRoutesOf(route)) {
         const cfnRoute = new CfnRoute(new Construct(this, id), 'Resource', {
@@ -163,7 +164,7 @@ export class RouteFunctions extends NestedStack {
       // As HttpLambdaIntegration does: API Gateway may invoke the function for this path, any stage
       // and method (`$default` has no path of its own).
       const pathPart = route.path === '$default' ? '' : route.path;
-      const permission = `${route.entry} ${pathPart}`;
+      const permission = `${name} ${pathPart}`;
       if (permitted.has(permission)) continue;
       permitted.add(permission);
       target.fn.addPermission(`Invoke${constructIdFor(pathPart) || 'Default'}`, {
@@ -179,7 +180,7 @@ export class RouteFunctions extends NestedStack {
     this.alarms = functionAlarms(
       this,
       `functions/${area === '' ? '*.ts' : `${area}/`}`,
-      [...targets].map(([entry, { fn }]) => ({ entry, fn })),
+      [...targets].map(([name, { fn }]) => ({ name, fn })),
     );
   }
 }

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { invocationScope } from '#observability/log.ts';
-import type { RouteDefinition } from '../../functions/routes.ts';
+import { functionNameOf, type RouteDefinition } from '../../functions/routes.ts';
 import { lambdaContext } from './lambda-context.ts';
 
 export type RouteHandler = (
@@ -289,7 +289,8 @@ export function gatewayListener(matcher: RouteMatcher) {
       }
       if (!match) return send(res, jsonError(404, { error: '404 Not Found' }), req.method);
       const event = buildEvent(req, body, match);
-      const functionName = match.route.definition.entry
+      // The deployed function's name: one per route, even where routes share an entry.
+      const functionName = functionNameOf(match.route.definition)
         .replace(/^functions\/|\.ts$/g, '')
         .replace(/\W+/g, '-');
       const result = await invocationScope(() =>

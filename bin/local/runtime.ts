@@ -14,7 +14,7 @@ import { envNames } from '#config/env.ts';
 import { invocationScope } from '#observability/log.ts';
 import { registerLocalDispatch, registerLocalQueueControl } from '#queue/publish.ts';
 import { ensureRootToken, isLiveAdminToken } from '#store/table/bootstrap.ts';
-import { type RouteDefinition, routes, sourceOf } from '../../functions/routes.ts';
+import { type RouteDefinition, routes } from '../../functions/routes.ts';
 import { type ScheduleDefinition, schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
@@ -151,7 +151,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
     const handlers = await Promise.all(
       routes.map(async (definition) => {
-        const module = await import(pathToFileURL(join(projectRoot, sourceOf(definition))).href);
+        const module = await import(pathToFileURL(join(projectRoot, definition.entry)).href);
         return { definition, handler: module.handler as RouteHandler };
       }),
     );

@@ -10,9 +10,9 @@ const owned = group<{ id: string | number }>({ allow: 'owner' });
 /** GitLab checks that group sync is on before it looks the group up. */
 const syncableGroup: typeof owned = {
   start: owned.start,
-  authorize: (started, caller, params) => {
+  authorize: (started, reader, params) => {
     if (ldapProviders().length === 0) throw notFound();
-    return owned.authorize(started, caller, params);
+    return owned.authorize(started, reader, params);
   },
 };
 

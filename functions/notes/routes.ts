@@ -1,8 +1,9 @@
 /**
  * The note routes of every noteable parent kind, built from the domain's rows (its route and the
- * parameter naming it): five per kind, each with a function of its own, named as if it had its own
- * file under its parent's area (`functions/issues/notes/list.ts`), all served by the five files of
- * this folder. Plain data: imports no handler.
+ * parameter naming it): five per kind, all served by the five entries of this folder, each with a
+ * function of its own, named as if it had its own file under its parent's area
+ * (`functions/issues/notes/list.ts`, as before the entries were shared: construct ids, nested stack
+ * and logical ids stay). Plain data: imports no handler.
  */
 import { NOTEABLE_TYPES, noteableRouteOf } from '#domain/noteables.ts';
 import { type HttpMethod, type RouteDefinition, read, write } from '../route-kit.ts';
@@ -27,8 +28,8 @@ export const noteRoutes: readonly RouteDefinition[] = NOTEABLE_TYPES.flatMap((ty
   return VERBS.map(({ method, note, file }) => ({
     method,
     path: `${parentPath}/notes${note ? '/{note_id}' : ''}`,
-    entry: `functions/${parentAreaOf(parentPath)}/notes/${file}.ts`,
-    source: `functions/notes/${file}.ts`,
+    entry: `functions/notes/${file}.ts`,
+    name: `functions/${parentAreaOf(parentPath)}/notes/${file}.ts`,
     access: method === 'GET' ? read : write,
   }));
 });

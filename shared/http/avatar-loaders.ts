@@ -13,7 +13,7 @@ import type { AvatarFileInput } from '#domain/schemas/avatars.ts';
 import { lookupGroup, lookupProject } from '#store/access/access.ts';
 import type { Raw } from '#store/table/raw.ts';
 import { getUser } from '#store/users/users.ts';
-import { type Loader, readableGroup, readableProject } from './load.ts';
+import { type Loader, type Reader, readableGroup, readableProject } from './load.ts';
 
 /** What the read found: the owner's item (or user) by model, before any decision. */
 type Started =
@@ -42,17 +42,14 @@ function start(params: AvatarFileInput): Promise<Started> {
   return Promise.resolve({ model, item });
 }
 
-/** The stored avatar the caller may fetch, or the 404 of anything else. */
-async function decide(
-  started: Started,
-  caller: Parameters<Loader<AvatarFileInput, unknown>['authorize']>[1],
-) {
+/** The stored avatar the reader may fetch, or the 404 of anything else. */
+async function decide(started: Started, reader: Reader) {
   if (!started) return undefined;
   if (started.model === 'user') return await started.avatar;
   try {
-    if (started.model === 'group') return (await readableGroup(started.item, caller)).group.avatar;
+    if (started.model === 'group') return (await readableGroup(started.item, reader)).group.avatar;
     const item = started.item.then((found) => ({ item: found }));
-    return (await readableProject(item, caller)).project.avatar;
+    return (await readableProject(item, reader)).project.avatar;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
@@ -61,8 +58,8 @@ async function decide(
 
 export const avatarOwner = (): Loader<AvatarFileInput, { avatar: StoredAvatar }, Started> => ({
   start,
-  authorize: async (started, caller, params) => {
-    const avatar = await decide(await started, caller);
+  authorize: async (started, reader, params) => {
+    const avatar = await decide(await started, reader);
     if (!avatar || avatar.filename !== params.filename) throw recordNotFound();
     return { avatar };
   },

@@ -10,7 +10,7 @@ import { ApiError, forbidden, invalidParams, notFound, unauthorized } from '#dom
 import { canAdminGroup, canCreateSubgroup, canCreateTopLevelGroup } from '#domain/group-policy.ts';
 import type { Group } from '#domain/groups.ts';
 import { canAdminProject, canOwnProject, type Project, type ProjectAccess } from '#domain/projects.ts';
-import { type ReadScope, readScopeOf, readsGroup, readsProject } from '#domain/read-scope.ts';
+import { type ReadScope, readsGroup, readsProject } from '#domain/read-scope.ts';
 import type { Caller } from '#domain/users.ts';
 import {
   type CredentialBatch,
@@ -25,14 +25,23 @@ import { readableForkSource } from '#store/projects/forks.ts';
 import type { Raw } from '#store/table/raw.ts';
 
 /**
+ * Who reads: the caller, and what it reads (the domain's decision, made once per request by
+ * defineRoute, so no loader decides it again).
+ */
+export interface Reader {
+  caller: Caller | undefined;
+  readScope: ReadScope;
+}
+
+/**
  * What a route declares to load; see defineRoute. `S` is what the read started with; methods, so a
  * route's loader of any `S` fits the route's `Loader<P, L>`.
  */
 export interface Loader<P, L, S = unknown> {
   /** Starts the read beside authentication; called before anything awaits. */
   start(params: P, ahead: CredentialBatch): Promise<S>;
-  /** Once the caller is known: the resource as the caller may act on it, or the refusal. */
-  authorize(started: Promise<S>, caller: Caller | undefined, params: P): Promise<L>;
+  /** Once the caller is known: the resource as the reader may act on it, or the refusal. */
+  authorize(started: Promise<S>, reader: Reader, params: P): Promise<L>;
 }
 
 /**
@@ -41,11 +50,10 @@ export interface Loader<P, L, S = unknown> {
  */
 export async function readableProject(
   read: Promise<ProjectReadAhead>,
-  caller: Caller | undefined,
+  { readScope }: Reader,
 ): Promise<{ project: Project; access: ProjectAccess }> {
-  const scope = readScopeOf(caller);
-  const found = await projectWithAccess(read, scope);
-  if (!found || !readsProject(scope, found.project, found.access)) throw notFound('Project');
+  const found = await projectWithAccess(read, readScope);
+  if (!found || !readsProject(readScope, found.project, found.access)) throw notFound('Project');
   return found;
 }
 
@@ -56,12 +64,11 @@ export async function readableProject(
  */
 export async function readableGroup(
   reference: string | number | Promise<Raw | undefined>,
-  caller: Caller | undefined,
+  { readScope }: Reader,
   options: { levelWanted?: boolean } = {},
 ): Promise<{ group: Group; access: number }> {
-  const scope = readScopeOf(caller);
-  const found = await groupWithAccess(reference, scope, options);
-  if (!found || !readsGroup(scope, found.group, found.access)) throw notFound('Group');
+  const found = await groupWithAccess(reference, readScope, options);
+  if (!found || !readsGroup(readScope, found.group, found.access)) throw notFound('Group');
   return found;
 }
 
@@ -140,10 +147,10 @@ export function project<P extends { id: string | number }, R = undefined>(
       }
       return project;
     },
-    authorize: async (reads, caller, params) => {
-      const loaded = await readableProject(reads, caller);
+    authorize: async (reads, reader, params) => {
+      const loaded = await readableProject(reads, reader);
       if (options.allow !== undefined) {
-        const resource = { ...loaded, caller: actor(caller), params };
+        const resource = { ...loaded, caller: actor(reader.caller), params };
         enforce(options.allow, resource, (level) =>
           level === 'admin'
             ? resource.caller.admin
@@ -163,12 +170,6 @@ export interface LoadedGroup<P> {
   access: number;
   caller: Caller;
   params: P;
-}
-
-/** Who reads: the caller, and what it reads (the domain's decision, made once per request). */
-interface Reader {
-  caller: Caller | undefined;
-  readScope: ReadScope;
 }
 
 /** Reads begun once the group's item is read, beside the access check (see `alongside`). */
@@ -191,15 +192,13 @@ export function group<P extends { id: string | number }, R = undefined>(
 ): Loader<P, { group: Group; access: number; alongside: R }, Raw | undefined> {
   return {
     start: (params) => lookupGroup(params.id),
-    authorize: async (item, caller, params) => {
-      const alongside = options.alongside
-        ? options.alongside(item, { caller, readScope: readScopeOf(caller) }, params)
-        : (undefined as R);
-      const loaded = await readableGroup(item, caller, {
+    authorize: async (item, reader, params) => {
+      const alongside = options.alongside ? options.alongside(item, reader, params) : (undefined as R);
+      const loaded = await readableGroup(item, reader, {
         levelWanted: !options.seeOnly || options.allow !== undefined,
       });
       if (options.allow !== undefined) {
-        const resource = { ...loaded, caller: actor(caller), params };
+        const resource = { ...loaded, caller: actor(reader.caller), params };
         // Owners (and admins) are the group's administrators.
         enforce(options.allow, resource, () => canAdminGroup(resource.caller, loaded.access));
       }
@@ -220,11 +219,11 @@ export function administeredGroup<P extends { id: string | number }>(
   const owned = group<P>({ allow: 'owner' });
   return {
     start: owned.start,
-    authorize: async (started, caller, params) => {
+    authorize: async (started, reader, params) => {
       const refusal = refuse?.(params);
       if (refusal) throw invalidParams(refusal);
       try {
-        const { group, access } = await owned.authorize(started, caller, params);
+        const { group, access } = await owned.authorize(started, reader, params);
         return { group, access };
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) throw forbidden();
@@ -255,10 +254,10 @@ export function optionalGroup<P, K extends keyof P>(
   const idOf = groupIdIn<P>(param);
   return {
     start: (params) => lookupGroupNamed(idOf(params)),
-    authorize: async (started, caller, params) => {
+    authorize: async (started, reader, params) => {
       const loaded =
-        idOf(params) === undefined ? { group: undefined, access: 0 } : await readableGroup(started, caller);
-      if (!allow({ ...loaded, caller: actor(caller), params })) throw forbidden();
+        idOf(params) === undefined ? { group: undefined, access: 0 } : await readableGroup(started, reader);
+      if (!allow({ ...loaded, caller: actor(reader.caller), params })) throw forbidden();
       return loaded;
     },
   };
@@ -290,10 +289,15 @@ export function inProject<P extends { id: string | number }, R, L>(
       project.catch(() => undefined);
       return Promise.resolve({ project, found: besideProject(project, params, options.read) });
     },
-    authorize: async (started, caller, params) => {
+    authorize: async (started, reader, params) => {
       const reads = await started;
-      const loaded = await readableProject(reads.project, caller);
-      const decided = options.decide({ ...loaded, caller: actor(caller), params, found: await reads.found });
+      const loaded = await readableProject(reads.project, reader);
+      const decided = options.decide({
+        ...loaded,
+        caller: actor(reader.caller),
+        params,
+        found: await reads.found,
+      });
       return { ...loaded, ...decided };
     },
   };
@@ -320,10 +324,15 @@ export function inGroup<P extends { id: string | number }, R, L>(
       found.catch(() => undefined);
       return Promise.resolve({ group, found });
     },
-    authorize: async (started, caller, params) => {
+    authorize: async (started, reader, params) => {
       const reads = await started;
-      const loaded = await readableGroup(reads.group, caller);
-      const decided = options.decide({ ...loaded, caller: actor(caller), params, found: await reads.found });
+      const loaded = await readableGroup(reads.group, reader);
+      const decided = options.decide({
+        ...loaded,
+        caller: actor(reader.caller),
+        params,
+        found: await reads.found,
+      });
       return { ...loaded, ...decided };
     },
   };
@@ -358,17 +367,17 @@ export function withAlso<P, L, S, X extends Record<string, Loader<P, unknown>>>(
       for (const read of [started.main, ...started.also]) read.catch(() => undefined);
       return Promise.resolve(started);
     },
-    authorize: async (started, caller, params) => {
+    authorize: async (started, reader, params) => {
       const reads = await started;
-      const loaded = await main.authorize(reads.main, caller, params);
+      const loaded = await main.authorize(reads.main, reader, params);
       const others = await Promise.all(
         names.map((name, index) =>
-          loaderOf(name).authorize(reads.also[index] as Promise<unknown>, caller, params),
+          loaderOf(name).authorize(reads.also[index] as Promise<unknown>, reader, params),
         ),
       );
       const named = Object.fromEntries(names.map((name, index) => [name, others[index]]));
       const all = { ...loaded, ...named } as L & { [K in keyof X]: LoadedBy<X[K]> };
-      if (then && !then.allow({ ...all, caller: actor(caller) })) throw then.refusal();
+      if (then && !then.allow({ ...all, caller: actor(reader.caller) })) throw then.refusal();
       return all;
     },
   };
@@ -379,7 +388,7 @@ export function groupNamedBy<P>(param: keyof P): Loader<P, Group, Raw | undefine
   const idOf = groupIdIn<P>(param);
   return {
     start: (params) => lookupGroupNamed(idOf(params)),
-    authorize: async (started, caller) => (await readableGroup(started, caller)).group,
+    authorize: async (started, reader) => (await readableGroup(started, reader)).group,
   };
 }
 
@@ -387,7 +396,7 @@ export function groupNamedBy<P>(param: keyof P): Loader<P, Group, Raw | undefine
 export function projectNamedBy<P>(param: keyof P): Loader<P, Project, ProjectReadAhead> {
   return {
     start: (params) => lookupProject(params[param] as string | number).then((item) => ({ item })),
-    authorize: async (started, caller) => (await readableProject(started, caller)).project,
+    authorize: async (started, reader) => (await readableProject(started, reader)).project,
   };
 }
 
@@ -402,10 +411,10 @@ export function placementNamedBy<P>(
   const idOf = groupIdIn<P>(param);
   return {
     start: (params) => lookupGroupNamed(idOf(params)),
-    authorize: async (started, caller, params) => {
-      const placer = actor(caller);
+    authorize: async (started, reader, params) => {
+      const placer = actor(reader.caller);
       if (idOf(params) === undefined) return { group: undefined, mayPlace: canCreateTopLevelGroup(placer) };
-      const { group, access } = await readableGroup(started, placer);
+      const { group, access } = await readableGroup(started, reader);
       return { group, mayPlace: canCreateSubgroup(placer, access, group) };
     },
   };
@@ -424,10 +433,10 @@ export function projectWithForkSource<P extends { id: string | number }>(): Load
   const theProject = project<P>({ ahead: true });
   return {
     start: theProject.start,
-    authorize: async (started, caller, params) => {
-      const source = readableForkSource(started, readScopeOf(caller));
+    authorize: async (started, reader, params) => {
+      const source = readableForkSource(started, reader.readScope);
       source.catch(() => undefined);
-      const { project: loaded, access } = await theProject.authorize(started, caller, params);
+      const { project: loaded, access } = await theProject.authorize(started, reader, params);
       return { project: loaded, access, source: await source };
     },
   };

@@ -1,9 +1,10 @@
 /**
- * Every noteable parent kind as its note routes need it, by `noteable_type`: how it is found under
- * its project or group, who sees it (404 `Not found` otherwise), who writes, edits and backdates
- * notes on it (403), the parent a note records and what it adds to a note's single read. The
- * note routes (functions/notes/) serve every kind from this table, so a new kind is a row here
- * beside its rows in the domain (domain/noteables.ts) and the store (store/table/noteable-keys.ts).
+ * Every noteable parent kind as its note routes need it (`NOTEABLES_BY_TYPE`, by `noteable_type`):
+ * how it is found under its project or group, who sees it (404 `Not found` otherwise), who writes,
+ * edits and backdates notes on it (403), the parent a note records and what it adds to a note's
+ * single read; and `perNoteable`, with which each entry of functions/notes/ serves its route for
+ * every kind. So a new kind is a row here beside its rows in the domain (domain/noteables.ts), the
+ * store (store/table/noteable-keys.ts) and, if its notes reach hooks, store/hooks/hook-changes.ts.
  */
 import type { Context } from 'aws-lambda';
 import { routeNotFound } from '#domain/errors.ts';
@@ -104,8 +105,11 @@ export type AnyNoteable = Noteable<{ notes_count: number }>;
 const anyNoteable = <T extends { notes_count: number }>(noteable: Noteable<T>) =>
   noteable as unknown as AnyNoteable;
 
-/** Every kind's descriptor; the type asks for one per domain row. */
-const NOTEABLES: { readonly [K in NoteableType]: AnyNoteable } = {
+/**
+ * Every kind's descriptor; the type asks for one per domain row. (Each is of its stored parent type,
+ * which the domain's parent types do not name: they carry no notes count.)
+ */
+const NOTEABLES_BY_TYPE: { readonly [K in NoteableType]: AnyNoteable } = {
   Issue: anyNoteable(issueNoteable),
   MergeRequest: anyNoteable(mergeRequestNoteable),
   Snippet: anyNoteable(snippetNoteable),
@@ -114,7 +118,7 @@ const NOTEABLES: { readonly [K in NoteableType]: AnyNoteable } = {
 
 /** The descriptors by the route parameter that names their parent (`issue_iid`, `epic_id`, …). */
 export const NOTEABLES_BY_PARAM: ReadonlyMap<string, AnyNoteable> = new Map(
-  Object.values(NOTEABLES).map((noteable) => [noteable.param, noteable]),
+  Object.values(NOTEABLES_BY_TYPE).map((noteable) => [noteable.param, noteable]),
 );
 
 /** A route's handler as defineRoute builds it. */

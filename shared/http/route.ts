@@ -48,7 +48,7 @@ import {
   toResponse,
 } from './core.ts';
 import { idempotently } from './idempotency.ts';
-import type { Loader } from './load.ts';
+import type { Loader, Reader } from './load.ts';
 import { headerValue, parseQueryString, parseRequest, type UploadedFile } from './parse.ts';
 
 export type { ApiEvent, RequestInfo, Response, UploadedFile };
@@ -360,14 +360,14 @@ export function defineRoute<
     state.caller = await authenticateOnce(event, mode, rule, grantRead);
     // With an Idempotency-Key, the key is claimed (or its answer replayed) before anything is authorized.
     return idempotently(event, lambda, async () => {
-      const loaded =
-        spec.load && loading ? await spec.load.authorize(loading, state.caller, params) : ({} as L);
+      const reader: Reader = { caller: state.caller, readScope: readScopeOf(state.caller) };
+      const loaded = spec.load && loading ? await spec.load.authorize(loading, reader, params) : ({} as L);
       const value = await spec.run({
         ...loaded,
         params,
         prefetched,
-        caller: state.caller as Caller,
-        readScope: readScopeOf(state.caller),
+        caller: reader.caller as Caller,
+        readScope: reader.readScope,
         credential: state.credential,
         files: state.parsed?.files ?? {},
         page: state.page as PageRequest,

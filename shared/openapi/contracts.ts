@@ -16,8 +16,8 @@ export function withContracts(
     routes.map(async (route) => {
       const module: {
         handler?: { contract?: RouteContract; contractFor?: (path: string) => RouteContract | undefined };
-      } = await import(pathToFileURL(join(root, route.source ?? route.entry)).href);
-      // A file serving several routes gives each its own contract.
+      } = await import(pathToFileURL(join(root, route.entry)).href);
+      // An entry serving several routes gives each its own contract.
       return { ...route, contract: module.handler?.contractFor?.(route.path) ?? module.handler?.contract };
     }),
   );

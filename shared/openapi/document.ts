@@ -13,14 +13,21 @@ import { entityResponses, otherStatuses } from './responses.ts';
 export interface DocumentedRoute {
   method: string;
   path: string;
+  /** The handler file; it exports `handler`. */
   entry: string;
-  /** The file serving the route, where it is not `entry`. */
-  source?: string;
+  /** The route's function as the stack names it, where several routes share one entry. */
+  name?: string;
   /** Absent for a route defined without defineRoute (no parameters, no authentication). */
   contract?: RouteContract;
 }
 
 type JsonObject = Record<string, unknown>;
+
+/**
+ * What names a route's operation (its id, tag, body schema, described responses): its function's
+ * name, as the stack's (functions/route-kit.ts `functionNameOf`), so routes sharing an entry differ.
+ */
+const functionNameOf = (route: DocumentedRoute) => route.name ?? route.entry;
 
 const API_VERSION = '4';
 const SECURITY_SCHEMES = {
@@ -137,7 +144,7 @@ function parametersOf(route: DocumentedRoute) {
   };
   const required = rest.filter(([, entry]) => !isOptional(entry)).map(([name]) => name);
   if (required.length) body.required = required;
-  const schema = { $ref: `#/components/schemas/${bodySchemaName(route.entry)}` };
+  const schema = { $ref: `#/components/schemas/${bodySchemaName(functionNameOf(route))}` };
   return {
     parameters,
     body,
@@ -161,8 +168,9 @@ const bodySchemaName = (entry: string) =>
     .join('')}Body`;
 
 function responsesOf(route: DocumentedRoute) {
-  const described = entityResponses[route.entry];
-  const statuses = described?.statuses ?? otherStatuses[route.entry] ?? [methodStatus(route.method)];
+  const name = functionNameOf(route);
+  const described = entityResponses[name];
+  const statuses = described?.statuses ?? otherStatuses[name] ?? [methodStatus(route.method)];
   const responses: JsonObject = {};
   for (const status of statuses) {
     const response: JsonObject = { description: STATUS_TEXT[status] ?? 'Success' };
@@ -202,12 +210,13 @@ export function openApiDocument(routes: readonly DocumentedRoute[], version: str
   for (const route of routes) {
     if (!route.path.startsWith('/')) continue; // `$default`, the catch-all
     const { parameters, body, requestBody } = parametersOf(route);
-    if (body) bodies[bodySchemaName(route.entry)] = body;
+    const name = functionNameOf(route);
+    if (body) bodies[bodySchemaName(name)] = body;
     const methods = route.method === 'ANY' ? ['get', 'post', 'put', 'delete'] : [route.method.toLowerCase()];
     for (const method of methods) {
       const operation: JsonObject = {
-        operationId: operationId(route.entry, method.toUpperCase(), taken),
-        tags: [route.entry.split('/')[1] ?? 'api'],
+        operationId: operationId(name, method.toUpperCase(), taken),
+        tags: [name.split('/')[1] ?? 'api'],
         security: securityOf(route.contract),
         ...(parameters.length ? { parameters } : {}),
         ...(requestBody ? { requestBody } : {}),

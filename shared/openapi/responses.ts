@@ -1,7 +1,8 @@
 /**
- * What the users, groups, projects, notes and hooks routes answer with, by handler file: the
- * entity (one, or a page of them) and the success statuses where they differ from the method's.
- * Other routes are documented with their status and GitLab's error shape only.
+ * What the users, groups, projects, notes and hooks routes answer with, by function name (the
+ * handler file, or the route's `name` where routes share one, as the note routes do): the entity
+ * (one, or a page of them) and the success statuses where they differ from the method's. Other
+ * routes are documented with their status and GitLab's error shape only.
  */
 import type { EntityName } from './entities.ts';
 

@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as esbuild from 'esbuild';
-import { type Access, routes, sourceOf } from '../../functions/routes.ts';
+import { type Access, routes } from '../../functions/routes.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
 import { bundleAliases } from '../../lib/bundling.ts';
@@ -74,16 +74,15 @@ export interface BundleInfo extends BundleTarget {
 export function bundleTargets(): BundleTarget[] {
   const byEntry = new Map<string, BundleTarget>();
   for (const route of routes) {
-    // Routes served by one file share its bundle.
-    const source = sourceOf(route);
-    const existing = byEntry.get(source);
+    // Routes sharing an entry share its bundle.
+    const existing = byEntry.get(route.entry);
     if (existing) {
       existing.serves.push(`${route.method} ${route.path}`);
       continue;
     }
-    byEntry.set(source, {
-      name: nameOf(source),
-      entry: source,
+    byEntry.set(route.entry, {
+      name: nameOf(route.entry),
+      entry: route.entry,
       kind: 'route',
       serves: [`${route.method} ${route.path}`],
       access: route.access,

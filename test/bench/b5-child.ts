@@ -43,11 +43,12 @@ import { documentClient, tableName } from '#store/table/client.ts';
 import { itemCounterChanges } from '#store/table/counters.ts';
 import { HOOK_LOG_PREFIX, hookLogPartition } from '#store/table/hook-delivery-keys.ts';
 import { nextId } from '#store/table/ids.ts';
-import { keys, tree } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { inLists, type ListRef, lists, sortAttributes } from '#store/table/list-keys.ts';
 import { listCountChange } from '#store/table/lists.ts';
 import { indexName, keyAttributes, type ListOrder, listSortAttributes } from '#store/table/table.ts';
 import { commit } from '#store/table/transaction.ts';
+import { tree } from '#store/table/tree-keys.ts';
 import { median, round } from './common.ts';
 import { type BenchRuntime, READ_COMMANDS, type SendRecord, startBenchRuntime } from './runtime.ts';
 import {

@@ -11,9 +11,10 @@ import {
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, tree } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
 import { type ListName, lists } from '#store/table/list-keys.ts';
+import { tree } from '#store/table/tree-keys.ts';
 import { handler } from '../../functions/workers/group-delete.ts';
 import { lambdaContext, sqsEvent, sqsRecord } from '../support/events.ts';
 import { BUCKET, ddb, NOW, pad, pinCounterShards, resetMocks, sentCommands, TABLE } from './fixtures.ts';

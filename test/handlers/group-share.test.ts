@@ -3,8 +3,9 @@
  * a share gives to the invited group's members, and GET /projects/:id/groups.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { keys, tree } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { lists } from '#store/table/list-keys.ts';
+import { tree } from '#store/table/tree-keys.ts';
 import { handler as share } from '../../functions/groups/share.ts';
 import { handler as unshare } from '../../functions/groups/unshare.ts';
 import { handler as getProject } from '../../functions/projects/get.ts';

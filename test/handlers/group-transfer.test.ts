@@ -1,9 +1,10 @@
 /** POST /groups/:id/transfer: the refusals before anything is written, and a move's writes in order. */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, tree } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
 import { lists } from '#store/table/list-keys.ts';
+import { tree } from '#store/table/tree-keys.ts';
 import { handler as transferGroup } from '../../functions/groups/transfer.ts';
 import { invoke } from '../support/events.ts';
 import { ddb, pinCounterShards, resetMocks, sentCommands, TABLE, USER_TOKEN } from './fixtures.ts';

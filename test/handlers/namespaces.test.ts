@@ -6,8 +6,9 @@
  * single group shows it to its owners and admins.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { keys, tree } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { lists } from '#store/table/list-keys.ts';
+import { tree } from '#store/table/tree-keys.ts';
 import { handler as existsNamespace } from '../../functions/namespaces/exists.ts';
 import { handler as getNamespace } from '../../functions/namespaces/get.ts';
 import { handler as listNamespaces } from '../../functions/namespaces/list.ts';

@@ -7,8 +7,9 @@ import { BatchGetCommand, type BatchGetCommandInput, GetCommand, QueryCommand } 
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FEATURE_DEFAULTS } from '#domain/projects.ts';
 import { shardKey } from '#store/table/counters.ts';
-import { keys, tree } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { lists } from '#store/table/list-keys.ts';
+import { tree } from '#store/table/tree-keys.ts';
 import { invoke } from '../support/events.ts';
 import {
   ACTIVITY,

@@ -1,7 +1,8 @@
 /** GET /projects/:id/users and the plain signed-in GET /projects (no filters, no search). */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { keys, tree } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { lists } from '#store/table/list-keys.ts';
+import { tree } from '#store/table/tree-keys.ts';
 import { handler as listUsers } from '../../functions/projects/list-users.ts';
 import { invoke } from '../support/events.ts';
 import { resetMocks, sentCommands, USER_TOKEN } from './fixtures.ts';

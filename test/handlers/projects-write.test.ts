@@ -2,8 +2,9 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys, tree } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { lists } from '#store/table/list-keys.ts';
+import { tree } from '#store/table/tree-keys.ts';
 import { handler as createProject } from '../../functions/projects/create.ts';
 import { handler as createForUser } from '../../functions/projects/create-for-user.ts';
 import { handler as share } from '../../functions/projects/share.ts';

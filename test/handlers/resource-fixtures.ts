@@ -18,9 +18,10 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { FEATURE_DEFAULTS } from '#domain/projects.ts';
 import { rollupKey, shardKey, shardKeys } from '#store/table/counters.ts';
-import { keys, LDAP_LINK_PREFIX, LDAP_PREFIX, tree } from '#store/table/keys.ts';
+import { keys, LDAP_LINK_PREFIX, LDAP_PREFIX } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
 import { inLists, type ListName, lists } from '#store/table/list-keys.ts';
+import { tree } from '#store/table/tree-keys.ts';
 import {
   ACTIVITY,
   ADMIN,

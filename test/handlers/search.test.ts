@@ -6,9 +6,10 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readAhead } from '#store/access/read-ahead.ts';
-import { keys, tree } from '#store/table/keys.ts';
+import { keys } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
 import { inLists, type ListName, lists } from '#store/table/list-keys.ts';
+import { tree } from '#store/table/tree-keys.ts';
 import { handler as globalSearch } from '../../functions/search/global.ts';
 import { handler as groupSearch } from '../../functions/search/group.ts';
 import { handler as projectSearch } from '../../functions/search/project.ts';

@@ -21,7 +21,7 @@ import {
   startS3rver,
 } from '../../bin/local/engines.ts';
 import { LOCAL_BUCKET_NAME, LOCAL_TABLE_NAME, localEnvironment } from '../../bin/local/sam-environment.ts';
-import { type RouteDefinition, routes } from '../../functions/routes.ts';
+import { functionNameOf, type RouteDefinition, routes } from '../../functions/routes.ts';
 import { schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
@@ -35,7 +35,7 @@ const run = promisify(execFile);
 /** A function as the template describes it to SAM CLI. */
 interface SynthesizedFunction {
   logicalId: string;
-  /** The handler file it was built from (its Description). */
+  /** Its name (its Description): the handler file it was built from, or its route's `name`. */
   entry: string;
   handler: string;
   timeout: number;
@@ -466,7 +466,7 @@ function expectAnswerWithToken(label: string, answer: { status: number; body: Js
 describe('synthesized assets, loaded and invoked as sam local does', () => {
   it('finds every route, worker, stream-consumer and schedule function with its asset metadata', () => {
     const entries = [
-      ...routes.map((route) => route.entry),
+      ...routes.map(functionNameOf),
       ...workers.map((worker) => worker.entry),
       ...streamConsumers.map((consumer) => consumer.entry),
       ...schedules.map((schedule) => schedule.entry),
@@ -495,8 +495,8 @@ describe('synthesized assets, loaded and invoked as sam local does', () => {
     const expected = new Map<string, string | undefined>();
     for (const route of routes) {
       const key = route.path === '$default' ? '$default' : `${route.method} ${route.path}`;
-      expected.set(key, route.entry);
-      if (route.method === 'GET') expected.set(`HEAD ${route.path}`, route.entry);
+      expected.set(key, functionNameOf(route));
+      if (route.method === 'GET') expected.set(`HEAD ${route.path}`, functionNameOf(route));
     }
     const unmounted = [...expected].filter(([key, entry]) => mounted.get(key) !== entry).map(([key]) => key);
     expect(unmounted, `${unmounted.length} of ${expected.size} routes cannot be mounted`).toEqual([]);
@@ -508,7 +508,7 @@ describe('synthesized assets, loaded and invoked as sam local does', () => {
       const token = route.entry.endsWith('revoke-self.ts') ? disposableToken : rootToken;
       answers.set(
         route,
-        await invoke(route.entry, [
+        await invoke(functionNameOf(route), [
           apiEvent(route),
           apiEvent(route, 'glpat-no-such-token'),
           apiEvent(route, token),

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes, sourceOf } from '../../functions/routes.ts';
+import { functionNameOf, routes } from '../../functions/routes.ts';
 import { schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
@@ -23,7 +23,8 @@ interface Template {
 }
 
 interface Bundle {
-  entry: string;
+  /** The function's name (its Description): its entry, or its route's `name`. */
+  name: string;
   dir: string;
 }
 
@@ -50,7 +51,7 @@ beforeAll(() => {
     .flatMap((template) => Object.values(template.Resources))
     .filter((resource) => resource.Type === 'AWS::Lambda::Function')
     .map((resource) => ({
-      entry: resource.Properties.Description,
+      name: resource.Properties.Description,
       dir: path.join(assembly.directory, resource.Metadata['aws:asset:path']!),
     }));
 });
@@ -59,42 +60,42 @@ afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-const sourceByEntry = new Map(routes.map((route) => [route.entry, sourceOf(route)]));
+const entryByName = new Map(routes.map((route) => [functionNameOf(route), route.entry]));
 
 describe('real bundling', () => {
   it('bundles every route, worker, stream-consumer and schedule entry with the local esbuild', () => {
-    const entries = [
+    const names = [
       ...new Set([
-        ...routes.map((route) => route.entry),
+        ...routes.map(functionNameOf),
         ...workers.map((worker) => worker.entry),
         ...streamConsumers.map((consumer) => consumer.entry),
         ...schedules.map((schedule) => schedule.entry),
       ]),
     ];
-    expect(bundles.map((bundle) => bundle.entry).sort()).toEqual(entries.sort());
+    expect(bundles.map((bundle) => bundle.name).sort()).toEqual(names.sort());
     // About a second per function on the 2-core CI machines, with room for a busy one (twice that).
-    expect(bundleSeconds).toBeLessThan(2 * entries.length);
+    expect(bundleSeconds).toBeLessThan(2 * names.length);
   });
 
   it('produces one minified ESM file and its source map per function, no node_modules', () => {
-    for (const { entry, dir } of bundles) {
-      expect(readdirSync(dir).sort(), entry).toEqual(['index.mjs', 'index.mjs.map']);
+    for (const { name, dir } of bundles) {
+      expect(readdirSync(dir).sort(), name).toEqual(['index.mjs', 'index.mjs.map']);
       const code = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
-      expect(code.startsWith('import { createRequire'), entry).toBe(true);
-      expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map'), entry).toBe(true);
-      expect(code.length / code.split('\n').length, `${entry} is minified`).toBeGreaterThan(1000);
+      expect(code.startsWith('import { createRequire'), name).toBe(true);
+      expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map'), name).toBe(true);
+      expect(code.length / code.split('\n').length, `${name} is minified`).toBeGreaterThan(1000);
       const map = JSON.parse(readFileSync(path.join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[] };
-      // The file the function runs: its entry, or the shared file serving its route.
-      const file = sourceByEntry.get(entry) ?? entry;
+      // The file the function runs: its route's entry where its name is not one.
+      const file = entryByName.get(name) ?? name;
       expect(
         map.sources.some((source) => source.endsWith(file)),
-        entry,
+        name,
       ).toBe(true);
     }
   });
 
   it('bundles the AWS SDK and every other dependency: only node: built-ins are imported', () => {
-    for (const { entry, dir } of bundles) {
+    for (const { name, dir } of bundles) {
       const code = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
       // Import and re-export statements (at a statement boundary, so that a string such as
       // `"… from "+url` in a bundled library is not taken for one) and dynamic imports.
@@ -102,18 +103,18 @@ describe('real bundling', () => {
         ...code.matchAll(/(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["']([^"']+)["']/g),
         ...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
       ].map((match) => match[1]!);
-      expect(specifiers.length, entry).toBeGreaterThan(0);
+      expect(specifiers.length, name).toBeGreaterThan(0);
       expect(
         specifiers.filter((specifier) => !specifier.startsWith('node:')),
-        entry,
+        name,
       ).toEqual([]);
     }
-    const withSdk = bundles.find((bundle) => bundle.entry === 'functions/users/get.ts')!;
+    const withSdk = bundles.find((bundle) => bundle.name === 'functions/users/get.ts')!;
     expect(readFileSync(path.join(withSdk.dir, 'index.mjs'), 'utf8')).toContain('dynamodb');
   });
 
   it('loads in Node and exports a working handler', () => {
-    const notFound = bundles.find((bundle) => bundle.entry === 'functions/not-found.ts')!;
+    const notFound = bundles.find((bundle) => bundle.name === 'functions/not-found.ts')!;
     expect(existsSync(notFound.dir)).toBe(true);
     const script = `
       const urls = JSON.parse(process.argv[1]);
@@ -129,7 +130,7 @@ describe('real bundling', () => {
       process.stdout.write(JSON.stringify({ types, statusCode: response.statusCode, body: response.body }));
     `;
     const urls = Object.fromEntries(
-      bundles.map(({ entry, dir }) => [entry, pathToFileURL(path.join(dir, 'index.mjs')).href]),
+      bundles.map(({ name, dir }) => [name, pathToFileURL(path.join(dir, 'index.mjs')).href]),
     );
     const output = execFileSync(
       process.execPath,
@@ -137,7 +138,7 @@ describe('real bundling', () => {
       { encoding: 'utf8', env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' }, cwd: tmpdir() },
     );
     const result = JSON.parse(output) as { types: Record<string, string>; statusCode: number; body: string };
-    expect(result.types).toEqual(Object.fromEntries(bundles.map(({ entry }) => [entry, 'function'])));
+    expect(result.types).toEqual(Object.fromEntries(bundles.map(({ name }) => [name, 'function'])));
     expect(result.statusCode).toBe(404);
     expect(JSON.parse(result.body)).toBeTypeOf('object');
   });

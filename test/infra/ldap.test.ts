@@ -47,7 +47,7 @@ function functionsOf(synth: Synthesized) {
     const policy = fn.role?.node.tryFindChild('DefaultPolicy') as Policy | undefined;
     const statements: Json[] = policy ? stack.resolve(policy.document.toJSON()).Statement : [];
     return {
-      entry: fn.entryPath,
+      entry: fn.name,
       environment: (synth.resourceOf(fn).Properties.Environment?.Variables ?? {}) as Record<string, string>,
       statements,
     };

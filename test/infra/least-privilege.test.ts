@@ -2,7 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
 import type { Access, RouteDefinition } from '../../functions/routes.ts';
-import { routes } from '../../functions/routes.ts';
+import { functionNameOf, routes } from '../../functions/routes.ts';
 import { type ScheduleDefinition, schedules } from '../../functions/schedules.ts';
 import type { StreamConsumerDefinition } from '../../functions/stream-consumers.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
@@ -144,8 +144,8 @@ function checkStack(
   const { stack } = synth;
   const cases = [
     ...routeTable.map((route) => ({
-      name: `${route.method} ${route.path} (${route.entry})`,
-      fn: stack.routeFunctions.get(route.entry)!,
+      name: `${route.method} ${route.path} (${functionNameOf(route)})`,
+      fn: stack.routeFunctions.get(functionNameOf(route))!,
       access: route.access,
       beyond: {} as Beyond,
     })),

@@ -4,7 +4,7 @@
  * keeps a comfortable margin now and at the planned size of the route table, and prints the counts.
  */
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../functions/routes.ts';
+import { functionNameOf, routes } from '../../functions/routes.ts';
 import { maxMetricsPerAlarm } from '../../lib/monitoring.ts';
 import { areaOf } from '../../lib/route-functions.ts';
 import { type Json, synthesize } from './support.ts';
@@ -46,12 +46,13 @@ const counts = [...synth.templates].map(([holder, template]) => {
     monitoring,
     functions: nested ? nested.targets.size : 0,
     getRoutes: nested
-      ? routes.filter((route) => route.method === 'GET' && areaOf(route.entry) === nested.area).length
+      ? routes.filter((route) => route.method === 'GET' && areaOf(functionNameOf(route)) === nested.area)
+          .length
       : 0,
     routes: monitoring
       ? 0
       : nested
-        ? routes.filter((route) => areaOf(route.entry) === nested.area).length
+        ? routes.filter((route) => areaOf(functionNameOf(route)) === nested.area).length
         : routes.length,
     resources: resources.length,
     byType: resources.reduce<Record<string, number>>((byType, resource) => {

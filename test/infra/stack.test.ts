@@ -4,7 +4,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { Stack, Token } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { type RouteDefinition, routes, sourceOf } from '../../functions/routes.ts';
+import { functionNameOf, type RouteDefinition, routes } from '../../functions/routes.ts';
 import { schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
@@ -28,23 +28,26 @@ const tableId = logicalId(stack.table);
 const bucketId = logicalId(stack.bucket);
 const apiId = logicalId(stack.api);
 const routeEntries = [...new Set(routes.map((route) => route.entry))];
+/** A function per name: routes sharing an entry (the note routes) each have a name of their own. */
+const routeFunctionNames = [...new Set(routes.map(functionNameOf))];
 const routeKeyOf = (route: RouteDefinition) =>
   route.path === '$default' ? '$default' : `${route.method} ${route.path}`;
+/** Every function with its name (`entry`: a route's own name where routes share their entry). */
 const allFunctions = [
   ...[...stack.routeFunctions].map(([entry, fn]) => ({ entry, fn, worker: false })),
   ...[...stack.workerQueues.values()].map(({ consumer }) => ({
-    entry: consumer.entryPath,
+    entry: consumer.name,
     fn: consumer,
     worker: true,
   })),
   // Stream consumers are workers too: root stack, the workers' log group.
   ...[...stack.streamConsumers.values()].map(({ consumer }) => ({
-    entry: consumer.entryPath,
+    entry: consumer.name,
     fn: consumer,
     worker: true,
   })),
   // So are scheduled functions.
-  ...[...stack.scheduledFunctions.values()].map(({ fn }) => ({ entry: fn.entryPath, fn, worker: true })),
+  ...[...stack.scheduledFunctions.values()].map(({ fn }) => ({ entry: fn.name, fn, worker: true })),
 ];
 
 describe('handler files and tables', () => {
@@ -53,9 +56,8 @@ describe('handler files and tables', () => {
     .map((file) => `functions/${file.split(path.sep).join('/')}`)
     .filter((file) => /^export const handler\b/m.test(readFileSync(path.join(projectRoot, file), 'utf8')))
     .sort();
-  // The files: a route served by a shared file names it as its `source`.
   const tableEntries = [
-    ...new Set(routes.map(sourceOf)),
+    ...routeEntries,
     ...workers.map((worker) => worker.entry),
     ...streamConsumers.map((consumer) => consumer.entry),
     ...schedules.map((schedule) => schedule.entry),
@@ -78,10 +80,10 @@ describe('handler files and tables', () => {
 
   it('deploys exactly one function per route entry, worker, stream consumer and schedule, and nothing else', () => {
     expect(synth.resources('AWS::Lambda::Function')).toHaveLength(
-      routeEntries.length + workers.length + streamConsumers.length + schedules.length,
+      routeFunctionNames.length + workers.length + streamConsumers.length + schedules.length,
     );
     expect([...stack.scheduledFunctions.keys()].sort()).toEqual(schedules.map((s) => s.name).sort());
-    expect([...stack.routeFunctions.keys()].sort()).toEqual([...routeEntries].sort());
+    expect([...stack.routeFunctions.keys()].sort()).toEqual([...routeFunctionNames].sort());
     expect([...stack.workerQueues.keys()].sort()).toEqual(workers.map((worker) => worker.queue).sort());
     expect([...stack.streamConsumers.keys()].sort()).toEqual(streamConsumers.map((c) => c.name).sort());
   });
@@ -92,7 +94,7 @@ describe('handler files and tables', () => {
     expect(constructIdFor('functions/workers/user-cleanup.ts')).toBe('WorkersUserCleanup');
     for (const { entry, fn } of allFunctions) {
       expect(fn.node.id).toBe(constructIdFor(entry));
-      expect(fn.entryPath).toBe(entry);
+      expect(fn.name).toBe(entry);
       expect(synth.resourceOf(fn).Properties.Description).toBe(entry);
     }
   });
@@ -100,7 +102,7 @@ describe('handler files and tables', () => {
 
 describe('nested stacks', () => {
   it('one per area of functions/, each holding that area’s route functions', () => {
-    const areas = [...new Set(routes.map((route) => areaOf(route.entry)))].sort();
+    const areas = [...new Set(routes.map((route) => areaOf(functionNameOf(route))))].sort();
     expect([...stack.routeStacks.keys()].sort()).toEqual(areas);
     expect(areaOf('functions/projects/hooks/create.ts')).toBe('projects');
     expect(areaOf('functions/not-found.ts')).toBe('');
@@ -124,7 +126,7 @@ describe('nested stacks', () => {
         'AWS::Lambda::Function',
         'AWS::Lambda::Permission',
       ]);
-      const entries = new Set(routes.filter((r) => areaOf(r.entry) === nested.area).map((r) => r.entry));
+      const entries = new Set(routes.map(functionNameOf).filter((name) => areaOf(name) === nested.area));
       expect(resources.filter((r) => r.Type === 'AWS::Lambda::Function')).toHaveLength(entries.size);
       expect(resources.filter((r) => r.Type === 'AWS::ApiGatewayV2::Integration')).toHaveLength(entries.size);
       // Errors and throttles, for every ten functions (see monitoring.test.ts).
@@ -175,13 +177,15 @@ describe('HTTP API', () => {
 
   it('has one route per route-table entry, $default included, and a HEAD twin per GET route, each in the nested stack of its function', () => {
     for (const route of routeResources) {
-      const entry = [...routes, ...headTwins.map(([, r]) => r)].find(
+      const owner = [...routes, ...headTwins.map(([, r]) => r)].find(
         (r) => routeKeyOf(r) === route.resource.Properties.RouteKey,
-      )?.entry;
-      const nested = entry
-        ? stack.routeStacks.get(areaOf(entry))
+      );
+      const nested = owner
+        ? stack.routeStacks.get(areaOf(functionNameOf(owner)))
         : stack.routeStacks.get(
-            areaOf(routes.find((r) => `HEAD ${r.path}` === route.resource.Properties.RouteKey)!.entry),
+            areaOf(
+              functionNameOf(routes.find((r) => `HEAD ${r.path}` === route.resource.Properties.RouteKey)!),
+            ),
           );
       expect(route.stack, route.resource.Properties.RouteKey).toBe(nested);
     }
@@ -197,8 +201,8 @@ describe('HTTP API', () => {
     (routeKey, route) => {
       const found = routeResources.find((r) => r.resource.Properties.RouteKey === routeKey)!;
       const deployed = found.resource;
-      const fn = stack.routeFunctions.get(route.entry)!;
-      const nested = stack.routeStacks.get(areaOf(route.entry))!;
+      const fn = stack.routeFunctions.get(functionNameOf(route))!;
+      const nested = stack.routeStacks.get(areaOf(functionNameOf(route)))!;
       const functionId = logicalId(fn);
       // The route, its integration and its function in one template (SAM CLI needs them together).
       expect(found.stack).toBe(nested);
@@ -297,7 +301,7 @@ describe('functions', () => {
     allFunctions.map(({ entry, fn }) => {
       const worker = workers.find((w) => w.entry === entry);
       const access =
-        routes.find((route) => route.entry === entry)?.access ??
+        routes.find((route) => functionNameOf(route) === entry)?.access ??
         worker?.access ??
         streamConsumers.find((consumer) => consumer.entry === entry)?.access ??
         schedules.find((schedule) => schedule.entry === entry)!.access;
@@ -544,7 +548,7 @@ describe.each(workers.map((worker) => [worker.queue, worker] as const))('worker 
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ...(maxConcurrency === undefined ? {} : { ScalingConfig: { MaximumConcurrency: maxConcurrency } }),
     });
-    expect(consumer.entryPath).toBe(worker.entry);
+    expect(consumer.name).toBe(worker.entry);
     expect(rootResources('AWS::Lambda::Function')[logicalId(consumer)]!.Properties).toMatchObject({
       Description: worker.entry,
       Timeout: worker.timeout,
@@ -593,7 +597,7 @@ describe.each(streamConsumers.map((consumer) => [consumer.name, consumer] as con
 
     it('runs in the root stack with its timeout', () => {
       expect(synth.templateOf(consumer)).toBe(template);
-      expect(consumer.entryPath).toBe(definition.entry);
+      expect(consumer.name).toBe(definition.entry);
       expect(rootResources('AWS::Lambda::Function')[logicalId(consumer)]!.Properties).toMatchObject({
         Description: definition.entry,
         Timeout: definition.timeout,
@@ -652,7 +656,7 @@ describe.each(schedules.map((schedule) => [schedule.name, schedule] as const))(
 
     it('runs in the root stack with its timeout', () => {
       expect(synth.templateOf(fn)).toBe(template);
-      expect(fn.entryPath).toBe(definition.entry);
+      expect(fn.name).toBe(definition.entry);
       expect(rootResources('AWS::Lambda::Function')[functionId]!.Properties).toMatchObject({
         Description: definition.entry,
         Timeout: definition.timeout,

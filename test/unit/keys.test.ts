@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { keys, padId, storageAttributes, stripStorage, tree } from '#store/table/keys.ts';
+import { keys, padId, storageAttributes, stripStorage } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
 import { inLists, lists, sortAttributes } from '#store/table/list-keys.ts';
 import { createTableInput, indexes, indexName } from '#store/table/table.ts';
+import { tree } from '#store/table/tree-keys.ts';
 
 describe('padId()', () => {
   it('pads ids to 12 digits so string order is numeric order', () => {

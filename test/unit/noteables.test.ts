@@ -8,6 +8,7 @@ import { countedItemOf, noteParentOf } from '#store/table/counters.ts';
 import { keys } from '#store/table/keys.ts';
 import { NOTEABLE_ITEMS, notePartitionOf, parentKeyOf } from '#store/table/noteable-keys.ts';
 import { noteRoutes } from '../../functions/notes/routes.ts';
+import { functionNameOf } from '../../functions/route-kit.ts';
 
 describe('noteable kinds', () => {
   it('are the four noteable types, epics the only ones whose notes reach no hook', () => {
@@ -53,46 +54,35 @@ describe('noteable keys', () => {
 });
 
 describe('note routes', () => {
-  it("are five per kind under the kind's own route, each with a function named as before the shared files", () => {
-    const rows = noteRoutes.map(({ method, path, entry, source, access }) => [
-      method,
-      path,
-      entry,
-      source,
-      access.table,
+  it("are five per kind under the kind's own route, served by the shared entries, each with a function named as its old entry file", () => {
+    const rows = noteRoutes.map((route) => [
+      route.method,
+      route.path,
+      route.entry,
+      functionNameOf(route),
+      route.access.table,
     ]);
+    const area = { Issue: 'issues', MergeRequest: 'merge-requests', Snippet: 'snippets', Epic: 'epics' };
     const expected = NOTEABLE_TYPES.flatMap((type) => {
       const route = noteableRouteOf(type);
-      const area = { Issue: 'issues', MergeRequest: 'merge-requests', Snippet: 'snippets', Epic: 'epics' }[
-        type
+      const rowOf = (method: string, path: string, file: string, table: string) => [
+        method,
+        path,
+        `functions/notes/${file}.ts`,
+        `functions/${area[type]}/notes/${file}.ts`,
+        table,
       ];
       return [
-        ['GET', `${route}/notes`, `functions/${area}/notes/list.ts`, 'functions/notes/list.ts', 'read'],
-        ['POST', `${route}/notes`, `functions/${area}/notes/create.ts`, 'functions/notes/create.ts', 'write'],
-        [
-          'GET',
-          `${route}/notes/{note_id}`,
-          `functions/${area}/notes/get.ts`,
-          'functions/notes/get.ts',
-          'read',
-        ],
-        [
-          'PUT',
-          `${route}/notes/{note_id}`,
-          `functions/${area}/notes/update.ts`,
-          'functions/notes/update.ts',
-          'write',
-        ],
-        [
-          'DELETE',
-          `${route}/notes/{note_id}`,
-          `functions/${area}/notes/delete.ts`,
-          'functions/notes/delete.ts',
-          'write',
-        ],
+        rowOf('GET', `${route}/notes`, 'list', 'read'),
+        rowOf('POST', `${route}/notes`, 'create', 'write'),
+        rowOf('GET', `${route}/notes/{note_id}`, 'get', 'read'),
+        rowOf('PUT', `${route}/notes/{note_id}`, 'update', 'write'),
+        rowOf('DELETE', `${route}/notes/{note_id}`, 'delete', 'write'),
       ];
     });
     expect(rows).toStrictEqual(expected);
+    // One function per route, each named as before (so its construct ids and nested stack are kept).
+    expect(new Set(noteRoutes.map(functionNameOf)).size).toBe(5 * NOTEABLE_TYPES.length);
     expect(NOTEABLE_TYPES.map(noteableRouteOf)).toStrictEqual([
       '/api/v4/projects/{id}/issues/{issue_iid}',
       '/api/v4/projects/{id}/merge_requests/{merge_request_iid}',

@@ -22,11 +22,11 @@ import {
 } from '../groups/group-tree.ts';
 import { decodeProject, getProjectsRaw } from '../projects/project-items.ts';
 import type { ProjectOrder } from '../projects/project-lists.ts';
-import { tree } from '../table/keys.ts';
 import { type ListRef, lists } from '../table/list-keys.ts';
 import { type ListPage, listMerged, readWholeList } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import { treeIndex } from '../table/table.ts';
+import { tree } from '../table/tree-keys.ts';
 import {
   type KnownLevels,
   levelsFrom,

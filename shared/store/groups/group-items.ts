@@ -6,9 +6,10 @@
 
 import { DEFAULT_CREATION_LEVELS, type Group } from '#domain/groups.ts';
 import { getItem, getLiveItem, getLiveItems } from '../table/items.ts';
-import { keys, stripStorage, tree } from '../table/keys.ts';
+import { keys, stripStorage } from '../table/keys.ts';
 import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import type { Raw } from '../table/raw.ts';
+import { tree } from '../table/tree-keys.ts';
 
 export function decodeGroup(item: Raw): Group {
   const {

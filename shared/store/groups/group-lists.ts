@@ -13,11 +13,12 @@ import {
 import { searchKeysForTerm } from '#domain/search.ts';
 import { type CredentialBatch, directAccessTo } from '../access/access.ts';
 import { groupSearchCandidateIds } from '../search/search-index.ts';
-import { keys, tree } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
 import { type ListName, type ListRef, lists, listsOfItem, sortAttributes } from '../table/list-keys.ts';
 import { type ListPage, listMerged, mergeSorted, readWholeList } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import type { ListOrder } from '../table/table.ts';
+import { tree } from '../table/tree-keys.ts';
 import { decodeGroup, getGroupsRaw } from './group-items.ts';
 import { type GroupMembership, membershipsOfUser, readSubtrees } from './group-tree.ts';
 

@@ -25,9 +25,9 @@ import type { ProjectListRequest } from '../projects/project-pages.ts';
 import { projectsSharedWith, sharedLinksOfGroup } from '../projects/project-shares.ts';
 import { starredProjectIds } from '../projects/project-stars.ts';
 import { moveNamespaceProjects, updateProject } from '../projects/project-writes.ts';
-import { tree } from '../table/keys.ts';
 import { type ListPage, mergeSorted } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
+import { tree } from '../table/tree-keys.ts';
 import { decodeGroup } from './group-items.ts';
 import { descendantsOf, readSubtrees } from './group-tree.ts';
 

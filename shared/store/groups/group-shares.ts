@@ -14,7 +14,7 @@ import { type ReadScope, readsGroup, seesOpenly } from '#domain/read-scope.ts';
 import { levelsFrom } from '../access/access.ts';
 import { batchGetItems } from '../table/batch.ts';
 import { getLiveItems } from '../table/items.ts';
-import { keys, tree } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
 import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import { listCountChange, readWholeList } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
@@ -34,6 +34,7 @@ import {
   retrying,
   update,
 } from '../table/transaction.ts';
+import { tree } from '../table/tree-keys.ts';
 import { decodeGroup, getRawGroup } from './group-items.ts';
 
 export interface ShareInput {

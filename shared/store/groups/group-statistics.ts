@@ -8,9 +8,9 @@ import { VISIBILITIES } from '#domain/access.ts';
 import { type GroupStatistics, groupStatistics } from '#domain/groups.ts';
 import { decodeProject } from '../projects/project-items.ts';
 import { withCounters } from '../table/batch.ts';
-import { tree } from '../table/keys.ts';
 import type { Raw } from '../table/raw.ts';
 import { treeIndex } from '../table/table.ts';
+import { tree } from '../table/tree-keys.ts';
 import { readSubtrees, type TreePlace } from './group-tree.ts';
 
 /** The statistics of each of the given groups (a page of a list, or one group's detail). */

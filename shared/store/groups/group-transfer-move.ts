@@ -6,11 +6,11 @@
 
 import { notFound } from '#domain/errors.ts';
 import { cappedVisibility, type Group } from '#domain/groups.ts';
-import { tree } from '../table/keys.ts';
 import { listsOfItem } from '../table/list-keys.ts';
 import { listCountChange } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import { lockLost, type TransactItem } from '../table/transaction.ts';
+import { tree } from '../table/tree-keys.ts';
 import { decodeGroup, getGroup, getGroupsRaw } from './group-items.ts';
 
 /** Attempts at the first transaction when a concurrent change of the groups it reads wins. */

@@ -19,7 +19,7 @@ import {
 import { sharedLinksOfGroup } from '../projects/project-shares.ts';
 import { withFreshProject } from '../projects/project-writes.ts';
 import { getItem, readPartition } from '../table/items.ts';
-import { keys, tree } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
 import { lists } from '../table/list-keys.ts';
 import { readListCount, readListCounts, readSubtreeUpTo } from '../table/lists.ts';
 import { treeIndex } from '../table/table.ts';
@@ -34,6 +34,7 @@ import {
   update,
   writeAlone,
 } from '../table/transaction.ts';
+import { tree } from '../table/tree-keys.ts';
 import { decodeGroup, getGroupsRaw, groupItem, groupRouteItem } from './group-items.ts';
 import { followGroupShares } from './group-shares.ts';
 import { listMoves, MAX_START_ATTEMPTS, MOVABLE, type Move, placedUnder } from './group-transfer-move.ts';

@@ -4,10 +4,10 @@
  */
 
 import { isMembershipActive } from '#domain/members.ts';
-import { tree } from '../table/keys.ts';
 import { lists } from '../table/list-keys.ts';
 import { readSubtreeUpTo, readWholeList } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
+import { tree } from '../table/tree-keys.ts';
 
 /** A group's place in the tree: its id and its ancestors' ids, root first. */
 export interface TreePlace {

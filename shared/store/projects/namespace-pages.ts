@@ -21,9 +21,10 @@ import { groupAccessOf } from '../access/access.ts';
 import { decodeGroup, getGroup, getGroupsRaw } from '../groups/group-items.ts';
 import { batchGetItems } from '../table/batch.ts';
 import { getItem } from '../table/items.ts';
-import { keys, stripStorage, tree } from '../table/keys.ts';
+import { keys, stripStorage } from '../table/keys.ts';
 import { lists } from '../table/list-keys.ts';
 import { type ListPage, listMerged, readSubtreeUpTo, readWholeList } from '../table/lists.ts';
+import { tree } from '../table/tree-keys.ts';
 import { getUser, getUsers } from '../users/users.ts';
 import {
   type FoundNamespace,

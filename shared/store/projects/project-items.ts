@@ -11,7 +11,7 @@ import type { Project, ProjectNamespace } from '#domain/projects.ts';
 import { withCounters } from '../table/batch.ts';
 import { PROJECT_COUNTERS, PROJECT_RECORDED } from '../table/counters.ts';
 import { getItem, getLiveItem, getLiveItems, type RouteOwner } from '../table/items.ts';
-import { keys, stripStorage, tree } from '../table/keys.ts';
+import { keys, stripStorage } from '../table/keys.ts';
 import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import type { Raw } from '../table/raw.ts';
 import { keyAttributes } from '../table/table.ts';
@@ -24,6 +24,7 @@ import {
   type TransactItem,
   update,
 } from '../table/transaction.ts';
+import { tree } from '../table/tree-keys.ts';
 
 /** A project as read: its counters are those read beside it (0 when it was read without them). */
 export function decodeProject(item: Raw): Project {

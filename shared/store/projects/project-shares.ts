@@ -8,7 +8,7 @@ import type { Group } from '#domain/groups.ts';
 import type { Project, ProjectShare } from '#domain/projects.ts';
 import { getGroup } from '../groups/group-items.ts';
 import { nextId } from '../table/ids.ts';
-import { keys, tree } from '../table/keys.ts';
+import { keys } from '../table/keys.ts';
 import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import { listCountChange, readWholeList } from '../table/lists.ts';
 import {
@@ -23,6 +23,7 @@ import {
   refusedWith,
   remove,
 } from '../table/transaction.ts';
+import { tree } from '../table/tree-keys.ts';
 import { getProjectsRaw, unchangedSince, writeProjectItem } from './project-items.ts';
 import { withFreshProject } from './project-writes.ts';
 

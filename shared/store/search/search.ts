@@ -39,9 +39,9 @@ import { listIssues, type StoredIssue, usersOfPage } from '../issuables/issues.t
 import { listMergeRequests, type StoredMergeRequest } from '../issuables/merge-request-items.ts';
 import { decodeProject, getProjectsRaw, withProjectCounters } from '../projects/project-items.ts';
 import { type StartedProjectList, startProjectList, visibleProjectsPage } from '../projects/project-pages.ts';
-import { tree } from '../table/keys.ts';
 import type { ListPage } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
+import { tree } from '../table/tree-keys.ts';
 import { getUsers, listUsers } from '../users/users.ts';
 import { searchProjects } from './project-search.ts';
 
