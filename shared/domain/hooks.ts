@@ -29,6 +29,17 @@ export interface Hook {
   wiki_page_events: boolean;
   job_events: boolean;
   push_events_branch_filter: string | null;
+  /** How the branch filter reads (absent: `wildcard`, as before the strategies). */
+  branch_filter_strategy?: BranchFilterStrategy;
+  /** Switches for events this service raises no payload of yet; kept and shown as set (absent: off). */
+  deployment_events?: boolean;
+  feature_flag_events?: boolean;
+  releases_events?: boolean;
+  milestone_events?: boolean;
+  emoji_events?: boolean;
+  resource_access_token_events?: boolean;
+  resource_deploy_token_events?: boolean;
+  vulnerability_events?: boolean;
   /** Sent as X-Gitlab-Token; never shown, never logged. */
   token?: string;
   /** `whsec_…`: signs deliveries (Standard Webhooks); never shown. */
@@ -55,8 +66,20 @@ export const HOOK_FLAGS = [
   'wiki_page_events',
   'repository_update_events',
   'enable_ssl_verification',
+  'deployment_events',
+  'feature_flag_events',
+  'releases_events',
+  'milestone_events',
+  'emoji_events',
+  'resource_access_token_events',
+  'resource_deploy_token_events',
+  'vulnerability_events',
 ] as const;
 export type HookFlag = (typeof HOOK_FLAGS)[number];
+
+/** How a push's branch is matched against the filter; `all_branches` ignores the filter. */
+export const BRANCH_FILTER_STRATEGIES = ['wildcard', 'regex', 'all_branches'] as const;
+export type BranchFilterStrategy = (typeof BRANCH_FILTER_STRATEGIES)[number];
 
 /** GitLab's column defaults: pushes and TLS verification on, everything else off, confidential notes unset. */
 export const HOOK_DEFAULTS: Record<HookFlag, boolean | null> = {
@@ -72,6 +95,14 @@ export const HOOK_DEFAULTS: Record<HookFlag, boolean | null> = {
   wiki_page_events: false,
   repository_update_events: false,
   enable_ssl_verification: true,
+  deployment_events: false,
+  feature_flag_events: false,
+  releases_events: false,
+  milestone_events: false,
+  emoji_events: false,
+  resource_access_token_events: false,
+  resource_deploy_token_events: false,
+  vulnerability_events: false,
 };
 
 /** GitLab validates a hook's url to 2000 characters; the url parameter takes a little more, refused with 422. */
@@ -96,6 +127,7 @@ export type HookInput = Partial<Record<HookFlag, boolean>> & {
   token?: string;
   signing_token?: string;
   push_events_branch_filter?: string;
+  branch_filter_strategy?: BranchFilterStrategy;
   name?: string;
   description?: string;
 };
@@ -137,10 +169,26 @@ export function isValidBranchFilter(filter: string): boolean {
 }
 
 /** The squished filter, or GitLab's 422. */
-function branchFilterOf(filter: string): string {
+function branchFilterOf(filter: string, strategy: BranchFilterStrategy): string {
   const squished = squish(filter);
-  if (!isValidBranchFilter(squished)) throw unprocessable('Invalid branch filter given');
+  const valid =
+    strategy === 'wildcard'
+      ? isValidBranchFilter(squished)
+      : strategy === 'regex'
+        ? squished.length <= BRANCH_FILTER_MAX_LENGTH && isRegularExpression(squished)
+        : true;
+  if (!valid) throw unprocessable('Invalid branch filter given');
   return squished;
+}
+
+/** Whether a filter compiles as a regular expression (a `regex` strategy's filter must). */
+function isRegularExpression(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The url as given, or 422 as GitLab answers for any invalid url (checked before the branch filter). */
@@ -155,8 +203,11 @@ export type NewHook = Omit<Hook, 'id' | 'created_at' | 'recent_failures' | 'disa
 /** A new hook from POST's parameters: GitLab's defaults for what is not sent. */
 export function newHookFrom(input: HookInput, projectId: number, urlCheck: UrlCheck): NewHook {
   const url = acceptedUrl(input.url, urlCheck);
+  const strategy = input.branch_filter_strategy ?? 'wildcard';
   const branchFilter =
-    input.push_events_branch_filter === undefined ? null : branchFilterOf(input.push_events_branch_filter);
+    input.push_events_branch_filter === undefined
+      ? null
+      : branchFilterOf(input.push_events_branch_filter, strategy);
   const flags = Object.fromEntries(
     HOOK_FLAGS.map((flag) => [flag, input[flag] ?? HOOK_DEFAULTS[flag]]),
   ) as Pick<Hook, HookFlag>;
@@ -169,6 +220,7 @@ export function newHookFrom(input: HookInput, projectId: number, urlCheck: UrlCh
     description: input.description ?? null,
     ...flags,
     push_events_branch_filter: branchFilter,
+    branch_filter_strategy: strategy,
     ...(input.token ? { token: input.token } : {}),
     ...(input.signing_token ? { signing_token: input.signing_token } : {}),
   };
@@ -194,8 +246,13 @@ export interface HookChanges {
  */
 export function hookChangesFrom(input: HookInput, hook: Hook, urlCheck: UrlCheck): HookChanges {
   const set: Partial<Hook> = { url: acceptedUrl(input.url, urlCheck) };
-  if (input.push_events_branch_filter !== undefined)
-    set.push_events_branch_filter = branchFilterOf(input.push_events_branch_filter);
+  const strategy = input.branch_filter_strategy ?? hook.branch_filter_strategy ?? 'wildcard';
+  if (input.branch_filter_strategy !== undefined) set.branch_filter_strategy = input.branch_filter_strategy;
+  // A new strategy re-reads the kept filter, so no filter stands that its strategy would refuse.
+  const filter =
+    input.push_events_branch_filter ?? (input.branch_filter_strategy ? hook.push_events_branch_filter : null);
+  if (filter !== null && filter !== undefined)
+    set.push_events_branch_filter = branchFilterOf(filter, strategy);
   for (const flag of HOOK_FLAGS) if (input[flag] !== undefined) set[flag] = input[flag];
   if (input.wiki_events !== undefined) set.wiki_page_events = input.wiki_events;
   if (input.name !== undefined) set.name = input.name;
@@ -328,7 +385,11 @@ export function hookEntity(hook: Hook, now: Date = new Date()) {
     enable_ssl_verification: hook.enable_ssl_verification,
     alert_status: alertStatus(hook, now),
     disabled_until: hook.disabled_until ?? null,
+    url_variables: [],
     push_events_branch_filter: hook.push_events_branch_filter,
+    branch_filter_strategy: hook.branch_filter_strategy ?? 'wildcard',
+    custom_webhook_template: null,
+    custom_headers: [],
     project_id: hook.project_id,
     issues_events: hook.issues_events,
     confidential_issues_events: hook.confidential_issues_events,
@@ -336,7 +397,15 @@ export function hookEntity(hook: Hook, now: Date = new Date()) {
     confidential_note_events: hook.confidential_note_events,
     pipeline_events: hook.pipeline_events,
     wiki_page_events: hook.wiki_page_events,
+    deployment_events: hook.deployment_events ?? false,
+    feature_flag_events: hook.feature_flag_events ?? false,
     job_events: hook.job_events,
+    releases_events: hook.releases_events ?? false,
+    milestone_events: hook.milestone_events ?? false,
+    emoji_events: hook.emoji_events ?? false,
+    resource_access_token_events: hook.resource_access_token_events ?? false,
+    resource_deploy_token_events: hook.resource_deploy_token_events ?? false,
+    vulnerability_events: hook.vulnerability_events ?? false,
     token_present: Boolean(hook.token),
     signing_token_present: Boolean(hook.signing_token),
   };

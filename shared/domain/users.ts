@@ -37,6 +37,8 @@ export interface User {
   identities?: Identity[];
   custom_attributes?: Record<string, string>;
   avatar?: StoredAvatar | null;
+  /** The user's personal namespace (absent only on items written before it was kept here). */
+  namespace_id?: number;
 }
 
 /** What authentication needs of a user, copied onto each of the user's token lookup items. */
@@ -157,6 +159,8 @@ export function userEntity(user: User, baseUrl: string) {
     created_at: user.created_at,
     bio: user.bio,
     location: user.location,
+    // Not kept here: GitLab's column is null until a user sets it.
+    pronouns: null,
     public_email: '',
     skype: user.skype,
     linkedin: user.linkedin,
@@ -193,11 +197,13 @@ export function userPublic(user: User, baseUrl: string) {
     two_factor_enabled: false,
     external: user.external,
     private_profile: false,
+    // No separate commit email is kept: GitLab then gives the primary one.
+    commit_email: user.email,
   };
 }
 
 export function userWithAdmin(user: User, baseUrl: string) {
-  return { ...userPublic(user, baseUrl), is_admin: user.admin };
+  return { ...userPublic(user, baseUrl), is_admin: user.admin, namespace_id: user.namespace_id ?? null };
 }
 
 // Writes ------------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ const root = userRecord({
   name: 'Administrator',
   admin: true,
 });
-const { is_admin: _isAdmin, ...aliceSelf } = adminView(alice);
+const { is_admin: _isAdmin, namespace_id: _namespaceId, ...aliceSelf } = adminView(alice);
 
 const unauthorizedResponse = {
   statusCode: 401,

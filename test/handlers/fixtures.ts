@@ -177,6 +177,7 @@ export interface UserRecord {
   updated_at: string;
   confirmed_at: string | null;
   password_hash: string;
+  namespace_id?: number;
 }
 
 export function userRecord(overrides: Partial<UserRecord> = {}): UserRecord {
@@ -257,6 +258,7 @@ export function adminView(user: UserRecord, baseUrl = 'https://gitlab.example.co
     created_at: user.created_at,
     bio: user.bio,
     location: user.location,
+    pronouns: null,
     public_email: '',
     skype: user.skype,
     linkedin: user.linkedin,
@@ -277,7 +279,9 @@ export function adminView(user: UserRecord, baseUrl = 'https://gitlab.example.co
     two_factor_enabled: false,
     external: user.external,
     private_profile: false,
+    commit_email: user.email,
     is_admin: user.admin,
+    namespace_id: user.namespace_id ?? null,
   };
 }
 

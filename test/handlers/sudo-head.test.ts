@@ -51,7 +51,7 @@ const carol = userRecord({
   name: 'Carol',
   state: 'blocked',
 });
-const { is_admin: _isAdmin, ...aliceSelf } = adminView(alice);
+const { is_admin: _isAdmin, namespace_id: _namespaceId, ...aliceSelf } = adminView(alice);
 
 const SUDO_TOKEN = 'glpat-sudo-00000000000000000';
 const SCOPE = 'The request requires higher privileges than provided by the access token.';

@@ -157,6 +157,7 @@ describe('POST /users', () => {
       created_at: NOW,
       updated_at: NOW,
       confirmed_at: null,
+      namespace_id: 71,
     });
     expect(response).toEqual({ statusCode: 201, headers: jsonHeaders(), body: adminView(expected) });
     expect(sentCommands()).toEqual([
@@ -175,8 +176,8 @@ describe('POST /users', () => {
     const item = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Put?.Item;
     expect(verifyPassword('password123', String(item?.password_hash))).toBe(true);
     expect(JSON.stringify(response.body)).not.toContain('scrypt');
-    // The namespace id is stored on the user item, not shown.
-    expect(response.body).not.toHaveProperty('namespace_id');
+    // Admins see the user's personal namespace, kept on the user item.
+    expect(response.body).toHaveProperty('namespace_id', 71);
   });
 
   it('takes ids from the reserved blocks: two creations, one write per counter', async () => {
@@ -226,6 +227,7 @@ describe('POST /users', () => {
       created_at: NOW,
       updated_at: NOW,
       confirmed_at: NOW,
+      namespace_id: 71,
     });
     expect(response).toEqual({ statusCode: 201, headers: jsonHeaders(), body: adminView(expected) });
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual(
@@ -261,6 +263,7 @@ describe('POST /users', () => {
           created_at: NOW,
           updated_at: NOW,
           confirmed_at: null,
+          namespace_id: 71,
         }),
       ),
     );

@@ -49,6 +49,7 @@ const entityView = (user: UserRecord) => ({
   created_at: user.created_at,
   bio: user.bio,
   location: user.location,
+  pronouns: null,
   public_email: '',
   skype: user.skype,
   linkedin: user.linkedin,

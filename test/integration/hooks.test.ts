@@ -61,7 +61,11 @@ const defaults = (projectId: number) => ({
   enable_ssl_verification: true,
   alert_status: 'executable',
   disabled_until: null,
+  url_variables: [],
   push_events_branch_filter: null,
+  branch_filter_strategy: 'wildcard',
+  custom_webhook_template: null,
+  custom_headers: [],
   project_id: projectId,
   issues_events: false,
   confidential_issues_events: false,
@@ -69,7 +73,15 @@ const defaults = (projectId: number) => ({
   confidential_note_events: null,
   pipeline_events: false,
   wiki_page_events: false,
+  deployment_events: false,
+  feature_flag_events: false,
   job_events: false,
+  releases_events: false,
+  milestone_events: false,
+  emoji_events: false,
+  resource_access_token_events: false,
+  resource_deploy_token_events: false,
+  vulnerability_events: false,
   token_present: false,
   signing_token_present: false,
 });
@@ -107,6 +119,14 @@ describe('project hooks', () => {
         wiki_page_events: 'true',
         repository_update_events: 'true',
         enable_ssl_verification: 'false',
+        deployment_events: 'true',
+        feature_flag_events: 'true',
+        releases_events: 'true',
+        milestone_events: 'true',
+        emoji_events: 'true',
+        resource_access_token_events: 'true',
+        resource_deploy_token_events: 'true',
+        vulnerability_events: 'true',
         push_events_branch_filter: 'release/*',
         name: 'Everything',
         description: 'every switch on',
@@ -131,6 +151,14 @@ describe('project hooks', () => {
       wiki_page_events: true,
       repository_update_events: true,
       enable_ssl_verification: false,
+      deployment_events: true,
+      feature_flag_events: true,
+      releases_events: true,
+      milestone_events: true,
+      emoji_events: true,
+      resource_access_token_events: true,
+      resource_deploy_token_events: true,
+      vulnerability_events: true,
       push_events_branch_filter: 'release/*',
       name: 'Everything',
       description: 'every switch on',
@@ -202,6 +230,42 @@ describe('project hooks', () => {
       status: 422,
       body: { error: 'Invalid branch filter given' },
     });
+    expect(await post({ url: HOOK_URL, branch_filter_strategy: 'glob' })).toEqual({
+      status: 400,
+      body: { error: 'branch_filter_strategy does not have a valid value' },
+    });
+    expect(
+      await post({ url: HOOK_URL, branch_filter_strategy: 'regex', push_events_branch_filter: 'release/(' }),
+    ).toEqual({ status: 422, body: { error: 'Invalid branch filter given' } });
+  });
+
+  it('a branch filter read by its strategy: a regex as written, and PUT re-reads the kept filter', async () => {
+    const made = await api<HookBody>('POST', `/projects/${projectId}/hooks`, {
+      json: {
+        url: HOOK_URL,
+        branch_filter_strategy: 'regex',
+        push_events_branch_filter: '^release/(v1|v2)$',
+      },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({
+      branch_filter_strategy: 'regex',
+      push_events_branch_filter: '^release/(v1|v2)$',
+    });
+    const asWildcards = await api('PUT', `/projects/${projectId}/hooks/${made.body.id}`, {
+      json: { url: HOOK_URL, branch_filter_strategy: 'wildcard' },
+    });
+    expect({ status: asWildcards.status, body: asWildcards.body }).toEqual({
+      status: 422,
+      body: { error: 'Invalid branch filter given' },
+    });
+    const all = await api<HookBody>('PUT', `/projects/${projectId}/hooks/${made.body.id}`, {
+      json: { url: HOOK_URL, branch_filter_strategy: 'all_branches', emoji_events: true },
+    });
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ branch_filter_strategy: 'all_branches', emoji_events: true });
+    const read = await api<HookBody>('GET', `/projects/${projectId}/hooks/${made.body.id}`);
+    expect(read.body).toEqual(all.body);
   });
 
   it('GET list: paginated in id order with X-Total and Link; GET of another project’s hook → 404', async () => {

@@ -217,7 +217,11 @@ describe('hookEntity', () => {
       enable_ssl_verification: true,
       alert_status: 'temporarily_disabled',
       disabled_until: at(MINUTE),
+      url_variables: [],
       push_events_branch_filter: 'main',
+      branch_filter_strategy: 'wildcard',
+      custom_webhook_template: null,
+      custom_headers: [],
       project_id: 42,
       issues_events: false,
       confidential_issues_events: false,
@@ -225,7 +229,15 @@ describe('hookEntity', () => {
       confidential_note_events: null,
       pipeline_events: false,
       wiki_page_events: false,
+      deployment_events: false,
+      feature_flag_events: false,
       job_events: false,
+      releases_events: false,
+      milestone_events: false,
+      emoji_events: false,
+      resource_access_token_events: false,
+      resource_deploy_token_events: false,
+      vulnerability_events: false,
       token_present: true,
       signing_token_present: true,
     });
@@ -263,7 +275,48 @@ describe('newHookFrom', () => {
       wiki_page_events: false,
       repository_update_events: false,
       enable_ssl_verification: true,
+      deployment_events: false,
+      feature_flag_events: false,
+      releases_events: false,
+      milestone_events: false,
+      emoji_events: false,
+      resource_access_token_events: false,
+      resource_deploy_token_events: false,
+      vulnerability_events: false,
       push_events_branch_filter: null,
+      branch_filter_strategy: 'wildcard',
+    });
+  });
+
+  it('reads the branch filter by its strategy: a regex must compile, all_branches takes any text', () => {
+    const made = (branch_filter_strategy: 'wildcard' | 'regex' | 'all_branches', filter: string) =>
+      newHookFrom(
+        { url: 'http://127.0.0.1:9/hook', branch_filter_strategy, push_events_branch_filter: filter },
+        42,
+        OK,
+      );
+    expect(made('regex', '^release/(v1|v2)$')).toMatchObject({
+      branch_filter_strategy: 'regex',
+      push_events_branch_filter: '^release/(v1|v2)$',
+    });
+    expect(() => made('regex', 'release/(')).toThrow(
+      expect.objectContaining({ status: 422, body: { error: 'Invalid branch filter given' } }),
+    );
+    expect(() => made('wildcard', 'bad..name')).toThrow(expect.objectContaining({ status: 422 }));
+    expect(made('all_branches', 'any~thing(')).toMatchObject({
+      branch_filter_strategy: 'all_branches',
+      push_events_branch_filter: 'any~thing(',
+    });
+  });
+
+  it('checks a kept filter again when the strategy changes', () => {
+    const stored = hook({ push_events_branch_filter: 'feature(', branch_filter_strategy: 'all_branches' });
+    expect(() => hookChangesFrom({ url: stored.url, branch_filter_strategy: 'regex' }, stored, OK)).toThrow(
+      expect.objectContaining({ status: 422 }),
+    );
+    expect(hookChangesFrom({ url: stored.url, deployment_events: true }, stored, OK).set).toEqual({
+      url: stored.url,
+      deployment_events: true,
     });
   });
 

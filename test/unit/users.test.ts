@@ -305,6 +305,7 @@ describe('entities', () => {
     created_at: NOW,
     bio: 'bio',
     location: 'Berlin',
+    pronouns: null,
     public_email: '',
     skype: 'jd.skype',
     linkedin: 'jd-in',
@@ -328,6 +329,7 @@ describe('entities', () => {
     two_factor_enabled: false,
     external: false,
     private_profile: false,
+    commit_email: 'jdoe@example.com',
   };
 
   it('userBasic', () => {
@@ -343,9 +345,13 @@ describe('entities', () => {
     expect(JSON.stringify(userPublic(user(), BASE))).not.toContain('scrypt');
   });
 
-  it('userWithAdmin adds is_admin', () => {
-    expect(userWithAdmin(user({ admin: true }), BASE)).toEqual({ ...publicEntity, is_admin: true });
-    expect(userWithAdmin(user(), BASE)).toEqual({ ...publicEntity, is_admin: false });
+  it('userWithAdmin adds is_admin and the personal namespace', () => {
+    expect(userWithAdmin(user({ admin: true, namespace_id: 9 }), BASE)).toEqual({
+      ...publicEntity,
+      is_admin: true,
+      namespace_id: 9,
+    });
+    expect(userWithAdmin(user(), BASE)).toEqual({ ...publicEntity, is_admin: false, namespace_id: null });
   });
 
   it('can_create_project follows projects_limit', () => {

@@ -6,13 +6,25 @@
 import * as v from 'valibot';
 import {
   BRANCH_FILTER_MAX_LENGTH,
+  BRANCH_FILTER_STRATEGIES,
   HOOK_DESCRIPTION_MAX_LENGTH,
   HOOK_NAME_MAX_LENGTH,
   HOOK_TOKEN_MAX_LENGTH,
   HOOK_URL_PARAM_MAX_LENGTH,
   isSigningToken,
 } from '../hooks.ts';
-import { bool, id, idOrPath, issueCode, optional, params, reference, required, str } from '../params.ts';
+import {
+  bool,
+  id,
+  idOrPath,
+  issueCode,
+  oneOf,
+  optional,
+  params,
+  reference,
+  required,
+  str,
+} from '../params.ts';
 
 const hook = { id: required(idOrPath()), hook_id: required(id()) };
 
@@ -32,6 +44,14 @@ const properties = {
   wiki_events: optional(bool()),
   repository_update_events: optional(bool()),
   enable_ssl_verification: optional(bool()),
+  deployment_events: optional(bool()),
+  feature_flag_events: optional(bool()),
+  releases_events: optional(bool()),
+  milestone_events: optional(bool()),
+  emoji_events: optional(bool()),
+  resource_access_token_events: optional(bool()),
+  resource_deploy_token_events: optional(bool()),
+  vulnerability_events: optional(bool()),
   token: optional(str(HOOK_TOKEN_MAX_LENGTH)),
   /** `whsec_` + base64 of 32 bytes, or empty (PUT: removes it); anything else is invalid. */
   signing_token: optional(
@@ -41,6 +61,7 @@ const properties = {
     ),
   ),
   push_events_branch_filter: optional(str(BRANCH_FILTER_MAX_LENGTH)),
+  branch_filter_strategy: optional(oneOf(BRANCH_FILTER_STRATEGIES)),
   name: optional(str(HOOK_NAME_MAX_LENGTH)),
   description: optional(str(HOOK_DESCRIPTION_MAX_LENGTH)),
 };
