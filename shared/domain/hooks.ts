@@ -29,17 +29,17 @@ export interface Hook {
   wiki_page_events: boolean;
   job_events: boolean;
   push_events_branch_filter: string | null;
-  /** How the branch filter reads (absent: `wildcard`, as before the strategies). */
-  branch_filter_strategy?: BranchFilterStrategy;
-  /** Switches for events this service raises no payload of yet; kept and shown as set (absent: off). */
-  deployment_events?: boolean;
-  feature_flag_events?: boolean;
-  releases_events?: boolean;
-  milestone_events?: boolean;
-  emoji_events?: boolean;
-  resource_access_token_events?: boolean;
-  resource_deploy_token_events?: boolean;
-  vulnerability_events?: boolean;
+  /** How the branch filter reads. */
+  branch_filter_strategy: BranchFilterStrategy;
+  /** Switches for events this service raises no payload of yet; kept and shown as set. */
+  deployment_events: boolean;
+  feature_flag_events: boolean;
+  releases_events: boolean;
+  milestone_events: boolean;
+  emoji_events: boolean;
+  resource_access_token_events: boolean;
+  resource_deploy_token_events: boolean;
+  vulnerability_events: boolean;
   /** Sent as X-Gitlab-Token; never shown, never logged. */
   token?: string;
   /** `whsec_…`: signs deliveries (Standard Webhooks); never shown. */
@@ -104,6 +104,12 @@ export const HOOK_DEFAULTS: Record<HookFlag, boolean | null> = {
   resource_deploy_token_events: false,
   vulnerability_events: false,
 };
+
+/**
+ * What a hook stored before some of its fields existed is read with: the column defaults and the
+ * wildcard strategy, under whatever it holds.
+ */
+export const STORED_HOOK_DEFAULTS = { ...HOOK_DEFAULTS, branch_filter_strategy: 'wildcard' } as const;
 
 /** GitLab validates a hook's url to 2000 characters; the url parameter takes a little more, refused with 422. */
 export const HOOK_URL_PARAM_MAX_LENGTH = 10_000;
@@ -246,7 +252,7 @@ export interface HookChanges {
  */
 export function hookChangesFrom(input: HookInput, hook: Hook, urlCheck: UrlCheck): HookChanges {
   const set: Partial<Hook> = { url: acceptedUrl(input.url, urlCheck) };
-  const strategy = input.branch_filter_strategy ?? hook.branch_filter_strategy ?? 'wildcard';
+  const strategy = input.branch_filter_strategy ?? hook.branch_filter_strategy;
   if (input.branch_filter_strategy !== undefined) set.branch_filter_strategy = input.branch_filter_strategy;
   // A new strategy re-reads the kept filter, so no filter stands that its strategy would refuse.
   const filter =
@@ -387,7 +393,7 @@ export function hookEntity(hook: Hook, now: Date = new Date()) {
     disabled_until: hook.disabled_until ?? null,
     url_variables: [],
     push_events_branch_filter: hook.push_events_branch_filter,
-    branch_filter_strategy: hook.branch_filter_strategy ?? 'wildcard',
+    branch_filter_strategy: hook.branch_filter_strategy,
     custom_webhook_template: null,
     custom_headers: [],
     project_id: hook.project_id,
@@ -397,15 +403,15 @@ export function hookEntity(hook: Hook, now: Date = new Date()) {
     confidential_note_events: hook.confidential_note_events,
     pipeline_events: hook.pipeline_events,
     wiki_page_events: hook.wiki_page_events,
-    deployment_events: hook.deployment_events ?? false,
-    feature_flag_events: hook.feature_flag_events ?? false,
+    deployment_events: hook.deployment_events,
+    feature_flag_events: hook.feature_flag_events,
     job_events: hook.job_events,
-    releases_events: hook.releases_events ?? false,
-    milestone_events: hook.milestone_events ?? false,
-    emoji_events: hook.emoji_events ?? false,
-    resource_access_token_events: hook.resource_access_token_events ?? false,
-    resource_deploy_token_events: hook.resource_deploy_token_events ?? false,
-    vulnerability_events: hook.vulnerability_events ?? false,
+    releases_events: hook.releases_events,
+    milestone_events: hook.milestone_events,
+    emoji_events: hook.emoji_events,
+    resource_access_token_events: hook.resource_access_token_events,
+    resource_deploy_token_events: hook.resource_deploy_token_events,
+    vulnerability_events: hook.vulnerability_events,
     token_present: Boolean(hook.token),
     signing_token_present: Boolean(hook.signing_token),
   };

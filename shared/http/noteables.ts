@@ -141,13 +141,15 @@ export function perNoteable(build: (noteable: AnyNoteable) => RouteFunction) {
     return route;
   };
   const params = [...NOTEABLES_BY_PARAM.keys()];
-  // No parent named: not a note route (the catch-all's answer), never a crash.
-  const unmatched = defineFallback(async () => {
-    throw routeNotFound();
-  });
+  // No parent named: not a note route (the catch-all's answer), never a crash; built only if asked.
+  let unmatched: ReturnType<typeof defineFallback> | undefined;
   const handler = (event: ApiEvent, context: Context): Promise<Response> => {
     const param = params.find((name) => event.pathParameters?.[name] !== undefined);
-    return param ? routeOf(param)(event, context) : unmatched(event, context);
+    if (param) return routeOf(param)(event, context);
+    unmatched ??= defineFallback(async () => {
+      throw routeNotFound();
+    });
+    return unmatched(event, context);
   };
   const contractFor = (path: string) => {
     const param = params.find((name) => path.includes(`{${name}}`));

@@ -73,6 +73,15 @@ function hookRecord(overrides: Partial<Hook> = {}): Hook {
     wiki_page_events: false,
     repository_update_events: false,
     enable_ssl_verification: true,
+    deployment_events: false,
+    feature_flag_events: false,
+    releases_events: false,
+    milestone_events: false,
+    emoji_events: false,
+    resource_access_token_events: false,
+    resource_deploy_token_events: false,
+    vulnerability_events: false,
+    branch_filter_strategy: 'wildcard',
     push_events_branch_filter: null,
     id: 7,
     created_at: HOOK_CREATED,
@@ -280,6 +289,20 @@ describe('GET /projects/:id/hooks/:hook_id', () => {
       ok(hookView(hook)),
     );
     expect(sentCommands()).toEqual(aliceReadsApi(hookKey(7)));
+  });
+
+  it('a hook stored before the later switches and the filter strategy reads them off and wildcard', async () => {
+    const hook = hookRecord({ emoji_events: true });
+    const {
+      branch_filter_strategy: _strategy,
+      deployment_events: _deployment,
+      vulnerability_events: _vulnerability,
+      ...older
+    } = hookItem(hook);
+    store(older);
+    expect(await invoke(getHook, 'GET', '/api/v4/projects/42/hooks/7', { token: USER_TOKEN })).toEqual(
+      ok(hookView(hook)),
+    );
   });
 
   it('a hook the project does not have → 404 Not found; a bad id → 400', async () => {

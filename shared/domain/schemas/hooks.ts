@@ -8,9 +8,11 @@ import {
   BRANCH_FILTER_MAX_LENGTH,
   BRANCH_FILTER_STRATEGIES,
   HOOK_DESCRIPTION_MAX_LENGTH,
+  HOOK_FLAGS,
   HOOK_NAME_MAX_LENGTH,
   HOOK_TOKEN_MAX_LENGTH,
   HOOK_URL_PARAM_MAX_LENGTH,
+  type HookFlag,
   isSigningToken,
 } from '../hooks.ts';
 import {
@@ -28,30 +30,19 @@ import {
 
 const hook = { id: required(idOrPath()), hook_id: required(id()) };
 
-/** Every event switch a project hook has in GitLab; PUT's `wiki_events` is taken by both. */
+const optionalSwitch = () => optional(bool());
+
+/** Every switch a project hook has (the domain's list), each an optional boolean. */
+const switches = Object.fromEntries(HOOK_FLAGS.map((flag) => [flag, optionalSwitch()])) as Record<
+  HookFlag,
+  ReturnType<typeof optionalSwitch>
+>;
+
+/** Every parameter of a hook; PUT's `wiki_events` is taken by both. */
 const properties = {
   url: required(str(HOOK_URL_PARAM_MAX_LENGTH)),
-  push_events: optional(bool()),
-  issues_events: optional(bool()),
-  confidential_issues_events: optional(bool()),
-  merge_requests_events: optional(bool()),
-  tag_push_events: optional(bool()),
-  note_events: optional(bool()),
-  confidential_note_events: optional(bool()),
-  job_events: optional(bool()),
-  pipeline_events: optional(bool()),
-  wiki_page_events: optional(bool()),
+  ...switches,
   wiki_events: optional(bool()),
-  repository_update_events: optional(bool()),
-  enable_ssl_verification: optional(bool()),
-  deployment_events: optional(bool()),
-  feature_flag_events: optional(bool()),
-  releases_events: optional(bool()),
-  milestone_events: optional(bool()),
-  emoji_events: optional(bool()),
-  resource_access_token_events: optional(bool()),
-  resource_deploy_token_events: optional(bool()),
-  vulnerability_events: optional(bool()),
   token: optional(str(HOOK_TOKEN_MAX_LENGTH)),
   /** `whsec_` + base64 of 32 bytes, or empty (PUT: removes it); anything else is invalid. */
   signing_token: optional(

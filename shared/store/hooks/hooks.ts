@@ -28,6 +28,7 @@ import {
   hookLimitExceeded,
   MAX_RECENT_FAILURES,
   type NewHook,
+  STORED_HOOK_DEFAULTS,
   TEMPORARILY_DISABLED_FAILURE_THRESHOLD,
 } from '#domain/hooks.ts';
 import { documentClient, tableName } from '../table/client.ts';
@@ -59,7 +60,7 @@ const hookItem = (hook: Hook): Raw => ({
 
 function decodeHook(item: Raw): Hook {
   const { pk: _pk, sk: _sk, kind: _kind, ...hook } = item;
-  return hook as unknown as Hook;
+  return { ...STORED_HOOK_DEFAULTS, ...hook } as unknown as Hook;
 }
 
 /** One hook of a project, read consistently; undefined when there is none. */

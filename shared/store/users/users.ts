@@ -109,8 +109,8 @@ export type NewUser = Omit<User, 'id' | 'created_at' | 'updated_at'>;
  */
 export async function createUser(fields: NewUser, now = new Date().toISOString()): Promise<User> {
   const [id, namespaceId] = await Promise.all([nextId('user'), nextId('namespace')]);
-  const user: User = { ...fields, id, created_at: now, updated_at: now };
-  const item = { ...userItem(user), namespace_id: namespaceId };
+  const user: User = { ...fields, id, created_at: now, updated_at: now, namespace_id: namespaceId };
+  const item = userItem(user);
   await commit(
     [
       put(item, NEW_ITEM),
@@ -124,7 +124,7 @@ export async function createUser(fields: NewUser, now = new Date().toISOString()
     ],
     notFound('User'),
   );
-  return { ...user, namespace_id: namespaceId } as User;
+  return user;
 }
 
 export async function getUser(id: number): Promise<User | undefined> {
@@ -274,21 +274,16 @@ export async function findUserByIdentity(provider: string, externUid: string): P
 }
 
 /** Removes the user, its username and email, and every token lookup item, in one transaction. */
-/** The personal namespace's id, recorded on the user item (users from before it was allocated at creation may lack it). */
-const namespaceIdOf = (user: User) => (user as User & { namespace_id?: number }).namespace_id;
-
 export async function deleteUser(user: User): Promise<void> {
   const hashes = await tokenHashesOf(user.id);
+  const namespaceId = user.namespace_id;
   await commit(
     [
       remove(keys.user(user.id), EXISTING_ITEM),
       remove(keys.email(user.email)),
       remove(keys.route(user.username)),
-      ...(namespaceIdOf(user)
-        ? [
-            remove(keys.userNamespace(namespaceIdOf(user) as number)),
-            listCountChange(lists.userNamespaces, -1),
-          ]
+      ...(namespaceId
+        ? [remove(keys.userNamespace(namespaceId)), listCountChange(lists.userNamespaces, -1)]
         : []),
       listCountChange(lists.users, -1),
       listCountChange(lists.usersInState(user.state), -1),
