@@ -484,6 +484,11 @@ export class ApiStack extends Stack {
         fn.addEnvironment(envNames.externalUrl, settings.externalUrl);
       }
     }
+    // Users' avatar_url is presented by the routes alone.
+    if (settings.gravatarUrl !== undefined) {
+      for (const fn of this.routeFunctions.values())
+        fn.addEnvironment(envNames.gravatarUrl, settings.gravatarUrl);
+    }
 
     this.edgeCache = new EdgeCache(this, 'EdgeCache', {
       api: this.api,

@@ -14,6 +14,12 @@ export interface CapacitySettings {
    * payloads), e.g. the `DistributionUrl` output or a custom domain. Unset: each request's host.
    */
   externalUrl: string | undefined;
+  /**
+   * GitLab's Gravatar URL (`https://www.gravatar.com/avatar/%{hash}?s=%{size}&d=identicon`) for the
+   * avatar_url of users without an upload (GRAVATAR_URL of the route functions). Unset: the
+   * service's own default avatar.
+   */
+  gravatarUrl: string | undefined;
   /** Most concurrent invocations of a worker's SQS event source mapping (2–1000), by queue name. */
   workerMaxConcurrency: Readonly<Record<string, number>>;
   /** Warm throughput of the table (its base, not its indexes). */
@@ -31,6 +37,7 @@ export interface CapacitySettings {
 export const settingKeys = {
   listCacheSeconds: 'listCacheSeconds',
   externalUrl: 'externalUrl',
+  gravatarUrl: 'gravatarUrl',
   workerMaxConcurrency: 'workerMaxConcurrency',
   tableWarmReadUnits: 'tableWarmReadUnitsPerSecond',
   tableWarmWriteUnits: 'tableWarmWriteUnitsPerSecond',
@@ -70,6 +77,8 @@ export interface CapacitySettingProps {
   listCacheSeconds?: number;
   /** @default the `externalUrl` context value, else unset (each request's host) */
   externalUrl?: string;
+  /** @default the `gravatarUrl` context value, else unset (the service's default avatar) */
+  gravatarUrl?: string;
   /** By worker queue name. @default the `workerMaxConcurrency` context value (JSON), else hook-delivery 200 */
   workerMaxConcurrency?: Readonly<Record<string, number>>;
   /** @default the `tableWarm{Read,Write}UnitsPerSecond` context values, else 12,000 / 4,000 */
@@ -149,6 +158,14 @@ export function capacitySettings(
   }
   const externalUrl = rawUrl?.replace(/\/+$/, '');
 
+  const gravatarUrl = props.gravatarUrl ?? contextOf(scope, settingKeys.gravatarUrl);
+  if (
+    gravatarUrl !== undefined &&
+    (typeof gravatarUrl !== 'string' || !/^https?:\/\/[^/\s]+\/\S*$/.test(gravatarUrl))
+  ) {
+    throw new Error(`${settingKeys.gravatarUrl} must be an http(s) URL, not ${JSON.stringify(gravatarUrl)}`);
+  }
+
   const rawConcurrency = props.workerMaxConcurrency ?? contextOf(scope, settingKeys.workerMaxConcurrency);
   const concurrency = typeof rawConcurrency === 'string' ? JSON.parse(rawConcurrency) : rawConcurrency;
   if (concurrency !== undefined && (typeof concurrency !== 'object' || concurrency === null)) {
@@ -192,6 +209,7 @@ export function capacitySettings(
   return {
     listCacheSeconds,
     externalUrl,
+    gravatarUrl,
     workerMaxConcurrency,
     tableWarmThroughput,
     indexWarmThroughput,

@@ -24,4 +24,6 @@ export const avatarRoutes: readonly RouteDefinition[] = [
     entry: 'functions/avatars/project.ts',
     access: { table: 'read', bucket: 'read' },
   },
+  // What a user's avatar_url names when they have no upload and no Gravatar is configured.
+  { method: 'GET', path: '/assets/no_avatar.png', entry: 'functions/avatars/default.ts', access: {} },
 ];

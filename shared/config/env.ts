@@ -14,6 +14,8 @@ export const envNames = {
   /** Prefix of one variable per queue whose worker dead-letters itself: QUEUE_DLQ_URL_<QUEUE NAME>. */
   queueDlqUrlPrefix: 'QUEUE_DLQ_URL_',
   externalUrl: 'EXTERNAL_URL',
+  /** GitLab's Gravatar URL shape (`…/avatar/%{hash}?s=%{size}&d=identicon`); unset: the default avatar. */
+  gravatarUrl: 'GRAVATAR_URL',
   allowLocalRequests: 'ALLOW_LOCAL_REQUESTS',
   idBlockSize: 'ID_BLOCK_SIZE',
   logLevel: 'LOG_LEVEL',
@@ -78,6 +80,9 @@ export const config = {
   },
   get externalUrl(): string | undefined {
     return read(envNames.externalUrl);
+  },
+  get gravatarUrl(): string | undefined {
+    return read(envNames.gravatarUrl);
   },
   get allowLocalRequests(): boolean {
     return read(envNames.allowLocalRequests) === 'true';

@@ -2,7 +2,7 @@
  * Avatars of users, groups and projects: which files are images, how big one may be, where it is
  * stored and the URL GitLab gives it (`/uploads/-/system/<model>/avatar/<id>/<filename>`).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { type ApiError, validationFailed } from './errors.ts';
 import { imageTypeOf } from './file-types.ts';
@@ -122,3 +122,46 @@ export const avatarUrl = (
 
 export const avatarPath = (model: AvatarModel, id: number, filename: string) =>
   `/uploads/-/system/${model}/avatar/${id}/${filename}`;
+
+/** Where this service serves the avatar of a user who has none and no Gravatar is configured. */
+export const DEFAULT_AVATAR_PATH = '/assets/no_avatar.png';
+
+/** The default avatar: an 80×80 grey PNG (GitLab's API asks its avatars at 80 pixels). */
+export const DEFAULT_AVATAR_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAFAAAABQCAIAAAABc2X6AAAAZElEQVR42u3PAQEAAAgCIP9f9Iw/Ch6QPhNhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWHhSwbMCyzB3C23XwAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/**
+ * The deployment's Gravatar URL (GitLab's `gravatar.plain_url` shape: `%{hash}`, `%{size}`,
+ * `%{email}`, `%{username}`), or none. Set once per container by the request chain from its
+ * settings, since the domain reads no settings itself.
+ */
+let gravatarTemplate: string | undefined;
+
+export function useGravatar(template: string | undefined): void {
+  gravatarTemplate = template;
+}
+
+const AVATAR_SIZE = 80;
+
+/**
+ * A user's avatar_url, always a URL as GitLab's: their upload; else their Gravatar (the SHA-256 of
+ * the trimmed, lowercased email) when one is configured; else this service's default avatar.
+ */
+export function userAvatarUrl(
+  baseUrl: string,
+  user: { id: number; email?: string; username: string; avatar?: StoredAvatar | null },
+): string {
+  const uploaded = avatarUrl(baseUrl, 'user', user.id, user.avatar);
+  if (uploaded) return uploaded;
+  const email = user.email?.trim().toLowerCase();
+  if (!gravatarTemplate || !email) return `${baseUrl}${DEFAULT_AVATAR_PATH}`;
+  const values: Record<string, string> = {
+    hash: createHash('sha256').update(email).digest('hex'),
+    size: String(AVATAR_SIZE),
+    email: encodeURIComponent(email),
+    username: encodeURIComponent(user.username),
+  };
+  return gravatarTemplate.replace(/%\{(hash|size|email|username)\}/g, (_, key: string) => values[key] ?? '');
+}

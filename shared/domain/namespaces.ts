@@ -4,6 +4,7 @@
  * namespaces table does, so an id names at most one of them.
  */
 import { ACCESS, moreVisible, type Visibility } from './access.ts';
+import { userAvatarUrl } from './avatars.ts';
 import { canCreateProjectIn } from './group-policy.ts';
 import type { Group } from './groups.ts';
 import type { ReadScope } from './read-scope.ts';
@@ -42,7 +43,7 @@ export function namespaceEntity(source: NamespaceSource, options: NamespaceEntit
       kind: 'user' as const,
       full_path: source.user.username,
       parent_id: null,
-      avatar_url: null,
+      avatar_url: userAvatarUrl(options.baseUrl, source.user),
       web_url: `${options.baseUrl}/${source.user.username}`,
     };
   }

@@ -2,6 +2,8 @@
  * Notes (comments) on issues, merge requests, snippets and epics: the stored shape, the body rules
  * and the entities GitLab presents.
  */
+
+import { userAvatarUrl } from './avatars.ts';
 import { badRequest } from './errors.ts';
 import type { NoteableType } from './noteables.ts';
 import { ghostUser, type User, userWebUrl } from './users.ts';
@@ -82,7 +84,7 @@ export function noteAuthor(user: User | undefined, authorId: number, baseUrl: st
     name: user.name,
     username: user.username,
     state: user.state,
-    avatar_url: null,
+    avatar_url: userAvatarUrl(baseUrl, user),
     web_url: userWebUrl(baseUrl, user.username),
     email: user.email,
     created_at: user.created_at,

@@ -1,6 +1,6 @@
 /** Projects: stored shape, naming rules, visibility and permission rules, entities. */
 import { ACCESS, moreVisible, NOTIFICATION_GLOBAL, type Visibility } from './access.ts';
-import { avatarUrl, type StoredAvatar } from './avatars.ts';
+import { avatarUrl, type StoredAvatar, userAvatarUrl } from './avatars.ts';
 import { validationFailed } from './errors.ts';
 import { searchColumns } from './search.ts';
 import { displayUrl } from './urls.ts';
@@ -277,6 +277,8 @@ export function projectSimpleEntity(project: Project, baseUrl: string) {
     created_at: project.created_at,
     default_branch: project.default_branch,
     tag_list: project.tag_list,
+    // GitLab 14 renamed tags to topics: both name the same list.
+    topics: project.tag_list,
     ssh_url_to_repo: `git@${host(baseUrl)}:${project.path_with_namespace}.git`,
     http_url_to_repo: `${baseUrl}/${project.path_with_namespace}.git`,
     web_url: `${baseUrl}/${project.path_with_namespace}`,
@@ -315,7 +317,7 @@ export function projectEntity(project: Project, options: ProjectEntityOptions) {
             name: namespace.name,
             username: namespace.path,
             state: 'active',
-            avatar_url: null,
+            avatar_url: userAvatarUrl(options.baseUrl, { id: namespace.owner_id, username: namespace.path }),
             web_url: `${options.baseUrl}/${namespace.path}`,
             created_at: namespace.owner_created_at ?? null,
           },
@@ -410,6 +412,8 @@ export interface ProjectAttributes extends Partial<Record<FeatureFlag, boolean>>
   only_mirror_protected_branches?: boolean;
   mirror_overwrites_diverged_branches?: boolean;
   tag_list?: string[];
+  /** The same list as tag_list (its later name); it wins when both are given. */
+  topics?: string[];
   ci_config_path?: string;
   repository_storage?: string;
   approvals_before_merge?: number;
@@ -484,7 +488,7 @@ export function newProjectFrom(
     import_status: (importUrl === null ? 'none' : 'scheduled') as ImportStatus,
     import_error: null,
     ...mirrorSettings(input),
-    tag_list: input.tag_list ?? [],
+    tag_list: topicsOf(input) ?? [],
     ci_config_path: input.ci_config_path ?? null,
     repository_storage: input.repository_storage ?? 'default',
     approvals_before_merge: input.approvals_before_merge ?? 0,
@@ -519,7 +523,8 @@ export function updatedProject(project: Project, input: ProjectAttributes, now: 
   if (input.visibility !== undefined) next.visibility = input.visibility;
   if (input.import_url !== undefined) next.import_url = importUrlOf(input.import_url);
   Object.assign(next, mirrorSettings(input));
-  if (input.tag_list !== undefined) next.tag_list = input.tag_list;
+  const topics = topicsOf(input);
+  if (topics !== undefined) next.tag_list = topics;
   if (input.ci_config_path !== undefined) next.ci_config_path = input.ci_config_path;
   if (input.repository_storage !== undefined) next.repository_storage = input.repository_storage;
   if (input.approvals_before_merge !== undefined) next.approvals_before_merge = input.approvals_before_merge;
@@ -532,4 +537,10 @@ export function updatedProject(project: Project, input: ProjectAttributes, now: 
   const errors = attributeErrors(next);
   if (Object.keys(errors).length) throw validationFailed(errors);
   return next;
+}
+
+/** The topics asked for (`topics`, else the older `tag_list`): trimmed, blank ones dropped, each once. */
+function topicsOf(input: { tag_list?: string[]; topics?: string[] }): string[] | undefined {
+  const given = input.topics ?? input.tag_list;
+  return given && [...new Set(given.map((topic) => topic.trim()).filter((topic) => topic !== ''))];
 }

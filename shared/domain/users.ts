@@ -1,5 +1,5 @@
 /** Users: stored shape, validation rules and the entities GitLab presents. */
-import { avatarUrl, type StoredAvatar } from './avatars.ts';
+import { DEFAULT_AVATAR_PATH, type StoredAvatar, userAvatarUrl } from './avatars.ts';
 import { notFound, validationFailed } from './errors.ts';
 import { hashPassword, randomPassword } from './passwords.ts';
 import { type StateAction, stateOutcome, type UserState } from './user-states.ts';
@@ -132,7 +132,7 @@ export function userBasic(user: User, baseUrl: string) {
     name: user.name,
     username: user.username,
     state: user.state,
-    avatar_url: avatarUrl(baseUrl, 'user', user.id, user.avatar),
+    avatar_url: userAvatarUrl(baseUrl, user),
     web_url: userWebUrl(baseUrl, user.username),
   };
 }
@@ -143,7 +143,7 @@ export const ghostUser = (id: number, baseUrl: string) => ({
   name: 'Ghost User',
   username: 'ghost',
   state: 'active',
-  avatar_url: null,
+  avatar_url: `${baseUrl}${DEFAULT_AVATAR_PATH}`,
   web_url: userWebUrl(baseUrl, 'ghost'),
 });
 

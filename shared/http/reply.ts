@@ -49,6 +49,9 @@ export const reply = {
     'location' in file
       ? redirect(file.location)
       : reply.raw(file.body, file.contentType, { ...file.headers, ...FILE_HEADERS }),
+  /** A file of the service's own (the default avatar): FILE_HEADERS, cacheable by anyone for a day. */
+  asset: (body: Buffer, contentType: string) =>
+    reply.raw(body, contentType, { ...FILE_HEADERS, 'Cache-Control': 'public, max-age=86400' }),
   /** Text as a file (a raw snippet): UTF-8 plain text, with FILE_HEADERS. */
   text: (content: string) =>
     reply.raw(Buffer.from(content, 'utf8'), 'text/plain; charset=utf-8', { ...FILE_HEADERS }),

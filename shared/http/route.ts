@@ -17,6 +17,7 @@ import {
   type TokenGrant,
   tokenUserHint,
 } from '#domain/access-tokens.ts';
+import { useGravatar } from '#domain/avatars.ts';
 import {
   forbidden,
   insufficientScope,
@@ -117,6 +118,8 @@ const parseParams = (): MiddlewareObj<ApiEvent, Response> => ({
     const { sudo, ...params } = state.parsed.params;
     state.parsed.params = params;
     state.sudo = sudoIdentifier(sudo) ?? headerValue(event.headers, 'sudo');
+    // The presenters' users without an upload take the deployment's Gravatar setting.
+    useGravatar(config.gravatarUrl);
     state.info = {
       method: event.requestContext?.http?.method ?? 'GET',
       requestId: state.requestId,

@@ -23,7 +23,8 @@ const userBasicFields = {
   name: text,
   username: text,
   state: text,
-  avatar_url: nullableText,
+  // Always a URL: the upload, the Gravatar or the default avatar.
+  avatar_url: text,
   web_url: text,
 };
 
@@ -80,6 +81,7 @@ const projectSimpleFields = {
   created_at: text,
   default_branch: nullableText,
   tag_list: v.array(text),
+  topics: v.array(text),
   ssh_url_to_repo: text,
   http_url_to_repo: text,
   web_url: text,
@@ -101,7 +103,7 @@ const project = v.strictObject({
   _links: v.optional(v.record(text, text)),
   archived: v.optional(v.boolean()),
   visibility: v.optional(text),
-  owner: v.optional(v.strictObject({ ...userBasicFields, avatar_url: v.null(), created_at: nullableText })),
+  owner: v.optional(v.strictObject({ ...userBasicFields, avatar_url: text, created_at: nullableText })),
   ...Object.fromEntries(FEATURE_FLAGS.map((flag) => [flag, v.optional(v.boolean())])),
   printing_merge_requests_link_enabled: v.optional(v.boolean()),
   open_issues_count: v.optional(count),

@@ -253,7 +253,7 @@ export function adminView(user: UserRecord, baseUrl = 'https://gitlab.example.co
     name: user.name,
     username: user.username,
     state: user.state,
-    avatar_url: null,
+    avatar_url: `${baseUrl}/assets/no_avatar.png`,
     web_url: `${baseUrl}/${user.username}`,
     created_at: user.created_at,
     bio: user.bio,

@@ -264,7 +264,7 @@ describe('POST /projects/:id/issues', () => {
           name: 'Ghost User',
           username: 'ghost',
           state: 'active',
-          avatar_url: null,
+          avatar_url: `${BASE_URL}/assets/no_avatar.png`,
           web_url: `${BASE_URL}/ghost`,
         },
       ],

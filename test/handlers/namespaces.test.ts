@@ -90,7 +90,7 @@ const userEntity = (id: number, username: string, name: string) => ({
   kind: 'user',
   full_path: username,
   parent_id: null,
-  avatar_url: null,
+  avatar_url: `${BASE_URL}/assets/no_avatar.png`,
   web_url: `${BASE_URL}/${username}`,
 });
 const aliceEntity = userEntity(ALICE_NAMESPACE, 'alice', 'Alice Liddell');

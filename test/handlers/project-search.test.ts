@@ -151,6 +151,7 @@ const simpleView = (project: ProjectRecord) => ({
   created_at: project.created_at,
   default_branch: project.default_branch,
   tag_list: project.tag_list,
+  topics: project.tag_list,
   ssh_url_to_repo: `git@gitlab.example.com:${project.path_with_namespace}.git`,
   http_url_to_repo: `https://gitlab.example.com/${project.path_with_namespace}.git`,
   web_url: `https://gitlab.example.com/${project.path_with_namespace}`,

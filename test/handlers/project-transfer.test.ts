@@ -178,7 +178,7 @@ describe('PUT /projects/:id/transfer', () => {
               name: 'Alice Liddell',
               username: 'alice',
               state: 'active',
-              avatar_url: null,
+              avatar_url: 'https://gitlab.example.com/assets/no_avatar.png',
               web_url: 'https://gitlab.example.com/alice',
               created_at: CREATED,
             },

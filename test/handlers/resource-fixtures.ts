@@ -87,7 +87,7 @@ export const basicView = (user: UserRecord) => ({
   name: user.name,
   username: user.username,
   state: user.state,
-  avatar_url: null,
+  avatar_url: `${BASE_URL}/assets/no_avatar.png`,
   web_url: `${BASE_URL}/${user.username}`,
 });
 
@@ -422,6 +422,7 @@ export const simpleProjectView = (project: ProjectRecord) => ({
   created_at: project.created_at,
   default_branch: project.default_branch,
   tag_list: project.tag_list,
+  topics: project.tag_list,
   ssh_url_to_repo: `git@gitlab.example.com:${project.path_with_namespace}.git`,
   http_url_to_repo: `${BASE_URL}/${project.path_with_namespace}.git`,
   web_url: `${BASE_URL}/${project.path_with_namespace}`,
@@ -472,7 +473,7 @@ export function projectView(project: ProjectRecord, options: { admin?: boolean; 
             name: namespace.name,
             username: namespace.path,
             state: 'active',
-            avatar_url: null,
+            avatar_url: `${BASE_URL}/assets/no_avatar.png`,
             web_url: `${BASE_URL}/${namespace.path}`,
             created_at: CREATED,
           },

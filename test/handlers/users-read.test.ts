@@ -40,7 +40,7 @@ const basicView = (user: UserRecord) => ({
   name: user.name,
   username: user.username,
   state: user.state,
-  avatar_url: null,
+  avatar_url: `https://gitlab.example.com/assets/no_avatar.png`,
   web_url: `https://gitlab.example.com/${user.username}`,
 });
 

@@ -72,7 +72,7 @@ const basic = (user: UserView) => ({
   name: user.name,
   username: user.username,
   state: 'active',
-  avatar_url: null,
+  avatar_url: `${base()}/assets/no_avatar.png`,
   web_url: `${base()}/${user.username}`,
 });
 

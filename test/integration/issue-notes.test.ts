@@ -13,7 +13,7 @@ interface Author {
   name: string;
   username: string;
   state: string;
-  avatar_url: null;
+  avatar_url: string;
   web_url: string;
   email: string;
   created_at: string;
@@ -87,7 +87,7 @@ const authorView = (user: Person): Author => ({
   name: user.name,
   username: user.username,
   state: 'active',
-  avatar_url: null,
+  avatar_url: `${baseUrl}/assets/no_avatar.png`,
   web_url: `${baseUrl}/${user.username}`,
   email: user.email,
   created_at: user.created_at,

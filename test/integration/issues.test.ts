@@ -15,7 +15,7 @@ interface UserBasic {
   name: string;
   username: string;
   state: string;
-  avatar_url: null;
+  avatar_url: string;
   web_url: string;
 }
 
@@ -77,7 +77,7 @@ const basic = (user: { id: number; username: string; name: string }): UserBasic 
   name: user.name,
   username: user.username,
   state: 'active',
-  avatar_url: null,
+  avatar_url: `${baseUrl}/assets/no_avatar.png`,
   web_url: `${baseUrl}/${user.username}`,
 });
 

@@ -15,7 +15,7 @@ interface UserBasic {
   name: string;
   username: string;
   state: string;
-  avatar_url: null;
+  avatar_url: string;
   web_url: string;
 }
 
@@ -73,7 +73,7 @@ const basic = (user: TestUser) => ({
   name: user.username,
   username: user.username,
   state: 'active',
-  avatar_url: null,
+  avatar_url: `${baseUrl}/assets/no_avatar.png`,
   web_url: `${baseUrl}/${user.username}`,
 });
 

@@ -73,7 +73,7 @@ describe('GET /namespaces', () => {
         kind: 'user',
         full_path: user.username,
         parent_id: null,
-        avatar_url: null,
+        avatar_url: `${baseUrl}/assets/no_avatar.png`,
         web_url: `${baseUrl}/${user.username}`,
       },
       {

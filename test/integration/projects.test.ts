@@ -98,6 +98,7 @@ const SIMPLE_KEYS = [
   'ssh_url_to_repo',
   'star_count',
   'tag_list',
+  'topics',
   'web_url',
 ];
 
@@ -161,6 +162,7 @@ describe('POST /projects', () => {
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       default_branch: 'master',
       tag_list: [],
+      topics: [],
       ssh_url_to_repo: `git@127.0.0.1:${user.username}/foo-project.git`,
       http_url_to_repo: `${baseUrl}/${user.username}/foo-project.git`,
       web_url: `${baseUrl}/${user.username}/foo-project`,
@@ -193,7 +195,7 @@ describe('POST /projects', () => {
         name: user.username,
         username: user.username,
         state: 'active',
-        avatar_url: null,
+        avatar_url: `${baseUrl}/assets/no_avatar.png`,
         web_url: `${baseUrl}/${user.username}`,
         created_at: expect.any(String),
       },
@@ -1457,7 +1459,7 @@ describe('GET /projects/:id/users', () => {
           name: user.username,
           username: user.username,
           state: 'active',
-          avatar_url: null,
+          avatar_url: `${baseUrl}/assets/no_avatar.png`,
           web_url: `${baseUrl}/${user.username}`,
         })),
     );
@@ -1970,7 +1972,7 @@ describe('project members', () => {
         name: owner.username,
         username: owner.username,
         state: 'active',
-        avatar_url: null,
+        avatar_url: `${baseUrl}/assets/no_avatar.png`,
         web_url: `${baseUrl}/${owner.username}`,
         access_level: 50,
         expires_at: null,

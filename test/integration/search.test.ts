@@ -144,7 +144,7 @@ describe('GET /search', () => {
         username: member.username,
         name: member.username,
         state: 'active',
-        avatar_url: null,
+        avatar_url: expect.stringMatching(/\/assets\/no_avatar\.png$/),
         web_url: expect.stringMatching(new RegExp(`/${member.username}$`)),
       },
     ]);

@@ -58,7 +58,7 @@ const userBasic = (user: TestUser) => ({
   name: user.username,
   username: user.username,
   state: 'active',
-  avatar_url: null,
+  avatar_url: `${base()}/assets/no_avatar.png`,
   web_url: `${base()}/${user.username}`,
 });
 

@@ -1,6 +1,6 @@
 /** User avatars over HTTP: multipart `avatar` on POST and PUT /users, served back from avatar_url; nothing stored on refusal. */
 import { describe, expect, it } from 'vitest';
-import { api, createUser, unique } from '../support/api.ts';
+import { api, baseUrl, createUser, unique } from '../support/api.ts';
 
 interface UserBody {
   id: number;
@@ -65,7 +65,13 @@ describe('user avatars', () => {
     );
 
     const removed = await api<UserBody>('PUT', `/users/${created.body.id}`, { json: { avatar: '' } });
-    expect([removed.status, removed.body.avatar_url]).toEqual([200, null]);
+    // Without an upload (and no Gravatar configured): the service's default avatar, a PNG it serves.
+    expect([removed.status, removed.body.avatar_url]).toEqual([200, `${baseUrl()}/assets/no_avatar.png`]);
+    const fallback = await fetch(removed.body.avatar_url as string);
+    const fallbackBytes = Buffer.from(await fallback.arrayBuffer());
+    expect([fallback.status, fallback.headers.get('content-type')]).toEqual([200, 'image/png']);
+    expect(fallback.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(fallbackBytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
   });
 
   it('a file that is no image → 400 and no user is created', async () => {
@@ -92,6 +98,8 @@ describe('user avatars', () => {
       body: userForm({}, { content: PNG, filename: 'me.png' }),
     });
     expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden' }]);
-    expect((await api<UserBody>('GET', `/users/${user.id}`)).body.avatar_url).toBeNull();
+    expect((await api<UserBody>('GET', `/users/${user.id}`)).body.avatar_url).toBe(
+      `${baseUrl()}/assets/no_avatar.png`,
+    );
   });
 });

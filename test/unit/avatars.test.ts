@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   AVATAR_FORMAT_MESSAGE,
   AVATAR_SIZE_MESSAGE,
@@ -10,6 +10,8 @@ import {
   MAX_AVATAR_BYTES,
   newAvatarKey,
   requestedAvatar,
+  useGravatar,
+  userAvatarUrl,
 } from '#domain/avatars.ts';
 import { ApiError } from '#domain/errors.ts';
 import { imageTypeOf } from '#domain/file-types.ts';
@@ -141,5 +143,33 @@ describe('where avatars live and their URL', () => {
     expect(second).not.toBe(first);
     expect(avatarPrefix('user', 3)).toBe('avatars/user/3/');
     expect(newAvatarKey('project', 3, 'a.png')).toMatch(/^uploads\/3\/-\/avatar\/[0-9a-f]{32}\/a\.png$/);
+  });
+});
+
+describe('userAvatarUrl (always a URL, as GitLab gives it)', () => {
+  const base = 'https://gitlab.example.com';
+  const user = { id: 7, username: 'alice', email: ' Alice@Example.COM ' };
+  afterEach(() => useGravatar(undefined));
+
+  it('the upload when there is one', () => {
+    const avatar = { key: 'k', filename: 'me.png', content_type: 'image/png', size: 3 };
+    useGravatar('https://www.gravatar.com/avatar/%{hash}?s=%{size}&d=identicon');
+    expect(userAvatarUrl(base, { ...user, avatar })).toBe(`${base}/uploads/-/system/user/avatar/7/me.png`);
+  });
+
+  it("no Gravatar configured: the service's default avatar", () => {
+    expect(userAvatarUrl(base, user)).toBe(`${base}/assets/no_avatar.png`);
+  });
+
+  it('a Gravatar template: the SHA-256 of the trimmed, lowercased email, the size and the username filled in', () => {
+    useGravatar('https://www.gravatar.com/avatar/%{hash}?s=%{size}&d=identicon&u=%{username}');
+    expect(userAvatarUrl(base, user)).toBe(
+      'https://www.gravatar.com/avatar/ff8d9819fc0e12bf0d24892e45987e249a28dce836a85cad60e28eaaa8c6d976?s=80&d=identicon&u=alice',
+    );
+  });
+
+  it('a Gravatar template but no email known (a project owner): the default avatar', () => {
+    useGravatar('https://www.gravatar.com/avatar/%{hash}');
+    expect(userAvatarUrl(base, { id: 7, username: 'alice' })).toBe(`${base}/assets/no_avatar.png`);
   });
 });

@@ -150,7 +150,7 @@ describe('epicEntity', () => {
         name: 'Bob',
         username: 'bob',
         state: 'active',
-        avatar_url: null,
+        avatar_url: `${BASE}/assets/no_avatar.png`,
         web_url: `${BASE}/bob`,
       },
       start_date: null,
@@ -174,7 +174,7 @@ describe('epicEntity', () => {
       name: 'Ghost User',
       username: 'ghost',
       state: 'active',
-      avatar_url: null,
+      avatar_url: `${BASE}/assets/no_avatar.png`,
       web_url: `${BASE}/ghost`,
     });
   });

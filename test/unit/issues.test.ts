@@ -285,7 +285,7 @@ const basic = (id: number, username: string, name: string) => ({
   name,
   username,
   state: 'active',
-  avatar_url: null,
+  avatar_url: `${BASE}/assets/no_avatar.png`,
   web_url: `${BASE}/${username}`,
 });
 

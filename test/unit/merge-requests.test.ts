@@ -297,7 +297,7 @@ describe('entities', () => {
     name: username.toUpperCase(),
     username,
     state: 'active',
-    avatar_url: null,
+    avatar_url: `${BASE}/assets/no_avatar.png`,
     web_url: `${BASE}/${username}`,
   });
 
@@ -319,7 +319,7 @@ describe('entities', () => {
         name: 'Ghost User',
         username: 'ghost',
         state: 'active',
-        avatar_url: null,
+        avatar_url: `${BASE}/assets/no_avatar.png`,
         web_url: `${BASE}/ghost`,
       },
       closed_at: '2026-01-03T00:00:00.000Z',

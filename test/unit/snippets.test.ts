@@ -235,7 +235,7 @@ describe('snippetEntity and the single note read', () => {
         name: 'Alice',
         username: 'alice',
         state: 'active',
-        avatar_url: null,
+        avatar_url: 'https://git.example/assets/no_avatar.png',
         web_url: 'https://git.example/alice',
       },
       updated_at: '2026-02-01T09:00:00.000Z',
@@ -253,7 +253,7 @@ describe('snippetEntity and the single note read', () => {
       name: 'Ghost User',
       username: 'ghost',
       state: 'active',
-      avatar_url: null,
+      avatar_url: 'https://git.example/assets/no_avatar.png',
       web_url: 'https://git.example/ghost',
     });
   });

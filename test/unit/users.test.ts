@@ -297,7 +297,7 @@ describe('entities', () => {
     name: 'John Doe',
     username: 'jdoe',
     state: 'active',
-    avatar_url: null,
+    avatar_url: 'https://gitlab.example.com/assets/no_avatar.png',
     web_url: 'https://gitlab.example.com/jdoe',
   };
   const entity = {

@@ -50,6 +50,7 @@ const projectAttributes = {
   lfs_enabled: optional(bool()),
   request_access_enabled: optional(bool()),
   tag_list: optional(list(str())),
+  topics: optional(list(str())),
   printing_merge_request_link_enabled: optional(bool()),
   ci_config_path: optional(str()),
   repository_storage: optional(str()),
