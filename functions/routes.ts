@@ -11,16 +11,21 @@
  * table, a new area's table before the catch-all.
  */
 import { avatarRoutes } from './avatars/routes.ts';
+import { awardEmojiRoutes } from './award-emoji/routes.ts';
+import { discussionRoutes } from './discussions/routes.ts';
 import { epicRoutes } from './epics/routes.ts';
 import { forkRoutes } from './forks/routes.ts';
 import { groupInheritedMemberRoutes, groupRoutes, groupTreeRoutes } from './groups/routes.ts';
 import { hookRoutes } from './hooks/routes.ts';
 import { issueRoutes } from './issues/routes.ts';
+import { labelRoutes } from './labels/routes.ts';
 import { mergeRequestRoutes } from './merge-requests/routes.ts';
 import { metaRoutes } from './meta/routes.ts';
+import { milestoneRoutes } from './milestones/routes.ts';
 import { namespaceRoutes } from './namespaces/routes.ts';
 import { noteRoutes } from './notes/routes.ts';
 import { personalAccessTokenRoutes, personalAccessTokenSelfRoutes } from './personal-access-tokens/routes.ts';
+import { personalSnippetRoutes } from './personal-snippets/routes.ts';
 import {
   projectInheritedMemberRoutes,
   projectRoutes,
@@ -64,6 +69,11 @@ export const routes: readonly RouteDefinition[] = [
   ...projectTransferRoutes,
   ...namespaceRoutes,
   ...searchRoutes,
+  ...personalSnippetRoutes,
+  ...awardEmojiRoutes,
+  ...labelRoutes,
+  ...milestoneRoutes,
+  ...discussionRoutes,
   ...metaRoutes,
   // The catch-all: functions/not-found.ts is directly in functions/, in no area's folder.
   { method: 'ANY', path: '$default', entry: 'functions/not-found.ts', access: {} },

@@ -65,10 +65,12 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
     ...DELIVERY,
     // A busy project's notes share few shards: ten batches at once, each item's records in order.
     parallelizationFactor: 10,
-    // Notes (their long-body parts too: the consumer skips `#PART#` keys), issues, merge requests.
+    // Notes (their long-body parts too: the consumer skips `#PART#` keys), issues, merge requests;
+    // award emoji awarded and revoked (a revocation leaves an item of its own).
     filters: [
       { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: [{ prefix: streamKeys.notePrefix }] } } } },
       { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: [...streamKeys.issuableSortKeys] } } } },
+      { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: streamKeys.awardPrefix }] } } } },
     ],
     timeout: 60,
     // A payload too long for its delivery item is written to the bucket (shared/delivery/fan-out.ts).

@@ -5,9 +5,9 @@ import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { listEpics } from '#store/issuables/epics.ts';
 
-/** A group's epics, to anyone who can see the group (GitLab's default state: all). */
+/** A group's epics, to anyone who can see the group, anonymous readers of public groups included (GitLab's default state: all). */
 export const handler = defineRoute({
-  auth: 'user',
+  auth: 'optional',
   paginated: true,
   params: epicSchemas.list,
   load: group(),

@@ -31,4 +31,28 @@ export const issueRoutes: readonly RouteDefinition[] = [
     entry: 'functions/issues/delete.ts',
     access: write,
   },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/issues/{issue_iid}/participants',
+    entry: 'functions/issues/participants.ts',
+    access: read,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/issues/{issue_iid}/closed_by',
+    entry: 'functions/issues/closed-by.ts',
+    access: read,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/issues/{issue_iid}/related_merge_requests',
+    entry: 'functions/issues/related-merge-requests.ts',
+    access: read,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/issues/{issue_iid}/user_agent_detail',
+    entry: 'functions/issues/user-agent-detail.ts',
+    access: read,
+  },
 ];

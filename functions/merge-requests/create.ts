@@ -1,3 +1,4 @@
+import { labelsAfter, projectLabelOwners } from '#domain/labels.ts';
 import { mergeRequestEntity, newMergeRequestFrom, notAFork } from '#domain/merge-requests.ts';
 import { mayCreateMergeRequest } from '#domain/noteable-policy.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
@@ -5,6 +6,7 @@ import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { createMergeRequest } from '#store/issuables/merge-request-writes.ts';
+import { createMissingLabels } from '#store/labels/labels.ts';
 
 /** Developers and up open merge requests between two branches of the project. */
 export const handler = defineRoute({
@@ -13,9 +15,12 @@ export const handler = defineRoute({
   load: project({ allow: mayCreateMergeRequest, ahead: true }),
   run: async ({ params: input, caller, request, project }) => {
     if (input.target_project_id !== undefined && input.target_project_id !== project.id) throw notAFork();
+    const labels = labelsAfter([], input);
+    // Titles no available label has become project labels first, as GitLab creates them.
+    await createMissingLabels(projectLabelOwners(project), labels ?? [], project.id);
     const { mergeRequest, users } = await createMergeRequest(
       project,
-      newMergeRequestFrom(input, project.id, caller.id),
+      newMergeRequestFrom({ ...input, labels }, project.id, caller.id),
     );
     return reply.created(mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller.id));
   },

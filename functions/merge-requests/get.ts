@@ -3,10 +3,11 @@ import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestWithUsers } from '#http/merge-request-loaders.ts';
 import { defineRoute } from '#http/route.ts';
 
+/** One merge request, to whoever may read it (anonymous readers: public projects only). */
 export const handler = defineRoute({
-  auth: 'user',
+  auth: 'optional',
   params: mergeRequestSchemas.one,
   load: mergeRequestWithUsers(),
   run: async ({ caller, request, project, mergeRequest, users }) =>
-    mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller.id),
+    mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller?.id),
 });

@@ -6,19 +6,22 @@ import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { listMergeRequests } from '#store/issuables/merge-request-items.ts';
 
-/** A project's merge requests (all states unless asked), filtered as asked; 403 for those who may not read them. */
+/**
+ * A project's merge requests (all states unless asked), filtered as asked; 403 for those who may not
+ * read them (anonymous readers included: public projects only).
+ */
 export const handler = defineRoute({
-  auth: 'user',
+  auth: 'optional',
   paginated: true,
   params: mergeRequestSchemas.list,
-  load: project({ allow: canReadMergeRequests, ahead: true }),
+  load: project({ reads: canReadMergeRequests, ahead: true }),
   run: async ({ params: input, caller, page, request, project }) => {
     const { items, total, users } = await listMergeRequests(project.id, {
       filter: input,
       order: input.order_by ?? 'created_at',
       sort: input.sort ?? 'desc',
       page,
-      viewerId: caller.id,
+      viewerId: caller?.id,
     });
     return reply.page(
       items.map((mr) =>

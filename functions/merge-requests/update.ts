@@ -1,4 +1,5 @@
 import { invalidParams } from '#domain/errors.ts';
+import { labelsAfter, projectLabelOwners } from '#domain/labels.ts';
 import { mergeRequestChanges, mergeRequestEntity, updateParamsError } from '#domain/merge-requests.ts';
 import { mayUpdateMergeRequest } from '#domain/noteable-policy.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
@@ -6,6 +7,7 @@ import { mergeRequestToChange } from '#http/merge-request-loaders.ts';
 import { defineRoute } from '#http/route.ts';
 import { mergeRequestUsers } from '#store/issuables/merge-request-items.ts';
 import { changeMergeRequest } from '#store/issuables/merge-request-writes.ts';
+import { createMissingLabels } from '#store/labels/labels.ts';
 
 /** Developers and up, the author and the assignees change a merge request; `state_event` closes or reopens it. */
 export const handler = defineRoute({
@@ -13,11 +15,13 @@ export const handler = defineRoute({
   params: mergeRequestSchemas.update,
   load: mergeRequestToChange(mayUpdateMergeRequest),
   run: async ({ params: input, caller, request, project, mergeRequest }) => {
-    const refused = updateParamsError(input);
+    const edited = { ...input, labels: labelsAfter(mergeRequest.labels, input) };
+    const refused = updateParamsError(edited);
     if (refused) throw invalidParams(refused);
+    if (edited.labels) await createMissingLabels(projectLabelOwners(project), edited.labels, project.id);
     const changed = await changeMergeRequest(
       mergeRequest,
-      mergeRequestChanges(mergeRequest, input),
+      mergeRequestChanges(mergeRequest, edited),
       input.state_event,
       caller.id,
     );

@@ -42,4 +42,10 @@ export const snippetRoutes: readonly RouteDefinition[] = [
     entry: 'functions/snippets/raw.ts',
     access: read,
   },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/snippets/{snippet_id}/user_agent_detail',
+    entry: 'functions/snippets/user-agent-detail.ts',
+    access: read,
+  },
 ];

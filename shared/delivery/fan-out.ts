@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 import { putBlob } from '#blob/s3.ts';
 import { config } from '#config/env.ts';
 import {
+  emojiHookTrigger,
+  emojiPayload,
   ghostHookUser,
   issueHookTrigger,
   issuePayload,
@@ -55,6 +57,23 @@ function eventOf(
         trigger: mergeRequestHookTrigger(),
         payload: mergeRequestPayload({ ...change, mr: change.mergeRequest, project, user, users, baseUrl }),
       };
+    case 'emoji': {
+      const parent = context.noteParent && noteHookParent(context.noteParent, project, baseUrl);
+      const onNote = change.award.awardable_type === 'Note';
+      if (!parent || (onNote && !context.awardedNote)) return undefined;
+      return {
+        trigger: emojiHookTrigger(),
+        payload: emojiPayload({
+          action: change.action,
+          award: change.award,
+          parent,
+          ...(context.awardedNote ? { note: context.awardedNote } : {}),
+          project,
+          user,
+          baseUrl,
+        }),
+      };
+    }
     case 'note': {
       // What the payload shows of the parent read beside the change (none: it went away).
       const parent = context.noteParent && noteHookParent(context.noteParent, project, baseUrl);

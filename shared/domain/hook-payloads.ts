@@ -1,20 +1,20 @@
 /**
- * Webhook payloads as GitLab sends them (its hook data builders for notes, issues and merge
- * requests, and the `hook_attrs` of projects, users, labels and snippets), built from our domain
+ * Webhook payloads as GitLab sends them (its hook data builders for notes, issues, merge requests
+ * and award emoji, and the `hook_attrs` of projects, users, labels and snippets), built from our domain
  * objects. Pure: no reads, no clock; the caller passes everything a payload shows.
  *
- * Where our model keeps nothing GitLab would show (milestones, time tracking, label colours, edit
+ * Where our model keeps nothing GitLab would show (time tracking, label colours, edit
  * history), the field is there with GitLab's empty value, so receivers find every key they expect.
  * Model timestamps are written as GitLab's payloads write them ("2024-01-31 09:05:00 UTC": the
  * hook data reaches the worker as JSON whose times are Ruby's `to_s`); commit times are ISO 8601
  * with an offset, as Commit#hook_attrs writes them.
  */
-import { createHash } from 'node:crypto';
 import { visibilityLevel } from './access.ts';
+import type { AwardEmoji } from './award-emoji.ts';
 import type { HookTrigger } from './hooks.ts';
 import type { Issue } from './issues.ts';
 import { isWorkInProgress, type MergeRequest } from './merge-requests.ts';
-import type { Note } from './notes.ts';
+import { discussionIdOf, type Note } from './notes.ts';
 import { type Project, projectSimpleEntity } from './projects.ts';
 import type { Snippet } from './snippets.ts';
 import type { User } from './users.ts';
@@ -204,7 +204,7 @@ export function issueHookAttrs(issue: Issue, project: Project, baseUrl: string) 
     iid: issue.iid,
     last_edited_at: null,
     last_edited_by_id: null,
-    milestone_id: null,
+    milestone_id: issue.milestone_id ?? null,
     moved_to_id: null,
     duplicated_to_id: null,
     project_id: issue.project_id,
@@ -335,12 +335,8 @@ export interface NoteHookParent {
 /** The web URL of a note: its parent's, with the note's anchor. */
 export const noteUrl = (note: Pick<Note, 'id'>, parent: NoteHookParent) => `${parent.url}#note_${note.id}`;
 
-/**
- * A stable discussion id for a note that starts its own discussion (every note here does): GitLab's
- * is a SHA-1 hex of the discussion's base; ours is derived from the note so retries carry the same.
- */
-export const noteDiscussionId = (note: Pick<Note, 'id' | 'noteable_type' | 'noteable_id'>) =>
-  createHash('sha1').update(`discussion-${note.noteable_type}-${note.noteable_id}-${note.id}`).digest('hex');
+/** A note's discussion id: its thread's, or the stable one of a note that is its own discussion. */
+export const noteDiscussionId = (note: Pick<Note, 'id' | 'discussion_id'>) => discussionIdOf(note);
 
 /**
  * Gitlab::HookData::NoteBuilder with the data builder's `action` and `url`: the note's safe
@@ -369,12 +365,12 @@ export function noteHookAttrs(
     original_position: null,
     position: null,
     project_id: note.project_id,
-    resolved_at: null,
-    resolved_by_id: null,
+    resolved_at: note.resolved_at ? hookTime(note.resolved_at) : null,
+    resolved_by_id: note.resolved_by_id ?? null,
     resolved_by_push: null,
     st_diff: null,
     system: note.system,
-    type: null,
+    type: note.type ?? null,
     updated_at: hookTime(note.updated_at),
     updated_by_id: note.updated_by_id ?? null,
     description: absoluteImageUrls(note.body, project, baseUrl),
@@ -640,6 +636,49 @@ export function mergeRequestPayload(input: MergeRequestPayloadInput) {
   };
 }
 
+export interface EmojiPayloadInput {
+  action: 'award' | 'revoke';
+  award: AwardEmoji;
+  /** What the award, or the note it is on, hangs on. */
+  parent: NoteHookParent;
+  /** The note awarded, for an award on a note. */
+  note?: Note;
+  project: Project;
+  /** The award's owner (who awarded or revoked it). */
+  user: HookUser;
+  baseUrl: string;
+}
+
+/**
+ * Gitlab::DataBuilder::Emoji: the award's safe attributes with the URL of what it is on, the note
+ * awarded (if any) and the item it (or its note) hangs on under that item's class name.
+ */
+export function emojiPayload(input: EmojiPayloadInput) {
+  const { award, parent, note, project, baseUrl } = input;
+  const noteAttrs = note ? noteHookAttrs(note, parent, project, baseUrl, 'create') : undefined;
+  const { action: _action, ...noteShown } = noteAttrs ?? { action: undefined };
+  return {
+    object_kind: 'emoji' as const,
+    event_type: input.action,
+    user: userHookAttrs(input.user),
+    project_id: project.id,
+    project: projectHookAttrs(project, baseUrl),
+    object_attributes: {
+      user_id: award.user_id,
+      created_at: hookTime(award.created_at),
+      id: award.id,
+      name: award.name,
+      awardable_type: award.awardable_type,
+      awardable_id: award.awardable_id,
+      updated_at: hookTime(award.updated_at),
+      awarded_on_url: note ? noteUrl(note, parent) : parent.url,
+    },
+    ...(note ? { note: noteShown } : {}),
+    // The key is the class's name: a project snippet's is `project_snippet`.
+    [parent.key === 'snippet' ? 'project_snippet' : parent.key]: parent.attributes,
+  };
+}
+
 // Triggers --------------------------------------------------------------------------------------------
 
 /** An issue's events go to the confidential issue hooks while it is confidential. */
@@ -652,6 +691,8 @@ export const noteHookTrigger = (parent: NoteHookParent): HookTrigger =>
 
 export const mergeRequestHookTrigger = (): HookTrigger => 'merge_request_hooks';
 
+export const emojiHookTrigger = (): HookTrigger => 'emoji_hooks';
+
 const TRIGGER_OF_KIND: Record<string, HookTrigger> = {
   push: 'push_hooks',
   tag_push: 'tag_push_hooks',
@@ -663,6 +704,7 @@ const TRIGGER_OF_KIND: Record<string, HookTrigger> = {
   build: 'job_hooks',
   pipeline: 'pipeline_hooks',
   wiki_page: 'wiki_page_hooks',
+  emoji: 'emoji_hooks',
 };
 
 /** The hooks a built payload goes to, read from its `event_type` (or `object_kind`). */

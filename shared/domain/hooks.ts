@@ -5,8 +5,8 @@
  * kept for delivery and never presented.
  */
 import { ApiError } from './errors.ts';
-import type { InProject } from './noteable-policy.ts';
-import { canAdminProject } from './projects.ts';
+import { canAdminProject, type ProjectAccess } from './projects.ts';
+import type { Caller } from './users.ts';
 
 export interface Hook {
   id: number;
@@ -120,7 +120,7 @@ export const HOOK_TOKEN_MAX_LENGTH = 2048;
 export const BRANCH_FILTER_MAX_LENGTH = 4000;
 
 /** Maintainers, owners and admins manage a project's hooks (GitLab's admin_project). */
-export const mayAdminHooks = ({ caller, access }: Pick<InProject, 'caller' | 'access'>) =>
+export const mayAdminHooks = ({ caller, access }: { caller: Caller; access: ProjectAccess }) =>
   canAdminProject(caller, access);
 
 // Parameters ---------------------------------------------------------------------------------------
@@ -284,7 +284,8 @@ export type HookTrigger =
   | 'merge_request_hooks'
   | 'job_hooks'
   | 'pipeline_hooks'
-  | 'wiki_page_hooks';
+  | 'wiki_page_hooks'
+  | 'emoji_hooks';
 
 const TRIGGERS: Record<HookTrigger, { flag: HookFlag; header: string }> = {
   push_hooks: { flag: 'push_events', header: 'Push Hook' },
@@ -297,6 +298,7 @@ const TRIGGERS: Record<HookTrigger, { flag: HookFlag; header: string }> = {
   job_hooks: { flag: 'job_events', header: 'Job Hook' },
   pipeline_hooks: { flag: 'pipeline_events', header: 'Pipeline Hook' },
   wiki_page_hooks: { flag: 'wiki_page_events', header: 'Wiki Page Hook' },
+  emoji_hooks: { flag: 'emoji_events', header: 'Emoji Hook' },
 };
 
 export const HOOK_TRIGGERS = Object.keys(TRIGGERS) as HookTrigger[];

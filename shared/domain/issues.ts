@@ -1,5 +1,12 @@
 /** Project issues: the stored shape, the changes a request makes and the entity GitLab presents. */
 import { validationFailed } from './errors.ts';
+import { labelsMatch } from './labels.ts';
+import {
+  carriesMatchingMilestone,
+  issuableMilestone,
+  type Milestone,
+  type MilestoneMatch,
+} from './milestones.ts';
 import type { Project } from './projects.ts';
 import { type User, userBasicOrGhost } from './users.ts';
 
@@ -27,6 +34,11 @@ export interface Issue {
   updated_by_id?: number;
   /** Counted by ADD in the same transaction as each note (see store/issuables/notes.ts). */
   user_notes_count: number;
+  /** Its `thumbsup` and `thumbsdown` awards, counted with each award (store/issuables/award-emoji.ts). */
+  upvotes?: number;
+  downvotes?: number;
+  /** The milestone it carries (its project's or a group's above it), read with the issue when shown. */
+  milestone_id?: number | null;
 }
 
 /** GitLab's Issue validates its title to 255 characters and its description to 1,000,000. */
@@ -43,6 +55,8 @@ export interface IssueFields {
   assignee_id?: number;
   due_date?: string;
   discussion_locked?: boolean;
+  /** A milestone the project may use, or null to remove it (resolved before the fields are set). */
+  milestone_id?: number | null;
 }
 
 /** GitLab's cap on an issue's assignees, and its sentence (`{"message": {"assignees": [...]}}`). */
@@ -81,6 +95,8 @@ export function newIssueFrom(
     due_date: input.due_date ?? null,
     discussion_locked: input.discussion_locked ?? null,
     user_notes_count: 0,
+    // Kept only when set, as an issue without one has never carried the attribute.
+    ...(typeof input.milestone_id === 'number' && { milestone_id: input.milestone_id }),
   };
 }
 
@@ -90,7 +106,14 @@ export const uniqueLabels = (labels: readonly string[]) => [
 ];
 
 /** Parameters only reporters and up set (others' are dropped, as GitLab's services do). */
-const METADATA = ['labels', 'assignee_ids', 'assignee_id', 'due_date', 'discussion_locked'] as const;
+const METADATA = [
+  'labels',
+  'assignee_ids',
+  'assignee_id',
+  'due_date',
+  'discussion_locked',
+  'milestone_id',
+] as const;
 
 /** The fields a caller may set: without the metadata unless they may set it. */
 export function settableIssueFields<T extends IssueFields>(input: T, setsMetadata: boolean): T {
@@ -111,6 +134,7 @@ export function issueChanges(input: IssueFields): Partial<Issue> {
   if (assignees !== undefined) changes.assignee_ids = assignees;
   if (input.due_date !== undefined) changes.due_date = input.due_date;
   if (input.discussion_locked !== undefined) changes.discussion_locked = input.discussion_locked;
+  if (input.milestone_id !== undefined) changes.milestone_id = input.milestone_id;
   return changes;
 }
 
@@ -122,15 +146,18 @@ export interface IssueFilter {
   author_id?: number;
   assignee_id?: number;
   iids?: number[];
+  /** The `milestone` filter, resolved among the milestones the project may use. */
+  milestones?: MilestoneMatch;
 }
 
 /** Whether an issue passes the list filters other than state (state picks the list read). */
 export function issueMatches(issue: Issue, filter: IssueFilter): boolean {
-  if (filter.labels?.length && !filter.labels.every((label) => issue.labels.includes(label))) return false;
+  if (!labelsMatch(issue.labels, filter.labels)) return false;
   if (filter.confidential !== undefined && issue.confidential !== filter.confidential) return false;
   if (filter.author_id !== undefined && issue.author_id !== filter.author_id) return false;
   if (filter.assignee_id !== undefined && !issue.assignee_ids.includes(filter.assignee_id)) return false;
   if (filter.iids?.length && !filter.iids.includes(issue.iid)) return false;
+  if (filter.milestones && !carriesMatchingMilestone(issue.milestone_id, filter.milestones)) return false;
   if (filter.search) {
     const term = filter.search.toLowerCase();
     const text = `${issue.title}\n${issue.description ?? ''}`.toLowerCase();
@@ -147,7 +174,8 @@ export const filtersIssues = (filter: IssueFilter) =>
       filter.confidential !== undefined ||
       filter.author_id !== undefined ||
       filter.assignee_id !== undefined ||
-      filter.iids?.length,
+      filter.iids?.length ||
+      filter.milestones,
   );
 
 /** The users an issue shows: its author, assignees and who closed it. */
@@ -162,6 +190,7 @@ export function issueEntity(
   project: Project,
   users: ReadonlyMap<number, User>,
   baseUrl: string,
+  milestones: ReadonlyMap<number, Milestone> = new Map(),
 ) {
   const self = `${baseUrl}/api/v4/projects/${project.id}/issues/${issue.iid}`;
   const assignees = issue.assignee_ids.map((id) => userBasicOrGhost(users, id, baseUrl));
@@ -177,14 +206,14 @@ export function issueEntity(
     closed_at: issue.closed_at,
     closed_by: issue.closed_by_id === null ? null : userBasicOrGhost(users, issue.closed_by_id, baseUrl),
     labels: issue.labels,
-    milestone: null,
+    milestone: issuableMilestone(issue.milestone_id, project, milestones, baseUrl),
     assignees,
     author: userBasicOrGhost(users, issue.author_id, baseUrl),
     assignee: assignees[0] ?? null,
     user_notes_count: issue.user_notes_count,
     merge_requests_count: 0,
-    upvotes: 0,
-    downvotes: 0,
+    upvotes: issue.upvotes ?? 0,
+    downvotes: issue.downvotes ?? 0,
     due_date: issue.due_date,
     confidential: issue.confidential,
     discussion_locked: issue.discussion_locked,
@@ -204,4 +233,10 @@ export function issueEntity(
     },
     subscribed: false,
   };
+}
+
+/** GitLab's IssueBasic (lists that are not the issues API's own, such as a milestone's): the Issue entity but `subscribed`. */
+export function issueBasicEntity(...presented: Parameters<typeof issueEntity>) {
+  const { subscribed, ...basic } = issueEntity(...presented);
+  return basic;
 }

@@ -35,6 +35,9 @@ export interface MergeRequest {
   updated_by_id?: number;
   /** Counted by ADD in the same transaction as each note (see store/issuables/notes.ts). */
   user_notes_count: number;
+  /** Its `thumbsup` and `thumbsdown` awards, counted with each award (store/issuables/award-emoji.ts). */
+  upvotes?: number;
+  downvotes?: number;
 }
 
 /** GitLab's Issuable validates titles to 255 characters; descriptions are held to 1,000,000. */
@@ -229,7 +232,11 @@ const matchesNothingKept = (wanted: string | undefined) =>
   wanted === undefined || wanted.toLowerCase() === 'none';
 
 /** Whether a merge request passes the list filters other than state (state picks the list read). */
-export function mergeRequestMatches(mr: MergeRequest, filter: MergeRequestFilter, viewerId: number): boolean {
+export function mergeRequestMatches(
+  mr: MergeRequest,
+  filter: MergeRequestFilter,
+  viewerId: number | undefined,
+): boolean {
   if (!labelsMatch(mr.labels, filter.labels)) return false;
   if (!matchesNothingKept(filter.milestone)) return false;
   if (!matchesNothingKept(filter.my_reaction_emoji)) return false;
@@ -245,7 +252,7 @@ export function mergeRequestMatches(mr: MergeRequest, filter: MergeRequestFilter
   if (filter.updated_before !== undefined && mr.updated_at > filter.updated_before) return false;
   const scope = filter.scope?.replace(/-/g, '_');
   if (scope === 'created_by_me' && mr.author_id !== viewerId) return false;
-  if (scope === 'assigned_to_me' && !mr.assignee_ids.includes(viewerId)) return false;
+  if (scope === 'assigned_to_me' && !mr.assignee_ids.some((id) => id === viewerId)) return false;
   if (filter.search) {
     const term = filter.search.toLowerCase();
     const text = `${mr.title}\n${mr.description ?? ''}`.toLowerCase();
@@ -329,8 +336,8 @@ export function mergeRequestBasic(
     target_branch: mr.target_branch,
     source_branch: mr.source_branch,
     user_notes_count: mr.user_notes_count,
-    upvotes: 0,
-    downvotes: 0,
+    upvotes: mr.upvotes ?? 0,
+    downvotes: mr.downvotes ?? 0,
     author: userBasicOrGhost(users, mr.author_id, baseUrl),
     assignee: assignees[0] ?? null,
     assignees,
@@ -367,11 +374,11 @@ export function mergeRequestEntity(
   project: Project,
   users: ReadonlyMap<number, User>,
   baseUrl: string,
-  viewerId: number,
+  viewerId: number | undefined,
 ) {
   return {
     ...mergeRequestBasic(mr, project, users, baseUrl),
-    subscribed: mr.author_id === viewerId || mr.assignee_ids.includes(viewerId),
+    subscribed: mr.author_id === viewerId || mr.assignee_ids.some((id) => id === viewerId),
     changes_count: null,
     latest_build_started_at: null,
     latest_build_finished_at: null,

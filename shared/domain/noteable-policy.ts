@@ -9,53 +9,70 @@ import type { Note } from './notes.ts';
 import { effectiveAccess, type Project, type ProjectAccess } from './projects.ts';
 import type { Caller } from './users.ts';
 
-/** A caller in a project they can read (the project loader has checked that). */
+/**
+ * A reader in a project they can read (the project loader has checked that): a signed-in caller,
+ * or none on the GET routes anonymous callers may use (public projects only). Anonymous readers
+ * never act: every rule below about acting refuses them.
+ */
 export interface InProject {
   project: Project;
-  caller: Caller;
+  caller: Caller | undefined;
   access: ProjectAccess;
 }
 
-/** A caller in a group they can read, with their inherited level. */
+/** A reader in a group they can read, with their inherited level (0 when anonymous). */
 export interface InGroup {
-  caller: Caller;
+  caller: Caller | undefined;
   access: number;
 }
 
-const level = ({ caller, access }: InProject) => (caller.admin ? ACCESS.owner : effectiveAccess(access));
+const level = ({ caller, access }: InProject) => (caller?.admin ? ACCESS.owner : effectiveAccess(access));
+
+/** Whether the reader is the given user (never when anonymous). */
+const isUser = ({ caller }: { caller: Caller | undefined }, userId: number) =>
+  caller !== undefined && caller.id === userId;
 
 /** An archived project is read-only: its issues, merge requests, snippets and notes stay as they are. */
 const writable = ({ project }: InProject) => !project.archived;
 
 /** Signed-in readers of a public or internal project act as guests (GitLab's public access). */
 const guestOrPublic = (context: InProject) =>
-  level(context) >= ACCESS.guest || visibleWithoutMembership(context.project.visibility, context.caller);
+  context.caller !== undefined &&
+  (level(context) >= ACCESS.guest || visibleWithoutMembership(context.project.visibility, context.caller));
+
+/** Its author or an assignee (GitLab's IssuablePolicy `assignee_or_author`); never an anonymous reader. */
+const authorOrAssignee = (
+  context: InProject,
+  issuable: { author_id: number; assignee_ids: readonly number[] },
+) =>
+  isUser(context, issuable.author_id) ||
+  issuable.assignee_ids.some((assigneeId) => isUser(context, assigneeId));
 
 // Issues -----------------------------------------------------------------------------------------
 
-/** Confidential issues: reporters and up, the author and the assignees. */
+/** Confidential issues: reporters and up, the author and the assignees (never anonymous readers). */
 export function canReadIssue(context: InProject, issue: Issue): boolean {
   if (!context.project.issues_enabled) return false;
   if (!issue.confidential) return true;
-  return (
-    level(context) >= ACCESS.reporter ||
-    issue.author_id === context.caller.id ||
-    issue.assignee_ids.includes(context.caller.id)
-  );
+  return level(context) >= ACCESS.reporter || authorOrAssignee(context, issue);
 }
 
 /** Whether the caller sees confidential issues in lists without being their author or assignee. */
 export const seesConfidentialIssues = (context: InProject) => level(context) >= ACCESS.reporter;
+
+/**
+ * Whom a list hides confidential issues from: nobody (undefined) when the reader sees them all,
+ * else the reader by id (their own stay listed), or an anonymous reader (hidden all).
+ */
+export const confidentialIssuesHiddenFrom = (context: InProject): number | 'anonymous' | undefined =>
+  seesConfidentialIssues(context) ? undefined : (context.caller?.id ?? 'anonymous');
 
 export const mayCreateIssue = (context: InProject) =>
   writable(context) && context.project.issues_enabled && guestOrPublic(context);
 
 /** Reporters and up, or the issue's author or an assignee. */
 export const mayUpdateIssue = (context: InProject & { issue: Issue }) =>
-  writable(context) &&
-  (level(context) >= ACCESS.reporter ||
-    context.issue.author_id === context.caller.id ||
-    context.issue.assignee_ids.includes(context.caller.id));
+  writable(context) && (level(context) >= ACCESS.reporter || authorOrAssignee(context, context.issue));
 
 /** Whether issues are listed at all (a project with issues switched off lists none). */
 export const listsIssues = (context: InProject) => context.project.issues_enabled;
@@ -80,10 +97,6 @@ interface MergeRequestPeople {
   assignee_ids: readonly number[];
   discussion_locked: boolean | null;
 }
-
-/** Its author or an assignee (GitLab's IssuablePolicy `assignee_or_author`). */
-const authorOrAssignee = ({ caller }: InProject, mr: MergeRequestPeople) =>
-  mr.author_id === caller.id || mr.assignee_ids.includes(caller.id);
 
 /** Reporters and up, or anyone a public or internal project lets read without membership. */
 export const canReadMergeRequests = (context: InProject) =>
@@ -129,7 +142,7 @@ export function canReadSnippet(
   snippet: { visibility: Visibility; author_id: number },
 ): boolean {
   if (!context.project.snippets_enabled) return false;
-  if (level(context) >= ACCESS.guest || snippet.author_id === context.caller.id) return true;
+  if (level(context) >= ACCESS.guest || isUser(context, snippet.author_id)) return true;
   return visibleWithoutMembership(snippet.visibility, context.caller);
 }
 
@@ -142,13 +155,14 @@ export const mayCreateSnippet = (context: InProject) =>
  */
 export const mayAdminSnippet = (context: InProject & { authorId: number; visibility: Visibility }) =>
   writable(context) &&
+  context.caller !== undefined &&
   (context.caller.admin ||
-    context.authorId === context.caller.id ||
+    isUser(context, context.authorId) ||
     (level(context) >= ACCESS.maintainer && context.visibility !== 'internal'));
 
 // Epics ------------------------------------------------------------------------------------------
 
-const groupLevel = ({ caller, access }: InGroup) => (caller.admin ? ACCESS.owner : access);
+const groupLevel = ({ caller, access }: InGroup) => (caller?.admin ? ACCESS.owner : access);
 
 /**
  * GitLab's GroupPolicy gives `create_epic`, `admin_epic` and `update_epic` to reporters and up and
@@ -170,8 +184,8 @@ export const mayCreateNote = (context: InProject) => writable(context) && guestO
 export const mayChangeProjectNote = (context: InProject & { note: Note }) =>
   writable(context) &&
   !context.note.system &&
-  (context.note.author_id === context.caller.id || level(context) >= ACCESS.maintainer);
+  (isUser(context, context.note.author_id) || level(context) >= ACCESS.maintainer);
 
 export const mayChangeEpicNote = (context: InGroup & { note: Note }) =>
   !context.note.system &&
-  (context.note.author_id === context.caller.id || groupLevel(context) >= ACCESS.maintainer);
+  (isUser(context, context.note.author_id) || groupLevel(context) >= ACCESS.maintainer);

@@ -3,6 +3,7 @@
  * and the entities GitLab presents.
  */
 
+import { createHash } from 'node:crypto';
 import { userAvatarUrl } from './avatars.ts';
 import { badRequest } from './errors.ts';
 import type { NoteableType } from './noteables.ts';
@@ -24,7 +25,41 @@ export interface Note {
   updated_at: string;
   /** Who changed it last (absent until a first change); the actor of its webhook events. */
   updated_by_id?: number;
+  /** Its discussion; absent on notes kept before discussions, whose own is derived (discussionIdOf). */
+  discussion_id?: string;
+  /** `DiscussionNote` for a note of a thread; absent for a note that is its own discussion. */
+  type?: 'DiscussionNote';
+  /** A thread's note after its first (the first is listed among the parent's discussions). */
+  reply?: boolean;
+  /** When and by whom a resolvable note was resolved (absent or null: unresolved). */
+  resolved_at?: string | null;
+  resolved_by_id?: number | null;
 }
+
+/**
+ * The discussion id of a note that is its own discussion: 24 hex digits of a digest, then the
+ * note's id in 16, so the note is found from the id and notes kept before discussions read alike.
+ */
+export function individualDiscussionId(noteId: number): string {
+  const digest = createHash('sha1').update(`discussion-${noteId}`).digest('hex').slice(0, 24);
+  return digest + noteId.toString(16).padStart(16, '0');
+}
+
+/** The note an individual discussion id names, when it is one (its digest matching). */
+export function noteIdOfIndividual(discussionId: string): number | undefined {
+  if (!/^[0-9a-f]{40}$/.test(discussionId)) return undefined;
+  const noteId = Number.parseInt(discussionId.slice(24), 16);
+  if (!Number.isSafeInteger(noteId) || noteId < 1) return undefined;
+  return individualDiscussionId(noteId) === discussionId ? noteId : undefined;
+}
+
+/** A note's discussion id: the one it records, or the one it derives as its own discussion. */
+export const discussionIdOf = (note: Pick<Note, 'id' | 'discussion_id'>) =>
+  note.discussion_id ?? individualDiscussionId(note.id);
+
+/** GitLab resolves only the notes of merge request threads (never system notes). */
+export const isResolvable = (note: Note) =>
+  note.type === 'DiscussionNote' && note.noteable_type === 'MergeRequest' && !note.system;
 
 /** GitLab's Note validates its body to this length. */
 export const NOTE_BODY_MAX_LENGTH = 1_000_000;
@@ -91,10 +126,22 @@ export function noteAuthor(user: User | undefined, authorId: number, baseUrl: st
   };
 }
 
+/** Who resolved a note, as GitLab's basic user. */
+function resolverOf(note: Note, users: ReadonlyMap<number, User>, baseUrl: string) {
+  if (note.resolved_by_id === undefined || note.resolved_by_id === null) return null;
+  const {
+    email: _email,
+    created_at: _created,
+    ...basic
+  } = noteAuthor(users.get(note.resolved_by_id), note.resolved_by_id, baseUrl);
+  return basic;
+}
+
 export function noteEntity(note: Note, users: ReadonlyMap<number, User>, baseUrl: string) {
+  const resolvable = isResolvable(note);
   return {
     id: note.id,
-    type: null,
+    type: note.type ?? null,
     body: note.body,
     attachment: null,
     author: noteAuthor(users.get(note.author_id), note.author_id, baseUrl),
@@ -104,7 +151,14 @@ export function noteEntity(note: Note, users: ReadonlyMap<number, User>, baseUrl
     noteable_id: note.noteable_id,
     noteable_type: note.noteable_type,
     noteable_iid: note.noteable_iid,
-    resolvable: false,
+    resolvable,
+    ...(resolvable
+      ? {
+          resolved: Boolean(note.resolved_at),
+          resolved_by: resolverOf(note, users, baseUrl),
+          resolved_at: note.resolved_at ?? null,
+        }
+      : {}),
   };
 }
 
@@ -127,4 +181,8 @@ export const parentNoteEntity = (
 ) => ({ ...noteEntity(note, users, baseUrl), ...parent });
 
 /** The ids of the users a page of notes shows. */
-export const noteAuthorIds = (notes: readonly Note[]) => [...new Set(notes.map((note) => note.author_id))];
+export const noteAuthorIds = (notes: readonly Note[]) => [
+  ...new Set(
+    notes.flatMap((note) => (note.resolved_by_id ? [note.author_id, note.resolved_by_id] : [note.author_id])),
+  ),
+];

@@ -27,6 +27,9 @@ export interface RequestInfo {
   /** The URL path as requested, for Link headers. */
   path: string;
   query: Record<string, unknown>;
+  /** The client's User-Agent header, and the address the request came from (spam records). */
+  userAgent?: string;
+  ip?: string;
 }
 
 export type ApiEvent = APIGatewayProxyEventV2 & { api?: ApiState };

@@ -122,15 +122,25 @@ function besideProject<P extends { id: string | number }, R>(
   return found;
 }
 
+/** A project as a reader sees it: the caller is absent on routes that let anonymous callers read. */
+export interface ReadProject {
+  project: Project;
+  access: ProjectAccess;
+  caller: Caller | undefined;
+}
+
 /**
- * The project named by the `id` parameter. `ahead` reads it in one batch with the credential (and,
- * when this container has seen both, with the caller's memberships): for the hottest read.
- * `alongside` starts a read that needs only the project's id beside those reads; the route
- * receives it (as a promise) only once the project is authorized, anonymous callers included.
+ * The project named by the `id` parameter. `allow` judges acting (anonymous callers never may:
+ * 401); `reads` judges reading a part of the project, anonymous readers included (403 when it
+ * refuses). `ahead` reads it in one batch with the credential (and, when this container has seen
+ * both, with the caller's memberships): for the hottest read. `alongside` starts a read that needs
+ * only the project's id beside those reads; the route receives it (as a promise) only once the
+ * project is authorized, anonymous callers included.
  */
 export function project<P extends { id: string | number }, R = undefined>(
   options: {
     allow?: Rule<LoadedProject<P>, 'maintainer' | 'owner' | 'admin'>;
+    reads?: (reading: ReadProject) => boolean;
     ahead?: boolean;
     alongside?: BesideProject<P, R>;
   } = {},
@@ -149,6 +159,7 @@ export function project<P extends { id: string | number }, R = undefined>(
     },
     authorize: async (reads, reader, params) => {
       const loaded = await readableProject(reads, reader);
+      if (options.reads && !options.reads({ ...loaded, caller: reader.caller })) throw forbidden();
       if (options.allow !== undefined) {
         const resource = { ...loaded, caller: actor(reader.caller), params };
         enforce(options.allow, resource, (level) =>
@@ -267,8 +278,17 @@ export function optionalGroup<P, K extends keyof P>(
 export interface InProjectOptions<P, R, L> {
   /** Started as soon as the project's id is known: with the credential's read for a numeric id. */
   read: (projectId: number, params: P) => Promise<R>;
-  /** The caller's view of what was read (404 for what they cannot see, 403 for what they may not do). */
-  decide: (loaded: { project: Project; access: ProjectAccess; caller: Caller; params: P; found: R }) => L;
+  /**
+   * The reader's view of what was read (404 for what they cannot see, 403 for what they may not
+   * do); the caller is absent only on routes that let anonymous callers read.
+   */
+  decide: (loaded: {
+    project: Project;
+    access: ProjectAccess;
+    caller: Caller | undefined;
+    params: P;
+    found: R;
+  }) => L;
 }
 
 /**
@@ -294,7 +314,7 @@ export function inProject<P extends { id: string | number }, R, L>(
       const loaded = await readableProject(reads.project, reader);
       const decided = options.decide({
         ...loaded,
-        caller: actor(reader.caller),
+        caller: reader.caller,
         params,
         found: await reads.found,
       });
@@ -306,7 +326,7 @@ export function inProject<P extends { id: string | number }, R, L>(
 /** What a route reads of a group besides the group, decided once the caller's access is known. */
 export interface InGroupOptions<P, R, L> {
   read: (groupId: number, params: P) => Promise<R>;
-  decide: (loaded: { group: Group; access: number; caller: Caller; params: P; found: R }) => L;
+  decide: (loaded: { group: Group; access: number; caller: Caller | undefined; params: P; found: R }) => L;
 }
 
 /** The group named by `id` and something kept under its id (an epic, its notes), as inProject. */
@@ -329,7 +349,7 @@ export function inGroup<P extends { id: string | number }, R, L>(
       const loaded = await readableGroup(reads.group, reader);
       const decided = options.decide({
         ...loaded,
-        caller: actor(reader.caller),
+        caller: reader.caller,
         params,
         found: await reads.found,
       });

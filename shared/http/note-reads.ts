@@ -70,10 +70,29 @@ export interface Noteable<T extends { notes_count: number }> {
   note: (
     change?: boolean,
   ) => Loader<ById & { note_id: number }, { parent: T; note: StoredNote; users: Users }>;
+  /**
+   * The parent with `read` of its partition done beside it (the discussion routes), and what the
+   * caller may do with its notes.
+   */
+  reading: <P extends ById, R>(
+    read: (partition: string, params: P) => Promise<R>,
+  ) => Loader<P, { parent: T; found: R } & NoteActs>;
   /** The parent a new note on it records. */
   asParent: (parent: T) => NoteParent;
   /** What it adds to its notes' single read (and to the answer to a one-award-emoji note); none: the Note alone. */
   shown?: (parent: T) => NoteParentFields;
+}
+
+/** What the caller may do with a parent's notes, as its kind decides. */
+interface NoteActs {
+  /** Whether they may note on it. */
+  creates: boolean;
+  /** Whether their `created_at` is honoured. */
+  backdate: boolean;
+  /** Whether they may edit or delete a note of it. */
+  changes: (note: Note) => boolean;
+  /** Whether they may resolve its threads. */
+  resolves: boolean;
 }
 
 /** What every parent kind declares beside how it is found and who may act. */
@@ -92,6 +111,8 @@ interface ProjectNoteableSpec<T extends { notes_count: number }, P extends ById>
   mayChange?: (context: InProject & { note: Note }) => boolean;
   /** Whose `created_at` on a new note is honoured: by default owners' and admins'. */
   mayBackdate?: (context: InProject) => boolean;
+  /** Who resolves its threads; nobody where they are not resolvable. */
+  mayResolve?: (context: InProject, parent: T) => boolean;
 }
 
 /**
@@ -115,6 +136,25 @@ export function projectNoteable<T extends { notes_count: number }, P extends ByI
         read: (projectId, params: P & NotesListParams) =>
           Promise.all([spec.read(projectId, params), notesPageOf(spec.partition(projectId, params), params)]),
         decide: ({ found: [read, page], ...context }) => ({ parent: visible(context, read), ...page }),
+      }),
+    reading: (read) =>
+      inProject({
+        read: (projectId, params) =>
+          Promise.all([
+            spec.read(projectId, params as unknown as P),
+            read(spec.partition(projectId, params as unknown as P), params),
+          ]),
+        decide: ({ found: [stored, found], ...context }) => {
+          const parent = visible(context, stored);
+          return {
+            parent,
+            found,
+            creates: spec.mayCreate(context, parent),
+            backdate: backdates(context),
+            changes: (note: Note) => mayChange({ ...context, note }),
+            resolves: spec.mayResolve?.(context, parent) ?? false,
+          };
+        },
       }),
     toNote: () =>
       inProject({
@@ -189,6 +229,25 @@ export function groupNoteable<T extends { notes_count: number }, P extends ById>
         decide: ({ found: read }) => {
           if (!read) throw recordNotFound();
           return read;
+        },
+      }),
+    reading: (read) =>
+      inGroup({
+        read: (groupId, params) =>
+          withParent(groupId, params as unknown as P, async (partition) => ({
+            found: await read(partition, params),
+          })),
+        decide: ({ found: stored, ...context }) => {
+          if (!stored) throw recordNotFound();
+          const { parent } = stored;
+          return {
+            parent,
+            found: stored.found,
+            creates: spec.mayCreate?.(context, parent) ?? true,
+            backdate: spec.mayBackdate(context),
+            changes: (note: Note) => spec.mayChange({ ...context, note }),
+            resolves: false,
+          };
         },
       }),
     toNote: () =>

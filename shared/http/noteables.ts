@@ -7,6 +7,7 @@
  * store (store/table/noteable-keys.ts) and, if its notes reach hooks, store/hooks/hook-changes.ts.
  */
 import type { Context } from 'aws-lambda';
+import { mayResolveMergeRequestNotes } from '#domain/discussions.ts';
 import { routeNotFound } from '#domain/errors.ts';
 import {
   canReadIssue,
@@ -60,6 +61,7 @@ const mergeRequestNoteable = projectNoteable({
     notePartitionOf('MergeRequest', { project_id: projectId, iid: params.merge_request_iid }),
   visible: canReadMergeRequest,
   mayCreate: (context, mergeRequest) => mayCreateMergeRequestNote({ ...context, mergeRequest }),
+  mayResolve: mayResolveMergeRequestNotes,
   asParent: mergeRequestAsParent,
 });
 

@@ -126,6 +126,8 @@ const parseParams = (): MiddlewareObj<ApiEvent, Response> => ({
       baseUrl: baseUrlOf(event),
       path: event.rawPath ?? event.requestContext?.http?.path ?? '/',
       query: parseQueryString(event.rawQueryString),
+      userAgent: headerValue(event.headers, 'user-agent') ?? event.requestContext?.http?.userAgent,
+      ip: event.requestContext?.http?.sourceIp,
     };
   },
 });

@@ -74,3 +74,18 @@ export const snippetContent = <P extends SnippetParams>() =>
       content: found.content,
     }),
   });
+
+/**
+ * The client that created the snippet named by `snippet_id` (admins only, which the route decides
+ * first): GitLab finds the project's snippet with `find_by!` whoever may read it, so a miss is
+ * `404 Not found`; then `404 UserAgentDetail Not Found` when none was kept.
+ */
+export const snippetUserAgentDetail = <P extends SnippetParams>() =>
+  inProject({
+    read: (_projectId, params: P) => readSnippet(params.snippet_id),
+    decide: ({ found, project }) => {
+      if (found?.project_id !== project.id) throw recordNotFound();
+      if (!found.user_agent_detail) throw notFound('UserAgentDetail');
+      return { detail: found.user_agent_detail };
+    },
+  });

@@ -178,7 +178,7 @@ const group = v.strictObject({
 
 const note = v.strictObject({
   id: count,
-  type: v.null(),
+  type: v.nullable(v.picklist(['DiscussionNote'])),
   body: text,
   attachment: v.null(),
   author: v.strictObject({
@@ -193,6 +193,10 @@ const note = v.strictObject({
   noteable_type: v.picklist(NOTEABLE_TYPES),
   noteable_iid: v.nullable(count),
   resolvable: v.boolean(),
+  // A resolvable note (a merge request thread's) tells whether, when and by whom it was resolved.
+  resolved: v.optional(v.boolean()),
+  resolved_by: v.optional(v.nullable(v.strictObject(userBasicFields))),
+  resolved_at: v.optional(nullableText),
   // A snippet's or an epic's note read alone carries its parent's title, file name and expiry.
   title: v.optional(text),
   file_name: v.optional(nullableText),

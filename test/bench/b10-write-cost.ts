@@ -212,6 +212,12 @@ export async function runB10(bench: BenchRuntime, options: B10Options): Promise<
         content: 'the build passes locally but the pipeline times out on the integration stage',
         visibility: 'public',
       });
+    const personalSnippet = () => ({
+      title: name('snippet'),
+      file_name: 'bench.txt',
+      content: 'the build passes locally but the pipeline times out on the integration stage',
+      visibility: 'public',
+    });
     const newEpic = () =>
       ok<{ id: number; iid: number }>('POST', `/groups/${group.id}/epics`, { title: name('epic') });
     const noteBody = (what: string) =>
@@ -661,6 +667,23 @@ export async function runB10(bench: BenchRuntime, options: B10Options): Promise<
       {
         route: 'DELETE /projects/:id/snippets/:snippet_id/notes/:note_id',
         prepare: async () => req('DELETE', `${noteables.snippet}/${(await newNote(noteables.snippet)).id}`),
+      },
+      // Personal snippets: a visibility change moves the snippet between two counted lists.
+      {
+        route: 'POST /snippets',
+        prepare: async () => req('POST', '/snippets', personalSnippet()),
+      },
+      {
+        route: 'PUT /snippets/:id',
+        prepare: async () =>
+          req('PUT', `/snippets/${(await ok('POST', '/snippets', personalSnippet())).id}`, {
+            visibility: 'private',
+          }),
+      },
+      {
+        route: 'DELETE /snippets/:id',
+        prepare: async () =>
+          req('DELETE', `/snippets/${(await ok('POST', '/snippets', personalSnippet())).id}`),
       },
       {
         route: 'POST /groups/:id/epics',

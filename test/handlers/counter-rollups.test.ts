@@ -132,6 +132,9 @@ const issueRollup = (sequence: number): Item => ({
   ...rollupKey(ISSUE_PK),
   notes_count: 5,
   user_notes_count: 3,
+  // Its votes (award emoji), none on its shards here.
+  upvotes: 0,
+  downvotes: 0,
   position: positionOf(sequence),
 });
 

@@ -47,6 +47,7 @@ import {
   givenCounter,
   givenNextIid,
   givenWorld,
+  groupItem,
   groupKey,
   groupMemberItem,
   type Item,
@@ -70,6 +71,7 @@ import {
   store,
   threadCountItems,
   threadRead,
+  threadRepliesListQuery,
   tokenRead,
   transaction,
   writesSent,
@@ -383,6 +385,14 @@ describe('GET /groups/:id/epics/:epic_iid', () => {
     );
   });
 
+  it('anonymous: a private group → 404 Group Not Found; a public one → 200 Epic', async () => {
+    expect(await invoke(getEpic, 'GET', '/api/v4/groups/3/epics/2')).toEqual(
+      message(404, '404 Group Not Found'),
+    );
+    store(groupItem({ ...platform, visibility: 'public' }));
+    expect(await invoke(getEpic, 'GET', '/api/v4/groups/3/epics/2')).toEqual(ok(epicView()));
+  });
+
   it("another group's epic is not reached through this group's iid", async () => {
     store(iidItem(9, 2, EPIC_ID));
     expect(await invoke(getEpic, 'GET', '/api/v4/groups/9/epics/2', { token: USER_TOKEN })).toEqual(
@@ -502,6 +512,7 @@ describe('GET /groups/:id/epics/:epic_id/notes', () => {
     });
     expect(sentCommands()).toEqual([
       notesQuery(EPIC_ID),
+      threadRepliesListQuery(keys.epic(EPIC_ID).pk),
       resolveBatch(EPIC_ID),
       tokenRead(USER_TOKEN),
       getCommand(groupKey(3)),
@@ -531,12 +542,14 @@ describe('GET /groups/:id/epics/:epic_id/notes', () => {
     });
     expect(sentCommands()).toEqual([
       notesQuery(2, { asc: true, limit: 1 }),
+      threadRepliesListQuery(keys.epic(2).pk, { asc: true, limit: 1 }),
       resolveBatch(2),
       tokenRead(USER_TOKEN),
       getCommand(groupKey(3)),
       ...threadRead(epicKey(EPIC_ID)),
       batchGet(memberKey('GROUP', 3, 2)),
       notesQuery(EPIC_ID, { asc: true, limit: 1 }),
+      threadRepliesListQuery(keys.epic(EPIC_ID).pk, { asc: true, limit: 1 }),
       batchGet(userKey(7)),
     ]);
   });

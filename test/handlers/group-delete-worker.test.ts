@@ -230,6 +230,29 @@ describe('group-delete worker', () => {
       { DeleteCommand: { TableName: TABLE, Key: { pk: keys.group(5).pk, sk: BACKEND_LINK_SK } } },
       // Its LDAP sync state.
       { DeleteCommand: { TableName: TABLE, Key: keys.ldapSyncState(5) } },
+      // Its labels, their titles and subscriptions, in one read of its partition (it has none).
+      {
+        QueryCommand: {
+          TableName: TABLE,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.group(5).pk, ':prefix': 'LABEL' },
+          ProjectionExpression: 'pk, sk',
+          ConsistentRead: true,
+          ExclusiveStartKey: undefined,
+        },
+      },
+      // Its milestones (none here) and their titles, then its iid counter.
+      {
+        QueryCommand: {
+          TableName: TABLE,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.group(5).pk, ':prefix': 'MILESTONE' },
+          ProjectionExpression: 'pk, sk',
+          ConsistentRead: true,
+          ExclusiveStartKey: undefined,
+        },
+      },
+      { DeleteCommand: { TableName: TABLE, Key: keys.groupIids(5) } },
       listQuery(lists.groupMembers(5)),
       transaction(
         deleteExisting(memberKey('GROUP', 5, 7)),

@@ -170,6 +170,17 @@ const warmContainer = () => {
 const notesQuery = (options: { limit?: number; asc?: boolean; order?: 'created_at' | 'updated_at' } = {}) =>
   notesListQuery(ISSUE_PK, options);
 
+/** The head of the issue's thread replies, read beside its notes (the notes list merges the two). */
+const threadRepliesQuery = () => {
+  const { QueryCommand } = notesQuery();
+  return {
+    QueryCommand: {
+      ...QueryCommand,
+      ExpressionAttributeValues: { ':partition': lists.threadRepliesOf(ISSUE_PK).partition },
+    },
+  };
+};
+
 /** The issue read by key: its item and its counter shards, side by side. */
 const issueRead = threadRead(issueKey);
 
@@ -214,6 +225,7 @@ describe('GET /projects/:id/issues/:issue_iid/notes', () => {
       aliceOnApi,
       ...issueRead,
       notesQuery(),
+      threadRepliesQuery(),
       batchGet(userKey(2), userKey(1)),
     ]);
   });
@@ -640,6 +652,18 @@ describe('edits and removals of a note whose body is in parts', () => {
   });
 });
 
+/** The read of a note's award emoji (and what keeps them unique) for their removal with it. */
+const awardsOfNoteQuery = (noteId: number) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': ISSUE_PK, ':prefix': `AWARD#NOTE#${pad(noteId)}#` },
+    ProjectionExpression: 'pk, sk',
+    ConsistentRead: true,
+    ExclusiveStartKey: undefined,
+  },
+});
+
 describe('DELETE /projects/:id/issues/:issue_iid/notes/:note_id', () => {
   it('removes the note and counts it off the issue in one transaction → 204', async () => {
     expect(await invoke(deleteNote, 'DELETE', `${path}/41`, { token: USER_TOKEN })).toEqual({
@@ -653,6 +677,8 @@ describe('DELETE /projects/:id/issues/:issue_iid/notes/:note_id', () => {
       getCommand(noteKey(41)),
       batchGet(userKey(1)),
       transaction(noteRemoval(noteKey(41)), countOnIssue(-1)),
+      // Its award emoji go after it.
+      awardsOfNoteQuery(41),
     ]);
   });
 

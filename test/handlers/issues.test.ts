@@ -9,10 +9,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { readAhead } from '#store/access/read-ahead.ts';
 import { keys } from '#store/table/keys.ts';
 import { lists } from '#store/table/list-keys.ts';
+import { handler as closedBy } from '../../functions/issues/closed-by.ts';
 import { handler as createIssue } from '../../functions/issues/create.ts';
 import { handler as deleteIssue } from '../../functions/issues/delete.ts';
 import { handler as getIssue } from '../../functions/issues/get.ts';
+import { handler as participants } from '../../functions/issues/participants.ts';
 import { handler as updateIssue } from '../../functions/issues/update.ts';
+import { handler as userAgentDetail } from '../../functions/issues/user-agent-detail.ts';
 import { invoke } from '../support/events.ts';
 import {
   ADMIN_TOKEN,
@@ -57,6 +60,7 @@ import {
   notesOn,
   ok,
   PROJECT_NOT_FOUND,
+  pageHeaders,
   projectCount,
   projectIidsKey,
   projectItem,
@@ -203,6 +207,34 @@ beforeEach(() => {
   store(issueItem(), ...ISSUE_COUNTS);
 });
 
+/** Labels the project has already (so naming them creates none), and the reads that find them. */
+const givenProjectLabels = (...titles: string[]) =>
+  store(
+    ...titles.map((title, index) => ({
+      ...keys.label('PROJECT#42', 900 + index),
+      kind: 'label',
+      id: 900 + index,
+      title,
+      color: '#428BCA',
+      description: null,
+      priority: null,
+      owner_kind: 'project',
+      owner_id: 42,
+      created_at: CREATED,
+      updated_at: CREATED,
+    })),
+  );
+const labelReads = ['PROJECT#42', 'GROUP#3', 'GROUP#5'].map((pk) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': 'LABEL#' },
+    ProjectionExpression: undefined,
+    ConsistentRead: true,
+    ExclusiveStartKey: undefined,
+  },
+}));
+
 /** Makes bob a member of api at this level. */
 const bobOnApi = (level: number) => store(projectMemberItem(42, { userId: 7, level }));
 
@@ -242,6 +274,8 @@ describe('POST /projects/:id/issues', () => {
     created_at: NOW,
     updated_at: NOW,
     notes_count: 0,
+    // The client the test requests name (test/support/events.ts), kept for user_agent_detail.
+    user_agent_detail: { user_agent: 'vitest', ip_address: '203.0.113.10', akismet_submitted: false },
     ...fields,
   });
   const view = (iid: number, fields: Item = {}) =>
@@ -278,8 +312,9 @@ describe('POST /projects/:id/issues', () => {
     assignee_ids: [7, 99, 7],
     due_date: '2027-01-31',
   };
-  /** What a creation takes besides the request's own reads: the iid, then the id block. */
-  const creationReads = [iidRead, counterReservation('issue')];
+  /** What a creation takes besides the request's own reads: its labels, the iid, then the id block. */
+  const creationReads = [...labelReads, iidRead, counterReservation('issue')];
+  beforeEach(() => givenProjectLabels('bug', 'ui'));
 
   it("takes the project's next iid, then counts both lists and open_issues_count in one transaction → 201", async () => {
     takesIid(4);
@@ -484,10 +519,97 @@ describe('GET /projects/:id/issues/:issue_iid', () => {
     );
   });
 
-  it('anonymous → 401', async () => {
+  it('anonymous: a private project → 404 Project Not Found, its issue never handed on', async () => {
     expect(await invoke(getIssue, 'GET', `/api/v4/projects/42/issues/${ISSUE_IID}`)).toEqual(
-      message(401, '401 Unauthorized'),
+      PROJECT_NOT_FOUND,
     );
+  });
+
+  it('anonymous: an issue of a public project → 200, no membership read; a confidential one → 404', async () => {
+    store(projectItem({ ...api, visibility: 'public' }));
+    expect(await invoke(getIssue, 'GET', `/api/v4/projects/42/issues/${ISSUE_IID}`)).toEqual(ok(issueView()));
+    expect(sentCommands().some((command) => JSON.stringify(command).includes('MEMBER#'))).toBe(false);
+    store(issueItem({ ...issueRecord, confidential: true }));
+    expect(await invoke(getIssue, 'GET', `/api/v4/projects/42/issues/${ISSUE_IID}`)).toEqual(NOT_FOUND);
+  });
+});
+
+// Small reads around an issue -------------------------------------------------------------------------
+
+describe('GET /projects/:id/issues/:issue_iid/participants', () => {
+  const path = `/api/v4/projects/42/issues/${ISSUE_IID}/participants`;
+  const noteOf = notesOn(noteParents.issue(42, ISSUE_IID, ISSUE_ID));
+  const note = (id: number, authorId: number, system = false) =>
+    noteOf.item({ id, body: `note ${id}`, author_id: authorId, system, created_at: NOW, updated_at: NOW });
+
+  it('the author, the assignees, then the authors of its notes (not of system notes), each once → 200', async () => {
+    store(note(901, 7), note(902, 5, true), note(903, 2), note(904, 1), note(905, 7));
+    expect(await invoke(participants, 'GET', path, { token: USER_TOKEN })).toEqual({
+      statusCode: 200,
+      headers: pageHeaders(path, 3),
+      body: [basicView(aliceUser), basicView(bobUser), basicView(rootUser)],
+    });
+    // The notes' authors come from the issue's partition, only the attributes naming them.
+    expect(sentCommands()).toContainEqual({
+      QueryCommand: {
+        TableName: TABLE,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': ISSUE_PK, ':prefix': 'NOTE#' },
+        ExpressionAttributeNames: { '#kind': 'kind', '#system': 'system', '#author': 'author_id' },
+        ProjectionExpression: '#kind, #system, #author',
+      },
+    });
+  });
+
+  it('the author of a system note alone is no participant; a confidential issue → 404 for a guest', async () => {
+    store(note(902, 1, true));
+    expect(await invoke(participants, 'GET', path, { token: USER_TOKEN })).toEqual({
+      statusCode: 200,
+      headers: pageHeaders(path, 2),
+      body: [basicView(aliceUser), basicView(bobUser)],
+    });
+    store(issueItem({ ...issueRecord, confidential: true, assignee_ids: [] }));
+    bobOnApi(10);
+    expect(await invoke(participants, 'GET', path, { token: BOB_TOKEN })).toEqual(NOT_FOUND);
+  });
+
+  it('anonymous: a private project → 404 Project Not Found', async () => {
+    expect(await invoke(participants, 'GET', path)).toEqual(PROJECT_NOT_FOUND);
+  });
+});
+
+describe('GET /projects/:id/issues/:issue_iid/closed_by', () => {
+  it('a readable issue → 200 [] with pagination headers; an unknown one → 404 Not found', async () => {
+    const path = `/api/v4/projects/42/issues/${ISSUE_IID}/closed_by`;
+    expect(await invoke(closedBy, 'GET', path, { token: USER_TOKEN })).toEqual({
+      statusCode: 200,
+      headers: pageHeaders(path, 0),
+      body: [],
+    });
+    expect(
+      await invoke(closedBy, 'GET', '/api/v4/projects/42/issues/9/closed_by', { token: USER_TOKEN }),
+    ).toEqual(NOT_FOUND);
+  });
+});
+
+describe('GET /projects/:id/issues/:issue_iid/user_agent_detail', () => {
+  const path = `/api/v4/projects/42/issues/${ISSUE_IID}/user_agent_detail`;
+  const detail = { user_agent: 'curl/8.5.0', ip_address: '198.51.100.7', akismet_submitted: false };
+
+  it('an admin reads the client that created the issue → 200', async () => {
+    store(issueItem({ ...issueRecord, user_agent_detail: detail }));
+    expect(await invoke(userAgentDetail, 'GET', path, { token: ADMIN_TOKEN })).toEqual(ok(detail));
+  });
+
+  it('an issue created before clients were kept → 404 UserAgentDetail Not Found', async () => {
+    expect(await invoke(userAgentDetail, 'GET', path, { token: ADMIN_TOKEN })).toEqual(
+      message(404, '404 UserAgentDetail Not Found'),
+    );
+  });
+
+  it('the project owner → 403, anonymous → 401, before the issue is read', async () => {
+    expect(await invoke(userAgentDetail, 'GET', path, { token: USER_TOKEN })).toEqual(FORBIDDEN);
+    expect(await invoke(userAgentDetail, 'GET', path)).toEqual(message(401, '401 Unauthorized'));
   });
 });
 
@@ -569,6 +691,7 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
 
   it('a close that lost to another close reads the issue again and only writes the fields', async () => {
     givenCounter('note', 80);
+    givenProjectLabels('fixed');
     const closedByRoot = { ...issueRecord, state: 'closed', closed_at: UPDATED, closed_by_id: 1 };
     ddb
       .on(TransactWriteCommand)

@@ -76,6 +76,7 @@ import {
   store,
   threadCountItems,
   threadRead,
+  threadRepliesListQuery,
   transaction,
   writesSent,
 } from './resource-fixtures.ts';
@@ -251,6 +252,34 @@ const bobOnApi = (level: number) => store(projectMemberItem(42, { userId: 7, lev
 
 // Merge requests ------------------------------------------------------------------------------------
 
+/** Labels the project has already (so naming them creates none), and the reads that find them. */
+const givenProjectLabels = (...titles: string[]) =>
+  store(
+    ...titles.map((title, index) => ({
+      ...keys.label('PROJECT#42', 900 + index),
+      kind: 'label',
+      id: 900 + index,
+      title,
+      color: '#428BCA',
+      description: null,
+      priority: null,
+      owner_kind: 'project',
+      owner_id: 42,
+      created_at: CREATED,
+      updated_at: CREATED,
+    })),
+  );
+const labelReads = ['PROJECT#42', 'GROUP#3', 'GROUP#5'].map((pk) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': 'LABEL#' },
+    ProjectionExpression: undefined,
+    ConsistentRead: true,
+    ExclusiveStartKey: undefined,
+  },
+}));
+
 describe('POST /projects/:id/merge_requests', () => {
   const newMergeRequest = (iid: number) => {
     const record = {
@@ -324,6 +353,7 @@ describe('POST /projects/:id/merge_requests', () => {
       web_url: `${BASE_URL}/platform/backend/api/merge_requests/${iid}`,
     });
   const json = { title: 'Launch', source_branch: 'launch', target_branch: 'master', labels: 'web,api,web' };
+  beforeEach(() => givenProjectLabels('web', 'api'));
   /** The iid counter's ADD, answered with `iid`. */
   const takesIid = (iid: number) => givenNextIid(projectIidsKey(42), 'merge_request', iid);
   const iidRead = iidTake(projectIidsKey(42), 'merge_request');
@@ -332,6 +362,7 @@ describe('POST /projects/:id/merge_requests', () => {
    * the iid, taken alone before the transaction.
    */
   const creationReads = [
+    ...labelReads,
     counterReservation('merge_request'),
     batchGet(userKey(2), userKey(7), userKey(99)),
     iidRead,
@@ -464,6 +495,15 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid', () => {
       }),
     ).toEqual(FORBIDDEN);
   });
+
+  it('anonymous: a private project → 404 Project Not Found; a public one → 200, subscribed false', async () => {
+    const path = `/api/v4/projects/42/merge_requests/${MR_IID}`;
+    expect(await invoke(getMergeRequest, 'GET', path)).toEqual(PROJECT_NOT_FOUND);
+    store(projectItem({ ...api, visibility: 'public' }));
+    expect(await invoke(getMergeRequest, 'GET', path)).toEqual(ok(mrView({ subscribed: false })));
+    store(projectItem({ ...api, visibility: 'public', merge_requests_enabled: false }));
+    expect(await invoke(getMergeRequest, 'GET', path)).toEqual(FORBIDDEN);
+  });
 });
 
 describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
@@ -589,6 +629,7 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid/notes', () => {
       aliceOnApi,
       ...threadRead(mrKey(42, MR_IID)),
       notesQuery(),
+      threadRepliesListQuery(MR_PK),
       batchGet(userKey(2), userKey(1)),
     ]);
   });

@@ -900,6 +900,20 @@ export const notesListQuery = (
   },
 });
 
+/** The head of a parent's thread replies, read beside its notes list (a notes page merges the two). */
+export const threadRepliesListQuery = (
+  parentPk: string,
+  options: { order?: 'created_at' | 'updated_at'; limit?: number; asc?: boolean } = {},
+) => {
+  const { QueryCommand } = notesListQuery(parentPk, options);
+  return {
+    QueryCommand: {
+      ...QueryCommand,
+      ExpressionAttributeValues: { ':partition': lists.threadRepliesOf(parentPk).partition },
+    },
+  };
+};
+
 /** The list attributes of a note in its parent's notes list (created and updated order only). */
 export const noteListAttributes = (
   parentPk: string,

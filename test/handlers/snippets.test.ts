@@ -15,8 +15,10 @@ import { handler as createSnippet } from '../../functions/snippets/create.ts';
 import { handler as getSnippet } from '../../functions/snippets/get.ts';
 import { handler as rawSnippet } from '../../functions/snippets/raw.ts';
 import { handler as updateSnippet } from '../../functions/snippets/update.ts';
+import { handler as snippetUserAgentDetail } from '../../functions/snippets/user-agent-detail.ts';
 import { apiEvent, invoke, lambdaContext } from '../support/events.ts';
 import {
+  ADMIN_TOKEN,
   CREATED,
   ddb,
   emptyHeaders,
@@ -65,6 +67,7 @@ import {
   store,
   threadCountItems,
   threadRead,
+  threadRepliesListQuery,
   tokenRead,
   transaction,
   writesSent,
@@ -92,7 +95,11 @@ interface SnippetFields {
   content_version: string;
   content?: string;
   content_parts?: number;
+  user_agent_detail?: typeof CLIENT;
 }
+
+/** The client the test requests name (test/support/events.ts), as a creation keeps it. */
+const CLIENT = { user_agent: 'vitest', ip_address: '203.0.113.10', akismet_submitted: false };
 
 function snippetRecord(overrides: Partial<SnippetFields> = {}): SnippetFields {
   return {
@@ -238,6 +245,7 @@ describe('POST /projects/:id/snippets', () => {
       created_at: NOW,
       updated_at: NOW,
       content_version: VERSION,
+      user_agent_detail: CLIENT,
     });
     expect(answer).toEqual(created(snippetView(stored, aliceUser)));
     expect(sentCommands()).toEqual([
@@ -293,6 +301,7 @@ describe('POST /projects/:id/snippets', () => {
       updated_at: NOW,
       content_version: version,
       content_parts: 1,
+      user_agent_detail: CLIENT,
     });
     delete stored.content;
     expect(answer).toEqual(created(snippetView(stored, aliceUser)));
@@ -499,6 +508,61 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
   });
 });
 
+describe('anonymous reads of a public project’s snippets', () => {
+  it('a public snippet and its content → 200; a private one → 404 Not found / 404 Snippet Not Found', async () => {
+    const open = snippetRecord({ id: 502, project_id: 43, author_id: 7, visibility: 'public' });
+    const secret = snippetRecord({ id: 503, project_id: 43, author_id: 7, visibility: 'private' });
+    store(snippetItem(open), snippetItem(secret));
+    expect(await invoke(getSnippet, 'GET', '/api/v4/projects/43/snippets/502')).toEqual(
+      ok(snippetView(open, bobUser)),
+    );
+    const raw = await rawSnippet(apiEvent('GET', '/api/v4/projects/43/snippets/502/raw'), lambdaContext());
+    expect(raw).toEqual({
+      statusCode: 200,
+      headers: {
+        ...emptyHeaders(),
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Security-Policy': "sandbox; default-src 'none'",
+      },
+      body: Buffer.from('echo ship\n').toString('base64'),
+      isBase64Encoded: true,
+    });
+    expect(await invoke(getSnippet, 'GET', '/api/v4/projects/43/snippets/503')).toEqual(NOT_FOUND);
+    expect(await invoke(rawSnippet, 'GET', '/api/v4/projects/43/snippets/503/raw')).toEqual(
+      message(404, '404 Snippet Not Found'),
+    );
+  });
+
+  it('an internal snippet, or any snippet of a private project → 404', async () => {
+    store(
+      snippetItem(snippetRecord({ id: 504, project_id: 43, author_id: 7, visibility: 'internal' })),
+      snippetItem(snippetRecord({ id: 505, project_id: 42, visibility: 'public' })),
+    );
+    expect(await invoke(getSnippet, 'GET', '/api/v4/projects/43/snippets/504')).toEqual(NOT_FOUND);
+    expect(await invoke(getSnippet, 'GET', '/api/v4/projects/42/snippets/505')).toEqual(PROJECT_NOT_FOUND);
+  });
+});
+
+describe('GET /projects/:id/snippets/:snippet_id/user_agent_detail', () => {
+  const path = '/api/v4/projects/42/snippets/500/user_agent_detail';
+
+  it('an admin reads the client that created it → 200; none kept → 404 UserAgentDetail Not Found', async () => {
+    store(snippetItem(snippetRecord({ user_agent_detail: CLIENT })));
+    expect(await invoke(snippetUserAgentDetail, 'GET', path, { token: ADMIN_TOKEN })).toEqual(ok(CLIENT));
+    store(snippetItem(snippetRecord()));
+    expect(await invoke(snippetUserAgentDetail, 'GET', path, { token: ADMIN_TOKEN })).toEqual(
+      message(404, '404 UserAgentDetail Not Found'),
+    );
+  });
+
+  it('a snippet of another project → 404 Not found; a non-admin → 403; anonymous → 401', async () => {
+    store(snippetItem(snippetRecord({ project_id: 43, user_agent_detail: CLIENT })));
+    expect(await invoke(snippetUserAgentDetail, 'GET', path, { token: ADMIN_TOKEN })).toEqual(NOT_FOUND);
+    expect(await invoke(snippetUserAgentDetail, 'GET', path, { token: USER_TOKEN })).toEqual(FORBIDDEN);
+    expect(await invoke(snippetUserAgentDetail, 'GET', path)).toEqual(message(401, '401 Unauthorized'));
+  });
+});
+
 describe('GET /projects/:id/snippets/:snippet_id/raw', () => {
   it('puts long content together from its parts → 200 UTF-8 text/plain, never rendered', async () => {
     const content = `${'line of text\n'.repeat(50_000)}end`;
@@ -571,6 +635,7 @@ describe('notes on a snippet', () => {
       ...aliceReadsApi(),
       ...threadRead(snippetKey(500)),
       notesListQuery(keys.snippet(500).pk),
+      threadRepliesListQuery(keys.snippet(500).pk),
       batchGet(userKey(7), userKey(2)),
     ]);
   });

@@ -23,6 +23,21 @@ const s3 = mockClient(S3Client);
 const tokensQuery = (userId: number, startKey?: Record<string, unknown>) =>
   tokensOfUserQuery(userId, 'id, token_hash', startKey);
 
+/** The Query that reads a user's personal snippets, to remove them. */
+const snippetsQuery = (userId: number) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    IndexName: 'l1-id',
+    KeyConditionExpression: '#list = :partition',
+    ExpressionAttributeNames: { '#list': 'l1' },
+    ExpressionAttributeValues: { ':partition': lists.personalSnippetsOfUser(userId).partition },
+    ScanIndexForward: true,
+    Limit: undefined,
+    ProjectionExpression: 'pk, sk, id',
+    ExclusiveStartKey: undefined,
+  },
+});
+
 const removal = (tokenId: number, hash: string, userId: number) => ({
   TransactWriteCommand: {
     TransactItems: [
@@ -56,6 +71,8 @@ beforeEach(() => {
   s3.reset();
   s3.on(ListObjectsV2Command).resolves({ Contents: [], IsTruncated: false });
   ddb.on(TransactWriteCommand).resolves({});
+  // No personal snippets unless a test says otherwise.
+  ddb.on(QueryCommand, { IndexName: 'l1-id' }).resolves({ Items: [] });
 });
 
 const run = (...records: ReturnType<typeof sqsRecord>[]) =>
@@ -69,7 +86,7 @@ describe('user-cleanup worker', () => {
       sid: '000000000004',
     };
     ddb
-      .on(QueryCommand)
+      .on(QueryCommand, { IndexName: 'l2-id' })
       .resolvesOnce({ Items: [token(3, 'h3'), token(4, 'h4')], LastEvaluatedKey: lastKey })
       .resolvesOnce({ Items: [token(6, 'h6')] });
     expect(await run(sqsRecord('{"userId":7}', 'msg-1'))).toEqual({ batchItemFailures: [] });
@@ -79,6 +96,7 @@ describe('user-cleanup worker', () => {
       removal(4, 'h4', 7),
       { QueryCommand: tokensQuery(7, lastKey) },
       removal(6, 'h6', 7),
+      snippetsQuery(7),
     ]);
   });
 
@@ -96,14 +114,14 @@ describe('user-cleanup worker', () => {
     ]);
   });
 
-  it('a user without tokens needs one query', async () => {
+  it('a user without tokens or snippets needs one query of each', async () => {
     ddb.on(QueryCommand).resolves({ Items: [] });
     expect(await run(sqsRecord('{"userId":12}'))).toEqual({ batchItemFailures: [] });
-    expect(sentCommands()).toEqual([{ QueryCommand: tokensQuery(12) }]);
+    expect(sentCommands()).toEqual([{ QueryCommand: tokensQuery(12) }, snippetsQuery(12)]);
   });
 
   it('is idempotent: a token already removed by an earlier delivery is skipped', async () => {
-    ddb.on(QueryCommand).resolves({ Items: [token(3, 'h3'), token(4, 'h4')] });
+    ddb.on(QueryCommand, { IndexName: 'l2-id' }).resolves({ Items: [token(3, 'h3'), token(4, 'h4')] });
     ddb
       .on(TransactWriteCommand)
       .rejectsOnce(
@@ -124,6 +142,7 @@ describe('user-cleanup worker', () => {
       { QueryCommand: tokensQuery(7) },
       removal(3, 'h3', 7),
       removal(4, 'h4', 7),
+      snippetsQuery(7),
     ]);
   });
 
@@ -166,6 +185,7 @@ describe('user-cleanup worker', () => {
     expect(sentCommands()).toEqual([
       { QueryCommand: tokensQuery(7) },
       removal(3, 'h3', 7),
+      snippetsQuery(7),
       { QueryCommand: tokensQuery(8) },
     ]);
   });

@@ -93,6 +93,8 @@ describe('viewer-request function', () => {
     ['GET', '/api/v4/groups/gitlab-org%2Fsub/projects', {}],
     ['GET', '/api/v4/groups/9/descendant_groups', {}],
     ['GET', '/api/v4/users/7/projects', {}],
+    ['GET', '/api/v4/projects/1/issues', { state: 'opened' }],
+    ['GET', '/api/v4/groups/9/epics', {}],
   ])('lets an anonymous %s %s %j through the cache', (method, uri, query) => {
     expect(bypass({ method, uri, query })).toBeUndefined();
   });
@@ -125,7 +127,7 @@ describe('viewer-request function', () => {
 
   it.each([
     '/api/v4/projects/1',
-    '/api/v4/projects/1/issues',
+    '/api/v4/projects/1/snippets',
     '/api/v4/personal_access_tokens',
     '/api/v4/user',
     '/api/v4/projects/1/uploads/abc/file.png',
@@ -160,7 +162,10 @@ describe('cached routes', () => {
       expect(get.security, apiPath).toContainEqual({});
       expect(get.responses['200'].headers['X-Total'], apiPath).toBeDefined();
     }
-    for (const signedInOnly of ['/api/v4/projects/{id}/issues', '/api/v4/personal_access_tokens']) {
+    expect(edgeCache.cachedListPaths).toEqual(
+      expect.arrayContaining(['/api/v4/projects/{id}/issues', '/api/v4/projects/{id}/merge_requests']),
+    );
+    for (const signedInOnly of ['/api/v4/projects/{id}/snippets', '/api/v4/personal_access_tokens']) {
       expect(edgeCache.cachedListPaths).not.toContain(signedInOnly);
     }
     expect(edgeCache.cachedListPaths).not.toContain('/api/v4/projects/{id}');

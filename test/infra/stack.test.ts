@@ -706,10 +706,11 @@ describe.each(schedules.map((schedule) => [schedule.name, schedule] as const))(
 );
 
 describe('hook-events filters', () => {
-  it('pass INSERT and MODIFY of notes, issues and merge requests only', () => {
+  it('pass INSERT and MODIFY of notes, issues and merge requests, and INSERT of award emoji items only', () => {
     expect(streamConsumers.find((consumer) => consumer.name === 'hook-events')?.filters).toEqual([
       { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { sk: { S: [{ prefix: 'NOTE#' }] } } } },
       { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { sk: { S: ['ISSUE', 'MR'] } } } },
+      { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: 'AWARD#' }] } } } },
     ]);
   });
 });

@@ -745,23 +745,28 @@ const operations: Record<string, Operation> = {
 
 type Expectations = Record<keyof typeof operations, Record<Role, number>>;
 
-/** Who may do what, by role: success statuses, 401, 403, 404 Group Not Found. */
+/**
+ * Who may do what, by role: success statuses, 401, 403, 404 Group Not Found. Anonymous callers
+ * read a public group's epics (list and single) and get 404 for a private group's; everything
+ * else asks them for a token.
+ */
 function expectations(visibility: 'private' | 'public'): Expectations {
   const hidden = visibility === 'private' ? 404 : undefined;
-  const row = (success: number, minimum: Role): Record<Role, number> => {
+  const row = (success: number, minimum: Role, anonymous = 401): Record<Role, number> => {
     const allowedFrom = ROLES.indexOf(minimum);
     return Object.fromEntries(
       ROLES.map((role, index) => {
-        if (role === 'anonymous') return [role, 401];
+        if (role === 'anonymous') return [role, anonymous];
         if (role === 'non-member' && hidden) return [role, hidden];
         return [role, index >= allowedFrom ? success : 403];
       }),
     ) as Record<Role, number>;
   };
   const readers = visibility === 'private' ? 'guest' : 'non-member';
+  const anonymousReads = hidden ?? 200;
   return {
-    list: row(200, readers),
-    get: row(200, readers),
+    list: row(200, readers, anonymousReads),
+    get: row(200, readers, anonymousReads),
     create: row(201, 'reporter'),
     update: row(200, 'reporter'),
     delete: row(204, 'owner'),

@@ -304,7 +304,7 @@ describe('POST /projects/:id/issues', () => {
     expect(await openIssuesCount(fresh.id)).toBe(4);
   });
 
-  it('a private project: non-members get 404 Project Not Found, anonymous callers 401', async () => {
+  it('a private project: non-members get 404 Project Not Found; anonymous callers may not create (401)', async () => {
     const hidden = await createProject(owner, { visibility: 'private' });
     const refused = await api('POST', `/projects/${hidden.id}/issues`, {
       token: stranger.token,
@@ -318,9 +318,9 @@ describe('POST /projects/:id/issues', () => {
     });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toEqual({ message: '401 Unauthorized' });
-    const list = await api('GET', `/projects/${project.id}/issues`, { token: null });
-    expect(list.status).toBe(401);
-    expect(list.body).toEqual({ message: '401 Unauthorized' });
+    const hiddenList = await api('GET', `/projects/${hidden.id}/issues`, { token: null });
+    expect(hiddenList.status).toBe(404);
+    expect(hiddenList.body).toEqual({ message: '404 Project Not Found' });
   });
 
   it('an archived project takes no changes to its issues', async () => {

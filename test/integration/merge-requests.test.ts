@@ -631,14 +631,12 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid', () => {
     expect(bad.body).toEqual({ error: 'merge_request_iid is invalid' });
   });
 
-  it('anonymous → 401 on every route', async () => {
+  it('anonymous → 401 on every route but the reads of a public project', async () => {
     const project = await newProject(owner, 'public');
     await mrIn(project.id, owner.token);
     const base = `/projects/${project.id}/merge_requests`;
     for (const [method, path] of [
-      ['GET', base],
       ['POST', base],
-      ['GET', `${base}/1`],
       ['PUT', `${base}/1`],
       ['DELETE', `${base}/1`],
       ['GET', `${base}/1/notes`],
@@ -648,6 +646,14 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid', () => {
       expect(response.status, `${method} ${path}`).toBe(401);
       expect(response.body).toEqual({ message: '401 Unauthorized' });
     }
+    const list = await api<{ iid: number }[]>('GET', base, { token: null });
+    expect({ status: list.status, iids: list.body.map((mr) => mr.iid) }).toEqual({ status: 200, iids: [1] });
+    const one = await api<{ iid: number; subscribed: boolean }>('GET', `${base}/1`, { token: null });
+    expect({ status: one.status, iid: one.body.iid, subscribed: one.body.subscribed }).toEqual({
+      status: 200,
+      iid: 1,
+      subscribed: false,
+    });
   });
 });
 

@@ -11,8 +11,14 @@
  * confidential issues), note_policy.rb (authors and `admin_note`; system notes are not editable),
  * project_snippet_policy.rb, ee epic_policy.rb and ee group_policy.rb (epics), and lib/api/
  * issues.rb, merge_requests.rb, project_snippets.rb, notes.rb + helpers/notes_helpers.rb, ee
- * epics.rb (which finder or authorize! decides each answer, hence 404 or 403). Every route of this
- * work authenticates first (`before { authenticate! }`): anonymous callers get 401 everywhere.
+ * epics.rb (which finder or authorize! decides each answer, hence 404 or 403). Anonymous callers:
+ * current GitLab authenticates issues and merge requests with `authenticate_non_get!`, so their
+ * GETs (list and single), the single project snippet and its raw content, and epics (list and
+ * single) answer anonymous callers for a public project (group) as for any reader of public data:
+ * what is public is shown, confidential issues and non-public snippets are hidden (404), and an
+ * internal or private project (group) is `404 Project Not Found` (`404 Group Not Found`), as
+ * `find_project!` answers. Everything else (every verb of the notes API, the project snippet list,
+ * every write) authenticates first: 401.
  *
  * The world is built once; each (visibility, caller) cell then runs its requests in order (its own
  * targets for writes, so cells never disturb each other) while all cells run at once.
@@ -45,22 +51,23 @@ type Row = Record<Visibility, readonly Outcome[]>;
 // The expected matrix. Columns, in order:
 //   anonymous  non-member  guest  reporter  developer  maintainer  owner  admin  (author  assignee)
 // "others'" targets were created by another member (a developer who is none of the callers).
-// A private project/group is 404 `Project Not Found` / `Group Not Found` to a non-member.
+// A private project/group is 404 `Project Not Found` / `Group Not Found` to a non-member, and an
+// internal or private one to an anonymous caller (on the GETs that answer them at all).
 // ------------------------------------------------------------------------------------------------
 const MATRIX = {
   // Issues ----------------------------------------------------------------------------------------
   // read_issue: guest_access for members; public_access for any signed-in user of a public or
   // internal project (public_user_access). issues.rb: find_project! then IssuesFinder.
   'issues: list': {
-    public: [401, 200, 200, 200, 200, 200, 200, 200],
-    internal: [401, 200, 200, 200, 200, 200, 200, 200],
-    private: [401, 404, 200, 200, 200, 200, 200, 200],
+    public: [200, 200, 200, 200, 200, 200, 200, 200],
+    internal: [404, 200, 200, 200, 200, 200, 200, 200],
+    private: [404, 404, 200, 200, 200, 200, 200, 200],
   },
   // find_project_issue (IssuesFinder): same readers.
   'issues: get': {
-    public: [401, 200, 200, 200, 200, 200, 200, 200],
-    internal: [401, 200, 200, 200, 200, 200, 200, 200],
-    private: [401, 404, 200, 200, 200, 200, 200, 200],
+    public: [200, 200, 200, 200, 200, 200, 200, 200],
+    internal: [404, 200, 200, 200, 200, 200, 200, 200],
+    private: [404, 404, 200, 200, 200, 200, 200, 200],
   },
   // authorize! :create_issue — guest_access, which public_user_access grants too.
   'issues: create': {
@@ -139,15 +146,15 @@ const MATRIX = {
   // project, or internal to signed-in users). A guest of a private project can see the project but
   // not its merge requests: 403.
   'merge requests: list': {
-    public: [401, 200, 200, 200, 200, 200, 200, 200],
-    internal: [401, 200, 200, 200, 200, 200, 200, 200],
-    private: [401, 404, 403, 200, 200, 200, 200, 200],
+    public: [200, 200, 200, 200, 200, 200, 200, 200],
+    internal: [404, 200, 200, 200, 200, 200, 200, 200],
+    private: [404, 404, 403, 200, 200, 200, 200, 200],
   },
   // find_merge_request_with_access: find_by! then authorize! :read_merge_request (403, as above).
   'merge requests: get': {
-    public: [401, 200, 200, 200, 200, 200, 200, 200],
-    internal: [401, 200, 200, 200, 200, 200, 200, 200],
-    private: [401, 404, 403, 200, 200, 200, 200, 200],
+    public: [200, 200, 200, 200, 200, 200, 200, 200],
+    internal: [404, 200, 200, 200, 200, 200, 200, 200],
+    private: [404, 404, 403, 200, 200, 200, 200, 200],
   },
   // authorize! :create_merge_request(_from) — developer_access.
   'merge requests: create': {
@@ -224,14 +231,14 @@ const MATRIX = {
     private: [401, 404, 200, 200, 200, 200, 200, 200],
   },
   'snippets: get': {
-    public: [401, 200, 200, 200, 200, 200, 200, 200],
-    internal: [401, 200, 200, 200, 200, 200, 200, 200],
-    private: [401, 404, 200, 200, 200, 200, 200, 200],
+    public: [200, 200, 200, 200, 200, 200, 200, 200],
+    internal: [404, 200, 200, 200, 200, 200, 200, 200],
+    private: [404, 404, 200, 200, 200, 200, 200, 200],
   },
   'snippets: raw': {
-    public: [401, 200, 200, 200, 200, 200, 200, 200],
-    internal: [401, 200, 200, 200, 200, 200, 200, 200],
-    private: [401, 404, 200, 200, 200, 200, 200, 200],
+    public: [200, 200, 200, 200, 200, 200, 200, 200],
+    internal: [404, 200, 200, 200, 200, 200, 200, 200],
+    private: [404, 404, 200, 200, 200, 200, 200, 200],
   },
   // authorize! :create_project_snippet — reporter_access.
   'snippets: create': {
@@ -263,15 +270,15 @@ const MATRIX = {
   },
   // GET: snippets_for_current_user.find → RecordNotFound, `404 Not found`.
   'private snippets: get': {
-    public: [401, 404, 200, 200, 200, 200, 200, 200],
-    internal: [401, 404, 200, 200, 200, 200, 200, 200],
-    private: [401, 404, 200, 200, 200, 200, 200, 200],
+    public: [404, 404, 200, 200, 200, 200, 200, 200],
+    internal: [404, 404, 200, 200, 200, 200, 200, 200],
+    private: [404, 404, 200, 200, 200, 200, 200, 200],
   },
   // raw: find_by then not_found!('Snippet') → `404 Snippet Not Found`.
   'private snippets: raw': {
-    public: [401, 404, 200, 200, 200, 200, 200, 200],
-    internal: [401, 404, 200, 200, 200, 200, 200, 200],
-    private: [401, 404, 200, 200, 200, 200, 200, 200],
+    public: [404, 404, 200, 200, 200, 200, 200, 200],
+    internal: [404, 404, 200, 200, 200, 200, 200, 200],
+    private: [404, 404, 200, 200, 200, 200, 200, 200],
   },
   // find_project_snippet (SnippetsFinder) → `404 Not found`.
   'private snippets: notes list': {
@@ -322,14 +329,14 @@ const MATRIX = {
   // Epics (group visibility) ----------------------------------------------------------------------
   // read_epic = read_group (public: all; internal: signed-in non-external; private: members).
   'epics: list': {
-    public: [401, 200, 200, 200, 200, 200, 200, 200],
-    internal: [401, 200, 200, 200, 200, 200, 200, 200],
-    private: [401, 404, 200, 200, 200, 200, 200, 200],
+    public: [200, 200, 200, 200, 200, 200, 200, 200],
+    internal: [404, 200, 200, 200, 200, 200, 200, 200],
+    private: [404, 404, 200, 200, 200, 200, 200, 200],
   },
   'epics: get': {
-    public: [401, 200, 200, 200, 200, 200, 200, 200],
-    internal: [401, 200, 200, 200, 200, 200, 200, 200],
-    private: [401, 404, 200, 200, 200, 200, 200, 200],
+    public: [200, 200, 200, 200, 200, 200, 200, 200],
+    internal: [404, 200, 200, 200, 200, 200, 200, 200],
+    private: [404, 404, 200, 200, 200, 200, 200, 200],
   },
   // authorize_can_create! → admin_epic on the group — reporter.
   'epics: create': {
@@ -401,25 +408,25 @@ const MATRIX = {
   // "assigned": opened by the other developer, assigned to `assignee`; "authored": opened by
   // `author` (a guest). Lists leave out what the caller cannot see.
   'confidential issues: listed (assigned)': {
-    public: [401, 'hidden', 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden', 'shown'],
-    internal: [401, 'hidden', 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden', 'shown'],
-    private: [401, 404, 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden', 'shown'],
+    public: ['hidden', 'hidden', 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden', 'shown'],
+    internal: [404, 'hidden', 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden', 'shown'],
+    private: [404, 404, 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden', 'shown'],
   },
   'confidential issues: listed (authored)': {
-    public: [401, 'hidden', 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden'],
-    internal: [401, 'hidden', 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden'],
-    private: [401, 404, 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden'],
+    public: ['hidden', 'hidden', 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden'],
+    internal: [404, 'hidden', 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden'],
+    private: [404, 404, 'hidden', 'shown', 'shown', 'shown', 'shown', 'shown', 'shown', 'hidden'],
   },
   // find_project_issue (IssuesFinder) → `404 Not found`.
   'confidential issues: get (assigned)': {
-    public: [401, 404, 404, 200, 200, 200, 200, 200, 404, 200],
-    internal: [401, 404, 404, 200, 200, 200, 200, 200, 404, 200],
-    private: [401, 404, 404, 200, 200, 200, 200, 200, 404, 200],
+    public: [404, 404, 404, 200, 200, 200, 200, 200, 404, 200],
+    internal: [404, 404, 404, 200, 200, 200, 200, 200, 404, 200],
+    private: [404, 404, 404, 200, 200, 200, 200, 200, 404, 200],
   },
   'confidential issues: get (authored)': {
-    public: [401, 404, 404, 200, 200, 200, 200, 200, 200, 404],
-    internal: [401, 404, 404, 200, 200, 200, 200, 200, 200, 404],
-    private: [401, 404, 404, 200, 200, 200, 200, 200, 200, 404],
+    public: [404, 404, 404, 200, 200, 200, 200, 200, 200, 404],
+    internal: [404, 404, 404, 200, 200, 200, 200, 200, 200, 404],
+    private: [404, 404, 404, 200, 200, 200, 200, 200, 200, 404],
   },
   // Notes find the issue through find_project_issue: 404 for who cannot see it.
   'confidential issues: notes list (assigned)': {
@@ -1331,7 +1338,10 @@ function verdict(visibility: Visibility, name: RowName, caller: Caller, expected
       : detail(`body ${response.text}`);
   }
   if (outcome === 404) {
-    const hiddenPlace = visibility === 'private' && caller === 'non-member';
+    // A private place is hidden from non-members, and anything not public from anonymous callers.
+    const hiddenPlace =
+      (visibility === 'private' && caller === 'non-member') ||
+      (visibility !== 'public' && caller === 'anonymous');
     const message = hiddenPlace
       ? operation.kind === 'epic'
         ? '404 Group Not Found'

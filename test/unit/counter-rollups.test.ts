@@ -179,6 +179,8 @@ describe('rollupOf', () => {
       sk: 'COUNTS',
       notes_count: 5,
       user_notes_count: 3,
+      upvotes: 0,
+      downvotes: 0,
       position: POSITION,
     });
   });
@@ -217,6 +219,8 @@ describe('rollupOf', () => {
       sk: 'COUNTS',
       notes_count: 1,
       user_notes_count: 0,
+      upvotes: 0,
+      downvotes: 0,
       position: POSITION,
     });
   });
@@ -299,7 +303,7 @@ describe('mergeRollups', () => {
         import_status: 'scheduled',
         commit_count: 3,
       },
-      { ...ISSUE, iid: 4, notes_count: 5, user_notes_count: 3 },
+      { ...ISSUE, iid: 4, notes_count: 5, user_notes_count: 3, upvotes: 0, downvotes: 0 },
       note,
     ]);
     // Items without counters are the same objects; counted ones are copies (the page's are not changed).
@@ -321,9 +325,9 @@ describe('mergeRollups', () => {
       { pk: 'EPIC#31', sk: 'COUNTS', deleting: true, expires: 1_795_946_400, position: LAST },
     ];
     expect(mergeRollups(items, rollups)).toStrictEqual([
-      { ...ISSUE, iid: 4, notes_count: 0, user_notes_count: 0 },
-      { pk: 'MR#42#3', sk: 'MR', iid: 3, notes_count: 0, user_notes_count: 4 },
-      { pk: 'EPIC#31', sk: 'EPIC', iid: 1, notes_count: 0, user_notes_count: 0 },
+      { ...ISSUE, iid: 4, notes_count: 0, user_notes_count: 0, upvotes: 0, downvotes: 0 },
+      { pk: 'MR#42#3', sk: 'MR', iid: 3, notes_count: 0, user_notes_count: 4, upvotes: 0, downvotes: 0 },
+      { pk: 'EPIC#31', sk: 'EPIC', iid: 1, notes_count: 0, user_notes_count: 0, upvotes: 0, downvotes: 0 },
     ]);
   });
 

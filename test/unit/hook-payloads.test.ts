@@ -5,6 +5,8 @@ import {
   absoluteImageUrls,
   changesOf,
   commitTime,
+  emojiHookTrigger,
+  emojiPayload,
   ghostHookUser,
   hookTime,
   hookTriggerOf,
@@ -1120,5 +1122,97 @@ describe('samplePayload()', () => {
 describe('payloadJson()', () => {
   it('is the JSON body a delivery sends', () => {
     expect(payloadJson({ object_kind: 'note', user: null })).toBe('{"object_kind":"note","user":null}');
+  });
+});
+
+describe('emojiPayload()', () => {
+  const award = {
+    id: 77,
+    name: 'thumbsup',
+    user_id: 7,
+    awardable_id: 310,
+    awardable_type: 'Issue' as const,
+    created_at: '2026-11-22T09:15:30.500Z',
+    updated_at: '2026-11-22T09:15:30.500Z',
+  };
+  const AWARD_ATTRS = {
+    user_id: 7,
+    created_at: '2026-11-22 09:15:30 UTC',
+    id: 77,
+    name: 'thumbsup',
+    awardable_type: 'Issue',
+    awardable_id: 310,
+    updated_at: '2026-11-22 09:15:30 UTC',
+  };
+
+  it("is GitLab's emoji event for an award on an issue, and for its revocation", () => {
+    const parent = noteHookParent({ type: 'Issue', item: issue() }, project, BASE);
+    const payload = emojiPayload({ action: 'award', award, parent, project, user: bob, baseUrl: BASE });
+    expect(payload).toEqual({
+      object_kind: 'emoji',
+      event_type: 'award',
+      user: hookUser(bob),
+      project_id: 42,
+      project: PROJECT_ATTRS,
+      object_attributes: { ...AWARD_ATTRS, awarded_on_url: `${WEB}/-/issues/4` },
+      issue: ISSUE_ATTRS,
+    });
+    expect(hookTriggerOf(payload)).toBe('emoji_hooks');
+    expect(emojiHookTrigger()).toBe('emoji_hooks');
+    const revoked = emojiPayload({ action: 'revoke', award, parent, project, user: bob, baseUrl: BASE });
+    expect(revoked.event_type).toBe('revoke');
+    expect(hookTriggerOf(revoked)).toBe('emoji_hooks');
+  });
+
+  it('carries the note awarded (its hook attributes without an action) and what it hangs on', () => {
+    const parent = noteHookParent({ type: 'Issue', item: issue() }, project, BASE);
+    const onNote = { ...award, awardable_id: 1241, awardable_type: 'Note' as const };
+    const payload = emojiPayload({
+      action: 'award',
+      award: onNote,
+      parent,
+      note: note(),
+      project,
+      user: bob,
+      baseUrl: BASE,
+    });
+    const { action: _action, ...shownNote } = noteAttrs(`${WEB}/-/issues/4#note_1241`);
+    expect(payload).toEqual({
+      object_kind: 'emoji',
+      event_type: 'award',
+      user: hookUser(bob),
+      project_id: 42,
+      project: PROJECT_ATTRS,
+      object_attributes: {
+        ...AWARD_ATTRS,
+        awardable_type: 'Note',
+        awardable_id: 1241,
+        awarded_on_url: `${WEB}/-/issues/4#note_1241`,
+      },
+      note: shownNote,
+      issue: ISSUE_ATTRS,
+    });
+  });
+
+  it('names a project snippet by its class, as GitLab does', () => {
+    const parent = noteHookParent({ type: 'Snippet', item: snippet }, project, BASE);
+    const onSnippet = { ...award, awardable_id: 53, awardable_type: 'Snippet' as const };
+    const payload = emojiPayload({
+      action: 'award',
+      award: onSnippet,
+      parent,
+      project,
+      user: bob,
+      baseUrl: BASE,
+    });
+    expect(payload).toMatchObject({
+      object_attributes: {
+        awardable_type: 'Snippet',
+        awardable_id: 53,
+        awarded_on_url: `${WEB}/-/snippets/53`,
+      },
+      project_snippet: snippetHookAttrs(snippet, project, BASE),
+    });
+    expect(payload).not.toHaveProperty('snippet');
   });
 });

@@ -92,6 +92,7 @@ describe('subscribes and eventHeaderOf', () => {
     job_hooks: 'job_events',
     pipeline_hooks: 'pipeline_events',
     wiki_page_hooks: 'wiki_page_events',
+    emoji_hooks: 'emoji_events',
   };
   const off = hook({ push_events: false, confidential_note_events: false });
 
@@ -123,6 +124,7 @@ describe('subscribes and eventHeaderOf', () => {
       job_hooks: 'Job Hook',
       pipeline_hooks: 'Pipeline Hook',
       wiki_page_hooks: 'Wiki Page Hook',
+      emoji_hooks: 'Emoji Hook',
     });
   });
 });

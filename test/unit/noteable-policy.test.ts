@@ -6,12 +6,19 @@ import { describe, expect, it } from 'vitest';
 import type { Issue } from '#domain/issues.ts';
 import {
   canReadIssue,
+  canReadMergeRequest,
+  canReadMergeRequests,
+  canReadSnippet,
+  confidentialIssuesHiddenFrom,
   type InProject,
   listsIssues,
+  mayAdminSnippet,
   mayBackdate,
   mayChangeEpicNote,
   mayChangeProjectNote,
+  mayCreateEpic,
   mayCreateIssue,
+  mayCreateMergeRequest,
   mayCreateNote,
   mayDeleteIssue,
   mayUpdateIssue,
@@ -268,5 +275,51 @@ describe('mayChangeEpicNote()', () => {
     expect(mayChangeEpicNote({ caller: ADMIN, access: 0, note: epicNote })).toBe(true);
     expect(mayChangeEpicNote({ caller: caller(STRANGER), access: 30, note: epicNote })).toBe(false);
     expect(mayChangeEpicNote({ caller: ADMIN, access: 50, note: { ...epicNote, system: true } })).toBe(false);
+  });
+});
+
+describe('anonymous readers (no caller) of a public project', () => {
+  const anonymous = (projectOverrides: Partial<Project> = {}): InProject => ({
+    project: project({ visibility: 'public', ...projectOverrides }),
+    caller: undefined,
+    access: NO_ACCESS,
+  });
+
+  it('read its issues but never a confidential one, and lists hide every confidential issue', () => {
+    expect(canReadIssue(anonymous(), issue())).toBe(true);
+    expect(canReadIssue(anonymous(), issue({ confidential: true }))).toBe(false);
+    expect(canReadIssue(anonymous({ issues_enabled: false }), issue())).toBe(false);
+    expect(confidentialIssuesHiddenFrom(anonymous())).toBe('anonymous');
+    expect(confidentialIssuesHiddenFrom(inProject(caller(STRANGER), LEVELS.guest))).toBe(STRANGER);
+    expect(confidentialIssuesHiddenFrom(inProject(caller(STRANGER), LEVELS.reporter))).toBeUndefined();
+  });
+
+  it('read its merge requests while they are switched on', () => {
+    const mr = { author_id: AUTHOR, assignee_ids: [ASSIGNEE], discussion_locked: null };
+    expect(canReadMergeRequests(anonymous())).toBe(true);
+    expect(canReadMergeRequest(anonymous(), mr)).toBe(true);
+    expect(canReadMergeRequests(anonymous({ merge_requests_enabled: false }))).toBe(false);
+    expect(canReadMergeRequests({ ...anonymous(), project: project({ visibility: 'internal' }) })).toBe(
+      false,
+    );
+  });
+
+  it('read its public snippets only', () => {
+    expect(canReadSnippet(anonymous(), { visibility: 'public', author_id: AUTHOR })).toBe(true);
+    expect(canReadSnippet(anonymous(), { visibility: 'internal', author_id: AUTHOR })).toBe(false);
+    expect(canReadSnippet(anonymous(), { visibility: 'private', author_id: AUTHOR })).toBe(false);
+    expect(
+      canReadSnippet(anonymous({ snippets_enabled: false }), { visibility: 'public', author_id: 1 }),
+    ).toBe(false);
+  });
+
+  it('may act on nothing', () => {
+    const context = anonymous();
+    expect(mayCreateIssue(context)).toBe(false);
+    expect(mayUpdateIssue({ ...context, issue: issue() })).toBe(false);
+    expect(mayCreateNote(context)).toBe(false);
+    expect(mayCreateMergeRequest(context)).toBe(false);
+    expect(mayAdminSnippet({ ...context, authorId: AUTHOR, visibility: 'public' })).toBe(false);
+    expect(mayCreateEpic({ caller: undefined, access: 0 })).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 /** Parameters of the project issue routes. */
 import { ISSUE_DESCRIPTION_MAX_LENGTH, ISSUE_TITLE_MAX_LENGTH } from '../issues.ts';
+import { MILESTONE_TITLE_MAX_LENGTH } from '../milestones.ts';
 import {
   bool,
   commaList,
@@ -15,15 +16,19 @@ import {
   timestamp,
 } from '../params.ts';
 import { issuableListParams, stateEventParams } from './issuables.ts';
+import { milestoneIdOrNone } from './milestones.ts';
 
 const fields = {
   description: optional(str(ISSUE_DESCRIPTION_MAX_LENGTH)),
   confidential: optional(bool()),
   labels: optional(commaList(str())),
+  add_labels: optional(commaList(str())),
+  remove_labels: optional(commaList(str())),
   assignee_ids: optional(list(id())),
   assignee_id: optional(id()),
   due_date: optional(date()),
   discussion_locked: optional(bool()),
+  milestone_id: optional(milestoneIdOrNone()),
 };
 
 const one = { id: required(idOrPath()), issue_iid: required(id()) };
@@ -35,6 +40,7 @@ export const issueSchemas = {
     confidential: optional(bool()),
     assignee_id: optional(id()),
     iids: optional(list(id())),
+    milestone: optional(str(MILESTONE_TITLE_MAX_LENGTH)),
   }),
   one: params(one),
   create: params({

@@ -60,6 +60,8 @@ const fields = {
   /** Accepted and kept nowhere: no milestones here. */
   milestone_id: optional(userIdOrNobody()),
   labels: optional(bounded(commaList(str()))),
+  add_labels: optional(bounded(commaList(str()))),
+  remove_labels: optional(bounded(commaList(str()))),
   remove_source_branch: optional(bool()),
   /** Accepted: they only matter for merge requests from forks, which there are none of. */
   allow_collaboration: optional(bool()),

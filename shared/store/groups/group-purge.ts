@@ -7,7 +7,9 @@
  */
 import { ApiError } from '#domain/errors.ts';
 import { removeGroupMember } from '../access/members.ts';
+import { purgeGroupMilestones } from '../issuables/milestones.ts';
 import { purgeGroupEpics } from '../issuables/noteable-purge.ts';
+import { purgeGroupLabels } from '../labels/labels.ts';
 import { decodeProject } from '../projects/project-items.ts';
 import { namespaceProjectsRaw } from '../projects/project-lists.ts';
 import { type ProjectFiles, purgeProject } from '../projects/project-purge.ts';
@@ -52,6 +54,8 @@ export async function purgeGroupTree(groupId: number, files: GroupFiles): Promis
     await purgeGroupShares(group);
     await purgeLdapGroupLinks(group.id);
     await purgeLdapSyncState(group.id);
+    await purgeGroupLabels(group.id);
+    await purgeGroupMilestones(group.id);
     const members = await readWholeList(lists.groupMembers(group.id));
     for (const member of members.items) {
       await removeGroupMember(group.id, Number(member.user_id)).catch(alreadyGone);

@@ -1,10 +1,12 @@
 /**
  * Webhook events read from the table's change stream: the committed change of a note, issue or
- * merge request item is the event (see docs/architecture.md, "Webhooks"), so no write can commit
+ * merge request item, or an award emoji's item or its revocation's, is the event (see docs/architecture.md, "Webhooks"), so no write can commit
  * without its event and no event exists for a write that failed. This module decodes a change's
  * images into what happened and reads what a payload shows beside it.
  */
 
+import type { AwardEmoji } from '#domain/award-emoji.ts';
+import { ApiError } from '#domain/errors.ts';
 import {
   type IssuableAction,
   issuableActor,
@@ -21,18 +23,20 @@ import {
   type NoteableParents,
   reachesHooks,
 } from '#domain/noteables.ts';
-import type { Note } from '#domain/notes.ts';
+import type { Note, NoteParent } from '#domain/notes.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
+import { decodeAwardEvent } from '../issuables/award-emoji.ts';
 import { decodeIssue, readIssue } from '../issuables/issues.ts';
 import {
   decodeMergeRequestItemInline,
   decodeMergeRequestItems,
   readMergeRequest,
 } from '../issuables/merge-request-items.ts';
-import { decodeNoteItems } from '../issuables/notes.ts';
+import { decodeNoteItems, getNote } from '../issuables/notes.ts';
 import { readSnippet } from '../issuables/snippets.ts';
 import { getProject } from '../projects/project-items.ts';
+import { parentKeyOf } from '../table/noteable-keys.ts';
 import type { Raw } from '../table/raw.ts';
 import { getUsers } from '../users/users.ts';
 
@@ -45,6 +49,15 @@ export interface ItemChange {
 
 export type HookChange =
   | { kind: 'note'; action: 'create' | 'update'; projectId: number; note: Note; actorId: number }
+  | {
+      kind: 'emoji';
+      action: 'award' | 'revoke';
+      projectId: number;
+      award: AwardEmoji;
+      /** What the award, or the note it is on, hangs on. */
+      parent: NoteParent;
+      actorId: number;
+    }
   | {
       kind: 'issue';
       action: IssuableAction;
@@ -88,8 +101,21 @@ export async function hookChangeOf(change: ItemChange): Promise<HookChange | und
     case 'merge_request':
       return mergeRequestChange(newImage, previous);
     default:
-      return undefined;
+      return previous ? undefined : awardChange(newImage);
   }
+}
+
+/** An award emoji awarded (its item put) or revoked (its revocation's item put). */
+function awardChange(item: Raw): HookChange | undefined {
+  const event = decodeAwardEvent(item);
+  if (!event?.parent || event.parent.project_id === null) return undefined;
+  return {
+    kind: 'emoji',
+    ...event,
+    projectId: Number(event.parent.project_id),
+    // GitLab's award and revoke services run as the award's owner.
+    actorId: event.award.user_id,
+  };
 }
 
 async function noteChange(item: Raw, previous: Raw | undefined): Promise<HookChange | undefined> {
@@ -145,16 +171,31 @@ async function mergeRequestChange(item: Raw, previousItem: Raw | undefined): Pro
 export interface HookChangeContext {
   project: Project;
   users: Map<number, User>;
-  /** A note's parent (none once it is gone). */
+  /** A note's parent, or what an award (or the note it is on) hangs on (none once it is gone). */
   noteParent?: NoteableParent;
+  /** The note an award is on (none once it is gone). */
+  awardedNote?: Note;
 }
 
 /** The project, the users and (for a note) the parent a change's payload shows; undefined when the project is gone. */
 export async function readHookChangeContext(change: HookChange): Promise<HookChangeContext | undefined> {
   const userIds = new Set<number>([change.actorId]);
-  const parent = change.kind === 'note' ? readNoteParent(change.note) : Promise.resolve(undefined);
-  const [project, noteParent] = await Promise.all([getProject(change.projectId), parent]);
+  const parent =
+    change.kind === 'note'
+      ? readNoteParent(change.note)
+      : change.kind === 'emoji'
+        ? readParent(change.parent)
+        : Promise.resolve(undefined);
+  const awardedNote =
+    change.kind === 'emoji' && change.award.awardable_type === 'Note'
+      ? getNote(parentKeyOf(change.parent).pk, change.award.awardable_id).catch(gone)
+      : Promise.resolve(undefined);
+  const [project, noteParent, note] = await Promise.all([getProject(change.projectId), parent, awardedNote]);
   if (!project) return undefined;
+  if (change.kind === 'emoji') {
+    const users = await getUsers([change.actorId]);
+    return { project, users, ...(noteParent ? { noteParent } : {}), ...(note ? { awardedNote: note } : {}) };
+  }
   // A note's parent that has assignees (an issuable) names its users as the issuable's own event does.
   const parentIssuable = noteParent && 'assignee_ids' in noteParent.item ? noteParent.item : undefined;
   const issuable =
@@ -172,6 +213,12 @@ export async function readHookChangeContext(change: HookChange): Promise<HookCha
   return { project, users: await getUsers([...userIds]), ...(noteParent ? { noteParent } : {}) };
 }
 
+/** A note that is not there (the store's 404) reads as none; a read that failed still fails. */
+const gone = (error: unknown) => {
+  if (error instanceof ApiError && error.status === 404) return undefined;
+  throw error;
+};
+
 /** How the parent a note's payload shows is read, for each kind whose notes reach hooks. */
 const NOTE_PARENT_READS: {
   [K in HookedNoteableType]: (note: Note) => Promise<NoteableParents[K] | undefined>;
@@ -187,3 +234,12 @@ async function readNoteParent(note: Note): Promise<NoteableParent | undefined> {
   const item = await NOTE_PARENT_READS[type](note);
   return item ? ({ type, item } as NoteableParent) : undefined;
 }
+
+/** The parent a note would record as `parent`, read as for a note on it. */
+const readParent = (parent: NoteParent) =>
+  readNoteParent({
+    noteable_type: parent.type,
+    noteable_id: parent.id,
+    noteable_iid: parent.iid,
+    project_id: parent.project_id,
+  } as Note);

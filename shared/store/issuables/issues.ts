@@ -17,9 +17,11 @@ import {
   issueUserIds,
   type NewIssue,
 } from '#domain/issues.ts';
+import { projectMilestoneOwners } from '#domain/milestones.ts';
 import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
+import type { UserAgentDetail } from '#domain/user-agent-details.ts';
 import type { User } from '#domain/users.ts';
 import { nextId, withNextIid } from '../table/ids.ts';
 import { getItem } from '../table/items.ts';
@@ -38,11 +40,16 @@ import {
   STILL_AS_READ,
   stateGuard,
 } from './issuables.ts';
+import { readMilestonesById } from './milestones.ts';
 import { decodeNoteParent } from './notes.ts';
 
-/** An issue as stored, with the count of all its notes (system ones too) for the notes list. */
+/**
+ * An issue as stored, with the count of all its notes (system ones too) for the notes list, and
+ * the client of the request that created it (none for issues created before it was recorded).
+ */
 export interface StoredIssue extends Issue {
   notes_count: number;
+  user_agent_detail?: UserAgentDetail;
 }
 
 /**
@@ -133,14 +140,23 @@ export async function readIssue(projectId: number, iid: number): Promise<StoredI
 /**
  * Creates an issue with the project's next iid (taken alone, see withNextIid); it counts in its
  * lists, the open ones being the project's open_issues_count, whose shard refuses it once the
- * project is marked deleted.
+ * project is marked deleted. The creating request's client is kept on the item.
  */
 export async function createIssue(
   project: Project,
   fields: NewIssue,
   createdAt?: string,
+  client?: UserAgentDetail,
 ): Promise<StoredIssue> {
-  const draft: StoredIssue = { ...fields, id: 0, iid: 0, created_at: '', updated_at: '', notes_count: 0 };
+  const draft: StoredIssue = {
+    ...fields,
+    id: 0,
+    iid: 0,
+    created_at: '',
+    updated_at: '',
+    notes_count: 0,
+    ...(client && { user_agent_detail: client }),
+  };
   // Refused before an iid is taken: a refusal costs no iid.
   checkFits(draft);
   return withNextIid(keys.projectIids(project.id), 'issue', async (iid) => {
@@ -165,8 +181,11 @@ export interface IssueListQuery {
   order: 'created_at' | 'updated_at';
   sort: 'asc' | 'desc';
   page: PageRequest;
-  /** Confidential issues the caller may not see are left out (their own stay). */
-  hidesConfidentialFrom?: number;
+  /**
+   * Confidential issues the reader may not see are left out: all of them for an anonymous reader,
+   * else all but their own (authored or assigned).
+   */
+  hidesConfidentialFrom?: number | 'anonymous';
   /** Handed the page before its counters are read (see ListQuery). */
   onPage?: (issues: StoredIssue[]) => void;
 }
@@ -184,7 +203,9 @@ export function listIssues(projectId: number, query: IssueListQuery): Promise<Li
     filtersIssues(query.filter) || hides
       ? (issue: StoredIssue) =>
           issueMatches(issue, query.filter) &&
-          (!hides || !issue.confidential || issue.author_id === viewer || issue.assignee_ids.includes(viewer))
+          (!hides ||
+            !issue.confidential ||
+            (viewer !== 'anonymous' && (issue.author_id === viewer || issue.assignee_ids.includes(viewer))))
       : undefined;
   return queryList({
     list,
@@ -281,11 +302,18 @@ export const deleteIssue = (issue: StoredIssue): Promise<void> => removeIssuable
 /** The users an issue shows, by id. */
 export const issueUsers = (issue: Issue) => getUsers(issueUserIds(issue));
 
-/** A page of a project's issues with the users they show (one batch read). */
+/** A page of a project's issues with the users and milestones they show (a batch read of each, side by side). */
 export async function listIssuesWithUsers(project: Project, query: IssueListQuery) {
   const { users, onPage } = usersOfPage();
   const page = await listIssues(project.id, { ...query, onPage });
-  return { ...page, users: await users(page.items) };
+  const [shown, milestones] = await Promise.all([
+    users(page.items),
+    readMilestonesById(
+      projectMilestoneOwners(project, true),
+      page.items.map((issue) => issue.milestone_id),
+    ),
+  ]);
+  return { ...page, users: shown, milestones };
 }
 
 /**

@@ -123,8 +123,8 @@ export interface MergeRequestListQuery {
   order: 'created_at' | 'updated_at';
   sort: 'asc' | 'desc';
   page: PageRequest;
-  /** The caller, for the `created_by_me` and `assigned_to_me` scopes. */
-  viewerId: number;
+  /** The caller, for the `created_by_me` and `assigned_to_me` scopes (none when anonymous). */
+  viewerId: number | undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { recordNotFound } from '#domain/errors.ts';
-import { checkedNoteBody, type Note, type NoteParent, newNote } from '#domain/notes.ts';
+import { checkedNoteBody, discussionIdOf, type Note, type NoteParent, newNote } from '#domain/notes.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import type { User } from '#domain/users.ts';
 import type { Key } from '../table/batch.ts';
@@ -30,6 +30,7 @@ import {
   writeAlone,
 } from '../table/transaction.ts';
 import { getUsers } from '../users/users.ts';
+import { removeNoteAwards } from './award-emoji.ts';
 
 /** A note as the store reads it: where a long body's parts are (noteEntity never shows it). */
 export interface StoredNote extends Note {
@@ -80,6 +81,18 @@ export function decodeNoteParent<T extends { notes_count: number; user_notes_cou
   } as unknown as T;
 }
 
+/**
+ * A note's lists: the parent's notes, or its thread replies for a thread's later note (so the
+ * first list holds one note per discussion), and its thread's, for a note of a thread.
+ */
+export function noteLists(parentPk: string, note: Note) {
+  const discussionId = discussionIdOf(note);
+  return inLists(
+    note.reply ? lists.threadRepliesOf(parentPk) : lists.notesOf(parentPk),
+    ...(note.type === 'DiscussionNote' ? [lists.threadNotesOf(parentPk, discussionId)] : []),
+  );
+}
+
 function noteItem(parentPk: string, note: StoredNote, body: StoredText): Raw {
   const { body: _text, body_parts: _parts, ...fields } = note;
   const sorts = sortAttributes({ id: note.id, created_at: note.created_at, updated_at: note.updated_at });
@@ -88,7 +101,7 @@ function noteItem(parentPk: string, note: StoredNote, body: StoredText): Raw {
     ...fields,
     ...body.fields,
     kind: 'note',
-    ...inLists(lists.notesOf(parentPk)),
+    ...noteLists(parentPk, note),
     // Only the orders notes are read in: an id order would be one more index entry per note.
     [listSortAttributes.created_at]: sorts[listSortAttributes.created_at],
     [listSortAttributes.updated_at]: sorts[listSortAttributes.updated_at],
@@ -109,13 +122,20 @@ export interface NotesQuery {
  */
 export async function readNotesPage(parentPk: string, query: NotesQuery): Promise<StoredNote[]> {
   const offset = offsetOf(query.page);
-  const items = await readListHead(
-    lists.notesOf(parentPk),
-    query.order,
-    query.sort,
-    offset + query.page.perPage,
+  const limit = offset + query.page.perPage;
+  // Thread replies are listed apart (so discussions page by their first notes): both heads merged.
+  const [firsts, replies] = await Promise.all(
+    [lists.notesOf(parentPk), lists.threadRepliesOf(parentPk)].map((list) =>
+      readListHead(list, query.order, query.sort, limit),
+    ),
   );
-  return decodeNotes(items.slice(offset));
+  const sortName = listSortAttributes[query.order];
+  const direction = query.sort === 'asc' ? 1 : -1;
+  const merged = [...(firsts ?? []), ...(replies ?? [])].sort((a, b) => {
+    const [x, y] = [String(a[sortName]), String(b[sortName])];
+    return x === y ? 0 : direction * (x < y ? -1 : 1);
+  });
+  return decodeNotes(merged.slice(offset, limit));
 }
 
 /** A parent's note by id: 404 `Not found` when there is none. */
@@ -177,12 +197,17 @@ export async function noteSteps(
   parent: NoteParent,
   fields: { body: string; author_id: number; system?: boolean; created_at?: string },
   now: string,
+  thread?: { discussion_id: string; reply: boolean },
 ): Promise<{ note: Note; put: TransactItem; count: (Step | TransactItem)[] }> {
+  const checked = newNote(parent, fields);
+  const id = await nextId('note');
   const note: Note = {
-    ...newNote(parent, fields),
-    id: await nextId('note'),
+    ...checked,
+    id,
     created_at: fields.created_at ?? now,
     updated_at: fields.created_at ?? now,
+    // A note of its own derives its discussion id from its own (discussionIdOf): none is stored.
+    ...(thread ? { discussion_id: thread.discussion_id, type: 'DiscussionNote', reply: thread.reply } : {}),
   };
   const body = NOTE_BODY.store(keys.note(parentKey.pk, note.id), note.body);
   await writeParts(body);
@@ -282,12 +307,37 @@ export async function editNote(note: StoredNote, body: string, editorId: number)
   return NOTE_BODY.withStored(edited, stored);
 }
 
-/** Removes a note and counts it off its parent; 404 when it is gone already. */
+/**
+ * The thread's first note going, its next one is listed among the discussions in its place (none
+ * for any other note, or a thread's last).
+ */
+async function threadSuccessorSteps(parentPk: string, note: Note): Promise<TransactItem[]> {
+  if (note.type !== 'DiscussionNote' || note.reply) return [];
+  const list = lists.threadNotesOf(parentPk, discussionIdOf(note));
+  const head = await readListHead(list, 'created_at', 'asc', 2);
+  const next = head.find((item) => Number(item.id) !== note.id);
+  if (!next) return [];
+  const first = lists.notesOf(parentPk);
+  return [
+    update(keyOfItem(next), 'SET #list = :first, #reply = :reply', {
+      condition: EXISTING_ITEM,
+      names: { '#list': first.attribute, '#reply': 'reply' },
+      values: { ':first': first.partition, ':reply': false },
+    }),
+  ];
+}
+
+/**
+ * Removes a note and counts it off its parent, then its award emoji (an award refused once the
+ * note is gone); 404 when it is gone already.
+ */
 export async function deleteNote(note: StoredNote): Promise<void> {
   const parentKey = parentKeyOf(parentOf(note));
   const key = keys.note(parentKey.pk, note.id);
+  const successor = await threadSuccessorSteps(parentKey.pk, note);
   await writeGuarded(note, undefined, (guard) =>
     commit([
+      ...successor,
       refusedReading(
         remove(key, `${EXISTING_ITEM} AND ${guard.condition}`, guard.values, guard.names),
         (stored) => (stored ? new BodyChanged() : recordNotFound()),
@@ -295,4 +345,5 @@ export async function deleteNote(note: StoredNote): Promise<void> {
       ...countOnParent(parentKey, -1, note.system),
     ]),
   );
+  await removeNoteAwards(parentKey.pk, note);
 }

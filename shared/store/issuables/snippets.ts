@@ -15,6 +15,7 @@ import { notFound } from '#domain/errors.ts';
 import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import type { NewSnippet, Snippet } from '#domain/snippets.ts';
+import type { UserAgentDetail } from '#domain/user-agent-details.ts';
 import type { User } from '#domain/users.ts';
 import { shardTombstones } from '../table/counters.ts';
 import { nextId } from '../table/ids.ts';
@@ -52,13 +53,15 @@ export interface StoredSnippet extends Snippet {
   content?: string;
   /** How many gzipped parts hold longer content. */
   content_parts?: number;
+  /** The client of the request that created it (none for snippets created before it was recorded). */
+  user_agent_detail?: UserAgentDetail;
 }
 
 /**
  * Content up to 16 KB stays in the snippet's item (lists read it, never show it); longer content
  * goes gzipped to parts, whatever its gzipped size.
  */
-const CONTENT = longText({
+export const CONTENT = longText({
   plain: 'content',
   inlineBytes: 16_384,
   parts: {
@@ -155,15 +158,20 @@ export async function listSnippetsWithUsers(
 export async function createSnippetBy(
   fields: NewSnippet,
   content: string,
+  client?: UserAgentDetail,
 ): Promise<{ snippet: StoredSnippet; users: Map<number, User> }> {
   const [snippet, users] = await Promise.all([
-    writeNewSnippet(fields, content),
+    writeNewSnippet(fields, content, client),
     getUsers([fields.author_id]),
   ]);
   return { snippet, users };
 }
 
-async function writeNewSnippet(fields: NewSnippet, content: string): Promise<StoredSnippet> {
+async function writeNewSnippet(
+  fields: NewSnippet,
+  content: string,
+  client: UserAgentDetail | undefined,
+): Promise<StoredSnippet> {
   const id = await nextId('snippet');
   const now = new Date().toISOString();
   const key = keys.snippet(id);
@@ -176,6 +184,7 @@ async function writeNewSnippet(fields: NewSnippet, content: string): Promise<Sto
     notes_count: 0,
     user_notes_count: 0,
     ...stored.fields,
+    ...(client && { user_agent_detail: client }),
   } as StoredSnippet;
   return CONTENT.replace(key, stored, async () => {
     await commit([

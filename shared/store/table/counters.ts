@@ -14,7 +14,7 @@
  */
 import { NOTEABLE_ITEMS } from './noteable-keys.ts';
 import type { Raw } from './raw.ts';
-import { type TransactItem, update } from './transaction.ts';
+import { check, type TransactItem, update } from './transaction.ts';
 
 type Key = { pk: string; sk: string };
 /** The sort key prefix of counter shards. */
@@ -112,8 +112,11 @@ export const PROJECT_RECORDED = [
 /** A project's summed counters. */
 export const PROJECT_COUNTERS = ['star_count', 'forks_count', 'open_issues_count', 'uploads_size'] as const;
 
-/** A note parent's counts (every noteable parent's: store/table/noteable-keys.ts). */
-const NOTE_COUNTERS = { shards: THREAD_SHARDS, attributes: ['notes_count', 'user_notes_count'] } as const;
+/** A note parent's counts (every noteable parent's: store/table/noteable-keys.ts), and its votes (award emoji). */
+const NOTE_COUNTERS = {
+  shards: THREAD_SHARDS,
+  attributes: ['notes_count', 'user_notes_count', 'upvotes', 'downvotes'],
+} as const;
 
 /**
  * Items that carry counters, by their sort key: how many shards and which attributes are summed;
@@ -148,6 +151,16 @@ export function itemCounterChanges(key: Key, deltas: Record<string, number>): Tr
     deltas,
     Object.values(deltas).some((delta) => delta > 0),
   );
+}
+
+/**
+ * A check that a counted item is not marked deleted, on a shard drawn at random, for a change in its
+ * partition that counts nothing (the item itself, which every writer would share, stays unread).
+ */
+export function liveCountedItemCheck(key: Key): TransactItem {
+  const counted = COUNTED[key.sk];
+  if (!counted) throw new Error(`${key.sk} carries no counters`);
+  return check(shardKey(key.pk, Math.floor(Math.random() * counted.shards)), LIVE_SHARD);
 }
 
 /**

@@ -16,6 +16,12 @@ export const keyFits = (key: Key) =>
 /** Notes sort first by id in their parent's partition. */
 export const NOTE_PREFIX = 'NOTE#';
 
+/** Award emoji sort under this prefix in their awardable's partition, those of one awardable together. */
+export const AWARD_PREFIX = 'AWARD#';
+
+/** Where in a parent's partition the awards of the parent itself, or of one of its notes, sort. */
+export const awardOn = (noteId?: number) => (noteId === undefined ? 'ITEM' : `NOTE#${padId(noteId)}`);
+
 /** The sort keys of an issue and of a merge request in their own partitions. */
 export const ISSUE_SK = 'ISSUE';
 export const MERGE_REQUEST_SK = 'MR';
@@ -141,6 +147,24 @@ export const keys = {
     pk: note.pk,
     sk: `${note.sk}#PART#${partIndex(index)}#${version}`,
   }),
+  /**
+   * An award emoji, by id, in the partition of the issue, merge request or snippet it (or the note
+   * it is on) hangs on; `on` is `ITEM` or `NOTE#<note id>` (awardOn).
+   */
+  award: (parentPk: string, on: string, id: number): Key => ({
+    pk: parentPk,
+    sk: `${AWARD_PREFIX}${on}#ID#${padId(id)}`,
+  }),
+  /** A removed award's webhook event, read by the table's stream (gone with TTL). */
+  awardRevoked: (parentPk: string, on: string, id: number): Key => ({
+    pk: parentPk,
+    sk: `${AWARD_PREFIX}${on}#REVOKED#${padId(id)}`,
+  }),
+  /** What makes one user's award of one emoji on one awardable unique: it names the award. */
+  awardByUser: (parentPk: string, on: string, userId: number, name: string): Key => ({
+    pk: parentPk,
+    sk: `${AWARD_PREFIX}${on}#BY#${padId(userId)}#${name}`,
+  }),
   /** One event's delivery to one hook (its payload, state and attempts; see store/hooks/hook-deliveries.ts). */
   hookDelivery: (deliveryId: string): Key => ({ pk: `DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
   /**
@@ -186,7 +210,39 @@ export const keys = {
   housekeepingLease: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'HOUSEKEEPING' }),
   /** Marks a pull mirror in the list the schedule reads (see store/projects/mirrors.ts). */
   pullMirror: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'MIRROR' }),
+  /** A label, in its project's or group's partition (`PROJECT#` / `GROUP#`), by id (store/labels/labels.ts). */
+  label: (ownerPk: string, labelId: number): Key => ({ pk: ownerPk, sk: `${LABEL_PREFIX}${padId(labelId)}` }),
+  /** A label's title, unique in its owner's partition; by hash, as a title may outgrow a sort key. */
+  labelTitle: (ownerPk: string, title: string): Key => ({
+    pk: ownerPk,
+    sk: `LABELTITLE#${createHash('sha256').update(title).digest('hex')}`,
+  }),
+  /** A user's subscription to a label, beside the label: one Query reads a user's in an owner. */
+  labelSubscription: (ownerPk: string, userId: number, labelId: number): Key => ({
+    pk: ownerPk,
+    sk: `${labelSubscriptionPrefix(userId)}${padId(labelId)}`,
+  }),
+  /** A milestone, in its project's or group's partition, by id (store/issuables/milestones.ts). */
+  milestone: (ownerPk: string, milestoneId: number): Key => ({
+    pk: ownerPk,
+    sk: `${MILESTONE_PREFIX}${padId(milestoneId)}`,
+  }),
+  /** A milestone's title, unique in its owner's partition; by hash, as a title may outgrow a sort key. */
+  milestoneTitle: (ownerPk: string, title: string): Key => ({
+    pk: ownerPk,
+    sk: `MILESTONETITLE#${createHash('sha256').update(title).digest('hex')}`,
+  }),
+  /** The last iid given to a group's milestones: moved by one atomic update before the creation. */
+  groupIids: (groupId: number): Key => ({ pk: `GROUP#${groupId}`, sk: 'IIDS' }),
 };
+
+/** Milestones sort by id in their owner's partition (their titles under `MILESTONETITLE#`). */
+export const MILESTONE_PREFIX = 'MILESTONE#';
+
+/** Labels sort by id in their owner's partition. */
+export const LABEL_PREFIX = 'LABEL#';
+/** Where a user's label subscriptions sort in an owner's partition. */
+export const labelSubscriptionPrefix = (userId: number) => `LABELSUB#${padId(userId)}#`;
 
 /** Whether a stored item is the one at this key. */
 export const isAt = (item: Record<string, unknown>, key: Key) => item.pk === key.pk && item.sk === key.sk;

@@ -16,7 +16,7 @@ const COUNTED_BY_ITEM: { pattern: RegExp; attribute: string; item: (id: string) 
  * in them, so their totals are spread over more shards.
  */
 const WIDE_LIST =
-  /^(USERS(#[^#]+)?|PATS|GROUPS#[^#]+|GROUPS#CHILDREN#ROOT|NAMESPACES#USER|PROJECTS#[^#]+|G?SEARCH#PENDING|MIRRORS|LDAPLINKS)$/;
+  /^(USERS(#[^#]+)?|PATS|GROUPS#[^#]+|GROUPS#CHILDREN#ROOT|NAMESPACES#USER|PROJECTS#[^#]+|G?SEARCH#PENDING|MIRRORS|LDAPLINKS|SNIPPETS#PERSONAL#[^#]+)$/;
 
 /** The counter that holds a list's total (see store/table/counters.ts). */
 export function listCounter(list: ListName): CounterRef {

@@ -78,6 +78,11 @@ export const lists = {
   projectMergeRequestsInState: (projectId: number, state: string) =>
     listOf('l2', timed)(`MRS#PROJECT#${projectId}#${state}`),
   projectSnippets: (projectId: number) => listOf('l1', timed)(`SNIPPETS#PROJECT#${projectId}`),
+  /** A user's personal snippets. */
+  personalSnippetsOfUser: (userId: number) => listOf('l1', timed)(`SNIPPETS#USER#${userId}`),
+  /** Personal snippets of one visibility (a snippet moves between these when it changes). */
+  personalSnippetsWithVisibility: (visibility: string) =>
+    listOf('l2', timed)(`SNIPPETS#PERSONAL#${visibility}`),
   groupEpics: (groupId: number) => listOf('l1', timed)(`EPICS#GROUP#${groupId}`),
   /**
    * The notes of an issue, merge request, snippet or epic (its partition key names it), in created
@@ -85,6 +90,15 @@ export const lists = {
    */
   notesOf: (parentPk: string) =>
     listOf<'created_at' | 'updated_at'>('l1', ['created_at', 'updated_at'])(`NOTES#${parentPk}`),
+  /**
+   * The replies of a parent's threads (each thread's notes after its first), in the orders of
+   * `notesOf`: the two together are every note, `notesOf` alone one note per discussion.
+   */
+  threadRepliesOf: (parentPk: string) =>
+    listOf<'created_at' | 'updated_at'>('l1', ['created_at', 'updated_at'])(`REPLIES#${parentPk}`),
+  /** The notes of one thread of a parent, in created order. */
+  threadNotesOf: (parentPk: string, discussionId: string) =>
+    listOf<'created_at'>('l2', ['created_at'])(`THREAD#${parentPk}#${discussionId}`),
   groupEpicsInState: (groupId: number, state: string) =>
     listOf('l2', timed)(`EPICS#GROUP#${groupId}#${state}`),
   /** Pull mirrors, for the schedule that updates them. */

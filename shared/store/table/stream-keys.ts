@@ -3,11 +3,13 @@
  * named here so the key layout stays the store's.
  */
 import { COUNT_PREFIX, COUNTED_PARTITION_PREFIXES } from './counters.ts';
-import { ISSUE_SK, MERGE_REQUEST_SK, NOTE_PREFIX } from './keys.ts';
+import { AWARD_PREFIX, ISSUE_SK, MERGE_REQUEST_SK, NOTE_PREFIX } from './keys.ts';
 
 export const streamKeys = {
   /** Notes (and the parts of long note bodies), by sort key prefix. */
   notePrefix: NOTE_PREFIX,
+  /** Award emoji and their revocations (and the items that keep them unique), by sort key prefix. */
+  awardPrefix: AWARD_PREFIX,
   /** Issues and merge requests, by sort key. */
   issuableSortKeys: [ISSUE_SK, MERGE_REQUEST_SK],
   /** Counter shards, by sort key prefix. */

@@ -1,0 +1,19 @@
+import { findLabel, groupLabelOwners, labelEntity } from '#domain/labels.ts';
+import { labelSchemas } from '#domain/schemas/labels.ts';
+import { group } from '#http/load.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { readLabelsFor, subscribeToLabel } from '#store/labels/labels.ts';
+
+/** Subscribes the caller to a label of the group (or of its ancestor groups): 304 when they already are. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: labelSchemas.subscription,
+  load: group(),
+  run: async ({ params: input, caller, group }) => {
+    const { labels } = await readLabelsFor(groupLabelOwners(group), undefined);
+    const label = findLabel(labels, input.label_id);
+    if (!(await subscribeToLabel(label, caller.id))) return reply.notModified();
+    return reply.created(labelEntity(label, true));
+  },
+});

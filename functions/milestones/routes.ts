@@ -1,0 +1,53 @@
+/**
+ * The rows of the route table (functions/routes.ts, which assembles them) whose handlers live in
+ * functions/milestones/. Plain data: imports no handler.
+ */
+import { type RouteDefinition, read, write } from '../route-kit.ts';
+
+const rowsFor = (parent: 'projects' | 'groups', prefix: 'project' | 'group'): RouteDefinition[] => [
+  {
+    method: 'GET',
+    path: `/api/v4/${parent}/{id}/milestones`,
+    entry: `functions/milestones/${prefix}-list.ts`,
+    access: read,
+  },
+  {
+    method: 'POST',
+    path: `/api/v4/${parent}/{id}/milestones`,
+    entry: `functions/milestones/${prefix}-create.ts`,
+    access: write,
+  },
+  {
+    method: 'GET',
+    path: `/api/v4/${parent}/{id}/milestones/{milestone_id}`,
+    entry: `functions/milestones/${prefix}-get.ts`,
+    access: read,
+  },
+  {
+    method: 'PUT',
+    path: `/api/v4/${parent}/{id}/milestones/{milestone_id}`,
+    entry: `functions/milestones/${prefix}-update.ts`,
+    access: write,
+  },
+  {
+    method: 'DELETE',
+    path: `/api/v4/${parent}/{id}/milestones/{milestone_id}`,
+    entry: `functions/milestones/${prefix}-delete.ts`,
+    access: write,
+  },
+];
+
+/** The issues carrying a project milestone. */
+const projectMilestoneIssues: RouteDefinition = {
+  method: 'GET',
+  path: '/api/v4/projects/{id}/milestones/{milestone_id}/issues',
+  entry: 'functions/milestones/project-issues.ts',
+  access: read,
+};
+
+/** Milestones of projects and groups. */
+export const milestoneRoutes: readonly RouteDefinition[] = [
+  ...rowsFor('projects', 'project'),
+  projectMilestoneIssues,
+  ...rowsFor('groups', 'group'),
+];
