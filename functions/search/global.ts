@@ -35,7 +35,7 @@ export const handler = defineRoute({
     return undefined;
   },
   run: async ({ params: input, caller, readScope, page, request, prefetched }) => {
-    const answer = searchScopeAnswer(input.scope);
+    const answer = searchScopeAnswer(input.scope, 'global');
     if (answer === 'unsupported') throw invalidParams(UNSUPPORTED_SCOPE_ERROR);
     // Milestones do not exist here; a blank term finds nothing.
     if (answer === 'empty' || !input.search) return reply.page([], 0, page);

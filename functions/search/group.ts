@@ -40,7 +40,7 @@ export const handler = defineRoute({
   }),
   run: async ({ params: input, caller, readScope, page, request, group, alongside, prefetched }) => {
     // Milestones do not exist here; a blank term finds nothing.
-    if (searchScopeAnswer(input.scope) === 'empty' || !input.search) return reply.page([], 0, page);
+    if (searchScopeAnswer(input.scope, 'group') === 'empty' || !input.search) return reply.page([], 0, page);
     const { baseUrl } = request;
     if (input.scope === 'projects') {
       const started = prefetched.then(

@@ -1,12 +1,14 @@
 import { invalidParams } from '#domain/errors.ts';
+import { milestoneEntity, projectMilestoneOwners, projectOwnerPaths } from '#domain/milestones.ts';
 import { searchSchemas } from '#domain/schemas/search.ts';
-import { searchScopeAnswer, UNSUPPORTED_SCOPE_ERROR } from '#domain/search.ts';
+import { milestonesMatching, searchScopeAnswer, UNSUPPORTED_SCOPE_ERROR } from '#domain/search.ts';
 import { issuableSearchRulesOf } from '#domain/search-policy.ts';
 import { presentFoundIssuables } from '#domain/search-views.ts';
 import { userBasic } from '#domain/users.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { readMilestones } from '#store/issuables/milestones.ts';
 import { usersWithAccess } from '#store/projects/project-lists.ts';
 import { searchIssuables } from '#store/search/search.ts';
 
@@ -21,10 +23,20 @@ export const handler = defineRoute({
   params: searchSchemas.project,
   load: project({ ahead: true }),
   run: async ({ params: input, caller, page, request, project, access }) => {
-    const answer = searchScopeAnswer(input.scope);
+    const answer = searchScopeAnswer(input.scope, 'project');
     if (answer === 'unsupported') throw invalidParams(UNSUPPORTED_SCOPE_ERROR);
-    // Milestones and wikis do not exist here; a blank term finds nothing.
+    // Wikis do not exist here; a blank term finds nothing.
     if (answer === 'empty' || !input.search) return reply.page([], 0, page);
+    if (input.scope === 'milestones') {
+      const milestones = await readMilestones(projectMilestoneOwners(project, false));
+      const pathOf = projectOwnerPaths(project);
+      return reply.pageOf(
+        milestonesMatching(milestones, input.search).map((milestone) =>
+          milestoneEntity(milestone, pathOf, request.baseUrl),
+        ),
+        page,
+      );
+    }
     if (input.scope === 'users') {
       // Newest first, GitLab's UsersFinder order (the members list's is oldest first).
       const users = (await usersWithAccess(project, input.search)).reverse();

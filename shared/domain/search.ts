@@ -118,13 +118,18 @@ export type SearchScope =
 export type SearchState = (typeof SEARCH_STATES)[number];
 
 /**
- * How a valid scope is answered. Milestones and wikis do not exist here, so nothing can match:
- * an empty page, as GitLab answers a project whose feature is off. Snippet titles, notes,
- * commits and blobs exist but no index serves them, so they are refused with the answer GitLab
- * gives a scope it cannot search without Elasticsearch, rather than a page that would miss them.
+ * How a valid scope is answered at a level. Wikis do not exist here, so nothing can match: an
+ * empty page, as GitLab answers a project whose feature is off; nor do milestones above a project
+ * (a project's are searched among its own). Snippet titles, notes, commits and blobs exist but no
+ * index serves them, so they are refused with the answer GitLab gives a scope it cannot search
+ * without Elasticsearch, rather than a page that would miss them.
  */
-export function searchScopeAnswer(scope: SearchScope): 'search' | 'empty' | 'unsupported' {
-  if (scope === 'milestones' || scope === 'wiki_blobs') return 'empty';
+export function searchScopeAnswer(
+  scope: SearchScope,
+  level: 'global' | 'group' | 'project',
+): 'search' | 'empty' | 'unsupported' {
+  if (scope === 'milestones') return level === 'project' ? 'search' : 'empty';
+  if (scope === 'wiki_blobs') return 'empty';
   if (scope === 'snippet_titles' || scope === 'notes' || scope === 'commits' || scope === 'blobs')
     return 'unsupported';
   return 'search';
@@ -143,3 +148,18 @@ export function issueSearchState(state: SearchState | undefined): 'opened' | 'cl
 
 /** Basic search orders by created_at only, newest first unless `sort=asc`. */
 export const searchSort = (sort: string | undefined): 'asc' | 'desc' => (sort === 'asc' ? 'asc' : 'desc');
+
+/** GitLab's milestone search: the term in the title or the description, any case; newest first. */
+export function milestonesMatching<M extends { title: string; description: string | null; id: number }>(
+  milestones: readonly M[],
+  term: string,
+): M[] {
+  const needle = term.toLowerCase();
+  return milestones
+    .filter(
+      (milestone) =>
+        milestone.title.toLowerCase().includes(needle) ||
+        (milestone.description ?? '').toLowerCase().includes(needle),
+    )
+    .sort((a, b) => b.id - a.id);
+}

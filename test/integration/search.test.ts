@@ -103,6 +103,43 @@ describe('GET /search', () => {
     expect(milestones.headers.get('x-total')).toBe('0');
   });
 
+  it("project milestones: a project's own, by title or description, newest first; a private project's → 404 to outsiders", async () => {
+    const first = await must(
+      api<Named>('POST', `/projects/${publicProject.id}/milestones`, { json: { title: `Release ${t}` } }),
+      201,
+    );
+    const second = await must(
+      api<Named>('POST', `/projects/${publicProject.id}/milestones`, {
+        json: { title: 'sprint', description: `the RELEASE ${t} train` },
+      }),
+      201,
+    );
+    await must(
+      api('POST', `/projects/${publicProject.id}/milestones`, { json: { title: 'unrelated' } }),
+      201,
+    );
+    const found = await search(
+      `/projects/${publicProject.id}/search?scope=milestones&search=release%20${t}`,
+      outsider.token,
+    );
+    expect([found.status, ids(found), found.headers.get('x-total')]).toEqual([
+      200,
+      [second.id, first.id],
+      '2',
+    ]);
+    expect(found.body[1]).toMatchObject({
+      id: first.id,
+      title: `Release ${t}`,
+      project_id: publicProject.id,
+      state: 'active',
+    });
+    const hidden = await search(
+      `/projects/${privateProject.id}/search?scope=milestones&search=${t}`,
+      outsider.token,
+    );
+    expect([hidden.status, hidden.body]).toEqual([404, { message: '404 Project Not Found' }]);
+  });
+
   it('projects: each caller sees exactly the projects the list shows them, newest first', async () => {
     const path = `/search?scope=projects&search=${t}`;
     const [asOutsider, asMember, asAdmin] = await Promise.all([

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { searchSchemas } from '#domain/schemas/search.ts';
-import { issueSearchState, searchScopeAnswer, searchSort } from '#domain/search.ts';
+import { issueSearchState, milestonesMatching, searchScopeAnswer, searchSort } from '#domain/search.ts';
 
 const accepts = (schema: v.GenericSchema, input: Record<string, unknown>) =>
   v.safeParse(schema, input).success;
@@ -27,12 +27,28 @@ describe('search scopes per level', () => {
   });
 
   it('answers absent features empty and unindexed ones as unsupported', () => {
-    expect(searchScopeAnswer('milestones')).toBe('empty');
-    expect(searchScopeAnswer('wiki_blobs')).toBe('empty');
+    expect(searchScopeAnswer('milestones', 'project')).toBe('search');
+    expect(searchScopeAnswer('milestones', 'group')).toBe('empty');
+    expect(searchScopeAnswer('milestones', 'global')).toBe('empty');
+    expect(searchScopeAnswer('wiki_blobs', 'project')).toBe('empty');
     for (const scope of ['snippet_titles', 'notes', 'commits', 'blobs'] as const)
-      expect(searchScopeAnswer(scope)).toBe('unsupported');
+      expect(searchScopeAnswer(scope, 'project')).toBe('unsupported');
     for (const scope of ['projects', 'issues', 'merge_requests', 'users', 'groups'] as const)
-      expect(searchScopeAnswer(scope)).toBe('search');
+      expect(searchScopeAnswer(scope, 'global')).toBe('search');
+  });
+
+  it("finds a project's milestones by title or description, any case, newest first", () => {
+    const milestone = (id: number, title: string, description: string | null) => ({ id, title, description });
+    expect(
+      milestonesMatching(
+        [
+          milestone(1, 'Release 1', null),
+          milestone(2, 'sprint', 'the RELEASE train'),
+          milestone(3, 'other', ''),
+        ],
+        'release',
+      ).map((found) => found.id),
+    ).toEqual([2, 1]);
   });
 
   it('maps the state to the issue list read; merged finds no issue', () => {
