@@ -6,7 +6,7 @@ import { readLabelsFor } from '#store/labels/labels.ts';
 
 /** One label of the group or of its ancestors, by id or title. */
 export const handler = defineRoute({
-  auth: 'optional',
+  auth: 'user',
   params: labelSchemas.one,
   load: group(),
   run: async ({ params: input, caller, group }) => {

@@ -6,7 +6,7 @@ import { readLabelsFor } from '#store/labels/labels.ts';
 
 /** One label of the project or of its groups, by id or title. */
 export const handler = defineRoute({
-  auth: 'optional',
+  auth: 'user',
   params: labelSchemas.one,
   load: project(),
   run: async ({ params: input, caller, project }) => {

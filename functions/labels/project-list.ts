@@ -7,7 +7,7 @@ import { readLabelsFor } from '#store/labels/labels.ts';
 
 /** A project's labels with its groups' (unless `include_ancestor_groups=false`), by title, for its readers. */
 export const handler = defineRoute({
-  auth: 'optional',
+  auth: 'user',
   paginated: true,
   params: labelSchemas.list,
   load: project(),

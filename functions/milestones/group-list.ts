@@ -7,7 +7,7 @@ import { readMilestones } from '#store/issuables/milestones.ts';
 
 /** The group's milestones (with its ancestor groups' when asked), filtered, by due date, for its readers. */
 export const handler = defineRoute({
-  auth: 'optional',
+  auth: 'user',
   paginated: true,
   params: milestoneSchemas.list,
   load: group(),

@@ -6,7 +6,7 @@ import { readMilestone } from '#store/issuables/milestones.ts';
 
 /** One of the project's own milestones, by id (404 `Milestone Not Found` for any other). */
 export const handler = defineRoute({
-  auth: 'optional',
+  auth: 'user',
   params: milestoneSchemas.one,
   load: project(),
   run: async ({ params: input, request, project }) => {

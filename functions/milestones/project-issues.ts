@@ -10,7 +10,7 @@ import { readMilestone } from '#store/issuables/milestones.ts';
 
 /** The issues of the project carrying one of its milestones, newest first; confidential ones only for those who may see them. */
 export const handler = defineRoute({
-  auth: 'optional',
+  auth: 'user',
   paginated: true,
   params: milestoneSchemas.issuables,
   load: project({ ahead: true }),

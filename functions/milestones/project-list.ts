@@ -12,7 +12,7 @@ import { readMilestones } from '#store/issuables/milestones.ts';
 
 /** The project's milestones (with its ancestor groups' when asked), filtered, by due date, for its readers. */
 export const handler = defineRoute({
-  auth: 'optional',
+  auth: 'user',
   paginated: true,
   params: milestoneSchemas.list,
   load: project(),

@@ -343,9 +343,10 @@ describe('project labels', () => {
       status: 404,
       body: { message: '404 Project Not Found' },
     });
+    // Every label route authenticates first, as GitLab's.
     expect(await api('GET', `/projects/${project.id}/labels`, { token: null })).toMatchObject({
-      status: 404,
-      body: { message: '404 Project Not Found' },
+      status: 401,
+      body: { message: '401 Unauthorized' },
     });
   });
 });
