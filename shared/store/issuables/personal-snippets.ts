@@ -23,7 +23,6 @@ import {
 import type { UserAgentDetail } from '#domain/user-agent-details.ts';
 import type { User } from '#domain/users.ts';
 import { shardTombstones } from '../table/counters.ts';
-import { nextId } from '../table/ids.ts';
 import { getItem } from '../table/items.ts';
 import { keys } from '../table/keys.ts';
 import { inLists, type ListRef, lists, sortAttributes } from '../table/list-keys.ts';
@@ -53,7 +52,7 @@ import {
 } from '../table/transaction.ts';
 import { getUsers } from '../users/users.ts';
 import { removeParentPartition } from './noteable-purge.ts';
-import { decodeSnippet, CONTENT as SNIPPET_CONTENT } from './snippets.ts';
+import { decodeSnippet, CONTENT as SNIPPET_CONTENT, writeSnippetWith } from './snippets.ts';
 
 /** A personal snippet as stored: its note counts, where its content is, and its creating client. */
 export interface StoredPersonalSnippet extends PersonalSnippet {
@@ -215,35 +214,17 @@ export async function createPersonalSnippet(
   return { snippet, users };
 }
 
-async function writeNewPersonalSnippet(
+const writeNewPersonalSnippet = (
   fields: NewPersonalSnippet,
   content: string,
   client: UserAgentDetail | undefined,
-): Promise<StoredPersonalSnippet> {
-  const id = await nextId('snippet');
-  const now = new Date().toISOString();
-  const key = keys.snippet(id);
-  const stored = SNIPPET_CONTENT.store(key, content);
-  const snippet = {
-    ...fields,
-    id,
-    created_at: now,
-    updated_at: now,
-    notes_count: 0,
-    user_notes_count: 0,
-    ...stored.fields,
-    ...(client && { user_agent_detail: client }),
-  } as StoredPersonalSnippet;
-  return SNIPPET_CONTENT.replace(key, stored, async () => {
-    await commit([
-      refusedWith(check(keys.user(fields.author_id), 'attribute_exists(pk)'), notFound('User')),
-      put(personalSnippetItem(snippet), NEW_ITEM),
-      listCountChange(lists.personalSnippetsOfUser(fields.author_id), 1),
-      listCountChange(visibilityList(fields.visibility), 1),
-    ]);
-    return { value: snippet };
-  });
-}
+) =>
+  writeSnippetWith<StoredPersonalSnippet>(fields, content, client, (snippet) => [
+    refusedWith(check(keys.user(fields.author_id), 'attribute_exists(pk)'), notFound('User')),
+    put(personalSnippetItem(snippet), NEW_ITEM),
+    listCountChange(lists.personalSnippetsOfUser(fields.author_id), 1),
+    listCountChange(visibilityList(fields.visibility), 1),
+  ]);
 
 /** Another change (of content or visibility) came first: read the snippet again. */
 class SnippetChanged extends Error {}

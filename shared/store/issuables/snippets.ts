@@ -36,6 +36,8 @@ import {
   refusedWith,
   remove,
   retrying,
+  type Step,
+  type TransactItem,
   update,
 } from '../table/transaction.ts';
 import { getUsers } from '../users/users.ts';
@@ -167,11 +169,23 @@ export async function createSnippetBy(
   return { snippet, users };
 }
 
-async function writeNewSnippet(
-  fields: NewSnippet,
+const writeNewSnippet = (fields: NewSnippet, content: string, client: UserAgentDetail | undefined) =>
+  writeSnippetWith<StoredSnippet>(fields, content, client, (snippet) => [
+    refusedWith(check(keys.project(fields.project_id), LIVE_ITEM), notFound('Project')),
+    put(snippetItem(snippet), NEW_ITEM),
+    listCountChange(lists.projectSnippets(fields.project_id), 1),
+  ]);
+
+/**
+ * A new snippet (project or personal) with a fresh id, its content kept as long texts are (parts
+ * first), committed with the steps its kind adds (its item, its lists, what must still exist).
+ */
+export async function writeSnippetWith<S extends { id: number }>(
+  fields: NewSnippet | Omit<NewSnippet, 'project_id'>,
   content: string,
   client: UserAgentDetail | undefined,
-): Promise<StoredSnippet> {
+  steps: (snippet: S) => (TransactItem | Step)[],
+): Promise<S> {
   const id = await nextId('snippet');
   const now = new Date().toISOString();
   const key = keys.snippet(id);
@@ -185,13 +199,9 @@ async function writeNewSnippet(
     user_notes_count: 0,
     ...stored.fields,
     ...(client && { user_agent_detail: client }),
-  } as StoredSnippet;
+  } as unknown as S;
   return CONTENT.replace(key, stored, async () => {
-    await commit([
-      refusedWith(check(keys.project(fields.project_id), LIVE_ITEM), notFound('Project')),
-      put(snippetItem(snippet), NEW_ITEM),
-      listCountChange(lists.projectSnippets(fields.project_id), 1),
-    ]);
+    await commit(steps(snippet));
     return { value: snippet };
   });
 }
