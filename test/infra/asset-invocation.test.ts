@@ -26,6 +26,7 @@ import { schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
 import { envNames } from '../../shared/config/env.ts';
+import { DEFAULT_AVATAR_PNG } from '../../shared/domain/avatars.ts';
 import { ensureRootToken } from '../../shared/store/table/bootstrap.ts';
 import { createAccessToken } from '../../shared/store/users/access-tokens.ts';
 import { buildApp, type Json } from './support.ts';
@@ -387,7 +388,9 @@ function routeKeyOf(route: RouteDefinition): string {
 }
 
 function answerOf(invocation: Invocation): { status: number; body: Json } {
-  const { statusCode, body } = invocation.response;
+  const { statusCode, body, isBase64Encoded, headers } = invocation.response;
+  // A file: its type and bytes.
+  if (isBase64Encoded) return { status: statusCode, body: { type: headers?.['Content-Type'], base64: body } };
   return { status: statusCode, body: body === undefined || body === '' ? undefined : JSON.parse(body) };
 }
 
@@ -434,6 +437,10 @@ const tokenlessAnswers: Record<string, { status: number; body: Json }> = {
   'GET /api/v4/openapi.json': {
     status: 200,
     body: expect.objectContaining({ openapi: expect.stringMatching(/^3\.1\./), paths: expect.any(Object) }),
+  },
+  'GET /assets/no_avatar.png': {
+    status: 200,
+    body: { type: 'image/png', base64: DEFAULT_AVATAR_PNG.toString('base64') },
   },
 };
 

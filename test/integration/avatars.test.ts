@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, createUser, type TestUser, unique } from '../support/api.ts';
+import { api, baseUrl, createUser, type TestUser, unique } from '../support/api.ts';
 
 interface Entity {
   id: number;
@@ -312,7 +312,8 @@ describe('user avatars', () => {
       form: { avatar: '' },
     });
     expect(removed.status).toBe(200);
-    expect(removed.body.avatar_url).toBeNull();
+    // A user without an upload shows the default avatar (no Gravatar is configured here).
+    expect(removed.body.avatar_url).toBe(`${baseUrl()}/assets/no_avatar.png`);
     expect(await storedKeys(userPrefix(user.id))).toEqual([]);
     expect((await fetchBytes(updated.body.avatar_url as string, null)).status).toBe(404);
   });

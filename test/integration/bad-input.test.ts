@@ -8,7 +8,9 @@ import { api, apiUrl, createUser, rootToken } from '../support/api.ts';
 
 const concrete = routes.filter((route) => route.path !== '$default');
 /** The API description is served to anyone without reading a token (functions/meta/openapi.ts). */
-const tokenRead = concrete.filter((route) => route.entry !== 'functions/meta/openapi.ts');
+/** The OpenAPI document and the default avatar are served without reading a token. */
+const TOKENLESS = new Set(['functions/meta/openapi.ts', 'functions/avatars/default.ts']);
+const tokenRead = concrete.filter((route) => !TOKENLESS.has(route.entry));
 
 /**
  * Routes that act on the credential presented (a token revoking itself): swept with a throwaway

@@ -7,8 +7,6 @@ import { params, required, str } from '../params.ts';
  * GitLab's web route answers: so every segment is a bounded string, checked by the loader.
  */
 export const avatarSchemas = {
-  /** The default avatar takes nothing. */
-  none: params({}),
   file: params({ model: required(str()), id: required(str()), filename: required(str(1024)) }),
 };
 
