@@ -109,4 +109,21 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
     timeout: 30,
     access: { table: 'write' },
   },
+  {
+    name: 'reference-changes',
+    entry: 'functions/workers/reference-changes.ts',
+    ...DELIVERY,
+    parallelizationFactor: 1,
+    // Labels changed (the consumer keeps those whose title moved) or removed; milestones removed.
+    filters: [
+      {
+        eventName: ['MODIFY', 'REMOVE'],
+        dynamodb: { Keys: { sk: { S: [{ prefix: streamKeys.labelPrefix }] } } },
+      },
+      { eventName: ['REMOVE'], dynamodb: { Keys: { sk: { S: [{ prefix: streamKeys.milestonePrefix }] } } } },
+    ],
+    timeout: 30,
+    // It only queues the work.
+    access: { queues: ['issuable-rewrite'] },
+  },
 ];

@@ -119,4 +119,15 @@ export const workers: readonly WorkerDefinition[] = [
     access: { table: 'write', bucket: 'read' },
     ownsRetries: true,
   },
+  {
+    queue: 'issuable-rewrite',
+    entry: 'functions/workers/issuable-rewrite.ts',
+    batchSize: 1,
+    visibilityTimeout: 180,
+    maxReceiveCount: 5,
+    // A page: up to 100 items read and rewritten, one by one.
+    timeout: 60,
+    // It queues the next page (and a group's projects) itself.
+    access: { table: 'write', queues: ['issuable-rewrite'] },
+  },
 ];

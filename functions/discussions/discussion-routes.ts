@@ -15,17 +15,17 @@ import { replyToDiscussion, setResolved, startThread, usersOfNotes } from '#stor
 import { deleteNote, editNote } from '#store/issuables/notes.ts';
 
 export const discussionRoutes = {
-  /** A page of the parent's discussions, oldest first. */
+  /** A page of the parent's discussions, oldest first, with their total. */
   list: (noteable: AnyNoteable) =>
     defineRoute({
       auth: 'user',
       paginated: true,
       params: discussionSchemas.list(noteable.param),
       load: discussionLoaders.page(noteable),
-      run: async ({ page, request, found: { discussions, users } }) =>
+      run: async ({ page, request, found: { discussions, total, users } }) =>
         reply.page(
           discussions.map((discussion) => discussionEntity(discussion, users, request.baseUrl)),
-          undefined,
+          total,
           page,
         ),
     }),

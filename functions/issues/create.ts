@@ -1,15 +1,14 @@
 import { issueEntity, newIssueFrom, settableIssueFields } from '#domain/issues.ts';
-import { labelsAfter, projectLabelOwners } from '#domain/labels.ts';
-import { attachedMilestoneId, projectMilestoneOwners } from '#domain/milestones.ts';
+import { labelsAfter } from '#domain/labels.ts';
+import { attachedMilestoneId } from '#domain/milestones.ts';
 import { mayBackdate, mayCreateIssue, setsIssueMetadata } from '#domain/noteable-policy.ts';
 import { issueSchemas } from '#domain/schemas/issues.ts';
 import { detailOfCreatingRequest } from '#domain/user-agent-details.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { prepareIssuableMetadata } from '#store/issuables/issuable-metadata.ts';
 import { createIssue, issueUsers } from '#store/issuables/issues.ts';
-import { readMilestonesById } from '#store/issuables/milestones.ts';
-import { createMissingLabels } from '#store/labels/labels.ts';
 
 /**
  * Guests and up (anyone on a public or internal project) open issues; only owners backdate them.
@@ -22,21 +21,17 @@ export const handler = defineRoute({
   run: async ({ params: input, caller, request, project, access }) => {
     const context = { project, caller, access };
     const createdAt = mayBackdate(context) ? input.created_at : undefined;
-    // Only a milestone of the project or of a group above it is attached.
-    const usable = await readMilestonesById(projectMilestoneOwners(project, true), [input.milestone_id]);
     const fields = settableIssueFields(
-      {
-        ...input,
-        labels: labelsAfter([], input),
-        milestone_id: attachedMilestoneId(input.milestone_id, usable),
-      },
+      { ...input, labels: labelsAfter([], input) },
       setsIssueMetadata(context),
     );
-    // Titles no available label has become project labels first, as GitLab creates them.
-    await createMissingLabels(projectLabelOwners(project), fields.labels ?? [], project.id);
+    // Only a milestone of the project or of a group above it is attached; titles no available
+    // label has become project labels first, as GitLab creates them.
+    const usable = await prepareIssuableMetadata(project, fields.milestone_id, fields.labels);
+    const attached = { ...fields, milestone_id: attachedMilestoneId(fields.milestone_id, usable) };
     const issue = await createIssue(
       project,
-      newIssueFrom(fields, project.id, caller.id),
+      newIssueFrom(attached, project.id, caller.id),
       createdAt,
       detailOfCreatingRequest(request),
     );

@@ -1,11 +1,13 @@
 import { labelsAfter, projectLabelOwners } from '#domain/labels.ts';
 import { mergeRequestEntity, newMergeRequestFrom, notAFork } from '#domain/merge-requests.ts';
+import { attachedMilestoneId, projectMilestoneOwners } from '#domain/milestones.ts';
 import { mayCreateMergeRequest } from '#domain/noteable-policy.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { createMergeRequest } from '#store/issuables/merge-request-writes.ts';
+import { readMilestonesById } from '#store/issuables/milestones.ts';
 import { createMissingLabels } from '#store/labels/labels.ts';
 
 /** Developers and up open merge requests between two branches of the project. */
@@ -16,12 +18,20 @@ export const handler = defineRoute({
   run: async ({ params: input, caller, request, project }) => {
     if (input.target_project_id !== undefined && input.target_project_id !== project.id) throw notAFork();
     const labels = labelsAfter([], input);
+    // Only a milestone of the project or of a group above it is attached.
+    const usable = await readMilestonesById(projectMilestoneOwners(project, true), [input.milestone_id]);
     // Titles no available label has become project labels first, as GitLab creates them.
     await createMissingLabels(projectLabelOwners(project), labels ?? [], project.id);
     const { mergeRequest, users } = await createMergeRequest(
       project,
-      newMergeRequestFrom({ ...input, labels }, project.id, caller.id),
+      newMergeRequestFrom(
+        { ...input, labels, milestone_id: attachedMilestoneId(input.milestone_id, usable) },
+        project.id,
+        caller.id,
+      ),
     );
-    return reply.created(mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller.id));
+    return reply.created(
+      mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller.id, usable),
+    );
   },
 });

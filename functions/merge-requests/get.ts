@@ -1,13 +1,19 @@
 import { mergeRequestEntity } from '#domain/merge-requests.ts';
+import { projectMilestoneOwners } from '#domain/milestones.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestWithUsers } from '#http/merge-request-loaders.ts';
 import { defineRoute } from '#http/route.ts';
+import { readMilestonesById } from '#store/issuables/milestones.ts';
 
 /** One merge request, to whoever may read it (anonymous readers: public projects only). */
 export const handler = defineRoute({
   auth: 'optional',
   params: mergeRequestSchemas.one,
   load: mergeRequestWithUsers(),
-  run: async ({ caller, request, project, mergeRequest, users }) =>
-    mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller?.id),
+  run: async ({ caller, request, project, mergeRequest, users }) => {
+    const milestones = await readMilestonesById(projectMilestoneOwners(project, true), [
+      mergeRequest.milestone_id,
+    ]);
+    return mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller?.id, milestones);
+  },
 });

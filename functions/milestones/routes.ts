@@ -45,9 +45,35 @@ const projectMilestoneIssues: RouteDefinition = {
   access: read,
 };
 
+/** The merge requests carrying a project milestone. */
+const projectMilestoneMergeRequests: RouteDefinition = {
+  method: 'GET',
+  path: '/api/v4/projects/{id}/milestones/{milestone_id}/merge_requests',
+  entry: 'functions/milestones/project-merge-requests.ts',
+  access: read,
+};
+
+/** The issues and merge requests carrying a group milestone, in the group's projects and its subgroups'. */
+const groupMilestoneIssuables: RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: '/api/v4/groups/{id}/milestones/{milestone_id}/issues',
+    entry: 'functions/milestones/group-issues.ts',
+    access: read,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/groups/{id}/milestones/{milestone_id}/merge_requests',
+    entry: 'functions/milestones/group-merge-requests.ts',
+    access: read,
+  },
+];
+
 /** Milestones of projects and groups. */
 export const milestoneRoutes: readonly RouteDefinition[] = [
   ...rowsFor('projects', 'project'),
   projectMilestoneIssues,
   ...rowsFor('groups', 'group'),
+  projectMilestoneMergeRequests,
+  ...groupMilestoneIssuables,
 ];

@@ -1,14 +1,15 @@
-import { invalidParams } from '#domain/errors.ts';
 import { presentGroupListItem } from '#domain/group-lists.ts';
+import { personalSnippetReachOf } from '#domain/personal-snippets.ts';
 import { presentProjects } from '#domain/project-views.ts';
 import { searchSchemas } from '#domain/schemas/search.ts';
-import { searchScopeAnswer, searchSort, UNSUPPORTED_SCOPE_ERROR } from '#domain/search.ts';
+import { searchSort } from '#domain/search.ts';
 import { issuableSearchRulesOf } from '#domain/search-policy.ts';
-import { presentFoundIssuables } from '#domain/search-views.ts';
+import { presentFoundIssuables, presentFoundMilestones, presentFoundSnippets } from '#domain/search-views.ts';
 import { userBasic } from '#domain/users.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { startGroupSearch } from '#store/groups/group-lists.ts';
+import { searchProjectMilestones, searchSnippetTitles } from '#store/search/content-search.ts';
 import {
   memberProjectsForSearch,
   searchIssuables,
@@ -19,8 +20,9 @@ import {
 } from '#store/search/search.ts';
 
 /**
- * GET /search: the instance as the caller sees it, one scope at a time. Issues and merge
- * requests are searched in the projects the caller reaches through their memberships.
+ * GET /search: the instance as the caller sees it, one scope at a time. Issues, merge requests,
+ * milestones and project snippets are searched in the projects the caller reaches through their
+ * memberships; personal snippets among those GET /snippets/all shows them.
  */
 export const handler = defineRoute({
   auth: 'user',
@@ -35,10 +37,8 @@ export const handler = defineRoute({
     return undefined;
   },
   run: async ({ params: input, caller, readScope, page, request, prefetched }) => {
-    const answer = searchScopeAnswer(input.scope, 'global');
-    if (answer === 'unsupported') throw invalidParams(UNSUPPORTED_SCOPE_ERROR);
-    // Milestones do not exist here; a blank term finds nothing.
-    if (answer === 'empty' || !input.search) return reply.page([], 0, page);
+    // A blank term finds nothing.
+    if (!input.search) return reply.page([], 0, page);
     const { baseUrl } = request;
     if (input.scope === 'projects') {
       const started = prefetched.then(
@@ -69,14 +69,19 @@ export const handler = defineRoute({
       );
       return reply.page(items, result.total, page);
     }
+    const searched = memberProjectsForSearch(readScope);
+    const rules = issuableSearchRulesOf(caller);
+    if (input.scope === 'snippet_titles') {
+      const reach = personalSnippetReachOf(caller);
+      const found = await searchSnippetTitles(reach, searched, rules, input.search, page);
+      return reply.page(presentFoundSnippets(found, baseUrl), found.total, page);
+    }
+    if (input.scope === 'milestones') {
+      const found = await searchProjectMilestones(await searched, rules, input.search, page);
+      return reply.page(presentFoundMilestones(found, baseUrl), found.total, page);
+    }
     const scope = input.scope === 'issues' ? 'issues' : 'merge_requests';
-    const found = await searchIssuables(
-      scope,
-      input,
-      await memberProjectsForSearch(readScope),
-      issuableSearchRulesOf(caller),
-      page,
-    );
+    const found = await searchIssuables(scope, input, await searched, rules, page);
     return reply.page(presentFoundIssuables(found, baseUrl), found.total, page);
   },
 });

@@ -1,12 +1,13 @@
 import { presentProjects } from '#domain/project-views.ts';
 import { searchSchemas } from '#domain/schemas/search.ts';
-import { searchScopeAnswer, searchSort } from '#domain/search.ts';
+import { searchSort } from '#domain/search.ts';
 import { issuableSearchRulesOf } from '#domain/search-policy.ts';
-import { presentFoundIssuables } from '#domain/search-views.ts';
+import { presentFoundIssuables, presentFoundMilestones } from '#domain/search-views.ts';
 import { userBasic } from '#domain/users.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { searchProjectMilestones } from '#store/search/content-search.ts';
 import {
   groupProjectsForSearch,
   searchGroupProjects,
@@ -22,7 +23,8 @@ const searches = (input: { search: string; scope: string }, scope: string) =>
 
 /**
  * GET /groups/:id/search: the group and its subgroups as the caller sees them (404 for a group
- * they may not see). Users are the group's members, its ancestors' included.
+ * they may not see). Users are the group's members, its ancestors' included; milestones those of
+ * the readable projects under it.
  */
 export const handler = defineRoute({
   auth: 'user',
@@ -39,8 +41,8 @@ export const handler = defineRoute({
       searches(input, 'users') ? startGroupUserSearch(item) : undefined,
   }),
   run: async ({ params: input, caller, readScope, page, request, group, alongside, prefetched }) => {
-    // Milestones do not exist here; a blank term finds nothing.
-    if (searchScopeAnswer(input.scope, 'group') === 'empty' || !input.search) return reply.page([], 0, page);
+    // A blank term finds nothing.
+    if (!input.search) return reply.page([], 0, page);
     const { baseUrl } = request;
     if (input.scope === 'projects') {
       const started = prefetched.then(
@@ -67,14 +69,18 @@ export const handler = defineRoute({
         page,
       );
     }
+    const searched = await groupProjectsForSearch(group, readScope);
+    if (input.scope === 'milestones') {
+      const found = await searchProjectMilestones(
+        searched,
+        issuableSearchRulesOf(caller),
+        input.search,
+        page,
+      );
+      return reply.page(presentFoundMilestones(found, baseUrl), found.total, page);
+    }
     const scope = input.scope === 'issues' ? 'issues' : 'merge_requests';
-    const found = await searchIssuables(
-      scope,
-      input,
-      await groupProjectsForSearch(group, readScope),
-      issuableSearchRulesOf(caller),
-      page,
-    );
+    const found = await searchIssuables(scope, input, searched, issuableSearchRulesOf(caller), page);
     return reply.page(presentFoundIssuables(found, baseUrl), found.total, page);
   },
 });

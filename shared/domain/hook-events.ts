@@ -35,14 +35,23 @@ const MERGE_REQUEST_FIELDS = [
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-function issuableAction<T extends { state: string }>(
+/**
+ * What the issuable-rewrite job changes when a label is renamed or removed or a milestone removed,
+ * leaving the updated time (GitLab sends no event for it); every edit moves the updated time.
+ */
+const FOLLOWED_FIELDS: ReadonlySet<string> = new Set(['labels', 'milestone_id']);
+
+function issuableAction<T extends { state: string; updated_at: string }>(
   previous: T | undefined,
   current: T,
   fields: readonly (keyof T)[],
 ): IssuableAction | undefined {
   if (!previous) return 'open';
   if (previous.state !== current.state) return current.state === 'closed' ? 'close' : 'reopen';
-  return fields.some((field) => !same(previous[field], current[field])) ? 'update' : undefined;
+  const followed = previous.updated_at === current.updated_at;
+  const edited = (field: keyof T) =>
+    !(followed && FOLLOWED_FIELDS.has(String(field))) && !same(previous[field], current[field]);
+  return fields.some(edited) ? 'update' : undefined;
 }
 
 export const issueAction = (previous: Issue | undefined, current: Issue) =>

@@ -263,7 +263,7 @@ export function mergeRequestHookAttrs(mr: MergeRequest, project: Project, baseUr
     merge_status: 'can_be_merged',
     merge_user_id: mr.merged_by_id,
     merge_when_pipeline_succeeds: false,
-    milestone_id: null,
+    milestone_id: mr.milestone_id ?? null,
     reviewer_ids: [] as number[],
     source_branch: mr.source_branch,
     source_project_id: mr.source_project_id,

@@ -8,6 +8,7 @@ import {
   type MilestoneMatch,
 } from './milestones.ts';
 import type { Project } from './projects.ts';
+import { passesReaction, type ReactionMatch } from './reactions.ts';
 import { type User, userBasicOrGhost } from './users.ts';
 
 export type IssueState = 'opened' | 'closed';
@@ -148,6 +149,8 @@ export interface IssueFilter {
   iids?: number[];
   /** The `milestone` filter, resolved among the milestones the project may use. */
   milestones?: MilestoneMatch;
+  /** The `my_reaction_emoji` filter, resolved among the caller's awards. */
+  reaction?: ReactionMatch;
 }
 
 /** Whether an issue passes the list filters other than state (state picks the list read). */
@@ -158,6 +161,7 @@ export function issueMatches(issue: Issue, filter: IssueFilter): boolean {
   if (filter.assignee_id !== undefined && !issue.assignee_ids.includes(filter.assignee_id)) return false;
   if (filter.iids?.length && !filter.iids.includes(issue.iid)) return false;
   if (filter.milestones && !carriesMatchingMilestone(issue.milestone_id, filter.milestones)) return false;
+  if (!passesReaction(issue.id, filter.reaction)) return false;
   if (filter.search) {
     const term = filter.search.toLowerCase();
     const text = `${issue.title}\n${issue.description ?? ''}`.toLowerCase();
@@ -175,7 +179,8 @@ export const filtersIssues = (filter: IssueFilter) =>
       filter.author_id !== undefined ||
       filter.assignee_id !== undefined ||
       filter.iids?.length ||
-      filter.milestones,
+      filter.milestones ||
+      filter.reaction,
   );
 
 /** The users an issue shows: its author, assignees and who closed it. */

@@ -5,6 +5,12 @@
 import { ACCESS } from './access.ts';
 import { badRequest, conflict, invalidParams, notFound, validationFailed } from './errors.ts';
 import type { Group } from './groups.ts';
+import {
+  canReadMergeRequests,
+  confidentialIssuesHiddenFrom,
+  type InProject,
+  listsIssues,
+} from './noteable-policy.ts';
 import { atLeastOneOf } from './params.ts';
 import { effectiveAccess, type Project, type ProjectAccess } from './projects.ts';
 import type { Caller } from './users.ts';
@@ -415,11 +421,105 @@ export function findLabel(labels: readonly Label[], idOrTitle: string): Label {
   return label;
 }
 
-/** A list of labels as GitLab answers it: those matching `search`, by title, with the reader's subscriptions. */
-export const labelList = (labels: readonly Label[], subscribed: ReadonlySet<number>, search?: string) =>
+/** The counts `with_counts` adds to a label: the issues and merge requests carrying it that the reader sees. */
+export interface LabelCounts {
+  open_issues_count: number;
+  closed_issues_count: number;
+  open_merge_requests_count: number;
+}
+
+const NO_COUNTS: LabelCounts = { open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0 };
+
+/**
+ * A list of labels as GitLab answers it: those matching `search`, by title, with the reader's
+ * subscriptions, and their counts when asked (`with_counts`).
+ */
+export const labelList = (
+  labels: readonly Label[],
+  subscribed: ReadonlySet<number>,
+  search?: string,
+  counts?: ReadonlyMap<number, LabelCounts>,
+) =>
   searchLabels(labels, search)
     .sort(byTitle)
-    .map((label) => labelEntity(label, subscribed.has(label.id)));
+    .map((label) => ({
+      ...labelEntity(label, subscribed.has(label.id)),
+      ...(counts && (counts.get(label.id) ?? NO_COUNTS)),
+    }));
+
+/** The titles a project's issues and merge requests carry, by state, for counting labels. */
+export interface LabelledWork {
+  project: Pick<Project, 'id' | 'namespace'>;
+  openIssues: readonly (readonly string[])[];
+  closedIssues: readonly (readonly string[])[];
+  openMergeRequests: readonly (readonly string[])[];
+}
+
+/** Which of a project's issues and merge requests a reader sees, for counting labels. */
+export interface CountedProject {
+  project: Pick<Project, 'id' | 'namespace'>;
+  /** Whether its issues are listed to the reader. */
+  issues: boolean;
+  /** Confidential issues left out: all for an anonymous reader, else all but their own. */
+  hidesConfidentialFrom: number | 'anonymous' | undefined;
+  mergeRequests: boolean;
+}
+
+/** What the reader sees of the project's issues and merge requests, as its lists decide it. */
+export const countedProject = (context: InProject): CountedProject => ({
+  project: context.project,
+  issues: listsIssues(context),
+  hidesConfidentialFrom: confidentialIssuesHiddenFrom(context),
+  mergeRequests: canReadMergeRequests(context),
+});
+
+/** Whose label a title on a project's issue names, nearest first: the project's own, then its groups' from the closest. */
+export const labelOwnersNearestFirst = (project: Pick<Project, 'id' | 'namespace'>): LabelOwner[] => [
+  { kind: 'project', id: project.id },
+  ...[...project.namespace.group_ids].reverse().map((id) => ({ kind: 'group' as const, id })),
+];
+
+const ownerTitleKey = (owner: LabelOwner, title: string) => `${owner.kind}#${owner.id}#${title}`;
+
+/**
+ * How many of the projects' issues and merge requests carry each label: a title counts for the
+ * label it names in its project (the project's own of that title, else the closest group's), so
+ * two labels of one title never both count the same issue. `labels` must hold every label of the
+ * projects' owners that could name one of their titles.
+ */
+export function labelCounts(
+  labels: readonly Label[],
+  work: readonly LabelledWork[],
+): Map<number, LabelCounts> {
+  const byOwnerTitle = new Map(labels.map((label) => [ownerTitleKey(label.owner, label.title), label.id]));
+  const counts = new Map<number, LabelCounts>();
+  for (const project of work) {
+    const owners = labelOwnersNearestFirst(project.project);
+    const named = new Map<string, number | undefined>();
+    const labelOf = (title: string) => {
+      if (!named.has(title))
+        named.set(
+          title,
+          owners.map((owner) => byOwnerTitle.get(ownerTitleKey(owner, title))).find((id) => id !== undefined),
+        );
+      return named.get(title);
+    };
+    const add = (titleLists: readonly (readonly string[])[], field: keyof LabelCounts) => {
+      for (const titles of titleLists)
+        for (const title of new Set(titles)) {
+          const id = labelOf(title);
+          if (id === undefined) continue;
+          const current = counts.get(id) ?? { ...NO_COUNTS };
+          current[field] += 1;
+          counts.set(id, current);
+        }
+    };
+    add(project.openIssues, 'open_issues_count');
+    add(project.closedIssues, 'closed_issues_count');
+    add(project.openMergeRequests, 'open_merge_requests_count');
+  }
+  return counts;
+}
 
 // Labels on issues and merge requests -------------------------------------------------------------
 
@@ -468,3 +568,47 @@ export const implicitLabels = (
   titles
     .filter((title) => !available.some((label) => label.title === title))
     .map((title) => implicitLabel(title, { kind: 'project', id: projectId }));
+
+// Labels shown with their details (`with_labels_details`) ----------------------------------------
+
+/** GitLab's LabelBasic: a label as an issue or merge request shows it with `with_labels_details`. */
+export const labelBasic = (label: Label) => ({
+  id: label.id,
+  name: label.title,
+  color: label.color,
+  description: label.description,
+  description_html: descriptionHtml(label.description),
+  text_color: textColorFor(label.color),
+});
+
+/**
+ * The label each title names in a project, from the labels of its owners: the project's own of
+ * that title, else the closest group's.
+ */
+export function labelsByTitleIn(
+  project: Pick<Project, 'id' | 'namespace'>,
+  labels: readonly Label[],
+): (title: string) => Label | undefined {
+  const owners = labelOwnersNearestFirst(project);
+  const byOwnerTitle = new Map(labels.map((label) => [ownerTitleKey(label.owner, label.title), label]));
+  return (title) =>
+    owners.map((owner) => byOwnerTitle.get(ownerTitleKey(owner, title))).find((label) => label !== undefined);
+}
+
+/**
+ * An issue's or merge request's entity with its labels as GitLab's LabelBasic, by title (a title
+ * no label has any more is left out), when `with_labels_details` asked for them (`labelOf` given);
+ * else as it is, with titles.
+ */
+export function withLabelsDetails<E extends { labels: string[] }>(
+  entity: E,
+  labelOf: ((title: string) => Label | undefined) | undefined,
+) {
+  if (!labelOf) return entity;
+  const details = entity.labels
+    .map(labelOf)
+    .filter((label): label is Label => label !== undefined)
+    .sort(byTitle)
+    .map(labelBasic);
+  return { ...entity, labels: details };
+}

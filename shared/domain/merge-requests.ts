@@ -1,7 +1,14 @@
 /** Project merge requests: the stored shape, the changes a request makes and the entity GitLab presents. */
 import { ApiError, conflict } from './errors.ts';
+import {
+  carriesMatchingMilestone,
+  issuableMilestone,
+  type Milestone,
+  type MilestoneMatch,
+} from './milestones.ts';
 import { atLeastOneOf } from './params.ts';
 import type { Project } from './projects.ts';
+import { passesReaction, type ReactionMatch } from './reactions.ts';
 import { type User, userBasicOrGhost } from './users.ts';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
@@ -38,6 +45,8 @@ export interface MergeRequest {
   /** Its `thumbsup` and `thumbsdown` awards, counted with each award (store/issuables/award-emoji.ts). */
   upvotes?: number;
   downvotes?: number;
+  /** The milestone it carries (its project's or a group's above it), read with it when shown. */
+  milestone_id?: number | null;
 }
 
 /** GitLab's Issuable validates titles to 255 characters; descriptions are held to 1,000,000. */
@@ -57,6 +66,8 @@ export interface MergeRequestFields {
   remove_source_branch?: boolean;
   squash?: boolean;
   discussion_locked?: boolean;
+  /** A milestone the project may use, or null to remove it (resolved before the fields are set). */
+  milestone_id?: number | null;
 }
 
 /** The assignees a request names (nobody for 0), or undefined when it names none. */
@@ -121,6 +132,8 @@ export function newMergeRequestFrom(
     force_remove_source_branch: input.remove_source_branch ?? null,
     squash: input.squash ?? false,
     user_notes_count: 0,
+    // Kept only when set, as a merge request without one has never carried the attribute.
+    ...(typeof input.milestone_id === 'number' && { milestone_id: input.milestone_id }),
   };
 }
 
@@ -143,6 +156,7 @@ export function mergeRequestChanges(
     changes.force_remove_source_branch = input.remove_source_branch;
   if (input.squash !== undefined) changes.squash = input.squash;
   if (input.discussion_locked !== undefined) changes.discussion_locked = input.discussion_locked;
+  if (input.milestone_id !== undefined) changes.milestone_id = input.milestone_id;
   return changes;
 }
 
@@ -169,12 +183,14 @@ export function updateParamsError(input: {
   title?: string;
   target_branch?: string;
   assignee_ids?: unknown;
+  milestone_id?: number | null;
 }): string | undefined {
   const empty = (['title', 'target_branch'] as const)
     .filter((name) => input[name] !== undefined && input[name].trim() === '')
     .map((name) => `${name} is empty`);
   if (empty.length) return empty.join(', ');
-  if (input.assignee_ids !== undefined) return undefined;
+  // `milestone_id=0` (read as null, no milestone) is a parameter sent.
+  if (input.assignee_ids !== undefined || input.milestone_id !== undefined) return undefined;
   return atLeastOneOf(input, UPDATE_PARAMS);
 }
 
@@ -186,7 +202,8 @@ export type NoneOrAny = 'none' | 'any';
 export interface MergeRequestFilter {
   state?: MergeRequestState | 'all';
   labels?: string[];
-  milestone?: string;
+  /** The `milestone` filter, resolved among the milestones the project may use. */
+  milestones?: MilestoneMatch;
   search?: string;
   author_id?: number;
   assignee_id?: number | NoneOrAny;
@@ -194,8 +211,8 @@ export interface MergeRequestFilter {
   target_branch?: string;
   iids?: number[];
   wip?: 'yes' | 'no';
-  /** No award emoji are kept here: only `none` matches anything. */
-  my_reaction_emoji?: string;
+  /** The `my_reaction_emoji` filter, resolved among the caller's awards. */
+  reaction?: ReactionMatch;
   created_after?: string;
   created_before?: string;
   updated_after?: string;
@@ -224,13 +241,6 @@ function assigneeMatches(assignees: readonly number[], wanted: MergeRequestFilte
   return assignees.includes(wanted);
 }
 
-/**
- * No merge request has a milestone or an award emoji here: `none` matches all, `any` or a name
- * matches none.
- */
-const matchesNothingKept = (wanted: string | undefined) =>
-  wanted === undefined || wanted.toLowerCase() === 'none';
-
 /** Whether a merge request passes the list filters other than state (state picks the list read). */
 export function mergeRequestMatches(
   mr: MergeRequest,
@@ -238,8 +248,8 @@ export function mergeRequestMatches(
   viewerId: number | undefined,
 ): boolean {
   if (!labelsMatch(mr.labels, filter.labels)) return false;
-  if (!matchesNothingKept(filter.milestone)) return false;
-  if (!matchesNothingKept(filter.my_reaction_emoji)) return false;
+  if (filter.milestones && !carriesMatchingMilestone(mr.milestone_id, filter.milestones)) return false;
+  if (!passesReaction(mr.id, filter.reaction)) return false;
   if (filter.author_id !== undefined && mr.author_id !== filter.author_id) return false;
   if (!assigneeMatches(mr.assignee_ids, filter.assignee_id)) return false;
   if (filter.source_branch !== undefined && mr.source_branch !== filter.source_branch) return false;
@@ -265,8 +275,8 @@ export function mergeRequestMatches(
 export const filtersMergeRequests = (filter: MergeRequestFilter) =>
   Boolean(
     filter.labels?.length ||
-      filter.milestone !== undefined ||
-      filter.my_reaction_emoji !== undefined ||
+      filter.milestones ||
+      filter.reaction ||
       filter.search ||
       filter.author_id !== undefined ||
       filter.assignee_id !== undefined ||
@@ -318,6 +328,7 @@ export function mergeRequestBasic(
   project: Project,
   users: ReadonlyMap<number, User>,
   baseUrl: string,
+  milestones: ReadonlyMap<number, Milestone> = new Map(),
 ) {
   const assignees = mr.assignee_ids.map((id) => userBasicOrGhost(users, id, baseUrl));
   return {
@@ -345,7 +356,7 @@ export function mergeRequestBasic(
     target_project_id: mr.target_project_id,
     labels: [...mr.labels].sort(),
     work_in_progress: isWorkInProgress(mr.title),
-    milestone: null,
+    milestone: issuableMilestone(mr.milestone_id, project, milestones, baseUrl),
     merge_when_pipeline_succeeds: false,
     merge_status: 'can_be_merged',
     sha: null,
@@ -375,9 +386,10 @@ export function mergeRequestEntity(
   users: ReadonlyMap<number, User>,
   baseUrl: string,
   viewerId: number | undefined,
+  milestones: ReadonlyMap<number, Milestone> = new Map(),
 ) {
   return {
-    ...mergeRequestBasic(mr, project, users, baseUrl),
+    ...mergeRequestBasic(mr, project, users, baseUrl, milestones),
     subscribed: mr.author_id === viewerId || mr.assignee_ids.some((id) => id === viewerId),
     changes_count: null,
     latest_build_started_at: null,

@@ -117,6 +117,12 @@ export const mayUpdateMergeRequest = (context: InProject & { mergeRequest: Merge
   canReadMergeRequest(context, context.mergeRequest) &&
   (level(context) >= ACCESS.developer || authorOrAssignee(context, context.mergeRequest));
 
+/**
+ * Whether the caller sets a merge request's milestone (GitLab's admin_merge_request, developers
+ * and up); for an author or assignee below that it is silently dropped, as GitLab does.
+ */
+export const setsMergeRequestMilestone = (context: InProject) => level(context) >= ACCESS.developer;
+
 export const mayDeleteMergeRequest = (context: InProject) =>
   writable(context) && level(context) >= ACCESS.owner;
 

@@ -3,9 +3,15 @@
  * what it reads. Issues and merge requests follow each project's own list rules, so a search
  * shows a project's matches as its lists do.
  */
-import { canReadMergeRequests, listsIssues, seesConfidentialIssues } from './noteable-policy.ts';
+import {
+  canReadMergeRequests,
+  canReadSnippet,
+  listsIssues,
+  seesConfidentialIssues,
+} from './noteable-policy.ts';
 import type { Project, ProjectAccess } from './projects.ts';
 import { type ReadScope, readScopeOf, readsProject } from './read-scope.ts';
+import type { Snippet } from './snippets.ts';
 import type { Caller } from './users.ts';
 
 /** Admins also find a user by their exact private email (GitLab's UsersFinder). */
@@ -25,17 +31,34 @@ export interface IssuableSearchRules {
   issuesIn(project: Project, access: ProjectAccess): IssueSearchIn | undefined;
   /** Whether the project's merge requests are searched. */
   mergeRequestsIn(project: Project, access: ProjectAccess): boolean;
+  /**
+   * Whether the project's milestones are searched above the project: where the reader sees its
+   * issues or its merge requests (GitLab's projects with issuables available to them).
+   */
+  milestonesIn(project: Project, access: ProjectAccess): boolean;
+  /** Which of the project's snippets the reader finds, or undefined when none. */
+  snippetsIn(project: Project, access: ProjectAccess): ((snippet: Snippet) => boolean) | undefined;
 }
 
 export function issuableSearchRulesOf(caller: Caller): IssuableSearchRules {
   const scope = readScopeOf(caller);
+  const issuesIn = (project: Project, access: ProjectAccess): IssueSearchIn | undefined => {
+    const context = { project, caller, access };
+    if (!readsProject(scope, project, access) || !listsIssues(context)) return undefined;
+    return { hidesConfidentialFrom: seesConfidentialIssues(context) ? undefined : caller.id };
+  };
+  const mergeRequestsIn = (project: Project, access: ProjectAccess) =>
+    canReadMergeRequests({ project, caller, access });
   return {
     viewerId: caller.id,
-    issuesIn: (project, access) => {
+    issuesIn,
+    mergeRequestsIn,
+    milestonesIn: (project, access) =>
+      issuesIn(project, access) !== undefined || mergeRequestsIn(project, access),
+    snippetsIn: (project, access) => {
       const context = { project, caller, access };
-      if (!readsProject(scope, project, access) || !listsIssues(context)) return undefined;
-      return { hidesConfidentialFrom: seesConfidentialIssues(context) ? undefined : caller.id };
+      if (!readsProject(scope, project, access) || !project.snippets_enabled) return undefined;
+      return (snippet) => canReadSnippet(context, snippet);
     },
-    mergeRequestsIn: (project, access) => canReadMergeRequests({ project, caller, access }),
   };
 }

@@ -118,20 +118,14 @@ export type SearchScope =
 export type SearchState = (typeof SEARCH_STATES)[number];
 
 /**
- * How a valid scope is answered at a level. Wikis do not exist here, so nothing can match: an
- * empty page, as GitLab answers a project whose feature is off; nor do milestones above a project
- * (a project's are searched among its own). Snippet titles, notes, commits and blobs exist but no
- * index serves them, so they are refused with the answer GitLab gives a scope it cannot search
- * without Elasticsearch, rather than a page that would miss them.
+ * How a scope valid at its level is answered. Wikis do not exist here, so nothing can match: an
+ * empty page, as GitLab answers a project whose feature is off. Commits and blobs would be read
+ * from the repository, which no search here reads, so they are refused with the answer GitLab
+ * gives a scope it cannot search without Elasticsearch rather than a page that would miss them.
  */
-export function searchScopeAnswer(
-  scope: SearchScope,
-  level: 'global' | 'group' | 'project',
-): 'search' | 'empty' | 'unsupported' {
-  if (scope === 'milestones') return level === 'project' ? 'search' : 'empty';
+export function searchScopeAnswer(scope: SearchScope): 'search' | 'empty' | 'unsupported' {
   if (scope === 'wiki_blobs') return 'empty';
-  if (scope === 'snippet_titles' || scope === 'notes' || scope === 'commits' || scope === 'blobs')
-    return 'unsupported';
+  if (scope === 'commits' || scope === 'blobs') return 'unsupported';
   return 'search';
 }
 
@@ -149,11 +143,14 @@ export function issueSearchState(state: SearchState | undefined): 'opened' | 'cl
 /** Basic search orders by created_at only, newest first unless `sort=asc`. */
 export const searchSort = (sort: string | undefined): 'asc' | 'desc' => (sort === 'asc' ? 'asc' : 'desc');
 
-/** GitLab's milestone search: the term in the title or the description, any case; newest first. */
-export function milestonesMatching<M extends { title: string; description: string | null; id: number }>(
-  milestones: readonly M[],
-  term: string,
-): M[] {
+/** Last updated first, then the higher id (the searches that GitLab orders by `updated_at DESC`). */
+const lastUpdatedFirst = (a: { updated_at: string; id: number }, b: { updated_at: string; id: number }) =>
+  b.updated_at.localeCompare(a.updated_at) || b.id - a.id;
+
+/** GitLab's milestone search: the term in the title or the description, any case; last updated first. */
+export function milestonesMatching<
+  M extends { title: string; description: string | null; id: number; updated_at: string },
+>(milestones: readonly M[], term: string): M[] {
   const needle = term.toLowerCase();
   return milestones
     .filter(
@@ -161,5 +158,43 @@ export function milestonesMatching<M extends { title: string; description: strin
         milestone.title.toLowerCase().includes(needle) ||
         (milestone.description ?? '').toLowerCase().includes(needle),
     )
-    .sort((a, b) => b.id - a.id);
+    .sort(lastUpdatedFirst);
 }
+
+/**
+ * GitLab's note search: users' notes (system notes are never found) whose body contains the term,
+ * any case; last updated first.
+ */
+export function notesMatching<N extends { body: string; system: boolean; id: number; updated_at: string }>(
+  notes: readonly N[],
+  term: string,
+): N[] {
+  const needle = term.toLowerCase();
+  return notes
+    .filter((note) => !note.system && note.body.toLowerCase().includes(needle))
+    .sort(lastUpdatedFirst);
+}
+
+/**
+ * GitLab's snippet title search (Snippet.search): the title, description or file name, any case;
+ * a term under three characters only as a whole column.
+ */
+export function snippetMatchesSearch(
+  snippet: { title: string; description: string | null; file_name: string },
+  term: string,
+): boolean {
+  const needle = term.toLowerCase();
+  const columns = [snippet.title, snippet.description ?? '', snippet.file_name].map((column) =>
+    column.toLowerCase(),
+  );
+  if (needle.length < 3) return columns.includes(needle);
+  return columns.some((column) => column.includes(needle));
+}
+
+/** The snippets found by a title search, last updated first. */
+export const snippetsMatching = <
+  S extends { title: string; description: string | null; file_name: string; id: number; updated_at: string },
+>(
+  snippets: readonly S[],
+  term: string,
+): S[] => snippets.filter((snippet) => snippetMatchesSearch(snippet, term)).sort(lastUpdatedFirst);

@@ -46,11 +46,14 @@ async function noteWithUsers(partition: string, noteId: number) {
 }
 
 export const discussionLoaders = {
-  /** The parent and a page of its discussions with their users. */
+  /** The parent and a page of its discussions with their total and users. */
   page: (noteable: AnyNoteable) =>
     noteable.reading(async (partition, params: ById & { page?: number; per_page?: number }) => {
-      const discussions = await readDiscussionsPage(partition, pageRequest(params.page, params.per_page));
-      return { discussions, users: await getUsers(discussionUserIds(discussions)) };
+      const { discussions, total } = await readDiscussionsPage(
+        partition,
+        pageRequest(params.page, params.per_page),
+      );
+      return { discussions, total, users: await getUsers(discussionUserIds(discussions)) };
     }),
 
   /** The parent and one of its discussions with its users. */

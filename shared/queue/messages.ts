@@ -3,6 +3,21 @@ import * as v from 'valibot';
 
 const recordId = v.pipe(v.number(), v.integer(), v.minValue(1));
 
+/**
+ * A label's title at most: GitLab's 255 characters, each up to two UTF-16 units (not imported, so
+ * no worker bundles the labels' rules).
+ */
+const LABEL_TITLE_MAX_LENGTH = 510;
+
+/** A project's or a group's label or milestone. */
+const referenceOwner = v.object({ kind: v.picklist(['project', 'group']), id: recordId });
+
+/** Where a walk over an index stopped: a Query's LastEvaluatedKey (key attributes, all strings here). */
+const listCursor = v.pipe(
+  v.record(v.pipe(v.string(), v.maxLength(64)), v.pipe(v.string(), v.maxLength(2048))),
+  v.check((cursor) => Object.keys(cursor).length <= 8, 'a cursor names at most 8 attributes'),
+);
+
 export const queueMessages = {
   'user-cleanup': v.object({ userId: recordId }),
   /** A project's or a group's search postings to write. */
@@ -23,6 +38,38 @@ export const queueMessages = {
   /** A group's membership made to follow its linked LDAP groups. */
   'ldap-sync': v.object({ groupId: recordId }),
   'hook-delivery': v.object({ deliveryId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) }),
+  /**
+   * A label renamed or removed, or a milestone removed, followed by the issues and merge requests
+   * of its owner's projects; `at` is where the job stands (absent: at the start), page by page.
+   */
+  'issuable-rewrite': v.object({
+    change: v.variant('kind', [
+      v.object({
+        kind: v.literal('label'),
+        owner: referenceOwner,
+        labelId: recordId,
+        title: v.pipe(v.string(), v.minLength(1), v.maxLength(LABEL_TITLE_MAX_LENGTH)),
+      }),
+      v.object({ kind: v.literal('milestone'), owner: referenceOwner, milestoneId: recordId }),
+    ]),
+    at: v.optional(
+      v.variant('step', [
+        /** A group owner's projects, those of its whole tree, one visibility's partition after another. */
+        v.object({
+          step: v.literal('projects'),
+          visibility: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2)),
+          after: v.optional(listCursor),
+        }),
+        /** One project's issues, then its merge requests. */
+        v.object({
+          step: v.literal('issuables'),
+          projectId: recordId,
+          collection: v.picklist(['issues', 'merge_requests']),
+          after: v.optional(listCursor),
+        }),
+      ]),
+    ),
+  }),
 } as const;
 
 export type QueueName = keyof typeof queueMessages;

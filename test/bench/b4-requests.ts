@@ -4,19 +4,26 @@
  * as an anonymous caller, a signed-in member or root (admin), on data seeded through the store:
  * a public group with subgroups and projects of every visibility, a member's personal projects,
  * an issue of a private project of the group with more than a page of 100 notes, and a user's
- * private project with a hook whose delivery log holds more than a page, and a push rule.
+ * private project with a hook whose delivery log holds more than a page, and a push rule; the
+ * private project and the group with more than a page of labels and of milestones each, and another
+ * issue of the project with more than a page of discussions (a third of them threads with replies)
+ * and of award emoji, on itself and on one of its notes.
  *
  * The table's stream feeds the webhook consumer in this process through the same DocumentClient:
  * before each request the bench waits until the stream has reached it, so the consumer's reads of
  * earlier writes are not counted in the request's.
  */
 import { ACCESS } from '#domain/access.ts';
+import type { AwardEmoji } from '#domain/award-emoji.ts';
 import type { Group } from '#domain/groups.ts';
 import type { Hook } from '#domain/hooks.ts';
+import type { Label } from '#domain/labels.ts';
+import type { Milestone } from '#domain/milestones.ts';
 import type { Note } from '#domain/notes.ts';
 import type { Project } from '#domain/projects.ts';
 import { PUSH_RULE_DEFAULTS } from '#domain/push-rules.ts';
 import type { User } from '#domain/users.ts';
+import type { StoredDiscussion } from '#store/issuables/discussions.ts';
 import type { StoredIssue } from '#store/issuables/issues.ts';
 import { updateProject } from '#store/projects/project-writes.ts';
 import { createPushRule } from '#store/projects/push-rules.ts';
@@ -31,14 +38,19 @@ import {
   shortCommand,
 } from './runtime.ts';
 import {
+  AWARD_NAMES,
   personalNamespace,
+  seedAwards,
+  seedDiscussions,
   seedGroup,
   seedGroupProjects,
   seedHook,
   seedHookLogs,
   seedIssue,
   seedIssueNotes,
+  seedLabels,
   seedMember,
+  seedMilestones,
   seedProject,
   seedToken,
   VISIBILITY_CYCLE,
@@ -55,6 +67,15 @@ const ISSUE_NOTES = 120;
 const HOOK_LOGS = 50;
 /** Hooks here are never delivered to (no events switched on): the url is only stored. */
 const HOOK_URL = 'http://127.0.0.1:9/bench-b4';
+/** Labels and milestones of the private project and of the group: more than a page of 100 each. */
+const LABELS = 110;
+const MILESTONES = 110;
+/** Discussions on the discussed issue: more than a page of 100; every third a thread with replies. */
+const DISCUSSIONS = 120;
+const THREAD_EVERY = 3;
+const THREAD_REPLIES = 2;
+/** Users (by index among the seeded ones) who award each of AWARD_NAMES: 110 awards, more than a page. */
+const AWARDERS = [130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140];
 
 const WRITE_COMMANDS = new Set([
   'TransactWriteItemsCommand',
@@ -135,6 +156,19 @@ interface B4Data {
   jobProjects: { remove: Project[]; housekeep: Project[]; link: Project[] };
   /** A pull mirror of the same owner (its remote answers nothing: each update fails at once). */
   mirrorProject: Project;
+  /** One of LABELS labels of `privateProject` (the group has as many). */
+  label: Label;
+  /** One of MILESTONES milestones of `privateProject` (the group has as many). */
+  milestone: Milestone;
+  /** An issue of `privateProject` with DISCUSSIONS discussions and awards on it and on its first note. */
+  discussed: StoredIssue;
+  /** One of the discussed issue's threads, with replies. */
+  thread: StoredDiscussion;
+  /** The discussed issue's first note, with as many awards as the issue. */
+  awardedNoteId: number;
+  /** One award on the discussed issue and one on its first note. */
+  issueAward: AwardEmoji;
+  noteAward: AwardEmoji;
 }
 
 async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4Data> {
@@ -195,7 +229,36 @@ async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4D
     mirror: true,
     mirror_user_id: hooksOwner.id,
   }));
+  const [label] = await seedLabels({ kind: 'project', id: privateProject.id }, LABELS, `bench-${stamp}`);
+  await seedLabels({ kind: 'group', id: group.id }, LABELS, `group-${stamp}`);
+  const [milestone] = await seedMilestones({ kind: 'project', id: privateProject.id }, MILESTONES);
+  await seedMilestones({ kind: 'group', id: group.id }, MILESTONES);
+  const discussed = await seedIssue(privateProject, `discussed ${stamp}`, member.id);
+  const { threads, notes: discussionNotes } = await seedDiscussions(discussed, DISCUSSIONS, {
+    authorIds: [member.id, rootId],
+    threadEvery: THREAD_EVERY,
+    replies: THREAD_REPLIES,
+  });
+  const awarders = AWARDERS.map((i) => user(i).id);
+  const [issueAward] = await seedAwards(discussed, { userIds: awarders, names: AWARD_NAMES });
+  const awardedNoteId = discussionNotes[0]?.id;
+  if (awardedNoteId === undefined) throw new Error('no discussion note seeded');
+  const [noteAward] = await seedAwards(discussed, {
+    userIds: awarders,
+    names: AWARD_NAMES,
+    noteId: awardedNoteId,
+  });
+  const [thread] = threads;
+  if (!label || !milestone || !thread || !issueAward || !noteAward)
+    throw new Error('labels, milestones, discussions or awards not seeded');
   return {
+    label,
+    milestone,
+    discussed,
+    thread,
+    awardedNoteId,
+    issueAward,
+    noteAward,
     jobProjects,
     mirrorProject,
     hooksProject,
@@ -513,6 +576,82 @@ function membershipAndSearchScenarios(data: B4Data, stamp: string): Scenario[] {
       `/projects/${p}/`,
       '/projects/:id/',
     ),
+  ];
+}
+
+/**
+ * Labels and milestones of the private project and of the group, the discussed issue's award
+ * emoji (on it and on its first note) and discussions, as the member (a developer of the group)
+ * and as root; GitLab authenticates every one of these routes (401 for anonymous callers).
+ */
+function labelMilestoneAwardDiscussionScenarios(data: B4Data, stamp: string): Scenario[] {
+  const project = `/projects/${data.privateProject.id}`;
+  const group = `/groups/${data.group.id}`;
+  const issue = `${project}/issues/${data.discussed.iid}`;
+  const note = `${issue}/notes/${data.awardedNoteId}`;
+  const signedIn = ['user', 'admin'] as const;
+  const shown: [string, string][] = [
+    [note, '/projects/:id/issues/:iid/notes/:note_id'],
+    [issue, '/projects/:id/issues/:iid'],
+    [project, '/projects/:id'],
+    [group, '/groups/:id'],
+  ];
+  const generic = (text: string) => shown.reduce((named, [path, as]) => named.replace(path, as), text);
+  const list = (path: string) =>
+    reads(path, { paged: true, callers: signedIn }).map((scenario) => ({
+      ...scenario,
+      name: generic(scenario.name),
+      pair: scenario.pair && generic(scenario.pair),
+    }));
+  const one = (path: string, name: string): Scenario[] =>
+    signedIn.map((who) => ({
+      name,
+      who,
+      kind: 'read',
+      expect: 200,
+      request: () => ({ method: 'GET', path }),
+    }));
+  const create = (name: string, path: string, body: (who: string, rep: number) => unknown): Scenario[] =>
+    signedIn.map((who) => ({
+      name,
+      who,
+      kind: 'write',
+      expect: 201,
+      request: (rep) => ({ method: 'POST', path, body: body(who, rep) }),
+    }));
+  return [
+    ...list(`${project}/labels`),
+    ...list(`${group}/labels`),
+    ...list(`${project}/milestones`),
+    ...list(`${group}/milestones`),
+    ...list(`${issue}/award_emoji`),
+    ...list(`${note}/award_emoji`),
+    ...list(`${issue}/discussions`),
+    ...one(`${project}/labels/${data.label.id}`, 'GET /projects/:id/labels/:label_id'),
+    ...one(`${project}/milestones/${data.milestone.id}`, 'GET /projects/:id/milestones/:milestone_id'),
+    ...one(
+      `${issue}/award_emoji/${data.issueAward.id}`,
+      'GET /projects/:id/issues/:iid/award_emoji/:award_id',
+    ),
+    ...one(
+      `${note}/award_emoji/${data.noteAward.id}`,
+      'GET /projects/:id/issues/:iid/notes/:note_id/award_emoji/:award_id',
+    ),
+    ...one(
+      `${issue}/discussions/${data.thread.id}`,
+      'GET /projects/:id/issues/:iid/discussions/:discussion_id',
+    ),
+    ...create('POST /projects/:id/labels', `${project}/labels`, (who, rep) => ({
+      name: `new-${stamp}-${who}-${rep}`,
+      color: '#d9534f',
+    })),
+    // Neither the member nor root has awarded anything on the discussed issue.
+    ...create('POST /projects/:id/issues/:iid/award_emoji', `${issue}/award_emoji`, (_who, rep) => ({
+      name: AWARD_NAMES[rep] ?? 'thumbsup',
+    })),
+    ...create('POST /projects/:id/issues/:iid/discussions', `${issue}/discussions`, (who, rep) => ({
+      body: `A new thread ${stamp} ${who} ${rep}`,
+    })),
   ];
 }
 
@@ -836,6 +975,7 @@ export async function runB4(
     ...groupProjectScenarios(data, stamp),
     ...issueNoteScenarios(data, stamp),
     ...hookScenarios(data, stamp),
+    ...labelMilestoneAwardDiscussionScenarios(data, stamp),
     ...repositoryScenarios(data, stamp),
     ...membershipAndSearchScenarios(data, stamp),
   ]) {
@@ -897,7 +1037,7 @@ export async function runB4(
   }
   const failing = results.filter((r) => !r.holds);
   const notes = [
-    `Each request ran ${REPETITIONS}× alone: anon = no token; user = a developer of the bench group (which holds ${GROUP_PROJECTS} projects — ½ public, ¼ internal, ¼ private — and ${SUBGROUPS} subgroups) who also owns 3 personal projects; admin = root. The notes scenarios use an issue of a private project of the bench group with ${ISSUE_NOTES} notes (the member's and root's, through createIssue and createNoteBy); the member edits a note of their own. The hooks and push rule scenarios use another user's private personal project ("user" there = its owner) with a hook (createHook) whose delivery log holds ${HOOK_LOGS} attempts (appendHookLog) and a push rule (createPushRule); the hooks POSTed have no events switched on. Authentication is one GetItem for user and admin. Seeding that data through the store took ${seedSeconds.toFixed(1)} s. Before each request the bench waited until the table's stream had reached its consumers (${(streamWaitMs / 1000).toFixed(1)} s in all), and the consumers were held while the request ran (LocalStreams.hold), so their commands (a rollup, a parent's touch) are not counted as the request's.`,
+    `Each request ran ${REPETITIONS}× alone: anon = no token; user = a developer of the bench group (which holds ${GROUP_PROJECTS} projects — ½ public, ¼ internal, ¼ private — and ${SUBGROUPS} subgroups) who also owns 3 personal projects; admin = root. The notes scenarios use an issue of a private project of the bench group with ${ISSUE_NOTES} notes (the member's and root's, through createIssue and createNoteBy); the member edits a note of their own. The hooks and push rule scenarios use another user's private personal project ("user" there = its owner) with a hook (createHook) whose delivery log holds ${HOOK_LOGS} attempts (appendHookLog) and a push rule (createPushRule); the hooks POSTed have no events switched on. The labels and milestones scenarios list the private project's and the group's ${LABELS} labels and ${MILESTONES} milestones (createLabel, createMilestone; a project's labels list reads its group's too); the award emoji and discussions scenarios use another issue of the private project with ${DISCUSSIONS} discussions (startThread, replyToDiscussion, createNoteBy: every ${THREAD_EVERY}rd a thread with ${THREAD_REPLIES} replies) and ${AWARDERS.length * AWARD_NAMES.length} awards (addAward) on it and as many on its first note; GitLab answers these routes to signed-in callers only. Authentication is one GetItem for user and admin. Seeding that data through the store took ${seedSeconds.toFixed(1)} s. Before each request the bench waited until the table's stream had reached its consumers (${(streamWaitMs / 1000).toFixed(1)} s in all), and the consumers were held while the request ran (LocalStreams.hold), so their commands (a rollup, a parent's touch) are not counted as the request's.`,
     `"sends" and "seq RT" exclude number allocation, shown apart as "id blk": id-counter block reservations (one UpdateItem ADD reserves ${idBlockSize} ids (ID_BLOCK_SIZE), i.e. ${round(1 / idBlockSize, 2)} extra sends per creation amortized; seeding ${ids.seedCreations} users took ${ids.seedReservations} reservations (${round(ids.seedReservations / ids.seedCreations, 3)} per creation)) and the one atomic ADD that takes a parent's next iid (issues, merge requests, epics) before the creating transaction.`,
     "seq RT = the longest chain of sends each started after the previous one ended (sends in one Promise.all, e.g. a page Query and its count GetItem, count once; the R1 | R2 | … sequences below place each send in its round). RCU / items = read capacity DynamoDB Local reported (ReturnConsumedCapacity TOTAL), plus DynamoDB's minimum for each key read that found nothing (Local reports none), and items touched by the first call's reads (ScannedCount of Queries, keys asked of Gets and BatchGets). Worker = DynamoDB sends of the queue worker the request triggered, counted apart.",
     `per_page=20 vs per_page=100: ${

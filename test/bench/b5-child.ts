@@ -23,6 +23,16 @@
  * (checked item for item against store-written notes first), the issues' note counters moved as
  * createNoteBy moves them.
  *
+ * Labels, milestones, award emoji and discussions: the notes' project and group hold a page and a
+ * bit of labels and of milestones each, and another issue of the project a page and a bit of
+ * discussions (threads with replies among them) and of awards, on itself and on its first note —
+ * all through the store (createLabel, createMilestone, startThread, replyToDiscussion,
+ * createNoteBy, addAward). Before the projects grow, the same partitions grow (other users'
+ * label subscriptions in the project and the group, awards on the issue's other notes) and so
+ * does the rest of the table: labels and milestones of other projects and groups, threads with
+ * replies and awards on the project's other issues, and an issue with ten pages of discussions
+ * (its pages 1, 5 and 10 are measured against skipping).
+ *
  * argv: one JSON object (see Options). Prints one JSON line (B5ChildResult) last.
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -35,6 +45,7 @@ import { newProjectFrom, type Project } from '#domain/projects.ts';
 import { searchColumns } from '#domain/search.ts';
 import { hookLogNow, logPeriodsBack } from '#store/hooks/hook-log.ts';
 import { issueAsParent, type StoredIssue } from '#store/issuables/issues.ts';
+import { subscribeToLabel } from '#store/labels/labels.ts';
 import { groupNamespace } from '#store/projects/namespace-lookup.ts';
 import { newRunnersToken } from '#store/projects/project-items.ts';
 import { postingItems } from '#store/search/search-index.ts';
@@ -52,15 +63,20 @@ import { tree } from '#store/table/tree-keys.ts';
 import { median, round } from './common.ts';
 import { type BenchRuntime, READ_COMMANDS, type SendRecord, startBenchRuntime } from './runtime.ts';
 import {
+  AWARD_NAMES,
   noteBody,
   personalNamespace,
+  seedAwards,
+  seedDiscussions,
   seedGroup,
   seedGroupProjects,
   seedHook,
   seedHookLogs,
   seedIssue,
   seedIssueNotes,
+  seedLabels,
   seedMember,
+  seedMilestones,
   seedProject,
   seedToken,
   VISIBILITY_CYCLE,
@@ -130,6 +146,22 @@ export interface NotesSeeding {
   sanity: string[];
 }
 
+/** How the labels, milestones, awards and discussions were seeded (information for the report). */
+export interface IssueExtrasSeeding {
+  /** Labels and milestones of the listed project and of its group, at both sizes. */
+  labels: number;
+  milestones: number;
+  /** Discussions on the listed issue (every THREAD_EVERY-th a thread with replies), and its awards (on it and on its first note, each). */
+  discussions: number;
+  awards: number;
+  /** What the large size adds, item kind by item kind. */
+  grown: string[];
+  smallSeconds: number;
+  largeSeconds: number;
+  /** Discussions on the issue whose pages 1, 5, 10 are measured. */
+  deepDiscussions: number;
+}
+
 export interface Measurement {
   status: number;
   returned: number;
@@ -169,6 +201,7 @@ export interface B5ChildResult {
   pageScenarios: ListScenario[];
   notes: NotesSeeding;
   hookLogs: HookLogSeeding;
+  extras: IssueExtrasSeeding;
   small: SizeResult;
   large: SizeResult;
   reachedLarge: boolean;
@@ -214,6 +247,28 @@ const HOOK_LOGS_ON_TARGET = 50;
 const MAX_EVENTS_PER_PAGE = 20;
 /** Hooks are never delivered to here (no events switched on): the url is only stored. */
 const HOOK_URL = 'http://127.0.0.1:9/bench-b5';
+/** Labels and milestones of the listed project and group, and discussions on the listed issue: a page and a bit. */
+const LABELS_ON_TARGET = 25;
+const MILESTONES_ON_TARGET = 25;
+const DISCUSSIONS_ON_TARGET = 25;
+const THREAD_EVERY = 3;
+const THREAD_REPLIES = 2;
+/** Names each awarder awards on the listed issue and on its first note: 3 awarders, 24 awards each. */
+const AWARD_NAMES_ON_TARGET = AWARD_NAMES.slice(0, 8);
+/**
+ * Growth for the large size, through the store (see the header): kept small, as each is a
+ * transaction of its own and the time it takes is taken from the projects' growth.
+ */
+const OTHER_LABEL_SUBSCRIBERS = 100;
+const OTHER_OWNERS = 5;
+const PER_OTHER_OWNER = 5;
+const THREADS_PER_OTHER_ISSUE = 2;
+const AWARDED_OTHER_NOTES = 5;
+const AWARD_NAMES_ON_OTHERS = AWARD_NAMES.slice(0, 5);
+const DEEP_THREAD_EVERY = 5;
+/** The deep issue's discussions (and the subscriptions) are seeded in this many chunks side by side. */
+const DEEP_CHUNKS = 3;
+const EXTRAS_CONCURRENCY = 6;
 
 type Raw = Record<string, unknown>;
 const pad = (n: number, width = 6) => String(n).padStart(width, '0');
@@ -552,6 +607,27 @@ try {
   const targetHook = await seedHook(hooksProject, `${HOOK_URL}/target`);
   await seedHookLogs(targetHook, HOOK_LOGS_ON_TARGET);
   let hookLogSeconds = (performance.now() - hookLogsStart) / 1000;
+  // Labels and milestones of the notes' project and group, and an issue of the project with
+  // discussions and awards on it and on its first note: the lists compared between the sizes.
+  const extrasStart = performance.now();
+  const projectOwner = { kind: 'project', id: notesProject.id } as const;
+  const groupOwner = { kind: 'group', id: notesGroup.id } as const;
+  const [targetLabel] = await seedLabels(projectOwner, LABELS_ON_TARGET);
+  const [targetGroupLabel] = await seedLabels(groupOwner, LABELS_ON_TARGET, 'group-label');
+  await seedMilestones(projectOwner, MILESTONES_ON_TARGET);
+  await seedMilestones(groupOwner, MILESTONES_ON_TARGET);
+  const discussed = await seedIssue(notesProject, 'the issue whose discussions are listed', notesMember.id);
+  const { notes: discussedNotes } = await seedDiscussions(discussed, DISCUSSIONS_ON_TARGET, {
+    authorIds: [notesMember.id, root.id],
+    threadEvery: THREAD_EVERY,
+    replies: THREAD_REPLIES,
+  });
+  const awarders = [root.id, seeder.id, member.id];
+  const awardedNote = discussedNotes[0];
+  if (!targetLabel || !targetGroupLabel || !awardedNote) throw new Error('labels or discussions not seeded');
+  await seedAwards(discussed, { userIds: awarders, names: AWARD_NAMES_ON_TARGET });
+  await seedAwards(discussed, { userIds: awarders, names: AWARD_NAMES_ON_TARGET, noteId: awardedNote.id });
+  const extrasSmallSeconds = (performance.now() - extrasStart) / 1000;
   // A project adds three rows (project, route, name) and its search postings; a group's first
   // project a counter row. Names are short at this size (few postings) so the 1k-row table holds
   // a full page of each visibility in the growing group, which takes its first projects.
@@ -593,6 +669,16 @@ try {
     { issue: otherIssues[0] as StoredIssue, note: otherNotes[0] },
   ]);
 
+  /** A list of the notes' project or group, as that group's developer (only) and as root. */
+  const extrasList = (key: string, label: string, path: string): ListScenario[] =>
+    (['user', 'admin'] as const).map((who) => ({
+      key: `${key}-${who}`,
+      label,
+      who,
+      verdict: true,
+      token: who === 'user' ? NOTES_MEMBER_TOKEN : undefined,
+      path: `${path}?per_page=${options.perPage}`,
+    }));
   const G = growing.id;
   const F = fixed.id;
   const allVisibilities = ['public', 'internal', 'private'];
@@ -757,6 +843,41 @@ try {
       verdict: true,
       path: `/projects/${hooksProject.id}/hooks/${targetHook.id}/events?per_page=${options.perPage}`,
     },
+    ...extrasList(
+      'project-labels',
+      `GET /projects/:id/labels (${LABELS_ON_TARGET} + the group's ${LABELS_ON_TARGET})`,
+      `/projects/${P}/labels`,
+    ),
+    ...extrasList(
+      'group-labels',
+      `GET /groups/:id/labels (${LABELS_ON_TARGET})`,
+      `/groups/${notesGroup.id}/labels`,
+    ),
+    ...extrasList(
+      'project-milestones',
+      `GET /projects/:id/milestones (${MILESTONES_ON_TARGET})`,
+      `/projects/${P}/milestones`,
+    ),
+    ...extrasList(
+      'group-milestones',
+      `GET /groups/:id/milestones (${MILESTONES_ON_TARGET})`,
+      `/groups/${notesGroup.id}/milestones`,
+    ),
+    ...extrasList(
+      'issue-awards',
+      `GET /projects/:id/issues/:iid/award_emoji (${awarders.length * AWARD_NAMES_ON_TARGET.length})`,
+      `/projects/${P}/issues/${discussed.iid}/award_emoji`,
+    ),
+    ...extrasList(
+      'note-awards',
+      `GET /projects/:id/issues/:iid/notes/:note_id/award_emoji (${awarders.length * AWARD_NAMES_ON_TARGET.length})`,
+      `/projects/${P}/issues/${discussed.iid}/notes/${awardedNote.id}/award_emoji`,
+    ),
+    ...extrasList(
+      'discussions',
+      `GET /projects/:id/issues/:iid/discussions (${DISCUSSIONS_ON_TARGET})`,
+      `/projects/${P}/issues/${discussed.iid}/discussions`,
+    ),
   ];
   // The table's stream feeds the webhook consumer in this process, whose reads go through the same
   // DocumentClient: every change seeded so far reaches it before anything is measured, so none of
@@ -799,6 +920,72 @@ try {
   };
   await Promise.all(Array.from({ length: 4 }, groupWorker));
 
+  // Labels, milestones, awards and discussions grow around the listed ones (see the header):
+  // small tasks, EXTRAS_CONCURRENCY at a time, the deep issue's (the longest) first; before the
+  // notes' filler, so the newest note of another issue is still a BatchWrite one (sanity below).
+  const extrasLargeStart = performance.now();
+  const deepDiscussions = Math.max(...options.pages) * options.perPage + options.perPage / 2;
+  const deepDiscussed = await seedIssue(notesProject, 'an issue with many discussions', root.id);
+  const otherProjects = fixedProjects.slice(0, OTHER_OWNERS);
+  const otherGroups = others.slice(0, OTHER_OWNERS);
+  const deepChunk = Math.ceil(deepDiscussions / DEEP_CHUNKS);
+  const subscriberChunk = Math.ceil(OTHER_LABEL_SUBSCRIBERS / DEEP_CHUNKS);
+  const tasks: (() => Promise<unknown>)[] = [
+    ...Array.from(
+      { length: DEEP_CHUNKS },
+      (_, chunk) => () =>
+        seedDiscussions(deepDiscussed, Math.min(deepChunk, deepDiscussions - chunk * deepChunk), {
+          authorIds: [notesMember.id, root.id],
+          threadEvery: DEEP_THREAD_EVERY,
+          replies: 1,
+          first: 4000 + chunk * deepChunk,
+        }),
+    ),
+    // Other users' subscriptions in the listed project's and group's partitions.
+    ...Array.from({ length: DEEP_CHUNKS }, (_, chunk) => async () => {
+      const from = chunk * subscriberChunk;
+      for (let i = from; i < Math.min(from + subscriberChunk, OTHER_LABEL_SUBSCRIBERS); i++) {
+        await subscribeToLabel(targetLabel, 1_000_000 + i);
+        await subscribeToLabel(targetGroupLabel, 1_000_000 + i);
+      }
+    }),
+    // Awards on the listed issue's other notes, in its partition.
+    ...discussedNotes
+      .slice(1, 1 + AWARDED_OTHER_NOTES)
+      .map(
+        (note) => () =>
+          seedAwards(discussed, { userIds: awarders, names: AWARD_NAMES_ON_OTHERS, noteId: note.id }),
+      ),
+    ...[
+      ...otherProjects.map((project) => ({ kind: 'project' as const, id: project.id })),
+      ...otherGroups.map((group) => ({ kind: 'group' as const, id: group.id })),
+    ].map((owner) => async () => {
+      await seedLabels(owner, PER_OTHER_OWNER, 'other');
+      await seedMilestones(owner, PER_OTHER_OWNER, 'other');
+    }),
+    ...otherIssues.map((issue) => async () => {
+      await seedDiscussions(issue, THREADS_PER_OTHER_ISSUE, {
+        authorIds: [root.id, notesMember.id],
+        threadEvery: 1,
+        replies: THREAD_REPLIES,
+        first: 3000,
+      });
+      await seedAwards(issue, { userIds: [root.id], names: AWARD_NAMES_ON_OTHERS });
+    }),
+  ];
+  let nextTask = 0;
+  const extrasWorker = async () => {
+    for (let task = tasks[nextTask++]; task; task = tasks[nextTask++]) await task();
+  };
+  await Promise.all(Array.from({ length: EXTRAS_CONCURRENCY }, extrasWorker));
+  const extrasGrown = [
+    `${OTHER_LABEL_SUBSCRIBERS} other users' subscriptions to a label of the listed project and of its group (subscribeToLabel)`,
+    `${awarders.length * AWARD_NAMES_ON_OTHERS.length * AWARDED_OTHER_NOTES} awards on ${AWARDED_OTHER_NOTES} other notes of the listed issue`,
+    `${PER_OTHER_OWNER} labels and ${PER_OTHER_OWNER} milestones in each of ${otherProjects.length} other projects and ${otherGroups.length} other groups`,
+    `${THREADS_PER_OTHER_ISSUE} threads with ${THREAD_REPLIES} replies and ${AWARD_NAMES_ON_OTHERS.length} awards on each of the project's ${otherIssues.length} other issues`,
+    `an issue with ${deepDiscussions} discussions (every ${DEEP_THREAD_EVERY}th a thread with a reply)`,
+  ];
+  const extrasLargeSeconds = (performance.now() - extrasLargeStart) / 1000;
   // The notes on the project's other issues grow to OTHER_NOTES_LARGE: an issue whose own pages
   // are measured, through createNoteBy, and the rest by BatchWriteItem, round-robin over the
   // other issues, newer than the listed issue's notes; each issue's counters moved once after.
@@ -947,7 +1134,7 @@ try {
     { headers: { 'PRIVATE-TOKEN': NOTES_MEMBER_TOKEN } },
   );
   notesSanity.push(
-    `GET …/issues/${firstOther.iid}/notes → ${otherList.status}, X-Total ${otherList.headers.get('x-total')} for ${(perIssue.get(firstOther.iid) ?? 0) + OTHER_NOTES_SMALL / OTHER_ISSUES} notes seeded; its newest (a BatchWrite note) by id as the notes' user → ${fillerRead.status}`,
+    `GET …/issues/${firstOther.iid}/notes → ${otherList.status}, X-Total ${otherList.headers.get('x-total')} for ${(perIssue.get(firstOther.iid) ?? 0) + OTHER_NOTES_SMALL / OTHER_ISSUES + THREADS_PER_OTHER_ISSUE * (1 + THREAD_REPLIES)} notes seeded; its newest (a BatchWrite note) by id as the notes' user → ${fillerRead.status}`,
   );
   large.measurements = await measureAll();
   const targetTotals = (['small', 'large'] as const).map(
@@ -955,6 +1142,20 @@ try {
   );
   notesSanity.push(`listed issue: X-Total ${targetTotals.join(' → ')} for ${NOTES_ON_TARGET} notes`);
   const pageScenarios: ListScenario[] = [
+    // Its skip reads the issue's notes list (one note per discussion) on the index the page reads.
+    ...(['user', 'admin'] as const).map((who) => ({
+      key: `discussions-deep-${who}`,
+      label: `GET /projects/:id/issues/:iid/discussions (${deepDiscussions} discussions)`,
+      who,
+      verdict: true,
+      token: who === 'user' ? NOTES_MEMBER_TOKEN : undefined,
+      path: `/projects/${P}/issues/${deepDiscussed.iid}/discussions?per_page=${options.perPage}`,
+      skip: {
+        order: 'created_at',
+        sort: 'asc',
+        lists: [lists.notesOf(keys.issue(P, deepDiscussed.iid).pk)],
+      } satisfies SkipSpec,
+    })),
     // Its skip reads the issue's notes list on the same global index as the page (readNotesPage).
     ...(['user', 'admin'] as const).map((who) => ({
       key: `notes-deep-${who}`,
@@ -1028,6 +1229,16 @@ try {
       fillerSeconds: round(notesFillerSeconds, 1),
       layoutChecked: noteLayoutChecked,
       sanity: notesSanity,
+    },
+    extras: {
+      labels: LABELS_ON_TARGET,
+      milestones: MILESTONES_ON_TARGET,
+      discussions: DISCUSSIONS_ON_TARGET,
+      awards: awarders.length * AWARD_NAMES_ON_TARGET.length,
+      grown: extrasGrown,
+      smallSeconds: round(extrasSmallSeconds, 1),
+      largeSeconds: round(extrasLargeSeconds, 1),
+      deepDiscussions,
     },
     hookLogs: {
       onTarget: HOOK_LOGS_ON_TARGET,

@@ -2,16 +2,22 @@
  * Seeding for B4 and B5 through the store's own create functions, in this process: groups
  * (createGroup), group and personal projects (createProject in a namespace from namespace-lookup.ts),
  * memberships, tokens, issues (createIssue) and their notes (createNoteBy), project hooks
- * (createHook) and their delivery logs (appendHookLog, as the delivery worker logs an attempt).
+ * (createHook) and their delivery logs (appendHookLog, as the delivery worker logs an attempt),
+ * labels (createLabel), milestones (createMilestone), award emoji (addAward) and discussions
+ * (startThread, replyToDiscussion).
  * Seeding is not measured; it runs with the recorder off.
  */
 
 import type { Visibility } from '#domain/access.ts';
 import { generateTokenSecret } from '#domain/access-tokens.ts';
+import type { AwardEmoji } from '#domain/award-emoji.ts';
+import { newThreadId } from '#domain/discussions.ts';
 import { DEFAULT_CREATION_LEVELS, type Group } from '#domain/groups.ts';
 import type { HookLog } from '#domain/hook-deliveries.ts';
 import { type Hook, type HookInput, newHookFrom } from '#domain/hooks.ts';
 import { newIssueFrom } from '#domain/issues.ts';
+import { type Label, type LabelOwner, newLabelFrom } from '#domain/labels.ts';
+import { type Milestone, type MilestoneOwner, newMilestoneFrom } from '#domain/milestones.ts';
 import type { Note } from '#domain/notes.ts';
 import { newProjectFrom, type Project, type ProjectNamespace } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
@@ -19,8 +25,12 @@ import { addGroupMember } from '#store/access/members.ts';
 import { createGroup } from '#store/groups/group-writes.ts';
 import { appendHookLog } from '#store/hooks/hook-log.ts';
 import { createHook } from '#store/hooks/hooks.ts';
+import { addAward, awardPlaceOf } from '#store/issuables/award-emoji.ts';
+import { replyToDiscussion, type StoredDiscussion, startThread } from '#store/issuables/discussions.ts';
 import { createIssue, issueAsParent, type StoredIssue } from '#store/issuables/issues.ts';
+import { createMilestone } from '#store/issuables/milestones.ts';
 import { createNoteBy } from '#store/issuables/notes.ts';
+import { createLabel } from '#store/labels/labels.ts';
 import { groupNamespace, userNamespace } from '#store/projects/namespace-lookup.ts';
 import { newRunnersToken } from '#store/projects/project-items.ts';
 import { createProject } from '#store/projects/project-writes.ts';
@@ -204,4 +214,106 @@ export async function seedHookLogs(
     );
   }
   return made;
+}
+
+/** `count` labels of a project or group as POST …/labels makes them (createLabel), titled `<prefix>-<n>`. */
+export async function seedLabels(owner: LabelOwner, count: number, prefix = 'label'): Promise<Label[]> {
+  const made: Label[] = [];
+  for (let i = 0; i < count; i++) {
+    made.push(
+      await createLabel(
+        newLabelFrom({ name: `${prefix}-${i}`, color: '#428bca', description: `${prefix} ${i}` }, owner),
+      ),
+    );
+  }
+  return made;
+}
+
+/** `count` milestones of a project or group as POST …/milestones makes them (createMilestone: the owner's next iid). */
+export async function seedMilestones(
+  owner: MilestoneOwner,
+  count: number,
+  prefix = 'milestone',
+): Promise<Milestone[]> {
+  const made: Milestone[] = [];
+  for (let i = 0; i < count; i++) {
+    made.push(await createMilestone(newMilestoneFrom({ title: `${prefix}-${i}` }, owner)));
+  }
+  return made;
+}
+
+/**
+ * Award emoji names GitLab accepts (gemoji's), for awards that must differ: one user awards each
+ * name at most once on one awardable.
+ */
+export const AWARD_NAMES = [
+  'thumbsup',
+  'thumbsdown',
+  'smile',
+  'tada',
+  'heart',
+  'rocket',
+  'eyes',
+  'fire',
+  'star',
+  'clap',
+] as const;
+
+/**
+ * Awards on an issue, or on one of its notes, as POST …/award_emoji makes them (addAward: the
+ * award, its uniqueness item and the issue's vote counter in one transaction): each of `userIds`
+ * awards each of `names`, one after another.
+ */
+export async function seedAwards(
+  issue: StoredIssue,
+  options: { userIds: readonly number[]; names: readonly string[]; noteId?: number },
+): Promise<AwardEmoji[]> {
+  const place = awardPlaceOf('Issue', { id: issue.id, iid: issue.iid }, issue.project_id, options.noteId);
+  const awardable =
+    options.noteId === undefined
+      ? { awardable_id: issue.id, awardable_type: 'Issue' as const }
+      : { awardable_id: options.noteId, awardable_type: 'Note' as const };
+  const made: AwardEmoji[] = [];
+  for (const userId of options.userIds) {
+    for (const name of options.names)
+      made.push(await addAward(place, { ...awardable, name, user_id: userId }));
+  }
+  return made;
+}
+
+/**
+ * `count` discussions on an issue, oldest first, as the discussions and notes APIs make them:
+ * every `threadEvery`-th a thread (startThread) with `replies` replies (replyToDiscussion), the
+ * others notes of their own (createNoteBy); the authors take turns.
+ */
+export async function seedDiscussions(
+  issue: StoredIssue,
+  count: number,
+  options: { authorIds: readonly number[]; threadEvery: number; replies: number; first?: number },
+): Promise<{ threads: StoredDiscussion[]; notes: Note[] }> {
+  const parent = issueAsParent(issue);
+  const threads: StoredDiscussion[] = [];
+  const notes: Note[] = [];
+  let turn = 0;
+  const author = () => {
+    const id = options.authorIds[turn++ % options.authorIds.length];
+    if (id === undefined) throw new Error('no discussion author');
+    return id;
+  };
+  for (let i = 0; i < count; i++) {
+    const body = noteBody((options.first ?? 0) + i);
+    if (i % options.threadEvery !== 0) {
+      notes.push((await createNoteBy(author(), parent, body)).note);
+      continue;
+    }
+    const { discussion } = await startThread(author(), parent, body, newThreadId());
+    notes.push(...discussion.notes);
+    for (let r = 0; r < options.replies; r++) {
+      const { note } = await replyToDiscussion(author(), parent, discussion, `${body} (reply ${r})`);
+      discussion.notes.push(note);
+      notes.push(note);
+    }
+    threads.push(discussion);
+  }
+  return { threads, notes };
 }

@@ -9,7 +9,7 @@ import { PASSED, pythonGitlabAvailable, runCheck } from '../support/python-gitla
 
 describe('python-gitlab milestones', () => {
   it.skipIf(!pythonGitlabAvailable)(
-    'project.milestones create/list/get/save/delete; group.milestones create/list; 400 and 404',
+    'project.milestones create/list/get/save/delete and their issues and merge requests; group.milestones create/list/issues/merge_requests; 400 and 404',
     async () => {
       expect(await runCheck('check_milestones.py')).toEqual(PASSED);
     },

@@ -8,7 +8,7 @@ import { PASSED, pythonGitlabAvailable, runCheck } from '../support/python-gitla
 
 describe('python-gitlab search', () => {
   it.skipIf(!pythonGitlabAvailable)(
-    'gl.search (projects, users, groups, pages), group.search, project.search and the 400 refusal',
+    'gl.search (projects, users, groups, snippet titles, milestones, pages), group.search (milestones), project.search (notes) and the 400 refusals',
     async () => {
       expect(await runCheck('check_search.py')).toEqual(PASSED);
     },

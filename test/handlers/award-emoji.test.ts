@@ -6,9 +6,7 @@
 
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readAhead } from '#store/access/read-ahead.ts';
 import { keys } from '#store/table/keys.ts';
-import { lists } from '#store/table/list-keys.ts';
 import { handler as createAward } from '../../functions/award-emoji/create.ts';
 import { handler as deleteAward } from '../../functions/award-emoji/delete.ts';
 import { handler as getAward } from '../../functions/award-emoji/get.ts';
@@ -21,16 +19,16 @@ import {
   pad,
   pinCounterShards,
   resetMocks,
-  SEP,
   sentCommands,
-  sha256,
   TABLE,
-  UPDATED,
   USER_TOKEN,
 } from './fixtures.ts';
 import {
+  API_ISSUE_ID,
+  API_ISSUE_IID,
+  aliceOnApi,
   aliceUser,
-  apiMemberKeys,
+  apiIssueRecord,
   basicView,
   batchGet,
   cancelled,
@@ -41,54 +39,26 @@ import {
   givenCounter,
   givenWorld,
   type Item,
+  issueItemOf,
   liveCounterAdd,
   message,
   NOT_FOUND,
   ok,
   pageHeaders,
-  projectKey,
-  projectShardKeys,
+  prefixQuery,
   rootUser,
   store,
   threadCountItems,
   threadRead,
   transaction,
+  warmContainer,
   writesSent,
 } from './resource-fixtures.ts';
 
-const ISSUE_ID = 310;
-const ISSUE_IID = 4;
+const ISSUE_ID = API_ISSUE_ID;
+const ISSUE_IID = API_ISSUE_IID;
 const ISSUE_PK = keys.issue(42, ISSUE_IID).pk;
 const NOTE_ID = 41;
-
-const issueItem = (fields: Item = {}): Item => ({
-  ...keys.issue(42, ISSUE_IID),
-  id: ISSUE_ID,
-  iid: ISSUE_IID,
-  project_id: 42,
-  title: 'Login page crashes',
-  description: null,
-  state: 'opened',
-  confidential: false,
-  labels: [],
-  assignee_ids: [],
-  author_id: 2,
-  closed_at: null,
-  closed_by_id: null,
-  due_date: null,
-  discussion_locked: null,
-  created_at: CREATED,
-  updated_at: UPDATED,
-  user_notes_count: 0,
-  notes_count: 0,
-  ...fields,
-  kind: 'issue',
-  l1: lists.projectIssues(42).partition,
-  l2: lists.projectIssuesInState(42, 'opened').partition,
-  sid: pad(ISSUE_ID),
-  screated: `${CREATED}${SEP}${pad(ISSUE_ID)}`,
-  supdated: `${UPDATED}${SEP}${pad(ISSUE_ID)}`,
-});
 
 const noteItem = (fields: Item = {}): Item => ({
   ...keys.note(ISSUE_PK, NOTE_ID),
@@ -146,20 +116,9 @@ const awardView = (award: AwardRecord, user: Parameters<typeof basicView>[0]) =>
   awardable_type: award.awardable_type,
 });
 
-const aliceGrant = keys.accessTokenHash(sha256(USER_TOKEN));
-const aliceOnApi = batchGet(aliceGrant, projectKey(42), ...apiMemberKeys(2), ...projectShardKeys(42));
 const issueRead = threadRead(keys.issue(42, ISSUE_IID));
 
-const awardsQuery = (on = 'ITEM') => ({
-  QueryCommand: {
-    TableName: TABLE,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': ISSUE_PK, ':prefix': `AWARD#${on}#ID#` },
-    ProjectionExpression: undefined,
-    ConsistentRead: true,
-    ExclusiveStartKey: undefined,
-  },
-});
+const awardsQuery = (on = 'ITEM') => prefixQuery(ISSUE_PK, `AWARD#${on}#ID#`);
 
 const rootsTada = onIssue(501, 'tada', 1);
 const alicesUp = onIssue(502, 'thumbsup', 2);
@@ -169,11 +128,9 @@ pinCounterShards();
 beforeEach(() => {
   resetMocks();
   givenWorld();
-  readAhead.rememberUser(aliceGrant, 2);
-  readAhead.rememberAccessGroups(42, [3, 5]);
-  readAhead.rememberShareHolders(42, [3, 5]);
+  warmContainer();
   store(
-    issueItem(),
+    issueItemOf(apiIssueRecord),
     ...threadCountItems(ISSUE_PK, { notes_count: 1, user_notes_count: 1 }),
     noteItem(),
     awardItem(rootsTada),
@@ -259,7 +216,12 @@ describe('POST …/award_emoji', () => {
           },
         },
         {
-          Put: { TableName: TABLE, Item: awardItem(award), ConditionExpression: 'attribute_not_exists(pk)' },
+          Put: {
+            TableName: TABLE,
+            // An award on the issue itself joins its user's awards in the project (`my_reaction_emoji`).
+            Item: { ...awardItem(award), l1: 'AWARDS#PROJECT#42#USER#2', sid: pad(591) },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
         },
         liveCounterAdd(ISSUE_PK, { downvotes: 1 }),
       ),

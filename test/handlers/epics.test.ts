@@ -59,7 +59,7 @@ import {
   message,
   NOT_FOUND,
   type NoteRecord,
-  noteAsRead,
+  noteEdit,
   noteParents,
   noteRemoval,
   notesListQuery,
@@ -199,8 +199,8 @@ const notesQuery = (epicId: number, options: { limit?: number; asc?: boolean } =
  */
 const countOnEpic = (delta: number) =>
   delta > 0
-    ? liveCounterAdd(EPIC_PK, { notes_count: delta, user_notes_count: delta })
-    : counterAdd(EPIC_PK, { notes_count: delta, user_notes_count: delta });
+    ? liveCounterAdd(EPIC_PK, { notes_count: delta, user_notes_count: delta, discussions_count: delta })
+    : counterAdd(EPIC_PK, { notes_count: delta, user_notes_count: delta, discussions_count: delta });
 
 pinCounterShards();
 
@@ -466,7 +466,7 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
           },
         },
         // The system note counts on the epic's shards (a note, no user note).
-        liveCounterAdd(EPIC_PK, { notes_count: 1, user_notes_count: 0 }),
+        liveCounterAdd(EPIC_PK, { notes_count: 1, user_notes_count: 0, discussions_count: 1 }),
         listCount(lists.groupEpicsInState(3, 'opened'), -1),
         listCount(lists.groupEpicsInState(3, 'closed'), 1),
       ),
@@ -685,16 +685,12 @@ describe('PUT /groups/:id/epics/:epic_id/notes/:note_id', () => {
       }),
     ).toEqual(ok(noteView({ ...bobsNote, body: 'Looks great', updated_at: NOW }, bobUser)));
     expect(writesSent()).toEqual([
-      {
-        PutCommand: {
-          TableName: TABLE,
-          Item: {
-            ...noteItem(EPIC_ID, { ...bobsNote, body: 'Looks great', updated_at: NOW }),
-            updated_by_id: 7,
-          },
-          ...noteAsRead,
-        },
-      },
+      noteEdit(noteKey(EPIC_ID, 41), {
+        noteId: 41,
+        text: { body: 'Looks great' },
+        updatedAt: NOW,
+        editorId: 7,
+      }),
     ]);
   });
 

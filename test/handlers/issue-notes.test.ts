@@ -8,11 +8,10 @@ import {
   BatchWriteCommand,
   type BatchWriteCommandInput,
   GetCommand,
-  PutCommand,
   TransactWriteCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readAhead } from '#store/access/read-ahead.ts';
 import { keys } from '#store/table/keys.ts';
 import { lists } from '#store/table/list-keys.ts';
 import { handler as createNote } from '../../functions/notes/create.ts';
@@ -29,17 +28,17 @@ import {
   pad,
   pinCounterShards,
   resetMocks,
-  SEP,
   sentCommands,
-  sha256,
   TABLE,
-  UPDATED,
   USER_TOKEN,
 } from './fixtures.ts';
 import {
+  API_ISSUE_ID,
+  API_ISSUE_IID,
+  aliceOnApi,
   aliceUser,
   api,
-  apiMemberKeys,
+  apiIssueRecord,
   BASE_URL,
   BOB_TOKEN,
   batchGet,
@@ -54,11 +53,12 @@ import {
   givenCounter,
   givenWorld,
   type Item,
+  issueItemOf,
   liveCounterAdd,
   message,
   NOT_FOUND,
   type NoteRecord,
-  noteAsRead,
+  noteEdit,
   noteParents,
   noteRemoval,
   notesListQuery,
@@ -67,58 +67,29 @@ import {
   PROJECT_NOT_FOUND,
   pageHeaders,
   projectItem,
-  projectKey,
   projectMemberItem,
-  projectShardKeys,
   rootUser,
   store,
   threadCountItems,
   threadRead,
   transaction,
+  warmContainer,
   writesSent,
 } from './resource-fixtures.ts';
 
 // Items -------------------------------------------------------------------------------------------
 
-const ISSUE_ID = 310;
-const ISSUE_IID = 4;
+const ISSUE_ID = API_ISSUE_ID;
+const ISSUE_IID = API_ISSUE_IID;
 const ISSUE_PK = keys.issue(42, ISSUE_IID).pk;
 
-const issueRecord = {
-  id: ISSUE_ID,
-  iid: ISSUE_IID,
-  project_id: 42,
-  title: 'Login page crashes',
-  description: null,
-  state: 'opened',
-  confidential: false,
-  labels: [],
-  assignee_ids: [] as number[],
-  author_id: 2,
-  closed_at: null,
-  closed_by_id: null,
-  due_date: null,
-  discussion_locked: null,
-  created_at: CREATED,
-  updated_at: UPDATED,
-  // As the issue was written: its counts live on its counter shards (ISSUE_COUNTS).
-  user_notes_count: 0,
-  notes_count: 0,
-};
+/** As the issue was written: its counts live on its counter shards (ISSUE_COUNTS). */
+const issueRecord = apiIssueRecord;
 
 /** Its two notes (a system note among them), on its counter shards. */
 const ISSUE_COUNTS = threadCountItems(ISSUE_PK, { notes_count: 2, user_notes_count: 1 });
 
-const issueItem = (record: Item = issueRecord): Item => ({
-  ...keys.issue(42, ISSUE_IID),
-  ...record,
-  kind: 'issue',
-  l1: lists.projectIssues(42).partition,
-  l2: lists.projectIssuesInState(42, record.state as string).partition,
-  sid: pad(ISSUE_ID),
-  screated: `${record.created_at}${SEP}${pad(ISSUE_ID)}`,
-  supdated: `${record.updated_at}${SEP}${pad(ISSUE_ID)}`,
-});
+const issueItem = (record: Item = issueRecord): Item => issueItemOf(record);
 
 const issueKey = keys.issue(42, ISSUE_IID);
 const userKey = (id: number) => keys.user(id);
@@ -140,8 +111,10 @@ const rootsNote: NoteRecord = {
 const systemNote = closedSystemNote;
 
 /** The note is removed between the route's read and the edit's Put: the Put is refused, a read again finds none. */
-function givenNoteGoneBeforePut(): void {
-  ddb.on(PutCommand).rejects(Object.assign(new Error('gone'), { name: 'ConditionalCheckFailedException' }));
+function givenNoteGoneBeforeEdit(): void {
+  ddb
+    .on(UpdateCommand)
+    .rejects(Object.assign(new Error('gone'), { name: 'ConditionalCheckFailedException' }));
   ddb
     .on(GetCommand, { Key: noteKey(41) })
     .resolvesOnce({ Item: noteItem(rootsNote) })
@@ -157,15 +130,6 @@ const incompressible = () =>
 // Views -------------------------------------------------------------------------------------------
 
 // Commands ----------------------------------------------------------------------------------------
-
-const aliceGrant = keys.accessTokenHash(sha256(USER_TOKEN));
-/** A warm container reads alice's credential, api and her memberships in one batch. */
-const aliceOnApi = batchGet(aliceGrant, projectKey(42), ...apiMemberKeys(2), ...projectShardKeys(42));
-const warmContainer = () => {
-  readAhead.rememberUser(aliceGrant, 2);
-  readAhead.rememberAccessGroups(42, [3, 5]);
-  readAhead.rememberShareHolders(42, [3, 5]);
-};
 
 const notesQuery = (options: { limit?: number; asc?: boolean; order?: 'created_at' | 'updated_at' } = {}) =>
   notesListQuery(ISSUE_PK, options);
@@ -190,8 +154,8 @@ const issueRead = threadRead(issueKey);
  */
 const countOnIssue = (delta: number) =>
   delta > 0
-    ? liveCounterAdd(ISSUE_PK, { notes_count: delta, user_notes_count: delta })
-    : counterAdd(ISSUE_PK, { notes_count: delta, user_notes_count: delta });
+    ? liveCounterAdd(ISSUE_PK, { notes_count: delta, user_notes_count: delta, discussions_count: delta })
+    : counterAdd(ISSUE_PK, { notes_count: delta, user_notes_count: delta, discussions_count: delta });
 
 pinCounterShards();
 
@@ -487,13 +451,7 @@ describe('PUT /projects/:id/issues/:issue_iid/notes/:note_id', () => {
       ...issueRead,
       getCommand(noteKey(41)),
       batchGet(userKey(1)),
-      {
-        PutCommand: {
-          TableName: TABLE,
-          Item: { ...noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }), updated_by_id: 2 },
-          ...noteAsRead,
-        },
-      },
+      noteEdit(noteKey(41), { noteId: 41, text: { body: 'Fixed in 2.1' }, updatedAt: NOW, editorId: 2 }),
     ]);
   });
 
@@ -504,12 +462,12 @@ describe('PUT /projects/:id/issues/:issue_iid/notes/:note_id', () => {
     expect(writesSent()).toEqual([]);
   });
 
-  it('a note removed meanwhile → 404 Not found (the refused Put reads the note again and finds none)', async () => {
-    givenNoteGoneBeforePut();
+  it('a note removed meanwhile → 404 Not found (the refused edit reads the note again and finds none)', async () => {
+    givenNoteGoneBeforeEdit();
     expect(await invoke(updateNote, 'PUT', `${path}/41`, { token: USER_TOKEN, json: { body: 'x' } })).toEqual(
       NOT_FOUND,
     );
-    expect(writesSent().filter((command) => 'PutCommand' in command)).toHaveLength(1);
+    expect(writesSent().filter((command) => 'UpdateCommand' in command)).toHaveLength(1);
   });
 
   it('a system note is nobody’s to edit; a developer may not edit another’s note → 403', async () => {
@@ -559,33 +517,30 @@ describe('edits and removals of a note whose body is in parts', () => {
     ExpressionAttributeValues: { ':textVersion': generation },
   });
 
+  /** The edit the tests send, as written when nothing else changed the note. */
+  const edited = { noteId: 41, text: { body: 'Fixed in 2.1' }, updatedAt: NOW, editorId: 2 };
+
   beforeEach(() => {
     ddb.on(BatchWriteCommand).resolves({});
   });
 
-  it('the route’s read names the parts: the Put is conditioned on them, and they go after it', async () => {
+  it('the route’s read names the parts: the edit is conditioned on them, and they go after it', async () => {
     store(...partedNote('a1b2c3d4'));
     expect(
       await invoke(updateNote, 'PUT', `${path}/41`, { token: USER_TOKEN, json: { body: 'Fixed in 2.1' } }),
     ).toEqual(ok(noteView({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }, rootUser)));
     expect(sentCommands()).toContainEqual(batchGet(partKey('a1b2c3d4')));
     expect(writesSent()).toEqual([
-      {
-        PutCommand: {
-          TableName: TABLE,
-          Item: { ...noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }), updated_by_id: 2 },
-          ...namesParts('a1b2c3d4'),
-        },
-      },
+      noteEdit(noteKey(41), edited, namesParts('a1b2c3d4')),
       partsRemoved('a1b2c3d4'),
     ]);
   });
 
   it('an edit that lost to another reads the note again and replaces the winner’s parts, which go', async () => {
-    let puts = 0;
-    ddb.on(PutCommand).callsFake(() => {
-      puts++;
-      if (puts > 1) return {};
+    let edits = 0;
+    ddb.on(UpdateCommand).callsFake(() => {
+      edits++;
+      if (edits > 1) return {};
       // Another edit gave the note a long body between our read and our write.
       store(...partedNote('bbbbbbbb', 'the winner'));
       throw Object.assign(new Error('changed'), { name: 'ConditionalCheckFailedException' });
@@ -593,14 +548,11 @@ describe('edits and removals of a note whose body is in parts', () => {
     expect(
       await invoke(updateNote, 'PUT', `${path}/41`, { token: USER_TOKEN, json: { body: 'Fixed in 2.1' } }),
     ).toEqual(ok(noteView({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }, rootUser)));
-    const put = (condition: object) => ({
-      PutCommand: {
-        TableName: TABLE,
-        Item: { ...noteItem({ ...rootsNote, body: 'Fixed in 2.1', updated_at: NOW }), updated_by_id: 2 },
-        ...condition,
-      },
-    });
-    expect(writesSent()).toEqual([put(noteAsRead), put(namesParts('bbbbbbbb')), partsRemoved('bbbbbbbb')]);
+    expect(writesSent()).toEqual([
+      noteEdit(noteKey(41), edited),
+      noteEdit(noteKey(41), edited, namesParts('bbbbbbbb')),
+      partsRemoved('bbbbbbbb'),
+    ]);
     // The read after the refusal is of the note's item alone (the route's was the first), not of its body.
     const noteReads = sentCommands().filter(
       (command) => JSON.stringify(command) === JSON.stringify(getCommand(noteKey(41))),
@@ -610,21 +562,25 @@ describe('edits and removals of a note whose body is in parts', () => {
   });
 
   it('a long new body is written in parts first; when the edit fails they go again', async () => {
-    givenNoteGoneBeforePut();
+    givenNoteGoneBeforeEdit();
     const random = incompressible();
     expect(
       await invoke(updateNote, 'PUT', `${path}/41`, { token: USER_TOKEN, json: { body: random } }),
     ).toEqual(NOT_FOUND);
-    const [written, put, removed] = writesSent() as [
+    const [written, edit, removed] = writesSent() as [
       { BatchWriteCommand: BatchWriteCommandInput },
-      { PutCommand: { Item: Item } },
+      { UpdateCommand: { ExpressionAttributeNames: Item; ExpressionAttributeValues: Item } },
       { BatchWriteCommand: BatchWriteCommandInput },
     ];
     const partKeys = written.BatchWriteCommand.RequestItems?.[TABLE]?.map((request) => ({
       pk: request.PutRequest?.Item?.pk,
       sk: request.PutRequest?.Item?.sk,
     }));
-    const { generation, count } = put.PutCommand.Item.body_parts as { generation: string; count: number };
+    expect(edit.UpdateCommand.ExpressionAttributeNames['#text0']).toBe('body_parts');
+    const { generation, count } = edit.UpdateCommand.ExpressionAttributeValues[':text0'] as {
+      generation: string;
+      count: number;
+    };
     expect(partKeys).toHaveLength(count);
     expect(partKeys?.[0]).toEqual(partKey(generation));
     expect(

@@ -4,9 +4,13 @@
  * table holds them.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readAhead } from '#store/access/read-ahead.ts';
 import { keys } from '#store/table/keys.ts';
 import { lists } from '#store/table/list-keys.ts';
 import { handler as closedBy } from '../../functions/issues/closed-by.ts';
@@ -28,15 +32,16 @@ import {
   resetMocks,
   SEP,
   sentCommands,
-  sha256,
   TABLE,
   UPDATED,
   USER_TOKEN,
 } from './fixtures.ts';
 import {
+  aliceOnApi,
   aliceUser,
   api,
-  apiMemberKeys,
+  apiIssueRecord,
+  apiLabelReads,
   BASE_URL,
   BOB_TOKEN,
   basicView,
@@ -48,10 +53,12 @@ import {
   FORBIDDEN,
   givenCounter,
   givenNextIid,
+  givenProjectLabels,
   givenWorld,
   type Item,
   iidRelease,
   iidTake,
+  issueItemOf,
   listCount,
   liveCounterAdd,
   message,
@@ -64,9 +71,7 @@ import {
   projectCount,
   projectIidsKey,
   projectItem,
-  projectKey,
   projectMemberItem,
-  projectShardKeys,
   rootUser,
   shardKeys,
   shardTombstoneItems,
@@ -75,6 +80,7 @@ import {
   threadCountItems,
   threadRead,
   transaction,
+  warmContainer,
   writesSent,
 } from './resource-fixtures.ts';
 
@@ -83,26 +89,12 @@ import {
 const ISSUE_ID = 310;
 const ISSUE_IID = 4;
 
+/** api's issue 4, described, labelled and assigned to bob; its counts live on its counter shards (ISSUE_COUNTS). */
 const issueRecord = {
-  id: ISSUE_ID,
-  iid: ISSUE_IID,
-  project_id: 42,
-  title: 'Login page crashes',
+  ...apiIssueRecord,
   description: 'Open /login in Safari',
-  state: 'opened',
-  confidential: false,
   labels: ['bug', 'frontend'],
   assignee_ids: [7],
-  author_id: 2,
-  closed_at: null as string | null,
-  closed_by_id: null as number | null,
-  due_date: null,
-  discussion_locked: null,
-  created_at: CREATED,
-  updated_at: UPDATED,
-  // As the issue was written: its counts live on its counter shards (ISSUE_COUNTS).
-  user_notes_count: 0,
-  notes_count: 0,
 };
 
 const ISSUE_PK = keys.issue(42, ISSUE_IID).pk;
@@ -110,16 +102,7 @@ const ISSUE_PK = keys.issue(42, ISSUE_IID).pk;
 const ISSUE_COUNTS = threadCountItems(ISSUE_PK, { notes_count: 2, user_notes_count: 1 });
 
 /** An issue item as the table holds it. */
-const issueItem = (record: Item = issueRecord): Item => ({
-  ...keys.issue(record.project_id as number, record.iid as number),
-  ...record,
-  kind: 'issue',
-  l1: lists.projectIssues(record.project_id as number).partition,
-  l2: lists.projectIssuesInState(record.project_id as number, record.state as string).partition,
-  sid: pad(Number(record.id)),
-  screated: `${record.created_at}${SEP}${pad(Number(record.id))}`,
-  supdated: `${record.updated_at}${SEP}${pad(Number(record.id))}`,
-});
+const issueItem = (record: Item = issueRecord): Item => issueItemOf(record);
 
 const issueKey = (projectId: number, iid: number) => keys.issue(projectId, iid);
 const userKey = (id: number) => keys.user(id);
@@ -185,19 +168,6 @@ const issueView = (fields: Item = {}) => {
 
 // Commands ----------------------------------------------------------------------------------------
 
-const aliceGrant = keys.accessTokenHash(sha256(USER_TOKEN));
-
-/**
- * A warm container has seen alice's token and api's groups: her credential, api and her
- * memberships that decide her access to it (platform makes her owner) are read in one batch.
- */
-const aliceOnApi = batchGet(aliceGrant, projectKey(42), ...apiMemberKeys(2), ...projectShardKeys(42));
-const warmContainer = () => {
-  readAhead.rememberUser(aliceGrant, 2);
-  readAhead.rememberAccessGroups(42, [3, 5]);
-  readAhead.rememberShareHolders(42, [3, 5]);
-};
-
 pinCounterShards();
 
 beforeEach(() => {
@@ -206,34 +176,6 @@ beforeEach(() => {
   warmContainer();
   store(issueItem(), ...ISSUE_COUNTS);
 });
-
-/** Labels the project has already (so naming them creates none), and the reads that find them. */
-const givenProjectLabels = (...titles: string[]) =>
-  store(
-    ...titles.map((title, index) => ({
-      ...keys.label('PROJECT#42', 900 + index),
-      kind: 'label',
-      id: 900 + index,
-      title,
-      color: '#428BCA',
-      description: null,
-      priority: null,
-      owner_kind: 'project',
-      owner_id: 42,
-      created_at: CREATED,
-      updated_at: CREATED,
-    })),
-  );
-const labelReads = ['PROJECT#42', 'GROUP#3', 'GROUP#5'].map((pk) => ({
-  QueryCommand: {
-    TableName: TABLE,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': 'LABEL#' },
-    ProjectionExpression: undefined,
-    ConsistentRead: true,
-    ExclusiveStartKey: undefined,
-  },
-}));
 
 /** Makes bob a member of api at this level. */
 const bobOnApi = (level: number) => store(projectMemberItem(42, { userId: 7, level }));
@@ -313,7 +255,7 @@ describe('POST /projects/:id/issues', () => {
     due_date: '2027-01-31',
   };
   /** What a creation takes besides the request's own reads: its labels, the iid, then the id block. */
-  const creationReads = [...labelReads, iidRead, counterReservation('issue')];
+  const creationReads = [...apiLabelReads, iidRead, counterReservation('issue')];
   beforeEach(() => givenProjectLabels('bug', 'ui'));
 
   it("takes the project's next iid, then counts both lists and open_issues_count in one transaction → 201", async () => {
@@ -454,6 +396,70 @@ describe('POST /projects/:id/issues', () => {
       }),
     ).toEqual(message(400, { assignees: ['total must be less than or equal to 200'] }));
     expect(writesSent()).toEqual([]);
+  });
+
+  it('reads the milestone beside the labels (one round trip), attaches it and shows it → 201', async () => {
+    takesIid(4);
+    givenCounter('issue', 70);
+    const milestoneKeys = ['PROJECT#42', 'GROUP#3', 'GROUP#5'].map((pk) => keys.milestone(pk, 800));
+    const sprint = {
+      ...keys.milestone('PROJECT#42', 800),
+      kind: 'milestone',
+      id: 800,
+      iid: 3,
+      owner_kind: 'project',
+      owner_id: 42,
+      title: 'Sprint 3',
+      description: null,
+      state: 'active',
+      due_date: null,
+      start_date: null,
+      created_at: CREATED,
+      updated_at: CREATED,
+    };
+    const labelsAsked = () =>
+      sentCommands().some((command) => JSON.stringify(command) === JSON.stringify(apiLabelReads[0]));
+    // The milestone's read answers only once the labels have been asked for: done one after the
+    // other, the labels would never be asked for while it waits.
+    ddb.on(BatchGetCommand, { RequestItems: { [TABLE]: { Keys: milestoneKeys } } }).callsFake(async () => {
+      for (let turn = 0; turn < 100 && !labelsAsked(); turn++) await new Promise(setImmediate);
+      if (!labelsAsked()) throw new Error('the milestone was read before the labels were asked for');
+      return { Responses: { [TABLE]: [sprint] } };
+    });
+    const response = await invoke(createIssue, 'POST', '/api/v4/projects/42/issues', {
+      token: USER_TOKEN,
+      json: { ...json, milestone_id: 800 },
+    });
+    expect(response).toEqual(
+      created(
+        view(4, {
+          milestone: {
+            id: 800,
+            iid: 3,
+            project_id: 42,
+            title: 'Sprint 3',
+            description: null,
+            state: 'active',
+            created_at: CREATED,
+            updated_at: CREATED,
+            due_date: null,
+            start_date: null,
+            expired: false,
+            web_url: `${BASE_URL}/platform/backend/api/-/milestones/3`,
+          },
+        }),
+      ),
+    );
+    const [credential, ...rest] = sentCommands();
+    expect(credential).toEqual(aliceOnApi);
+    const milestoneRead = batchGet(...milestoneKeys);
+    expect(rest.slice(0, 4)).toEqual(expect.arrayContaining([milestoneRead, ...apiLabelReads]));
+    expect(rest.slice(4)).toEqual([
+      iidRead,
+      counterReservation('issue'),
+      newIssue(record(4, { milestone_id: 800 })),
+      batchGet(userKey(2), userKey(7), userKey(99)),
+    ]);
   });
 
   it('a private project the caller cannot see → 404 Project Not Found; issues off → 403', async () => {
@@ -680,7 +686,7 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
           },
         },
         // The system note counts on the issue's shards (a note, no user note)…
-        liveCounterAdd(ISSUE_PK, { notes_count: 1, user_notes_count: 0 }),
+        liveCounterAdd(ISSUE_PK, { notes_count: 1, user_notes_count: 0, discussions_count: 1 }),
         // …and the issue leaves the open list (its total is the project's open_issues_count) for
         // the closed one.
         projectCount(42, 'open_issues_count', -1),

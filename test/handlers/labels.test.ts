@@ -9,6 +9,7 @@ import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readAhead } from '#store/access/read-ahead.ts';
 import { keys } from '#store/table/keys.ts';
+import { type ListName, lists } from '#store/table/list-keys.ts';
 import { handler as createLabel } from '../../functions/labels/project-create.ts';
 import { handler as listLabels } from '../../functions/labels/project-list.ts';
 import { handler as subscribe } from '../../functions/labels/project-subscribe.ts';
@@ -17,6 +18,7 @@ import {
   CREATED,
   ddb,
   NOW,
+  pad,
   pinCounterShards,
   resetMocks,
   sentCommands,
@@ -31,6 +33,8 @@ import {
   givenCounter,
   givenWorld,
   type Item,
+  issueItemOf,
+  listQuery,
   store,
 } from './resource-fixtures.ts';
 
@@ -108,6 +112,67 @@ describe('GET /projects/:id/labels', () => {
       labelsQuery('PROJECT#42', 'LABELSUB#000000000002#', 'label_id'),
       labelsQuery('GROUP#3', 'LABELSUB#000000000002#', 'label_id'),
       labelsQuery('GROUP#5', 'LABELSUB#000000000002#', 'label_id'),
+    ]);
+  });
+});
+
+describe('GET /projects/:id/labels?with_counts=true', () => {
+  it("counts the project's open and closed issues and open merge requests per label, read from its state lists", async () => {
+    const issue = (iid: number, state: string, labels: string[]) =>
+      issueItemOf({
+        project_id: 42,
+        iid,
+        id: 100 + iid,
+        state,
+        labels,
+        confidential: false,
+        author_id: 2,
+        assignee_ids: [],
+        created_at: CREATED,
+        updated_at: CREATED,
+      });
+    store(issue(1, 'opened', ['bug', 'backend']), issue(2, 'closed', ['bug']), issue(3, 'opened', ['gone']), {
+      ...keys.mergeRequest(42, 1),
+      kind: 'merge_request',
+      labels: ['backend'],
+      l2: lists.projectMergeRequestsInState(42, 'opened').partition,
+      sid: pad(201),
+    });
+    const answer = await invoke(listLabels, 'GET', path, { token: USER_TOKEN, query: 'with_counts=true' });
+    expect(answer.statusCode).toBe(200);
+    const counts = (open: number, closed: number, mergeRequests: number) => ({
+      open_issues_count: open,
+      closed_issues_count: closed,
+      open_merge_requests_count: mergeRequests,
+    });
+    expect(answer.body).toEqual([
+      view(9, 'Accepted', { is_project_label: false, priority: 4, ...counts(0, 0, 0) }),
+      view(8, 'backend', {
+        color: '#fff',
+        text_color: '#333333',
+        is_project_label: false,
+        subscribed: true,
+        ...counts(1, 0, 1),
+      }),
+      view(7, 'bug', counts(1, 1, 0)),
+    ]);
+    const projected = (list: ListName, projection: string, names: Record<string, string> = {}) => {
+      const query = listQuery(list);
+      return {
+        QueryCommand: {
+          ...query.QueryCommand,
+          ExpressionAttributeNames: { ...query.QueryCommand.ExpressionAttributeNames, ...names },
+          ProjectionExpression: projection,
+        },
+      };
+    };
+    const onLists = queries().filter(
+      (command) => 'IndexName' in (command as { QueryCommand: object }).QueryCommand,
+    );
+    expect(onLists).toEqual([
+      projected(lists.projectIssuesInState(42, 'opened'), 'labels, confidential, author_id, assignee_ids'),
+      projected(lists.projectIssuesInState(42, 'closed'), 'labels, confidential, author_id, assignee_ids'),
+      projected(lists.projectMergeRequestsInState(42, 'opened'), 'labels'),
     ]);
   });
 });

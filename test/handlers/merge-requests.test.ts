@@ -5,8 +5,7 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readAhead } from '#store/access/read-ahead.ts';
-import { keys } from '#store/table/keys.ts';
+import { keys, MILESTONE_PREFIX } from '#store/table/keys.ts';
 import { lists } from '#store/table/list-keys.ts';
 import { handler as createMergeRequest } from '../../functions/merge-requests/create.ts';
 import { handler as getMergeRequest } from '../../functions/merge-requests/get.ts';
@@ -27,15 +26,15 @@ import {
   resetMocks,
   SEP,
   sentCommands,
-  sha256,
   TABLE,
   UPDATED,
   USER_TOKEN,
 } from './fixtures.ts';
 import {
+  aliceOnApi,
   aliceUser,
   api,
-  apiMemberKeys,
+  apiLabelReads,
   BASE_URL,
   BOB_TOKEN,
   basicView,
@@ -50,6 +49,7 @@ import {
   getCommand,
   givenCounter,
   givenNextIid,
+  givenProjectLabels,
   givenWorld,
   type Item,
   iidRelease,
@@ -59,7 +59,7 @@ import {
   message,
   NOT_FOUND,
   type NoteRecord,
-  noteAsRead,
+  noteEdit,
   noteParents,
   noteRemoval,
   notesListQuery,
@@ -71,13 +71,13 @@ import {
   projectItem,
   projectKey,
   projectMemberItem,
-  projectShardKeys,
   rootUser,
   store,
   threadCountItems,
   threadRead,
   threadRepliesListQuery,
   transaction,
+  warmContainer,
   writesSent,
 } from './resource-fixtures.ts';
 
@@ -211,22 +211,6 @@ const mrView = (fields: Item = {}) => ({
 
 // Commands ----------------------------------------------------------------------------------------
 
-/**
- * A warm container has seen alice's token and api's groups: her credential, api and her
- * memberships that decide her access to it (platform makes her owner) are read in one batch.
- */
-const aliceOnApi = batchGet(
-  keys.accessTokenHash(sha256(USER_TOKEN)),
-  projectKey(42),
-  ...apiMemberKeys(2),
-  ...projectShardKeys(42),
-);
-const warmContainer = () => {
-  readAhead.rememberUser(keys.accessTokenHash(sha256(USER_TOKEN)), 2);
-  readAhead.rememberAccessGroups(42, [3, 5]);
-  readAhead.rememberShareHolders(42, [3, 5]);
-};
-
 const notesQuery = (options: { limit?: number; asc?: boolean } = {}) => notesListQuery(MR_PK, options);
 
 /**
@@ -235,8 +219,8 @@ const notesQuery = (options: { limit?: number; asc?: boolean } = {}) => notesLis
  */
 const countOnMergeRequest = (delta: number) =>
   delta > 0
-    ? liveCounterAdd(MR_PK, { notes_count: delta, user_notes_count: delta })
-    : counterAdd(MR_PK, { notes_count: delta, user_notes_count: delta });
+    ? liveCounterAdd(MR_PK, { notes_count: delta, user_notes_count: delta, discussions_count: delta })
+    : counterAdd(MR_PK, { notes_count: delta, user_notes_count: delta, discussions_count: delta });
 
 pinCounterShards();
 
@@ -252,37 +236,10 @@ const bobOnApi = (level: number) => store(projectMemberItem(42, { userId: 7, lev
 
 // Merge requests ------------------------------------------------------------------------------------
 
-/** Labels the project has already (so naming them creates none), and the reads that find them. */
-const givenProjectLabels = (...titles: string[]) =>
-  store(
-    ...titles.map((title, index) => ({
-      ...keys.label('PROJECT#42', 900 + index),
-      kind: 'label',
-      id: 900 + index,
-      title,
-      color: '#428BCA',
-      description: null,
-      priority: null,
-      owner_kind: 'project',
-      owner_id: 42,
-      created_at: CREATED,
-      updated_at: CREATED,
-    })),
-  );
-const labelReads = ['PROJECT#42', 'GROUP#3', 'GROUP#5'].map((pk) => ({
-  QueryCommand: {
-    TableName: TABLE,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': 'LABEL#' },
-    ProjectionExpression: undefined,
-    ConsistentRead: true,
-    ExclusiveStartKey: undefined,
-  },
-}));
-
 describe('POST /projects/:id/merge_requests', () => {
-  const newMergeRequest = (iid: number) => {
+  const newMergeRequest = (iid: number, extra: Item = {}) => {
     const record = {
+      ...extra,
       project_id: 42,
       title: 'Launch',
       state: 'opened',
@@ -362,7 +319,7 @@ describe('POST /projects/:id/merge_requests', () => {
    * the iid, taken alone before the transaction.
    */
   const creationReads = [
-    ...labelReads,
+    ...apiLabelReads,
     counterReservation('merge_request'),
     batchGet(userKey(2), userKey(7), userKey(99)),
     iidRead,
@@ -378,6 +335,82 @@ describe('POST /projects/:id/merge_requests', () => {
       }),
     ).toEqual(created(launchView(5)));
     expect(sentCommands()).toEqual([aliceOnApi, ...creationReads, newMergeRequest(5)]);
+  });
+
+  it('a milestone of a group above the project is kept on the item and shown in full → 201', async () => {
+    const milestone = {
+      ...keys.milestone('GROUP#5', 8),
+      kind: 'milestone',
+      id: 8,
+      iid: 1,
+      owner_kind: 'group',
+      owner_id: 5,
+      title: 'v1.0',
+      description: null,
+      state: 'active',
+      due_date: null,
+      start_date: null,
+      created_at: CREATED,
+      updated_at: CREATED,
+    };
+    store(milestone);
+    takesIid(5);
+    givenCounter('merge_request', 70);
+    expect(
+      await invoke(createMergeRequest, 'POST', '/api/v4/projects/42/merge_requests', {
+        token: USER_TOKEN,
+        json: { ...json, assignee_ids: [7, 99], milestone_id: 8 },
+      }),
+    ).toEqual(
+      created({
+        ...launchView(5),
+        milestone: {
+          id: 8,
+          iid: 1,
+          group_id: 5,
+          title: 'v1.0',
+          description: null,
+          state: 'active',
+          created_at: CREATED,
+          updated_at: CREATED,
+          due_date: null,
+          start_date: null,
+          expired: false,
+          web_url: `${BASE_URL}/groups/platform/backend/-/milestones/1`,
+        },
+      }),
+    );
+    // The milestone is looked for among the project's own and its groups' (one batch), first.
+    const milestoneRead = batchGet(
+      keys.milestone('PROJECT#42', 8),
+      keys.milestone('GROUP#3', 8),
+      keys.milestone('GROUP#5', 8),
+    );
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      milestoneRead,
+      ...creationReads,
+      newMergeRequest(5, { milestone_id: 8 }),
+    ]);
+  });
+
+  it('a milestone the project may not use is not attached → 201 without one', async () => {
+    store({
+      ...keys.milestone('PROJECT#77', 9),
+      kind: 'milestone',
+      id: 9,
+      owner_kind: 'project',
+      owner_id: 77,
+    });
+    takesIid(5);
+    givenCounter('merge_request', 70);
+    expect(
+      await invoke(createMergeRequest, 'POST', '/api/v4/projects/42/merge_requests', {
+        token: USER_TOKEN,
+        json: { ...json, assignee_ids: [7, 99], milestone_id: 9 },
+      }),
+    ).toEqual(created(launchView(5)));
+    expect(sentCommands().at(-1)).toEqual(newMergeRequest(5));
   });
 
   it('a project gone meanwhile → 404 Project Not Found, its iid given back', async () => {
@@ -586,10 +619,50 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
           },
         },
         // The system note counts on the merge request's shards (a note, no user note).
-        liveCounterAdd(MR_PK, { notes_count: 1, user_notes_count: 0 }),
+        liveCounterAdd(MR_PK, { notes_count: 1, user_notes_count: 0, discussions_count: 1 }),
         listCount(lists.projectMergeRequestsInState(42, 'opened'), -1),
         listCount(lists.projectMergeRequestsInState(42, 'closed'), 1),
       ),
+    ]);
+  });
+
+  it('milestone_id=0 alone removes the milestone it carries, with no milestone read', async () => {
+    store(mrItem({ ...mrRecord, milestone_id: 8 }));
+    expect(
+      await invoke(updateMergeRequest, 'PUT', `/api/v4/projects/42/merge_requests/${MR_IID}`, {
+        token: USER_TOKEN,
+        json: { milestone_id: 0 },
+      }),
+    ).toEqual(ok(mrView({ updated_at: NOW })));
+    // Without a milestone to show, none is read.
+    expect(JSON.stringify(sentCommands())).not.toContain(MILESTONE_PREFIX);
+    expect(writesSent()).toEqual([
+      transaction({
+        Update: {
+          TableName: TABLE,
+          Key: mrKey(42, MR_IID),
+          UpdateExpression: 'SET #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3',
+          ConditionExpression:
+            'attribute_exists(pk) AND attribute_not_exists(deleting) AND #state = :previous AND #target = :previousTarget',
+          ExpressionAttributeNames: {
+            '#state': 'state',
+            '#target': 'target_branch',
+            '#f0': 'milestone_id',
+            '#f1': 'updated_by_id',
+            '#f2': 'updated_at',
+            '#f3': 'supdated',
+          },
+          ExpressionAttributeValues: {
+            ':previous': 'opened',
+            ':previousTarget': 'master',
+            ':f0': null,
+            ':f1': 2,
+            ':f2': NOW,
+            ':f3': `${NOW}${SEP}${pad(MR_ID)}`,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      }),
     ]);
   });
 
@@ -776,13 +849,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid/notes/:note_id', (
       }),
     ).toEqual(ok(noteView({ ...rootsNote, body: 'Looks great', updated_at: NOW }, rootUser)));
     expect(writesSent()).toEqual([
-      {
-        PutCommand: {
-          TableName: TABLE,
-          Item: { ...noteItem({ ...rootsNote, body: 'Looks great', updated_at: NOW }), updated_by_id: 2 },
-          ...noteAsRead,
-        },
-      },
+      noteEdit(noteKey(41), { noteId: 41, text: { body: 'Looks great' }, updatedAt: NOW, editorId: 2 }),
     ]);
   });
 

@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '#store/table/keys.ts';
@@ -28,17 +27,9 @@ import {
   USER_TOKEN,
   userRecord,
 } from './fixtures.ts';
-import { countRead, givenListCount, listCount } from './resource-fixtures.ts';
+import { cancelled, countRead, givenListCount, listCount } from './resource-fixtures.ts';
 
 const bob = userRecord();
-
-function cancelled(...codes: string[]) {
-  return new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
-}
 
 /** A token item as stored. */
 function tokenItem(token: {

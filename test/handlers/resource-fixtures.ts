@@ -17,6 +17,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { FEATURE_DEFAULTS } from '#domain/projects.ts';
+import { readAhead } from '#store/access/read-ahead.ts';
 import { rollupKey, shardKey, shardKeys } from '#store/table/counters.ts';
 import { keys, LDAP_LINK_PREFIX, LDAP_PREFIX } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
@@ -36,6 +37,7 @@ import {
   REGULAR,
   SEP,
   sentCommands,
+  sha256,
   TABLE,
   tokenLookup,
   UPDATED,
@@ -89,6 +91,37 @@ export const basicView = (user: UserRecord) => ({
   state: user.state,
   avatar_url: `${BASE_URL}/assets/no_avatar.png`,
   web_url: `${BASE_URL}/${user.username}`,
+});
+
+/** A user item written back whole, guarded by the updated_at it was read with. */
+export const guardedUserPut = (next: UserRecord, previousUpdatedAt: string) => ({
+  Put: {
+    TableName: TABLE,
+    Item: userItem(next),
+    ConditionExpression: 'updated_at = :previous',
+    ExpressionAttributeValues: { ':previous': previousUpdatedAt },
+  },
+});
+
+/** The refresh of what a token's item keeps of its user, on the condition that the token is still there. */
+export const grantRefresh = (hash: string, user: UserRecord) => ({
+  Update: {
+    TableName: TABLE,
+    Key: keys.accessTokenHash(hash),
+    UpdateExpression: 'SET #user = :user',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#user': 'user' },
+    ExpressionAttributeValues: {
+      ':user': {
+        id: user.id,
+        username: user.username,
+        admin: user.admin,
+        state: user.state,
+        can_create_group: user.can_create_group,
+        external: user.external,
+      },
+    },
+  },
 });
 
 // Groups --------------------------------------------------------------------------------------------
@@ -705,12 +738,62 @@ export const cancelled = (...codes: string[]) =>
   });
 
 /**
- * The condition of a note's edit (its Put) or removal (its Delete, which asks for the item back to
+ * The condition of a note's edit (its Update) or removal (its Delete, which asks for the item back to
  * tell a note gone from one changed): the note is there and still names no body parts, as read.
  */
 export const noteAsRead = {
   ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#textParts)',
   ExpressionAttributeNames: { '#textParts': 'body_parts' },
+};
+/** What a note's edit writes (and nothing else of the note): its text, updated time and editor. */
+export interface NoteEdit {
+  noteId: number;
+  /** The attributes holding the new text (`{ body }` for a short one). */
+  text: Record<string, unknown>;
+  /** The text attributes it no longer uses, removed. */
+  dropped?: string[];
+  updatedAt: string;
+  editorId: number;
+}
+/** A note's edit: an Update on the condition that the note's text is still as read (noteAsRead by default). */
+export const noteEdit = (
+  key: Key,
+  edit: NoteEdit,
+  condition: {
+    ConditionExpression: string;
+    ExpressionAttributeNames: Record<string, string>;
+    ExpressionAttributeValues?: Record<string, unknown>;
+  } = noteAsRead,
+) => {
+  const texts = Object.entries(edit.text);
+  const dropped = edit.dropped ?? ['body_gz', 'body_parts'];
+  const droppedNames = dropped.map((_, index) => (index === 0 ? '#dropped' : `#dropped${index + 1}`));
+  return {
+    UpdateCommand: {
+      TableName: TABLE,
+      Key: key,
+      UpdateExpression: `SET ${[
+        'updated_at = :updatedAt',
+        'updated_by_id = :editor',
+        '#updatedOrder = :updatedOrder',
+        ...texts.map((_, index) => `#text${index} = :text${index}`),
+      ].join(', ')}${droppedNames.length ? ` REMOVE ${droppedNames.join(', ')}` : ''}`,
+      ConditionExpression: condition.ConditionExpression,
+      ExpressionAttributeNames: {
+        ...condition.ExpressionAttributeNames,
+        '#updatedOrder': 'supdated',
+        ...Object.fromEntries(texts.map(([name], index) => [`#text${index}`, name])),
+        ...Object.fromEntries(droppedNames.map((placeholder, index) => [placeholder, dropped[index]])),
+      },
+      ExpressionAttributeValues: {
+        ...condition.ExpressionAttributeValues,
+        ':updatedAt': edit.updatedAt,
+        ':editor': edit.editorId,
+        ':updatedOrder': `${edit.updatedAt}${SEP}${pad(edit.noteId)}`,
+        ...Object.fromEntries(texts.map(([, value], index) => [`:text${index}`, value])),
+      },
+    },
+  };
 };
 export const noteRemoval = (key: Key) => ({
   Delete: { TableName: TABLE, Key: key, ...noteAsRead, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
@@ -1125,6 +1208,94 @@ export function projectWrite(
     },
   };
 }
+
+// Alice on api: its issue and its labels -----------------------------------------------------------
+
+/**
+ * A warm container has seen alice's token and api's groups: her credential, api and her
+ * memberships that decide her access to it (platform makes her owner) are read in one batch.
+ */
+export const aliceOnApi = batchGet(
+  keys.accessTokenHash(sha256(USER_TOKEN)),
+  projectKey(42),
+  ...apiMemberKeys(2),
+  ...projectShardKeys(42),
+);
+/** Makes the container one that has seen alice's token and api's groups (see aliceOnApi). */
+export const warmContainer = () => {
+  readAhead.rememberUser(keys.accessTokenHash(sha256(USER_TOKEN)), 2);
+  readAhead.rememberAccessGroups(42, [3, 5]);
+  readAhead.rememberShareHolders(42, [3, 5]);
+};
+
+/** api's issue 4 (id 310), alice's, with no description, labels or assignees. */
+export const API_ISSUE_ID = 310;
+export const API_ISSUE_IID = 4;
+export const apiIssueRecord = {
+  id: API_ISSUE_ID,
+  iid: API_ISSUE_IID,
+  project_id: 42,
+  title: 'Login page crashes',
+  description: null,
+  state: 'opened',
+  confidential: false,
+  labels: [] as string[],
+  assignee_ids: [] as number[],
+  author_id: 2,
+  closed_at: null,
+  closed_by_id: null,
+  due_date: null,
+  discussion_locked: null,
+  created_at: CREATED,
+  updated_at: UPDATED,
+  // As the issue was written: its counts live on its counter shards.
+  user_notes_count: 0,
+  notes_count: 0,
+};
+
+/** An issue item as the table holds it: in its project's list of issues and that of its state. */
+export const issueItemOf = (record: Item): Item => ({
+  ...keys.issue(record.project_id as number, record.iid as number),
+  ...record,
+  kind: 'issue',
+  l1: lists.projectIssues(record.project_id as number).partition,
+  l2: lists.projectIssuesInState(record.project_id as number, record.state as string).partition,
+  sid: pad(Number(record.id)),
+  screated: `${record.created_at}${SEP}${pad(Number(record.id))}`,
+  supdated: `${record.updated_at}${SEP}${pad(Number(record.id))}`,
+});
+
+/** The consistent Query of a partition's items whose sort key starts with `prefix`. */
+export const prefixQuery = (pk: string, prefix: string) => ({
+  QueryCommand: {
+    TableName: TABLE,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+    ProjectionExpression: undefined,
+    ConsistentRead: true,
+    ExclusiveStartKey: undefined,
+  },
+});
+
+/** Labels api has already (so naming them on an issue or merge request creates none). */
+export const givenProjectLabels = (...titles: string[]) =>
+  store(
+    ...titles.map((title, index) => ({
+      ...keys.label('PROJECT#42', 900 + index),
+      kind: 'label',
+      id: 900 + index,
+      title,
+      color: '#428BCA',
+      description: null,
+      priority: null,
+      owner_kind: 'project',
+      owner_id: 42,
+      created_at: CREATED,
+      updated_at: CREATED,
+    })),
+  );
+/** The reads that find the labels available to api: its own and its groups', side by side. */
+export const apiLabelReads = ['PROJECT#42', 'GROUP#3', 'GROUP#5'].map((pk) => prefixQuery(pk, 'LABEL#'));
 
 // Answers -------------------------------------------------------------------------------------------
 

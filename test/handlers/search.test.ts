@@ -38,6 +38,7 @@ import {
   basicView,
   batchGet,
   bobUser,
+  closedSystemNote,
   countItems,
   countRead,
   getCommand,
@@ -48,6 +49,9 @@ import {
   listQuery,
   memberKey,
   message,
+  noteParents,
+  notesOn,
+  partitionQuery,
   projectKey,
   projectShardKeys,
   rollupItem,
@@ -138,6 +142,150 @@ const issuableItem = (
  */
 const issueRollup = rollupItem(keys.issue(42, 4).pk, { notes_count: 3, user_notes_count: 2 });
 const mrRollup = rollupItem(keys.mergeRequest(42, 3).pk, { notes_count: 1, user_notes_count: 1 });
+
+/** A milestone of api, as the table holds it in api's partition. */
+const milestoneItem = (id: number, iid: number, title: string, updatedAt: string): Item => ({
+  ...keys.milestone('PROJECT#42', id),
+  kind: 'milestone',
+  id,
+  iid,
+  owner_kind: 'project',
+  owner_id: 42,
+  title,
+  description: null,
+  state: 'active',
+  due_date: null,
+  start_date: null,
+  created_at: CREATED,
+  updated_at: updatedAt,
+});
+
+const milestoneView = (id: number, iid: number, title: string, updatedAt: string) => ({
+  id,
+  iid,
+  project_id: 42,
+  title,
+  description: null,
+  state: 'active',
+  created_at: CREATED,
+  updated_at: updatedAt,
+  due_date: null,
+  start_date: null,
+  expired: false,
+  web_url: `${BASE_URL}/platform/backend/api/-/milestones/${iid}`,
+});
+
+/** The notes of the issue and of the merge request. */
+const issueNotes = notesOn(noteParents.issue(42, 4, 310));
+const mrNotes = notesOn(noteParents.mergeRequest(42, 3, 510));
+const issueNote = {
+  id: 61,
+  body: 'Crashes in SAFARI too',
+  author_id: 7,
+  system: false,
+  created_at: CREATED,
+  updated_at: CREATED,
+};
+const otherNote = {
+  id: 62,
+  body: 'Works for me',
+  author_id: 2,
+  system: false,
+  created_at: CREATED,
+  updated_at: CREATED,
+};
+const mrNote = {
+  id: 63,
+  body: 'safari passes now',
+  author_id: 2,
+  system: false,
+  created_at: UPDATED,
+  updated_at: UPDATED,
+};
+
+/** api's milestones: its partition read under their prefix, consistently. */
+const milestonesQuery = {
+  QueryCommand: {
+    ...partitionQuery('PROJECT#42').QueryCommand,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': 'PROJECT#42', ':prefix': 'MILESTONE#' },
+    ConsistentRead: true,
+  },
+};
+
+/** A snippet item: a personal one (no project) in its author's and its visibility's lists, else in its project's. */
+const snippetItem = (
+  id: number,
+  fields: {
+    title: string;
+    project_id: number | null;
+    author_id: number;
+    visibility: string;
+    updated_at: string;
+  },
+): Item => ({
+  ...keys.snippet(id),
+  id,
+  file_name: 'run.sh',
+  description: null,
+  created_at: CREATED,
+  notes_count: 0,
+  user_notes_count: 0,
+  content_version: 'a1b2c3d4e5f6',
+  content: 'echo ship\n',
+  ...fields,
+  kind: 'snippet',
+  ...(fields.project_id === null
+    ? inLists(
+        lists.personalSnippetsOfUser(fields.author_id),
+        lists.personalSnippetsWithVisibility(fields.visibility),
+      )
+    : inLists(lists.projectSnippets(fields.project_id))),
+  sid: pad(id),
+  screated: `${CREATED}${SEP}${pad(id)}`,
+  supdated: `${fields.updated_at}${SEP}${pad(id)}`,
+});
+
+/** GitLab's Snippet entity as the search shows it, under the web path given. */
+const snippetView = (
+  id: number,
+  title: string,
+  fields: {
+    project_id: number | null;
+    visibility: string;
+    updated_at: string;
+    author: ReturnType<typeof basicView>;
+  },
+  webPath: string,
+) => {
+  const web = `${BASE_URL}/${webPath}`;
+  return {
+    id,
+    title,
+    description: null,
+    visibility: fields.visibility,
+    author: fields.author,
+    created_at: CREATED,
+    updated_at: fields.updated_at,
+    project_id: fields.project_id,
+    web_url: web,
+    raw_url: `${web}/raw`,
+    file_name: 'run.sh',
+    files: [{ path: 'run.sh', raw_url: `${web}/raw/main/run.sh` }],
+    expires_at: null,
+    imported: false,
+    imported_from: 'none',
+  };
+};
+
+/** A parent's notes: its partition read under the notes' prefix. */
+const notesQuery = (pk: string) => ({
+  QueryCommand: {
+    ...partitionQuery(pk).QueryCommand,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': 'NOTE#' },
+  },
+});
 
 /** api is listed under its search key `~api` (its name and path). */
 const apiPosting: Item = {
@@ -420,13 +568,112 @@ describe('GET /search', () => {
     ]);
   });
 
-  it('answers an empty page for milestones after authentication alone', async () => {
+  it('milestones: those of the projects she reaches, matching the title, last updated first (4 round trips)', async () => {
+    store(
+      milestoneItem(7, 1, 'v1.0', CREATED),
+      milestoneItem(8, 2, 'V1.1', UPDATED),
+      milestoneItem(9, 3, 'Q3', UPDATED),
+    );
     expect(await search('/api/v4/search', { scope: 'milestones', search: 'v1' }, USER_TOKEN)).toEqual({
       statusCode: 200,
-      headers: onePage('/api/v4/search', 'scope=milestones&search=v1', 0),
-      body: [],
+      headers: onePage('/api/v4/search', 'scope=milestones&search=v1', 2),
+      body: [milestoneView(8, 2, 'V1.1', UPDATED), milestoneView(7, 1, 'v1.0', CREATED)],
     });
-    expect(sentCommands()).toEqual([tokenRead(USER_TOKEN)]);
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      // 2: her membership lists; 3: the projects of the groups she is a member of, and their shares.
+      listQuery(lists.projectMembershipsOfUser(2)),
+      listQuery(lists.groupMembershipsOfUser(2)),
+      treeQuery(tree.projects('private')(3), `${pad(3)}/`),
+      treeQuery(tree.projects('internal')(3), `${pad(3)}/`),
+      treeQuery(tree.projects('public')(3), `${pad(3)}/`),
+      treeQuery(tree.shares(3), `${pad(3)}/`),
+      // 4: each project's milestones.
+      milestonesQuery,
+    ]);
+  });
+
+  it("snippet_titles: the personal snippets she may read and her projects' snippets, last updated first (5 round trips)", async () => {
+    const LATER = '2026-06-01T09:00:00.000Z';
+    store(
+      snippetItem(600, {
+        title: 'Deploy notes',
+        project_id: null,
+        author_id: 7,
+        visibility: 'public',
+        updated_at: UPDATED,
+      }),
+      snippetItem(601, {
+        title: 'deploy secrets',
+        project_id: null,
+        author_id: 7,
+        visibility: 'private',
+        updated_at: LATER,
+      }),
+      snippetItem(602, {
+        title: 'My deploy',
+        project_id: null,
+        author_id: 2,
+        visibility: 'private',
+        updated_at: CREATED,
+      }),
+      snippetItem(603, {
+        title: 'Api deploy',
+        project_id: 42,
+        author_id: 7,
+        visibility: 'private',
+        updated_at: LATER,
+      }),
+      snippetItem(604, {
+        title: 'Unrelated',
+        project_id: null,
+        author_id: 7,
+        visibility: 'public',
+        updated_at: LATER,
+      }),
+    );
+    expect(await search('/api/v4/search', { scope: 'snippet_titles', search: 'deploy' }, USER_TOKEN)).toEqual(
+      {
+        statusCode: 200,
+        headers: onePage('/api/v4/search', 'scope=snippet_titles&search=deploy', 3),
+        body: [
+          snippetView(
+            603,
+            'Api deploy',
+            { project_id: 42, visibility: 'private', updated_at: LATER, author: basicView(bobUser) },
+            'platform/backend/api/snippets/603',
+          ),
+          snippetView(
+            600,
+            'Deploy notes',
+            { project_id: null, visibility: 'public', updated_at: UPDATED, author: basicView(bobUser) },
+            '-/snippets/600',
+          ),
+          snippetView(
+            602,
+            'My deploy',
+            { project_id: null, visibility: 'private', updated_at: CREATED, author: basicView(aliceUser) },
+            '-/snippets/602',
+          ),
+        ],
+      },
+    );
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      // 2: her membership lists beside the public and internal personal snippets and her own;
+      // 3: the projects of her groups and their shares; 4: each project's snippets; 5: the authors.
+      listQuery(lists.projectMembershipsOfUser(2)),
+      listQuery(lists.groupMembershipsOfUser(2)),
+      listQuery(lists.personalSnippetsWithVisibility('public')),
+      listQuery(lists.personalSnippetsWithVisibility('internal')),
+      listQuery(lists.personalSnippetsOfUser(2)),
+      treeQuery(tree.projects('private')(3), `${pad(3)}/`),
+      treeQuery(tree.projects('internal')(3), `${pad(3)}/`),
+      treeQuery(tree.projects('public')(3), `${pad(3)}/`),
+      treeQuery(tree.shares(3), `${pad(3)}/`),
+      listQuery(lists.projectSnippets(42)),
+      batchGet(userKey(7), userKey(2)),
+    ]);
   });
 
   it.each([
@@ -435,7 +682,6 @@ describe('GET /search', () => {
     [{ search: 'api' }, 'scope is missing'],
     [{ scope: 'wiki_blobs', search: 'api' }, 'scope does not have a valid value'],
     [{ scope: 'projects', search: 'api', state: 'gone' }, 'state does not have a valid value'],
-    [{ scope: 'snippet_titles', search: 'api' }, 'Scope not supported without Elasticsearch!'],
   ])('400 for %j (%s), nothing read beyond the credential', async (query, error) => {
     expect(await search('/api/v4/search', query, USER_TOKEN)).toEqual({
       statusCode: 400,
@@ -503,6 +749,27 @@ describe('GET /groups/:id/search', () => {
       newestFirst(lists.projectIssues(42)),
       batchGet(userKey(2), userKey(7)),
       threadPageCounters(keys.issue(42, 4).pk),
+    ]);
+  });
+
+  it('milestones: those of the readable projects under the group, last updated first (4 round trips)', async () => {
+    store(milestoneItem(7, 1, 'v1.0', CREATED), milestoneItem(9, 3, 'Q3', UPDATED));
+    expect(await search(path, { scope: 'milestones', search: 'v1' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage(path, 'scope=milestones&search=v1', 1),
+      body: [milestoneView(7, 1, 'v1.0', CREATED)],
+    });
+    expect(sentCommands()).toEqual([
+      tokenRead(USER_TOKEN),
+      getCommand(groupKey(3)),
+      batchGet(memberKey('GROUP', 3, 2)),
+      // 3: her membership lists beside the subtree's projects of each visibility.
+      ...membershipListsOf(2),
+      treeQuery(tree.projects('private')(3), `${pad(3)}/`),
+      treeQuery(tree.projects('internal')(3), `${pad(3)}/`),
+      treeQuery(tree.projects('public')(3), `${pad(3)}/`),
+      // 4: each project's milestones.
+      milestonesQuery,
     ]);
   });
 
@@ -594,6 +861,31 @@ describe('GET /projects/:id/search', () => {
       // The page's counters: the merge request's rollup.
       threadPageCounters(keys.mergeRequest(42, 3).pk),
       batchGet(userKey(2)),
+    ]);
+  });
+
+  it("notes: the users' notes of what she reads holding the term, last updated first (4 round trips)", async () => {
+    store(
+      issueNotes.item(issueNote),
+      issueNotes.item(otherNote),
+      issueNotes.item({ ...closedSystemNote, body: 'closed for Safari' }),
+      mrNotes.item(mrNote),
+    );
+    expect(await search(path, { scope: 'notes', search: 'safari' }, USER_TOKEN)).toEqual({
+      statusCode: 200,
+      headers: onePage(path, 'scope=notes&search=safari', 2),
+      body: [mrNotes.view(mrNote, aliceUser), issueNotes.view(issueNote, bobUser)],
+    });
+    expect(sentCommands()).toEqual([
+      aliceOnApi,
+      // 2: the lists of what notes hang on; 3: the notes of each (the snippets' list is empty).
+      listQuery(lists.projectIssues(42)),
+      listQuery(lists.projectMergeRequests(42)),
+      listQuery(lists.projectSnippets(42)),
+      notesQuery(keys.issue(42, 4).pk),
+      notesQuery(keys.mergeRequest(42, 3).pk),
+      // 4: the authors of the page.
+      batchGet(userKey(2), userKey(7)),
     ]);
   });
 

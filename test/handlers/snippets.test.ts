@@ -53,7 +53,7 @@ import {
   liveCounterAdd,
   message,
   NOT_FOUND,
-  noteAsRead,
+  noteEdit,
   noteParents,
   noteRemoval,
   notesListQuery,
@@ -208,8 +208,16 @@ const aliceReadsApi = () => [
  */
 const countOnSnippet = (snippetId: number, delta: number) =>
   delta > 0
-    ? liveCounterAdd(keys.snippet(snippetId).pk, { notes_count: delta, user_notes_count: delta })
-    : counterAdd(keys.snippet(snippetId).pk, { notes_count: delta, user_notes_count: delta });
+    ? liveCounterAdd(keys.snippet(snippetId).pk, {
+        notes_count: delta,
+        user_notes_count: delta,
+        discussions_count: delta,
+      })
+    : counterAdd(keys.snippet(snippetId).pk, {
+        notes_count: delta,
+        user_notes_count: delta,
+        discussions_count: delta,
+      });
 
 beforeAll(async () => {
   // The container learns who alice's token belongs to and which groups decide access to api.
@@ -708,13 +716,7 @@ describe('notes on a snippet', () => {
       }),
     ).toEqual(ok(noteView(edited, bobUser)));
     expect(writesSent()).toEqual([
-      {
-        PutCommand: {
-          TableName: TABLE,
-          Item: { ...noteItem(edited), updated_by_id: 2 },
-          ...noteAsRead,
-        },
-      },
+      noteEdit(noteKey(500, 901), { noteId: 901, text: { body: 'Edited' }, updatedAt: NOW, editorId: 2 }),
     ]);
   });
 

@@ -17,24 +17,13 @@ import {
   NOW,
   resetMocks,
   sentCommands,
-  TABLE,
   tokenLookup,
   USER_TOKEN,
-  type UserRecord,
-  userItem,
   userRecord,
 } from './fixtures.ts';
+import { guardedUserPut } from './resource-fixtures.ts';
 
 const bob = { ...userRecord(), custom_attributes: { color: 'red', size: 'L' } };
-
-const guardedPut = (next: UserRecord, previousUpdatedAt: string) => ({
-  Put: {
-    TableName: TABLE,
-    Item: userItem(next),
-    ConditionExpression: 'updated_at = :previous',
-    ExpressionAttributeValues: { ':previous': previousUpdatedAt },
-  },
-});
 
 beforeEach(() => {
   resetMocks();
@@ -94,7 +83,7 @@ describe('PUT and DELETE /users/:id/custom_attributes/:key', () => {
     expect(sentCommands()).toEqual([
       { GetCommand: tokenLookup(ADMIN_TOKEN) },
       { GetCommand: getUserInput(7) },
-      { TransactWriteCommand: { TransactItems: [guardedPut(next, bob.updated_at)] } },
+      { TransactWriteCommand: { TransactItems: [guardedUserPut(next, bob.updated_at)] } },
     ]);
   });
 
@@ -107,7 +96,7 @@ describe('PUT and DELETE /users/:id/custom_attributes/:key', () => {
     });
     const next = { ...bob, custom_attributes: { size: 'L' }, updated_at: NOW };
     expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input).toEqual({
-      TransactItems: [guardedPut(next, bob.updated_at)],
+      TransactItems: [guardedUserPut(next, bob.updated_at)],
     });
     expect(await invoke(deleteAttribute, 'DELETE', `${base}/shape`, { token: ADMIN_TOKEN })).toEqual({
       statusCode: 404,

@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '#store/table/keys.ts';
@@ -25,10 +24,9 @@ import {
   TABLE,
   tokenLookup,
   USER_TOKEN,
-  type UserRecord,
-  userItem,
   userRecord,
 } from './fixtures.ts';
+import { cancelled, guardedUserPut } from './resource-fixtures.ts';
 
 interface Identity {
   provider: string;
@@ -58,27 +56,11 @@ const release = (userId: number, identity: Identity) => ({
     ExpressionAttributeValues: { ':user': userId },
   },
 });
-const guardedPut = (next: UserRecord & { identities?: Identity[] }, previousUpdatedAt: string) => ({
-  Put: {
-    TableName: TABLE,
-    Item: userItem(next),
-    ConditionExpression: 'updated_at = :previous',
-    ExpressionAttributeValues: { ':previous': previousUpdatedAt },
-  },
-});
 const shown = (identities: Identity[]) =>
   identities.map((identity) => ({ ...identity, saml_provider_id: null }));
 
 const github = { provider: 'github', extern_uid: 'Octo-42' };
 const bobWithGithub = { ...userRecord(), identities: [github] };
-
-function cancelled(...codes: string[]) {
-  return new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
-}
 
 beforeEach(() => {
   resetMocks();
@@ -177,7 +159,11 @@ describe('PUT /users/:id with provider and extern_uid', () => {
       { GetCommand: getUserInput(7) },
       {
         TransactWriteCommand: {
-          TransactItems: [guardedPut(next, bobWithGithub.updated_at), claim(7, moved), release(7, github)],
+          TransactItems: [
+            guardedUserPut(next, bobWithGithub.updated_at),
+            claim(7, moved),
+            release(7, github),
+          ],
         },
       },
     ]);
@@ -212,7 +198,7 @@ describe('DELETE /users/:id/identities/:provider', () => {
       { GetCommand: getUserInput(7) },
       {
         TransactWriteCommand: {
-          TransactItems: [guardedPut(next, bobWithGithub.updated_at), release(7, github)],
+          TransactItems: [guardedUserPut(next, bobWithGithub.updated_at), release(7, github)],
         },
       },
     ]);

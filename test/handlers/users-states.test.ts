@@ -26,7 +26,6 @@ import {
   REGULAR,
   resetMocks,
   sentCommands,
-  TABLE,
   tokenLookup,
   tokensOfUserQuery,
   USER_TOKEN,
@@ -34,45 +33,16 @@ import {
   userItem,
   userRecord,
 } from './fixtures.ts';
-import { listCount } from './resource-fixtures.ts';
+import { grantRefresh, guardedUserPut, listCount } from './resource-fixtures.ts';
 
 const bob = userRecord();
-
-const guardedPut = (next: UserRecord, previousUpdatedAt: string) => ({
-  Put: {
-    TableName: TABLE,
-    Item: userItem(next),
-    ConditionExpression: 'updated_at = :previous',
-    ExpressionAttributeValues: { ':previous': previousUpdatedAt },
-  },
-});
-
-const grantRefresh = (hash: string, user: UserRecord) => ({
-  Update: {
-    TableName: TABLE,
-    Key: keys.accessTokenHash(hash),
-    UpdateExpression: 'SET #user = :user',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeNames: { '#user': 'user' },
-    ExpressionAttributeValues: {
-      ':user': {
-        id: user.id,
-        username: user.username,
-        admin: user.admin,
-        state: user.state,
-        can_create_group: user.can_create_group,
-        external: user.external,
-      },
-    },
-  },
-});
 
 /** The transaction that moves bob from `from` to `to` (one token, hash-a). */
 const stateMove = (from: UserRecord, to: UserRecord['state']) => {
   const next = { ...from, state: to, updated_at: NOW };
   return {
     TransactItems: [
-      guardedPut(next, from.updated_at),
+      guardedUserPut(next, from.updated_at),
       listCount(lists.usersInState(from.state), -1),
       listCount(lists.usersInState(to), 1),
       grantRefresh('hash-a', next),

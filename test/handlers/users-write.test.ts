@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -35,7 +34,7 @@ import {
   userItem,
   userRecord,
 } from './fixtures.ts';
-import { listCount } from './resource-fixtures.ts';
+import { cancelled, grantRefresh, guardedUserPut, listCount } from './resource-fixtures.ts';
 
 const bob = userRecord();
 const blockedBob = userRecord({ state: 'blocked' });
@@ -43,42 +42,8 @@ const blockedBob = userRecord({ state: 'blocked' });
 const tokenHashesQuery = (userId: number) => tokensOfUserQuery(userId, 'token_hash');
 
 /** The user item written back, guarded by the updated_at it was read with. */
-const guardedPut = (next: UserRecord, previousUpdatedAt = bob.updated_at) => ({
-  Put: {
-    TableName: TABLE,
-    Item: userItem(next),
-    ConditionExpression: 'updated_at = :previous',
-    ExpressionAttributeValues: { ':previous': previousUpdatedAt },
-  },
-});
-
-const grantRefresh = (hash: string, user: UserRecord) => ({
-  Update: {
-    TableName: TABLE,
-    Key: keys.accessTokenHash(hash),
-    UpdateExpression: 'SET #user = :user',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeNames: { '#user': 'user' },
-    ExpressionAttributeValues: {
-      ':user': {
-        id: user.id,
-        username: user.username,
-        admin: user.admin,
-        state: user.state,
-        can_create_group: user.can_create_group,
-        external: user.external,
-      },
-    },
-  },
-});
-
-function cancelled(...codes: string[]) {
-  return new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
-}
+const guardedPut = (next: UserRecord, previousUpdatedAt = bob.updated_at) =>
+  guardedUserPut(next, previousUpdatedAt);
 
 pinCounterShards();
 

@@ -325,6 +325,9 @@ const missingMessages: Record<string, unknown> = {
   'group-transfer': { groupId: Number(MISSING_ID), token: 'no-such-move' },
   'ldap-sync': { groupId: Number(MISSING_ID) },
   'hook-delivery': { deliveryId: 'no-such-delivery' },
+  'issuable-rewrite': {
+    change: { kind: 'milestone', owner: { kind: 'project', id: Number(MISSING_ID) }, milestoneId: 1 },
+  },
 };
 
 /** A note written in a project that does not exist, as the table's stream reports it. */

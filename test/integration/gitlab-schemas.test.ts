@@ -575,6 +575,12 @@ describe("GitLab's response schemas", () => {
         'public project',
       ),
     ]);
+    // The closed merge request carries a milestone, so the nested Milestone is checked too.
+    const milestone = await must(
+      api<{ id: number }>('POST', `${base}/milestones`, { token: owner.token, json: { title: 'v1' } }),
+      201,
+      'milestone',
+    );
     await Promise.all([
       must(
         api('PUT', `${base}/issues/${closedIssue.iid}`, {
@@ -587,7 +593,7 @@ describe("GitLab's response schemas", () => {
       must(
         api('PUT', `${base}/merge_requests/${closedMergeRequest.iid}`, {
           token: owner.token,
-          json: { state_event: 'close' },
+          json: { state_event: 'close', milestone_id: milestone.id },
         }),
         200,
         'close merge request',
@@ -642,6 +648,7 @@ describe("GitLab's response schemas", () => {
       'one',
     );
     expect([...open.problems, ...closed.problems]).toEqual([]);
+    expect(closed.body).toMatchObject({ milestone: { title: 'v1' } });
   });
 
   it('GET /projects/:id/merge_requests is a list of MergeRequests', async () => {

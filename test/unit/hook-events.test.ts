@@ -59,7 +59,9 @@ describe('issue and merge request events', () => {
     expect(issueAction(issue(), issue({ state: 'closed' }))).toBe('close');
     expect(issueAction(issue({ state: 'closed' }), issue())).toBe('reopen');
     expect(issueAction(issue(), issue({ title: 'New' }))).toBe('update');
-    expect(issueAction(issue(), issue({ labels: ['bug'] }))).toBe('update');
+    expect(issueAction(issue(), issue({ labels: ['bug'], updated_at: '2026-02-01T00:00:00.000Z' }))).toBe(
+      'update',
+    );
     expect(issueAction(issue(), issue({ confidential: true }))).toBe('update');
   });
 
@@ -70,6 +72,17 @@ describe('issue and merge request events', () => {
     const mr = { ...issue(), source_branch: 'a', target_branch: 'b' } as unknown as MergeRequest;
     expect(mergeRequestAction(mr, { ...mr, updated_at: '2026-03-01T00:00:00.000Z' })).toBe(undefined);
     expect(mergeRequestAction(mr, { ...mr, target_branch: 'c' })).toBe('update');
+  });
+
+  it("labels rewritten without the updated time moving (a label's rename or removal followed) are no event", () => {
+    expect(issueAction(issue({ labels: ['bug'] }), issue({ labels: ['defect'] }))).toBe(undefined);
+    expect(issueAction(issue({ labels: ['bug', 'ui'] }), issue({ labels: ['ui'] }))).toBe(undefined);
+    const mr = { ...issue({ labels: ['bug'] }), target_branch: 'b' } as unknown as MergeRequest;
+    expect(mergeRequestAction(mr, { ...mr, labels: ['defect'] })).toBe(undefined);
+    // Anything else changed beside them is still an edit.
+    expect(issueAction(issue({ labels: ['bug'] }), issue({ labels: ['defect'], title: 'New' }))).toBe(
+      'update',
+    );
   });
 
   it('the actor opened, closed or last changed it', () => {

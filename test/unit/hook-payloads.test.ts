@@ -835,6 +835,32 @@ describe('changesOf()', () => {
     });
   });
 
+  it("reports a merge request's milestone set, changed and removed as milestone_id, as an issue's", () => {
+    expect(mergeRequestHookAttrs(mergeRequest({ milestone_id: 8 }), project, BASE).milestone_id).toBe(8);
+    expect(changesOf(mergeRequest(), mergeRequest({ milestone_id: 8 }), 'merge_request', context)).toEqual({
+      milestone_id: { previous: null, current: 8 },
+    });
+    expect(
+      changesOf(
+        mergeRequest({ milestone_id: 8 }),
+        mergeRequest({ milestone_id: 9 }),
+        'merge_request',
+        context,
+      ),
+    ).toEqual({ milestone_id: { previous: 8, current: 9 } });
+    expect(
+      changesOf(
+        mergeRequest({ milestone_id: 9 }),
+        mergeRequest({ milestone_id: null }),
+        'merge_request',
+        context,
+      ),
+    ).toEqual({ milestone_id: { previous: 9, current: null } });
+    expect(changesOf(undefined, mergeRequest({ milestone_id: 8 }), 'merge_request', context)).toMatchObject({
+      milestone_id: { previous: null, current: 8 },
+    });
+  });
+
   it("reports a merge request's creation by the columns it set, without labels or assignees", () => {
     expect(changesOf(undefined, mergeRequest({ title: 'Draft: x' }), 'merge_request', context)).toEqual({
       author_id: { previous: null, current: 2 },

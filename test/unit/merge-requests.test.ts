@@ -22,6 +22,7 @@ import {
   notAFork,
   updateParamsError,
 } from '#domain/merge-requests.ts';
+import { type Milestone, milestoneMatch } from '#domain/milestones.ts';
 import {
   canReadMergeRequest,
   canReadMergeRequests,
@@ -210,6 +211,82 @@ describe('stateAfter', () => {
 });
 
 describe('list filters', () => {
+  const milestone = (id: number, title: string, fields: Partial<Milestone> = {}): Milestone => ({
+    id,
+    iid: id,
+    owner: { kind: 'project', id: 42 },
+    title,
+    description: null,
+    state: 'active',
+    due_date: null,
+    start_date: null,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...fields,
+  });
+  const usable = [
+    milestone(7, 'v1'),
+    milestone(8, 'v2', { start_date: '2026-01-01', due_date: '2026-02-01' }),
+    milestone(9, 'v3', { due_date: '2026-03-01', owner: { kind: 'group', id: 5 } }),
+  ];
+  const TODAY = '2026-01-15';
+
+  it('the milestone filter: a title, None, Any, Upcoming and Started among the usable milestones', () => {
+    const carrying = (milestoneId: number | null | undefined, filter: string) =>
+      mergeRequestMatches(
+        mergeRequest(milestoneId === undefined ? {} : { milestone_id: milestoneId }),
+        { milestones: milestoneMatch(filter, usable, TODAY) },
+        STRANGER,
+      );
+    expect(filtersMergeRequests({ milestones: milestoneMatch('v1', usable, TODAY) })).toBe(true);
+    expect(carrying(7, 'v1')).toBe(true);
+    expect(carrying(8, 'v1')).toBe(false);
+    expect(carrying(undefined, 'v1')).toBe(false);
+    expect(carrying(7, 'unknown title')).toBe(false);
+    expect(carrying(undefined, 'None')).toBe(true);
+    expect(carrying(null, 'none')).toBe(true);
+    expect(carrying(7, 'None')).toBe(false);
+    // A milestone no longer usable (deleted, another project's) counts as none.
+    expect(carrying(99, 'None')).toBe(true);
+    expect(carrying(99, 'Any')).toBe(false);
+    expect(carrying(9, 'Any')).toBe(true);
+    expect(carrying(undefined, 'Any')).toBe(false);
+    // Upcoming: each owner's active milestone due next (v2 for the project, v3 for the group).
+    expect(carrying(8, 'Upcoming')).toBe(true);
+    expect(carrying(9, 'upcoming')).toBe(true);
+    expect(carrying(7, 'Upcoming')).toBe(false);
+    // Started: begun and not past due.
+    expect(carrying(8, 'Started')).toBe(true);
+    expect(carrying(9, 'Started')).toBe(false);
+  });
+
+  it('a milestone sent on create and update is kept; 0 (null) removes it', () => {
+    const created = newMergeRequestFrom(
+      { title: 'x', source_branch: 'a', target_branch: 'b', milestone_id: 7 },
+      42,
+      AUTHOR,
+    );
+    expect(created.milestone_id).toBe(7);
+    const plain = newMergeRequestFrom({ title: 'x', source_branch: 'a', target_branch: 'b' }, 42, AUTHOR);
+    expect('milestone_id' in plain).toBe(false);
+    expect(mergeRequestChanges(mergeRequest({ milestone_id: 7 }), { milestone_id: null })).toEqual({
+      milestone_id: null,
+    });
+    expect(mergeRequestChanges(mergeRequest(), { milestone_id: 8 })).toEqual({ milestone_id: 8 });
+    expect(mergeRequestChanges(mergeRequest({ milestone_id: 7 }), { title: 'y' })).toEqual({ title: 'y' });
+    // `milestone_id=0` alone is a parameter sent.
+    expect(updateParamsError({ milestone_id: null })).toBeUndefined();
+  });
+
+  it('the schema reads milestone_id as an id, 0 or empty as none', () => {
+    const parse = (value: unknown) =>
+      v.safeParse(mergeRequestSchemas.update, { id: '1', merge_request_iid: '3', milestone_id: value });
+    expect(parse('7').output).toMatchObject({ milestone_id: 7 });
+    expect(parse('0').output).toMatchObject({ milestone_id: null });
+    expect(parse('').output).toMatchObject({ milestone_id: null });
+    expect(parse('x').success).toBe(false);
+  });
+
   it('WIP titles as GitLab’s WIP_REGEX reads them', () => {
     for (const title of ['WIP: x', 'wip: x', '[WIP] x', 'WIP x', '  WIP:x'])
       expect(isWorkInProgress(title)).toBe(true);
@@ -241,9 +318,8 @@ describe('list filters', () => {
     expect(matches({ iids: [1] })).toBe(false);
     expect(matches({ wip: 'no' })).toBe(true);
     expect(matches({ wip: 'yes' })).toBe(false);
-    expect(matches({ milestone: 'None', my_reaction_emoji: 'none' })).toBe(true);
-    expect(matches({ milestone: 'v1' })).toBe(false);
-    expect(matches({ my_reaction_emoji: 'thumbsup' })).toBe(false);
+    expect(matches({ reaction: { ids: new Set([mr.id]), keep: true } })).toBe(true);
+    expect(matches({ reaction: { ids: new Set([mr.id]), keep: false } })).toBe(false);
     expect(
       matches({ created_after: '2025-12-31T00:00:00.000Z', created_before: '2026-01-01T00:00:00.000Z' }),
     ).toBe(true);
@@ -354,6 +430,41 @@ describe('entities', () => {
       approvals_before_merge: null,
     });
     expect(mergeRequestUserIds(closed)).toEqual([AUTHOR, ASSIGNEE, 99]);
+  });
+
+  it('shows the milestone it carries when read with it, none for one gone', () => {
+    const inGroup = {
+      ...project,
+      namespace: { group_ids: [5], full_path: 'platform' },
+    } as unknown as Project;
+    const groupMilestone: Milestone = {
+      id: 9,
+      iid: 2,
+      owner: { kind: 'group', id: 5 },
+      title: 'v3',
+      description: null,
+      state: 'active',
+      due_date: null,
+      start_date: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    };
+    const mr = mergeRequest({ milestone_id: 9 });
+    expect(mergeRequestBasic(mr, inGroup, users, BASE, new Map([[9, groupMilestone]])).milestone).toEqual({
+      id: 9,
+      iid: 2,
+      group_id: 5,
+      title: 'v3',
+      description: null,
+      state: 'active',
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+      due_date: null,
+      start_date: null,
+      expired: false,
+      web_url: `${BASE}/groups/platform/-/milestones/2`,
+    });
+    expect(mergeRequestEntity(mr, inGroup, users, BASE, AUTHOR).milestone).toBeNull();
   });
 
   it('MergeRequest adds subscribed (author and assignees) and the fields no repository fills', () => {

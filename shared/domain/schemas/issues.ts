@@ -41,6 +41,8 @@ export const issueSchemas = {
     assignee_id: optional(id()),
     iids: optional(list(id())),
     milestone: optional(str(MILESTONE_TITLE_MAX_LENGTH)),
+    my_reaction_emoji: optional(str()),
+    with_labels_details: optional(bool()),
   }),
   one: params(one),
   create: params({

@@ -5,6 +5,7 @@ import {
   MERGE_REQUEST_STATES,
   MERGE_REQUEST_TITLE_MAX_LENGTH,
 } from '../merge-requests.ts';
+import { MILESTONE_TITLE_MAX_LENGTH } from '../milestones.ts';
 import {
   bool,
   commaList,
@@ -22,6 +23,7 @@ import {
   timestamp,
 } from '../params.ts';
 import { stateEventParams, timeOrderParams } from './issuables.ts';
+import { milestoneIdOrNone } from './milestones.ts';
 
 /** A user id, or 0 for nobody (GitLab unassigns with `assignee_id=0`). */
 const userIdOrNobody = () =>
@@ -57,8 +59,7 @@ const fields = {
   description: optional(str(MERGE_REQUEST_DESCRIPTION_MAX_LENGTH)),
   assignee_id: optional(userIdOrNobody()),
   assignee_ids: optional(bounded(list(userIdOrNobody()))),
-  /** Accepted and kept nowhere: no milestones here. */
-  milestone_id: optional(userIdOrNobody()),
+  milestone_id: optional(milestoneIdOrNone()),
   labels: optional(bounded(commaList(str()))),
   add_labels: optional(bounded(commaList(str()))),
   remove_labels: optional(bounded(commaList(str()))),
@@ -78,7 +79,7 @@ export const mergeRequestSchemas = {
     id: required(idOrPath()),
     state: optional(oneOf([...MERGE_REQUEST_STATES, 'all'])),
     ...timeOrderParams,
-    milestone: optional(str()),
+    milestone: optional(str(MILESTONE_TITLE_MAX_LENGTH)),
     labels: optional(commaList(str())),
     created_after: optional(timestamp()),
     created_before: optional(timestamp()),
@@ -89,6 +90,7 @@ export const mergeRequestSchemas = {
     assignee_id: optional(assigneeFilter()),
     scope: optional(oneOf(['created-by-me', 'assigned-to-me', 'created_by_me', 'assigned_to_me', 'all'])),
     my_reaction_emoji: optional(str()),
+    with_labels_details: optional(bool()),
     source_branch: optional(str()),
     target_branch: optional(str()),
     search: optional(str()),

@@ -10,11 +10,14 @@ import { AWARDED_NOTE_PARENTS, type AwardEmoji, awardTaken, voteOf } from '#doma
 import { recordNotFound } from '#domain/errors.ts';
 import type { NoteableType } from '#domain/noteables.ts';
 import type { Note, NoteParent } from '#domain/notes.ts';
+import type { OwnAward } from '#domain/reactions.ts';
 import { batchDeleteItems, type Key } from '../table/batch.ts';
 import { itemCounterChanges, liveCountedItemCheck } from '../table/counters.ts';
 import { nextId } from '../table/ids.ts';
 import { getItem, readPartition } from '../table/items.ts';
 import { AWARD_PREFIX, awardOn, keys, stripStorage } from '../table/keys.ts';
+import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
+import { readWholeListProjected } from '../table/lists.ts';
 import { parentKeyOf } from '../table/noteable-keys.ts';
 import type { Raw } from '../table/raw.ts';
 import { ttlAttribute } from '../table/table.ts';
@@ -99,6 +102,37 @@ export async function readAwards(place: AwardPlace): Promise<AwardEmoji[]> {
   return items.filter((item) => item.kind === AWARD_KIND).map(decodeAward);
 }
 
+/**
+ * The list an award on an issue or merge request itself joins (its user's awards in its project,
+ * read by the `my_reaction_emoji` filter); awards on notes and snippets join none.
+ */
+function ownAwardsListing(place: AwardPlace, award: AwardEmoji) {
+  const projectId = place.parentRef.project_id;
+  if (place.noteId !== undefined || projectId === null) return {};
+  if (award.awardable_type !== 'Issue' && award.awardable_type !== 'MergeRequest') return {};
+  return {
+    ...inLists(lists.awardsOfUserInProject(projectId, award.user_id)),
+    ...sortAttributes({ id: award.id }),
+  };
+}
+
+/**
+ * A user's awards on a project's issues and merge requests (one Query of their list, at most
+ * `MAX_COUNTED_ITEMS`): what the `my_reaction_emoji` filter keeps or leaves out.
+ */
+export async function readOwnAwardsInProject(projectId: number, userId: number): Promise<OwnAward[]> {
+  const { items } = await readWholeListProjected(
+    lists.awardsOfUserInProject(projectId, userId),
+    'awardable_type, awardable_id, #name',
+    { '#name': 'name' },
+  );
+  return items.map((item) => ({
+    awardable_type: String(item.awardable_type),
+    awardable_id: Number(item.awardable_id),
+    name: String(item.name),
+  }));
+}
+
 /** One award of an awardable by id: 404 `Not found` when there is none. */
 export async function getAward(place: AwardPlace, awardId: number): Promise<AwardEmoji> {
   const item = await getItem(keys.award(place.parent.pk, awardOn(place.noteId), awardId));
@@ -133,7 +167,15 @@ export async function addAward(
       put({ ...keys.awardByUser(pk, on, award.user_id, award.name), award_id: award.id }, NEW_ITEM),
       awardTaken(),
     ),
-    { item: put(awardItem(keys.award(pk, on, award.id), award, place, AWARD_KIND), NEW_ITEM) },
+    {
+      item: put(
+        {
+          ...awardItem(keys.award(pk, on, award.id), award, place, AWARD_KIND),
+          ...ownAwardsListing(place, award),
+        },
+        NEW_ITEM,
+      ),
+    },
     countOnParent(place, award, 1),
   ];
   if (place.noteId !== undefined) {

@@ -10,6 +10,8 @@ import { notFound } from '#domain/errors.ts';
 import { discussionIdOf, type NoteParent, noteIdOfIndividual } from '#domain/notes.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import type { User } from '#domain/users.ts';
+import { batchGetItems } from '../table/batch.ts';
+import { noteParentOf as parentHeading, shardKeysOf, sumOf } from '../table/counters.ts';
 import { keys } from '../table/keys.ts';
 import { lists } from '../table/list-keys.ts';
 import { readListHead, readWholeList } from '../table/lists.ts';
@@ -24,7 +26,14 @@ import {
   writeAlone,
 } from '../table/transaction.ts';
 import { getUsers } from '../users/users.ts';
-import { decodeNoteItems, getNote, noteLists, noteSteps, type StoredNote } from './notes.ts';
+import {
+  DISCUSSIONS_COUNT,
+  decodeNoteItems,
+  getNote,
+  noteLists,
+  noteSteps,
+  type StoredNote,
+} from './notes.ts';
 
 export type StoredDiscussion = Discussion<StoredNote>;
 
@@ -41,12 +50,29 @@ async function discussionFrom(parentPk: string, first: StoredNote): Promise<Stor
   return discussionOf(id, notes) ?? { id, individual_note: first.type !== 'DiscussionNote', notes: [first] };
 }
 
-/** One page of a parent's discussions, by their first notes' creation, oldest first. */
-export async function readDiscussionsPage(parentPk: string, page: PageRequest): Promise<StoredDiscussion[]> {
+/** How many discussions a parent has: its counter shards' sum, read in one batch. */
+async function countDiscussions(parentPk: string): Promise<number | undefined> {
+  const parent = parentHeading(parentPk);
+  if (!parent) return undefined;
+  return sumOf(await batchGetItems(shardKeysOf(parent)), parentPk, DISCUSSIONS_COUNT);
+}
+
+/**
+ * One page of a parent's discussions, by their first notes' creation, oldest first, with their
+ * total (read beside the page).
+ */
+export async function readDiscussionsPage(
+  parentPk: string,
+  page: PageRequest,
+): Promise<{ discussions: StoredDiscussion[]; total: number | undefined }> {
   const offset = offsetOf(page);
-  const items = await readListHead(lists.notesOf(parentPk), 'created_at', 'asc', offset + page.perPage);
-  const firsts = await decodeNoteItems(items.slice(offset));
-  return Promise.all(firsts.map((first) => discussionFrom(parentPk, first)));
+  const readPage = async () => {
+    const items = await readListHead(lists.notesOf(parentPk), 'created_at', 'asc', offset + page.perPage);
+    const firsts = await decodeNoteItems(items.slice(offset));
+    return Promise.all(firsts.map((first) => discussionFrom(parentPk, first)));
+  };
+  const [discussions, total] = await Promise.all([readPage(), countDiscussions(parentPk)]);
+  return { discussions, total };
 }
 
 /** A note that is not there reads as none; a read that failed still fails. */

@@ -24,7 +24,7 @@ import {
   update,
 } from '../table/transaction.ts';
 import { removeParentPartition } from './noteable-purge.ts';
-import { noteSteps } from './notes.ts';
+import { DISCUSSIONS_COUNT, noteSteps } from './notes.ts';
 
 type Key = { pk: string; sk: string };
 
@@ -157,7 +157,7 @@ export async function changeSteps<T extends { id: number; state: string }>(
     moves.push(
       note.put,
       // The system note counts on the item's counters; the item's own write is its live check.
-      itemCounterChanges(key, { notes_count: 1, user_notes_count: 0 }),
+      itemCounterChanges(key, { notes_count: 1, user_notes_count: 0, [DISCUSSIONS_COUNT]: 1 }),
       listCountChange(kind.inState(current, current.state), -1),
       listCountChange(to, 1),
     );

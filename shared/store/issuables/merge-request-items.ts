@@ -17,8 +17,10 @@ import {
   mergeRequestMatches,
   mergeRequestUserIds,
 } from '#domain/merge-requests.ts';
+import { projectMilestoneOwners } from '#domain/milestones.ts';
 import type { NoteParent } from '#domain/notes.ts';
 import type { PageRequest } from '#domain/pagination.ts';
+import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { getItem } from '../table/items.ts';
 import { keys } from '../table/keys.ts';
@@ -27,6 +29,7 @@ import { type ListPage, queryList } from '../table/lists.ts';
 import { longText, type StoredText } from '../table/long-text.ts';
 import type { Raw } from '../table/raw.ts';
 import { getUsers } from '../users/users.ts';
+import { readMilestonesById } from './milestones.ts';
 import { decodeNoteParent } from './notes.ts';
 
 /** A merge request as stored, with the count of all its notes (system ones too) for the notes list. */
@@ -156,6 +159,16 @@ export async function listMergeRequests(
     total: page.total,
     users: await getUsers([...new Set(items.flatMap(mergeRequestUserIds))]),
   };
+}
+
+/** A page of a project's merge requests with the users and the milestones they show (read by id, so a rename shows at once). */
+export async function listMergeRequestsWithMilestones(project: Project, query: MergeRequestListQuery) {
+  const page = await listMergeRequests(project.id, query);
+  const milestones = await readMilestonesById(
+    projectMilestoneOwners(project, true),
+    page.items.map((mr) => mr.milestone_id),
+  );
+  return { ...page, milestones };
 }
 
 /** The users a merge request shows, by id. */

@@ -43,7 +43,7 @@ const ownerGone = (owner: MilestoneOwner) => notFound(owner.kind === 'project' ?
 
 const nullableString = (value: unknown) => (typeof value === 'string' ? value : null);
 
-function decodeMilestone(item: Raw): Milestone {
+export function decodeMilestone(item: Raw): Milestone {
   return {
     id: Number(item.id),
     iid: Number(item.iid),

@@ -9,7 +9,7 @@ import { getItem } from '../table/items.ts';
 import { keys, stripStorage } from '../table/keys.ts';
 import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
 import { readListHead } from '../table/lists.ts';
-import { longText, type StoredText, type TextGuard, writeParts } from '../table/long-text.ts';
+import { longText, removeDropped, type StoredText, type TextGuard, writeParts } from '../table/long-text.ts';
 import { parentKeyOf } from '../table/noteable-keys.ts';
 import type { Raw } from '../table/raw.ts';
 import { listSortAttributes } from '../table/table.ts';
@@ -149,14 +149,25 @@ export async function getNote(parentPk: string, noteId: number): Promise<StoredN
 // Writes -----------------------------------------------------------------------------------------
 
 /**
+ * The count of a parent's discussions (the notes its notes list holds: one per discussion), kept
+ * on its counter shards beside `notes_count` but never shown with the parent: the discussions
+ * list's total.
+ */
+export const DISCUSSIONS_COUNT = 'discussions_count';
+
+/**
  * The parent's note counters move with each note, on one of its counter shards (the parent, a
  * listed item, is neither written nor checked); a new note on a parent marked deleted is refused
- * by the shard (store/table/counters.ts).
+ * by the shard (store/table/counters.ts). `discussions` is the change of its discussions' count.
  */
-export function countOnParent(parentKey: Key, delta: number, system: boolean): Step[] {
+export function countOnParent(parentKey: Key, delta: number, system: boolean, discussions: number): Step[] {
   return [
     refusedWith(
-      itemCounterChanges(parentKey, { notes_count: delta, user_notes_count: system ? 0 : delta }),
+      itemCounterChanges(parentKey, {
+        notes_count: delta,
+        user_notes_count: system ? 0 : delta,
+        [DISCUSSIONS_COUNT]: discussions,
+      }),
       recordNotFound(),
     ),
   ];
@@ -211,7 +222,8 @@ export async function noteSteps(
   };
   const body = NOTE_BODY.store(keys.note(parentKey.pk, note.id), note.body);
   await writeParts(body);
-  const count = countOnParent(parentKey, 1, note.system);
+  // A reply joins a discussion; any other note starts one.
+  const count = countOnParent(parentKey, 1, note.system, thread?.reply ? 0 : 1);
   return { note, put: put(noteItem(parentKey.pk, note, body), NEW_ITEM), count };
 }
 
@@ -289,20 +301,39 @@ function writeGuarded<R>(
 
 const noteKeyOf = (note: Note) => keys.note(parentKeyOf(parentOf(note)).pk, note.id);
 
-/** Changes a note's body; its updated time (and place in the updated order) moves with it, and its editor. */
+/**
+ * Changes a note's body; its updated time (and place in the updated order) moves with it, and its
+ * editor. Only those attributes are written: a thread conversion or a resolution committed
+ * meanwhile stays.
+ */
 export async function editNote(note: StoredNote, body: string, editorId: number): Promise<StoredNote> {
-  const parentPk = parentKeyOf(parentOf(note)).pk;
   // The editor is the actor of the edit's webhook event (see store/hooks/hook-changes.ts).
   const edited: StoredNote = { ...note, updated_at: new Date().toISOString(), updated_by_id: editorId };
   const stored = NOTE_BODY.store(noteKeyOf(note), checkedNoteBody(body, 'update'));
+  const order = sortAttributes({ id: note.id, created_at: note.created_at, updated_at: edited.updated_at });
   await writeGuarded(note, stored, async (guard) => {
-    const item = put(
-      noteItem(parentPk, edited, stored),
-      `${EXISTING_ITEM} AND ${guard.condition}`,
-      guard.values,
-      guard.names,
+    const names: Record<string, string> = { ...guard.names, '#updatedOrder': listSortAttributes.updated_at };
+    const values: Record<string, unknown> = {
+      ...guard.values,
+      ':updatedAt': edited.updated_at,
+      ':editor': editorId,
+      ':updatedOrder': order[listSortAttributes.updated_at],
+    };
+    const sets = ['updated_at = :updatedAt', 'updated_by_id = :editor', '#updatedOrder = :updatedOrder'];
+    Object.entries(stored.fields).forEach(([name, value], index) => {
+      names[`#text${index}`] = name;
+      values[`:text${index}`] = value;
+      sets.push(`#text${index} = :text${index}`);
+    });
+    const expression = `SET ${sets.join(', ')}${removeDropped(stored, names)}`;
+    const written = await writeAlone(
+      update(noteKeyOf(note), expression, {
+        condition: `${EXISTING_ITEM} AND ${guard.condition}`,
+        names,
+        values,
+      }),
     );
-    if (!(await writeAlone(item))) throw new BodyChanged();
+    if (!written) throw new BodyChanged();
   });
   return NOTE_BODY.withStored(edited, stored);
 }
@@ -342,7 +373,8 @@ export async function deleteNote(note: StoredNote): Promise<void> {
         remove(key, `${EXISTING_ITEM} AND ${guard.condition}`, guard.values, guard.names),
         (stored) => (stored ? new BodyChanged() : recordNotFound()),
       ),
-      ...countOnParent(parentKey, -1, note.system),
+      // A thread's first note leaves its discussion to its successor; any other first note takes it along.
+      ...countOnParent(parentKey, -1, note.system, !note.reply && successor.length === 0 ? -1 : 0),
     ]),
   );
   await removeNoteAwards(parentKey.pk, note);

@@ -22,7 +22,6 @@ import {
 } from '#domain/personal-snippets.ts';
 import type { UserAgentDetail } from '#domain/user-agent-details.ts';
 import type { User } from '#domain/users.ts';
-import { shardTombstones } from '../table/counters.ts';
 import { getItem } from '../table/items.ts';
 import { keys } from '../table/keys.ts';
 import { inLists, type ListRef, lists, sortAttributes } from '../table/list-keys.ts';
@@ -35,34 +34,23 @@ import {
   readWholeList,
   type SortRange,
 } from '../table/lists.ts';
-import { removeDropped, type StoredText } from '../table/long-text.ts';
 import type { Raw } from '../table/raw.ts';
-import {
-  check,
-  commit,
-  LIVE_ITEM,
-  lockLost,
-  NEW_ITEM,
-  put,
-  refusedReading,
-  refusedWith,
-  remove,
-  retrying,
-  update,
-} from '../table/transaction.ts';
+import { check, NEW_ITEM, put, refusedWith } from '../table/transaction.ts';
 import { getUsers } from '../users/users.ts';
 import { removeParentPartition } from './noteable-purge.ts';
-import { decodeSnippet, CONTENT as SNIPPET_CONTENT, writeSnippetWith } from './snippets.ts';
+import {
+  changeSnippetWith,
+  decodeSnippet,
+  deleteSnippetWith,
+  readSnippetContentWith,
+  type SnippetChangeExtras,
+  type SnippetCondition,
+  type SnippetStorage,
+  writeSnippetWith,
+} from './snippets.ts';
 
 /** A personal snippet as stored: its note counts, where its content is, and its creating client. */
-export interface StoredPersonalSnippet extends PersonalSnippet {
-  notes_count: number;
-  user_notes_count: number;
-  content_version: string;
-  content?: string;
-  content_parts?: number;
-  user_agent_detail?: UserAgentDetail;
-}
+export interface StoredPersonalSnippet extends PersonalSnippet, SnippetStorage {}
 
 const isPersonal = (item: Raw) => item.kind === 'snippet' && item.project_id === null && !item.deleting;
 
@@ -103,14 +91,8 @@ async function freshPersonalSnippet(snippet: StoredPersonalSnippet): Promise<Sto
 }
 
 /** A personal snippet's whole content (read again with the snippet when a change replaced it meanwhile). */
-export async function readPersonalSnippetContent(snippet: StoredPersonalSnippet): Promise<string> {
-  const [content] = await SNIPPET_CONTENT.read([snippet], {
-    key: (owner) => keys.snippet(owner.id),
-    reread: freshPersonalSnippet,
-    decode: (_owner, text) => text ?? '',
-  });
-  return content ?? '';
-}
+export const readPersonalSnippetContent = (snippet: StoredPersonalSnippet) =>
+  readSnippetContentWith(snippet, freshPersonalSnippet);
 
 type PageWithUsers = ListPage<StoredPersonalSnippet> & { users: Map<number, User> };
 
@@ -226,142 +208,60 @@ const writeNewPersonalSnippet = (
     listCountChange(visibilityList(fields.visibility), 1),
   ]);
 
-/** Another change (of content or visibility) came first: read the snippet again. */
-class SnippetChanged extends Error {}
-
-/** Attempts at a change; each loses only to a change that succeeded. */
-const CHANGE_ATTEMPTS = 50;
-
-const retryChanged = {
-  times: CHANGE_ATTEMPTS,
-  retry: (error: unknown) => error instanceof SnippetChanged,
-  backoff: true,
-};
-
-/** A refusal of a write on a snippet: gone (404), or changed meanwhile (read again). */
-const changedOrGone = (stored: Raw | undefined) =>
-  stored && !stored.deleting ? new SnippetChanged() : notFound('Snippet');
-
 /**
  * Changes a personal snippet: the fields sent and, when sent, its content (on the condition that
  * the content read is still the item's) and its visibility (moving it between visibility lists, on
  * the condition that the visibility read is still the item's). 404 `Snippet Not Found` when it went
  * away meanwhile.
  */
-export async function changePersonalSnippet(
+export const changePersonalSnippet = (
   snippet: StoredPersonalSnippet,
   changes: Partial<PersonalSnippet>,
   content?: string,
-): Promise<StoredPersonalSnippet> {
-  const key = keys.snippet(snippet.id);
-  const stored = content === undefined ? undefined : SNIPPET_CONTENT.store(key, content);
-  try {
-    return await SNIPPET_CONTENT.replace(key, stored, () =>
-      retrying(
-        retryChanged,
-        snippet,
-        (current) => writeChange(current, changes, stored),
-        freshPersonalSnippet,
-      ),
-    );
-  } catch (error) {
-    // A change that kept losing is a conflict.
-    throw error instanceof SnippetChanged ? lockLost() : error;
-  }
-}
+) =>
+  changeSnippetWith<StoredPersonalSnippet>(snippet, changes, content, freshPersonalSnippet, (current) =>
+    visibilityChange(current, changes.visibility),
+  );
 
-async function writeChange(
+/**
+ * Sent at all, the visibility is written on the condition it is still the one read: written over a
+ * concurrent move, it would no longer match the visibility list the item is in. A new one moves the
+ * snippet between the visibility lists.
+ */
+function visibilityChange(
   current: StoredPersonalSnippet,
-  changes: Partial<PersonalSnippet>,
-  stored: StoredText | undefined,
-): Promise<{ value: StoredPersonalSnippet; replaced?: StoredPersonalSnippet }> {
-  const now = new Date().toISOString();
-  const contentFields = stored?.fields ?? {};
-  const moving = changes.visibility !== undefined && changes.visibility !== current.visibility;
-  const fields: Raw = {
-    ...changes,
-    ...contentFields,
-    ...(moving && changes.visibility ? inLists(visibilityList(changes.visibility)) : {}),
-    updated_at: now,
-    ...sortAttributes({ id: current.id, updated_at: now }),
-  };
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(fields).map(([name, value], index) => {
-    names[`#f${index}`] = name;
-    values[`:f${index}`] = value;
-    return `#f${index} = :f${index}`;
-  });
-  // The other way of keeping content goes.
-  const removing = removeDropped(stored, names);
-  let condition = LIVE_ITEM;
-  if (stored) {
-    const unchanged = SNIPPET_CONTENT.unchanged(current);
-    condition += ` AND ${unchanged.condition}`;
-    Object.assign(values, unchanged.values);
-  }
-  // Sent at all, the visibility is written on the condition it is still the one read: written over
-  // a concurrent move, it would no longer match the visibility list the item is in.
-  if (changes.visibility !== undefined) {
-    condition += ' AND #visibility = :visibilityRead';
-    names['#visibility'] = 'visibility';
-    values[':visibilityRead'] = current.visibility;
-  }
-  await commit([
-    refusedReading(
-      update(keys.snippet(current.id), `SET ${sets.join(', ')}${removing}`, { condition, names, values }),
-      changedOrGone,
-    ),
-    ...(moving && changes.visibility
+  visibility: Visibility | undefined,
+): SnippetChangeExtras {
+  if (visibility === undefined) return {};
+  const moving = visibility !== current.visibility;
+  return {
+    fields: moving ? inLists(visibilityList(visibility)) : {},
+    condition: visibilityAsRead(current, 'visibilityRead'),
+    steps: moving
       ? [
           listCountChange(visibilityList(current.visibility), -1),
-          listCountChange(visibilityList(changes.visibility), 1),
+          listCountChange(visibilityList(visibility), 1),
         ]
-      : []),
-  ]);
-  const { content: _content, content_parts: _parts, ...rest } = current;
-  const base: StoredPersonalSnippet = stored ? rest : current;
-  return {
-    value: { ...base, ...changes, ...contentFields, updated_at: now } as StoredPersonalSnippet,
-    ...(stored ? { replaced: current } : {}),
+      : [],
   };
 }
+
+const visibilityAsRead = (snippet: StoredPersonalSnippet, placeholder: string): SnippetCondition => ({
+  expression: `#visibility = :${placeholder}`,
+  names: { '#visibility': 'visibility' },
+  values: { [`:${placeholder}`]: snippet.visibility },
+});
 
 /**
  * Removes a personal snippet, counted off its author's list and its visibility's in the same
  * transaction (on the condition that its visibility is still the one read), then its notes and
  * content. 404 `Snippet Not Found` when it went away meanwhile.
  */
-export async function deletePersonalSnippet(snippet: StoredPersonalSnippet): Promise<void> {
-  const key = keys.snippet(snippet.id);
-  try {
-    await retrying(retryChanged, snippet, (current) => removeItem(current), freshPersonalSnippet);
-  } catch (error) {
-    throw error instanceof SnippetChanged ? lockLost() : error;
-  }
-  await removeParentPartition(key.pk);
-}
-
-async function removeItem(snippet: StoredPersonalSnippet): Promise<void> {
-  const key = keys.snippet(snippet.id);
-  await commit([
-    refusedReading(
-      remove(
-        key,
-        `${LIVE_ITEM} AND #visibility = :visibility`,
-        { ':visibility': snippet.visibility },
-        {
-          '#visibility': 'visibility',
-        },
-      ),
-      changedOrGone,
-    ),
-    listCountChange(lists.personalSnippetsOfUser(snippet.author_id), -1),
-    listCountChange(visibilityList(snippet.visibility), -1),
-    // A late note is refused by the shards from now on (store/table/counters.ts).
-    ...shardTombstones(key),
-  ]);
-}
+export const deletePersonalSnippet = (snippet: StoredPersonalSnippet) =>
+  deleteSnippetWith(snippet, freshPersonalSnippet, (current) => ({
+    lists: [lists.personalSnippetsOfUser(current.author_id), visibilityList(current.visibility)],
+    condition: visibilityAsRead(current, 'visibility'),
+  }));
 
 /**
  * Removes every personal snippet of a removed user (safe to run again: one already removed is

@@ -21,7 +21,7 @@ import { shardTombstones } from '../table/counters.ts';
 import { nextId } from '../table/ids.ts';
 import { getItem } from '../table/items.ts';
 import { keys } from '../table/keys.ts';
-import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
+import { inLists, type ListName, lists, sortAttributes } from '../table/list-keys.ts';
 import { type ListPage, listCountChange, queryList } from '../table/lists.ts';
 import { longText, removeDropped, type StoredText } from '../table/long-text.ts';
 import type { Raw } from '../table/raw.ts';
@@ -45,7 +45,10 @@ import { removeParentPartition } from './noteable-purge.ts';
 import { decodeNoteParent } from './notes.ts';
 
 /** A snippet as stored: its note counts and where its content is. */
-export interface StoredSnippet extends Snippet {
+export interface StoredSnippet extends Snippet, SnippetStorage {}
+
+/** What the item of a snippet of either kind keeps beside the snippet's fields. */
+export interface SnippetStorage {
   /** All its notes (system ones too), the notes list's total. */
   notes_count: number;
   user_notes_count: number;
@@ -109,7 +112,7 @@ export async function readSnippet(id: number): Promise<StoredSnippet | undefined
 }
 
 /** The snippet read again after a change of its content (404 `Snippet Not Found` when gone). */
-async function freshSnippet(snippet: StoredSnippet): Promise<StoredSnippet> {
+async function freshSnippet(snippet: Pick<Snippet, 'id'>): Promise<StoredSnippet> {
   const fresh = await readSnippet(snippet.id);
   if (!fresh) throw notFound('Snippet');
   return fresh;
@@ -119,10 +122,16 @@ async function freshSnippet(snippet: StoredSnippet): Promise<StoredSnippet> {
  * A snippet's content, whole: from its item, or its parts put together (read again, with the
  * snippet, when a change replaced them since the snippet was read).
  */
-export async function readSnippetContent(snippet: StoredSnippet): Promise<string> {
+export const readSnippetContent = (snippet: StoredSnippet) => readSnippetContentWith(snippet, freshSnippet);
+
+/** The content of a snippet of either kind (see readSnippetContent), read again with `reread`. */
+export async function readSnippetContentWith<S extends { id: number }>(
+  snippet: S,
+  reread: (snippet: S) => Promise<S>,
+): Promise<string> {
   const [content] = await CONTENT.read([snippet], {
     key: (owner) => keys.snippet(owner.id),
-    reread: freshSnippet,
+    reread,
     decode: (_owner, text) => text ?? '',
   });
   return content ?? '';
@@ -206,49 +215,94 @@ export async function writeSnippetWith<S extends { id: number }>(
   });
 }
 
-/** Another change replaced the content since it was read: read the version again. */
-class ContentChanged extends Error {}
+/** Another change (of content, or of what a kind of snippet guards) came first: read the snippet again. */
+class SnippetChanged extends Error {}
 
-/** Attempts at replacing content; each loses only to a change that succeeded. */
+/** Attempts at a change; each loses only to a change that succeeded. */
 const CHANGE_ATTEMPTS = 50;
+
+/** A refusal of a write on a snippet: gone (404), or changed meanwhile (read again). */
+const changedOrGone = (stored: Raw | undefined) =>
+  stored && !stored.deleting ? new SnippetChanged() : notFound('Snippet');
+
+/** Runs a write on a snippet again, on the snippet read again, while another change came first; one that kept losing is a conflict. */
+async function retryingChanged<S, T>(
+  snippet: S,
+  write: (current: S) => Promise<T>,
+  reread: (snippet: S) => Promise<S>,
+): Promise<T> {
+  try {
+    return await retrying(
+      { times: CHANGE_ATTEMPTS, retry: (error) => error instanceof SnippetChanged, backoff: true },
+      snippet,
+      write,
+      reread,
+    );
+  } catch (error) {
+    throw error instanceof SnippetChanged ? lockLost() : error;
+  }
+}
+
+/** A condition a kind of snippet puts on its item as read, beside the item being there. */
+export interface SnippetCondition {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** What a kind of snippet adds to a change: attributes set beside the fields, a condition, steps of the same transaction. */
+export interface SnippetChangeExtras {
+  fields?: Raw;
+  condition?: SnippetCondition;
+  steps?: TransactItem[];
+}
+
+/** A snippet of either kind as a change reads it. */
+type ChangedSnippet = { id: number } & SnippetStorage;
 
 /**
  * Changes a snippet: the fields sent and, when sent, its content (on the condition that the content
  * read is still the item's; the parts it replaced are removed after). 404 `Snippet Not Found` when
  * it went away meanwhile.
  */
-export async function changeSnippet(
-  snippet: StoredSnippet,
-  changes: Partial<Snippet>,
-  content?: string,
-): Promise<StoredSnippet> {
+export const changeSnippet = (snippet: StoredSnippet, changes: Partial<Snippet>, content?: string) =>
+  changeSnippetWith<StoredSnippet>(snippet, changes, content, freshSnippet);
+
+/**
+ * Changes a snippet of either kind (see changeSnippet) with what its kind adds to each attempt,
+ * made from the snippet as read; an attempt refused by a change that came first is made again on
+ * the snippet read again.
+ */
+export async function changeSnippetWith<S extends ChangedSnippet>(
+  snippet: S,
+  changes: Partial<S>,
+  content: string | undefined,
+  reread: (snippet: S) => Promise<S>,
+  extras: (current: S) => SnippetChangeExtras = () => ({}),
+): Promise<S> {
   const key = keys.snippet(snippet.id);
   const stored = content === undefined ? undefined : CONTENT.store(key, content);
-  try {
-    return await CONTENT.replace(key, stored, () =>
-      retrying(
-        { times: CHANGE_ATTEMPTS, retry: (error) => error instanceof ContentChanged, backoff: true },
-        snippet,
-        (current) => writeSnippetChange(current, changes, stored),
-        freshSnippet,
-      ),
-    );
-  } catch (error) {
-    // A change that kept losing is a conflict.
-    throw error instanceof ContentChanged ? lockLost() : error;
-  }
+  return CONTENT.replace(key, stored, () =>
+    retryingChanged(
+      snippet,
+      (current) => writeSnippetChange(current, changes, stored, extras(current)),
+      reread,
+    ),
+  );
 }
 
-async function writeSnippetChange(
-  current: StoredSnippet,
-  changes: Partial<Snippet>,
+async function writeSnippetChange<S extends ChangedSnippet>(
+  current: S,
+  changes: Partial<S>,
   stored: StoredText | undefined,
-): Promise<{ value: StoredSnippet; replaced?: StoredSnippet }> {
+  extras: SnippetChangeExtras,
+): Promise<{ value: S; replaced?: S }> {
   const now = new Date().toISOString();
   const contentFields = stored?.fields ?? {};
   const fields: Raw = {
     ...changes,
     ...contentFields,
+    ...extras.fields,
     updated_at: now,
     ...sortAttributes({ id: current.id, updated_at: now }),
   };
@@ -267,32 +321,61 @@ async function writeSnippetChange(
     condition += ` AND ${unchanged.condition}`;
     Object.assign(values, unchanged.values);
   }
+  if (extras.condition) {
+    condition += ` AND ${extras.condition.expression}`;
+    Object.assign(names, extras.condition.names);
+    Object.assign(values, extras.condition.values);
+  }
   await commit([
     refusedReading(
-      update(keys.snippet(current.id), `SET ${sets.join(', ')}${removing}`, {
-        condition,
-        names,
-        values,
-      }),
-      (stored) => (stored && !stored.deleting ? new ContentChanged() : notFound('Snippet')),
+      update(keys.snippet(current.id), `SET ${sets.join(', ')}${removing}`, { condition, names, values }),
+      changedOrGone,
     ),
+    ...(extras.steps ?? []),
   ]);
   const { content: _content, content_parts: _parts, ...rest } = current;
-  const base: StoredSnippet = stored ? rest : current;
+  const base = stored ? rest : current;
   return {
-    value: { ...base, ...changes, ...contentFields, updated_at: now } as StoredSnippet,
+    value: { ...base, ...changes, ...contentFields, updated_at: now } as unknown as S,
     ...(stored ? { replaced: current } : {}),
   };
 }
 
 /** Removes a snippet, counted off its project's list in the same transaction, then its notes and content. */
-export async function deleteSnippet(snippet: Snippet): Promise<void> {
+export const deleteSnippet = (snippet: Snippet) =>
+  deleteSnippetWith(snippet, freshSnippet, (current) => ({
+    lists: [lists.projectSnippets(current.project_id)],
+  }));
+
+/**
+ * Removes a snippet of either kind, counted off its lists in the same transaction (on the condition
+ * its kind puts on the item as read, made again on the snippet read again when a change came first;
+ * 404 `Snippet Not Found` when it went away meanwhile), then its notes and content.
+ */
+export async function deleteSnippetWith<S extends { id: number }>(
+  snippet: S,
+  reread: (snippet: S) => Promise<S>,
+  removal: (current: S) => { lists: ListName[]; condition?: SnippetCondition },
+): Promise<void> {
   const key = keys.snippet(snippet.id);
-  await commit([
-    refusedWith(remove(key, LIVE_ITEM), notFound('Snippet')),
-    listCountChange(lists.projectSnippets(snippet.project_id), -1),
-    // A late note is refused by the shards from now on (store/table/counters.ts).
-    ...shardTombstones(key),
-  ]);
+  await retryingChanged(
+    snippet,
+    async (current) => {
+      const { lists: counted, condition } = removal(current);
+      await commit([
+        condition
+          ? refusedReading(
+              remove(key, `${LIVE_ITEM} AND ${condition.expression}`, condition.values, condition.names),
+              changedOrGone,
+            )
+          : // Refused only when it is gone.
+            refusedWith(remove(key, LIVE_ITEM), notFound('Snippet')),
+        ...counted.map((list) => listCountChange(list, -1)),
+        // A late note is refused by the shards from now on (store/table/counters.ts).
+        ...shardTombstones(key),
+      ]);
+    },
+    reread,
+  );
   await removeParentPartition(key.pk);
 }

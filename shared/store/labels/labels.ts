@@ -38,7 +38,7 @@ const ownerKey = (owner: LabelOwner) =>
 const ownerGone = (owner: LabelOwner) => notFound(owner.kind === 'project' ? 'Project' : 'Group');
 const labelExists = () => conflict('Label already exists');
 
-function decodeLabel(item: Raw): Label {
+export function decodeLabel(item: Raw): Label {
   return {
     id: Number(item.id),
     title: String(item.title),
@@ -128,9 +128,20 @@ export async function createMissingLabels(
   projectId: number,
 ): Promise<void> {
   if (!titles.length) return;
-  const missing = implicitLabels(await readLabels(owners), titles, projectId);
+  await createLabelsMissingFrom(await readLabels(owners), titles, projectId);
+}
+
+/**
+ * Creates, in the project, a label for each title that none of `available` (the labels of the
+ * project and its groups, as read) has; a title created meanwhile by another request is taken as it is.
+ */
+export async function createLabelsMissingFrom(
+  available: readonly Label[],
+  titles: readonly string[],
+  projectId: number,
+): Promise<void> {
   await Promise.all(
-    missing.map((label) =>
+    implicitLabels(available, titles, projectId).map((label) =>
       createLabel(label).catch((error: unknown) => {
         if (error instanceof ApiError && error.status === 409) return undefined;
         throw error;

@@ -99,6 +99,12 @@ export const lists = {
   /** The notes of one thread of a parent, in created order. */
   threadNotesOf: (parentPk: string, discussionId: string) =>
     listOf<'created_at'>('l2', ['created_at'])(`THREAD#${parentPk}#${discussionId}`),
+  /**
+   * A user's awards on the issues and merge requests (not their notes) of one project, by award id:
+   * what the `my_reaction_emoji` filter reads.
+   */
+  awardsOfUserInProject: (projectId: number, userId: number) =>
+    listOf('l1', byId)(`AWARDS#PROJECT#${projectId}#USER#${userId}`),
   groupEpicsInState: (groupId: number, state: string) =>
     listOf('l2', timed)(`EPICS#GROUP#${groupId}#${state}`),
   /** Pull mirrors, for the schedule that updates them. */

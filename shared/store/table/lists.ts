@@ -63,6 +63,8 @@ interface ChunkQuery {
   order: ListOrder;
   sort: 'asc' | 'desc';
   projection?: string;
+  /** Placeholders the projection uses (`#state`: a reserved word). */
+  projectionNames?: Record<string, string>;
   range?: SortRange;
 }
 
@@ -80,6 +82,7 @@ async function queryChunk(query: ChunkQuery, limit: number | undefined, startKey
       ExpressionAttributeNames: {
         '#list': query.list.attribute,
         ...(range.expression ? { '#sort': listSortAttributes[query.order] } : {}),
+        ...query.projectionNames,
       },
       ExpressionAttributeValues: { ':partition': query.list.partition, ...range.values },
       ScanIndexForward: query.sort === 'asc',
@@ -199,6 +202,26 @@ export async function readWholeList<O extends ListOrder>(
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   const query = { list, order, sort: 'asc' as const, range };
+  do {
+    const result: QueryCommandOutput = await queryChunk(query, 1000, startKey);
+    items.push(...((result.Items ?? []) as Record<string, unknown>[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && items.length < MAX_COUNTED_ITEMS);
+  return { items, complete: !startKey };
+}
+
+/**
+ * Every item of a list up to `MAX_COUNTED_ITEMS`, only the attributes `projection` names (with
+ * `names` for its placeholders), in id order; `complete` is false when cut there.
+ */
+export async function readWholeListProjected<O extends ListOrder>(
+  list: ListRef<O | 'id'>,
+  projection: string,
+  names: Record<string, string> = {},
+): Promise<{ items: Record<string, unknown>[]; complete: boolean }> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  const query = { list, order: 'id' as const, sort: 'asc' as const, projection, projectionNames: names };
   do {
     const result: QueryCommandOutput = await queryChunk(query, 1000, startKey);
     items.push(...((result.Items ?? []) as Record<string, unknown>[]));

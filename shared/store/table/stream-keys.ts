@@ -3,7 +3,14 @@
  * named here so the key layout stays the store's.
  */
 import { COUNT_PREFIX, COUNTED_PARTITION_PREFIXES } from './counters.ts';
-import { AWARD_PREFIX, ISSUE_SK, MERGE_REQUEST_SK, NOTE_PREFIX } from './keys.ts';
+import {
+  AWARD_PREFIX,
+  ISSUE_SK,
+  LABEL_PREFIX,
+  MERGE_REQUEST_SK,
+  MILESTONE_PREFIX,
+  NOTE_PREFIX,
+} from './keys.ts';
 
 export const streamKeys = {
   /** Notes (and the parts of long note bodies), by sort key prefix. */
@@ -16,4 +23,8 @@ export const streamKeys = {
   counterShardPrefix: COUNT_PREFIX,
   /** The partitions whose counter shards count an item (a project, issue, …), by key prefix. */
   countedPartitionPrefixes: COUNTED_PARTITION_PREFIXES,
+  /** Labels of projects and groups (not their title or subscription items), by sort key prefix. */
+  labelPrefix: LABEL_PREFIX,
+  /** Milestones of projects and groups (not their title items), by sort key prefix. */
+  milestonePrefix: MILESTONE_PREFIX,
 } as const;

@@ -92,6 +92,23 @@ round_trip(mr, mr.id, "MergeRequest")
 mr.awardemojis.create({"name": "thumbsdown"})
 check(project.mergerequests.get(mr.iid).downvotes == 1, "a thumbsdown is a downvote")
 
+# The caller's own reactions filter the lists --------------------------------------------------------
+quiet = project.issues.create({"title": "Not awarded"})
+issue.awardemojis.create({"name": "thumbsup"})
+
+
+def iids(**filters):
+    return sorted(item.iid for item in project.issues.list(all=True, **filters))
+
+
+check(iids(my_reaction_emoji="thumbsup") == [issue.iid], "issues with my thumbsup")
+check(iids(my_reaction_emoji="Any") == [issue.iid], "issues with any award of mine")
+check(iids(my_reaction_emoji="None") == [quiet.iid], "issues without an award of mine")
+check(
+    [item.iid for item in project.mergerequests.list(my_reaction_emoji="thumbsdown")] == [mr.iid],
+    "merge requests with my thumbsdown",
+)
+
 # Project snippets ---------------------------------------------------------------------------------
 snippet = project.snippets.create({"title": "Snip", "file_name": "s.py", "content": "x = 1\n", "visibility": "public"})
 round_trip(snippet, snippet.id, "Snippet")

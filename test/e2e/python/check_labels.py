@@ -99,6 +99,18 @@ check(titles(labels="Any") == ["First"], "issues with any label")
 check(titles(labels="None") == ["Second"], "issues with no label")
 check(second.labels == [], f"an issue without labels, got {second.labels!r}")
 
+counted = {
+    label.name: (label.open_issues_count, label.closed_issues_count, label.open_merge_requests_count)
+    for label in project.labels.list(with_counts=True)
+}
+check(counted == {"needs-review": (1, 0, 0), "team": (1, 0, 0)}, f"labels with counts, got {counted!r}")
+second.labels = ["team"]
+second.state_event = "close"
+second.save()
+counted = {label.name: label.closed_issues_count for label in group.labels.list(with_counts=True)}
+check(counted == {"team": 1}, f"a closed issue counted on the group's label, got {counted!r}")
+check(not hasattr(project.labels.list()[0], "open_issues_count"), "no counts unless asked")
+
 # Promotion to the group -------------------------------------------------------------------------
 promo = project.labels.create({"name": "promo", "color": "#00FF00"})
 promo.promote()

@@ -1,9 +1,9 @@
 """python-gitlab, unchanged, against the API: project and group milestones.
 
 project.milestones.create/list/get, milestone.save() (state_event close, then a new title),
-milestone.delete(), milestone.issues(), an issue's milestone_id and the issues' milestone filter, a taken title and dates out of order refused (GitlabCreateError 400), an unknown
+milestone.delete(), milestone.issues() and .merge_requests(), an issue's and a merge request's milestone_id and the issues' milestone filter, a taken title and dates out of order refused (GitlabCreateError 400), an unknown
 milestone (GitlabGetError 404); group.milestones.create/list and the group's milestone in its
-project's list with include_ancestors.
+project's list with include_ancestors, and its issues() and merge_requests().
 
 Usage: python3 check_milestones.py <base url> <admin token>. Exits non-zero with a message on the
 first mismatch; prints "ok" when every check holds.
@@ -69,6 +69,17 @@ issue.milestone_id = 0
 issue.save()
 check(project.issues.get(issue.iid).milestone is None, "milestone removed from the issue")
 
+# Merge requests carrying a milestone ---------------------------------------------------------------
+mr = project.mergerequests.create(
+    {"title": "Planned MR", "source_branch": "planned", "target_branch": "master", "milestone_id": v1.id}
+)
+check(mr.milestone is not None and mr.milestone["id"] == v1.id, f"merge request milestone, got {mr.milestone!r}")
+project.mergerequests.create({"title": "Unplanned MR", "source_branch": "unplanned", "target_branch": "master"})
+carried_mrs = [m.title for m in project.milestones.get(v1.id).merge_requests()]
+check(carried_mrs == ["Planned MR"], f"milestone.merge_requests(), got {carried_mrs!r}")
+by_title = [m.title for m in project.mergerequests.list(milestone="v1.0")]
+check(by_title == ["Planned MR"], f"merge requests by milestone title, got {by_title!r}")
+
 v2.delete()
 refused(lambda: project.milestones.get(v2.id), errors.GitlabGetError, 404, "a deleted milestone")
 check([m.title for m in project.milestones.list()] == ["v1.0"], "the rest after a delete")
@@ -81,5 +92,14 @@ check([m.title for m in group.milestones.list()] == ["Q1"], "group milestones li
 refused(lambda: project.milestones.create({"title": "Q1"}), errors.GitlabCreateError, 400, "a project takes Q1")
 seen = [m.title for m in project.milestones.list(include_ancestors=True)]
 check(seen == ["v1.0", "Q1"], f"the group's milestone in its project's list, got {seen!r}")
+
+project.issues.create({"title": "Quarterly", "milestone_id": q1.id})
+project.mergerequests.create(
+    {"title": "Quarterly MR", "source_branch": "quarterly", "target_branch": "master", "milestone_id": q1.id}
+)
+group_issues = [i.title for i in q1.issues()]
+check(group_issues == ["Quarterly"], f"group_milestone.issues(), got {group_issues!r}")
+group_mrs = [m.title for m in q1.merge_requests()]
+check(group_mrs == ["Quarterly MR"], f"group_milestone.merge_requests(), got {group_mrs!r}")
 
 print("ok")

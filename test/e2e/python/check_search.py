@@ -1,8 +1,9 @@
 """python-gitlab, unchanged, against the API: the search API at each level.
 
-gl.search with the projects, users and issues scopes (global), group.search, project.search,
-pagination through the client's list (per_page=1, all=True follows the Link header), and
-GitlabSearchError for a scope the level does not offer.
+gl.search with the projects, users, issues and snippet_titles scopes (global), group.search
+(milestones among them), project.search (notes among them), pagination through the client's list
+(per_page=1, all=True follows the Link header), and GitlabSearchError for a scope the level does
+not offer.
 
 Usage: python3 check_search.py <base url> <admin token>. Exits non-zero with a message on the
 first mismatch; prints "ok" when every check holds.
@@ -59,5 +60,30 @@ try:
 except errors.GitlabSearchError as error:
     check(error.response_code == 400, f"refusal code: {error.response_code}")
     check("scope does not have a valid value" in str(error), f"refusal message: {error}")
+
+note = issue.notes.create({"body": f"a remark {tag}"})
+issue.notes.create({"body": "nothing to find"})
+notes = first.search("notes", f"remark {tag}")
+check([n["id"] for n in notes] == [note.id], f"project notes: {notes}")
+check(notes[0]["noteable_type"] == "Issue" and notes[0]["noteable_iid"] == issue.iid, f"note entity: {notes[0]}")
+
+snippet = gl.snippets.create(
+    {"title": f"snip {tag}", "file_name": "a.txt", "content": "x", "visibility": "private"}
+)
+snippets = gl.search("snippet_titles", f"snip {tag}")
+check([s["id"] for s in snippets] == [snippet.id], f"snippet titles: {snippets}")
+check(snippets[0]["project_id"] is None and snippets[0]["title"] == f"snip {tag}", f"snippet entity: {snippets[0]}")
+
+milestone = second.milestones.create({"title": f"ms {tag}"})
+milestones = group.search(gitlab.const.SEARCH_SCOPE_MILESTONES, f"ms {tag}")
+check([m["id"] for m in milestones] == [milestone.id], f"group milestones: {milestones}")
+check(milestones[0]["project_id"] == second.id, f"milestone entity: {milestones[0]}")
+check(gl.search(gitlab.const.SEARCH_SCOPE_MILESTONES, f"ms {tag}")[0]["id"] == milestone.id, "global milestones")
+
+try:
+    group.search("notes", tag)
+    check(False, "notes scope in a group should be refused")
+except errors.GitlabSearchError as error:
+    check(error.response_code == 400, f"group notes refusal code: {error.response_code}")
 
 print("ok")

@@ -1,0 +1,88 @@
+/**
+ * Issues and merge requests follow their labels and milestones: a label renamed or removed, or a
+ * milestone removed, is seen on the table's stream (the `reference-changes` consumer), which only
+ * queues an `issuable-rewrite` message; the job then rewrites the issuables of the owner's
+ * projects, one bounded page per message, queueing the next page's message before it ends:
+ *
+ *   a group owner's projects (its whole tree), a page of ids → one message per project
+ *   a project's issues, a page → the next page, then its merge requests likewise
+ *
+ * Every step is safe twice (a rewrite finds the old title or id gone), so a redelivered message
+ * does no harm. A label change is decided again on each page from the labels as they are then.
+ */
+import { labelRewriteFor } from '#domain/issuable-rewrites.ts';
+import { projectLabelOwners } from '#domain/labels.ts';
+import type { QueueMessage } from '#queue/messages.ts';
+import { publish } from '#queue/publish.ts';
+import type { StreamChange } from '#queue/stream-worker.ts';
+import {
+  groupTreeProjectIds,
+  type IssuableRewrite,
+  PROJECT_PARTITIONS,
+  referenceChangeOf,
+  rewriteIssuablePage,
+} from '#store/issuables/issuable-rewrites.ts';
+import { readLabels } from '#store/labels/labels.ts';
+import { getProject } from '#store/projects/project-items.ts';
+
+type RewriteMessage = QueueMessage<'issuable-rewrite'>;
+type Step = NonNullable<RewriteMessage['at']>;
+
+/** Issues or merge requests read (and rewritten) per message, and projects of a group's tree. */
+const REWRITE_PAGE_SIZE = 100;
+
+/** The stream consumer's part: a label's or milestone's change that issuables must follow, queued. */
+export async function requestIssuableRewrite(change: StreamChange): Promise<void> {
+  const reference = referenceChangeOf(change);
+  if (reference) await publish('issuable-rewrite', { change: reference });
+}
+
+/** One page of the job (see the module comment), then the message of the next, if any. */
+export async function runIssuableRewrite(message: RewriteMessage): Promise<void> {
+  const { change } = message;
+  const at: Step =
+    message.at ??
+    (change.owner.kind === 'group'
+      ? { step: 'projects', visibility: 0 }
+      : { step: 'issuables', projectId: change.owner.id, collection: 'issues' });
+  if (at.step === 'projects') {
+    const page = await groupTreeProjectIds(change.owner.id, at.visibility, at.after, REWRITE_PAGE_SIZE);
+    await Promise.all(
+      page.items.map((projectId) =>
+        publish('issuable-rewrite', { change, at: { step: 'issuables', projectId, collection: 'issues' } }),
+      ),
+    );
+    const next: Step | undefined = page.next
+      ? { ...at, after: page.next }
+      : at.visibility + 1 < PROJECT_PARTITIONS
+        ? { step: 'projects', visibility: at.visibility + 1 }
+        : undefined;
+    if (next) await publish('issuable-rewrite', { change, at: next });
+    return;
+  }
+  const rewrite = await rewriteIn(at.projectId, change);
+  if (!rewrite) return;
+  const page = await rewriteIssuablePage(at.projectId, at.collection, rewrite, at.after, REWRITE_PAGE_SIZE);
+  const next: Step | undefined = page.next
+    ? { ...at, after: page.next }
+    : at.collection === 'issues'
+      ? { step: 'issuables', projectId: at.projectId, collection: 'merge_requests' }
+      : undefined;
+  if (next) await publish('issuable-rewrite', { change, at: next });
+}
+
+/**
+ * What the project's issuables are made to follow, from the project and its labels as they are
+ * now; none when the project is gone or the change means nothing to it (see labelRewriteFor).
+ */
+async function rewriteIn(
+  projectId: number,
+  change: RewriteMessage['change'],
+): Promise<IssuableRewrite | undefined> {
+  const project = await getProject(projectId);
+  if (!project) return undefined;
+  if (change.kind === 'milestone') return { milestoneId: change.milestoneId };
+  const owners = projectLabelOwners(project);
+  const labels = labelRewriteFor(owners, await readLabels(owners), change);
+  return labels && { labels };
+}

@@ -1,0 +1,206 @@
+/**
+ * Issues and merge requests following a label's rename or removal and a milestone's removal (the
+ * issuable-rewrite job): the change a label's or milestone's stream record asks for, the projects
+ * of a group's tree page by page, and a page of a project's issues or merge requests rewritten.
+ *
+ * Each item is rewritten by its own conditional update of `labels` (or `milestone_id`) alone:
+ * `updated_at` and its sort value stay (GitLab's rename touches no issue, and the webhook consumer
+ * takes a change that leaves them for no user's edit), so do the list attributes, and the counter
+ * shards beside the item are not written. The condition holds the item as read, so a concurrent
+ * edit wins and the item is read again and rewritten after it.
+ */
+import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { VISIBILITIES } from '#domain/access.ts';
+import {
+  type LabelRewrite,
+  labelReferenceChange,
+  type ReferenceChange,
+  relabelled,
+} from '#domain/issuable-rewrites.ts';
+import { decodeGroup, getRawGroup } from '../groups/group-items.ts';
+import { decodeLabel } from '../labels/labels.ts';
+import { documentClient, tableName } from '../table/client.ts';
+import { lists } from '../table/list-keys.ts';
+import type { Raw } from '../table/raw.ts';
+import { indexName, treeIndex } from '../table/table.ts';
+import { update, writeAlone } from '../table/transaction.ts';
+import { tree } from '../table/tree-keys.ts';
+import { decodeMilestone } from './milestones.ts';
+
+/** Where a walk stopped: the Query's LastEvaluatedKey, to start the next page after it. */
+type WalkCursor = Record<string, string>;
+
+/** A page's items, and where the next page starts (absent after the last). */
+interface WalkPage<T> {
+  items: T[];
+  next?: WalkCursor;
+}
+
+type Key = { pk: string; sk: string };
+
+/** The change a committed label or milestone record asks the issuables to follow, if any. */
+export function referenceChangeOf(change: {
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
+  oldImage?: Raw;
+  newImage?: Raw;
+}): ReferenceChange | undefined {
+  const before = change.oldImage;
+  if (!before || change.eventName === 'INSERT') return undefined;
+  if (before.kind === 'label') {
+    const after =
+      change.eventName === 'REMOVE' || !change.newImage ? undefined : decodeLabel(change.newImage);
+    return labelReferenceChange(decodeLabel(before), after);
+  }
+  if (before.kind === 'milestone' && change.eventName === 'REMOVE') {
+    const milestone = decodeMilestone(before);
+    return { kind: 'milestone', owner: milestone.owner, milestoneId: milestone.id };
+  }
+  return undefined;
+}
+
+const asCursor = (key: Record<string, unknown> | undefined): WalkCursor | undefined =>
+  key && Object.fromEntries(Object.entries(key).map(([name, value]) => [name, String(value)]));
+
+/** How many visibility partitions hold a group tree's projects (the job walks them in turn). */
+export const PROJECT_PARTITIONS = VISIBILITIES.length;
+
+/**
+ * A page of the ids of the projects of a group and of every subgroup below it, from one
+ * visibility's tree partition (`visibility`: its index in VISIBILITIES); none when the group is
+ * gone or being deleted. Projects being deleted are left out.
+ */
+export async function groupTreeProjectIds(
+  groupId: number,
+  visibility: number,
+  after: WalkCursor | undefined,
+  limit: number,
+): Promise<WalkPage<number>> {
+  const item = await getRawGroup(groupId);
+  const partition = VISIBILITIES[visibility];
+  if (!item || item.deleting || !partition) return { items: [] };
+  const group = decodeGroup(item);
+  const traversal = [...group.ancestor_ids, group.id];
+  const result: QueryCommandOutput = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: treeIndex.name,
+      KeyConditionExpression: '#tree = :tree AND begins_with(#path, :path)',
+      ExpressionAttributeNames: { '#tree': treeIndex.partitionKey, '#path': treeIndex.sortKey },
+      ExpressionAttributeValues: {
+        ':tree': tree.projects(partition)(traversal[0] as number),
+        ':path': tree.path(traversal),
+      },
+      ProjectionExpression: 'id, deleting',
+      Limit: limit,
+      ExclusiveStartKey: after,
+    }),
+  );
+  const items = ((result.Items ?? []) as Raw[])
+    .filter((found) => !found.deleting)
+    .map((found) => Number(found.id));
+  return { items, next: asCursor(result.LastEvaluatedKey) };
+}
+
+type IssuableCollection = 'issues' | 'merge_requests';
+
+/** What a page of issuables is made to follow. */
+export type IssuableRewrite = { labels: LabelRewrite } | { milestoneId: number };
+
+/** The attributes a rewrite reads and decides on (the key's too). */
+const PROJECTION = {
+  expression: 'pk, sk, #labels, #milestone, #updated, #deleting',
+  names: {
+    '#labels': 'labels',
+    '#milestone': 'milestone_id',
+    '#updated': 'updated_at',
+    '#deleting': 'deleting',
+  },
+};
+
+/** Attempts at one item while concurrent edits keep winning; then the page fails and is tried again. */
+const ATTEMPTS = 20;
+
+/**
+ * Rewrites a page of a project's issues or merge requests (up to `limit` read, in id order after
+ * `after`): each that carries the label's old title or the removed milestone. Safe to run twice.
+ */
+export async function rewriteIssuablePage(
+  projectId: number,
+  collection: IssuableCollection,
+  rewrite: IssuableRewrite,
+  after: WalkCursor | undefined,
+  limit: number,
+): Promise<{ next?: WalkCursor }> {
+  const list =
+    collection === 'issues' ? lists.projectIssues(projectId) : lists.projectMergeRequests(projectId);
+  const result: QueryCommandOutput = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: indexName(list.attribute, 'id'),
+      KeyConditionExpression: '#list = :list',
+      ExpressionAttributeNames: { '#list': list.attribute, ...PROJECTION.names },
+      ExpressionAttributeValues: { ':list': list.partition },
+      ProjectionExpression: PROJECTION.expression,
+      Limit: limit,
+      ExclusiveStartKey: after,
+    }),
+  );
+  for (const item of (result.Items ?? []) as Raw[]) {
+    const key = { pk: String(item.pk), sk: String(item.sk) };
+    if ('labels' in rewrite) await relabelItem(key, item, rewrite.labels);
+    else await dropMilestone(key, item, rewrite.milestoneId);
+  }
+  return { next: asCursor(result.LastEvaluatedKey) };
+}
+
+/** The item as stored now (consistently), only the attributes a rewrite decides on. */
+async function readForRewrite(key: Key): Promise<Raw | undefined> {
+  const result = await documentClient().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: key,
+      ConsistentRead: true,
+      ProjectionExpression: PROJECTION.expression,
+      ExpressionAttributeNames: PROJECTION.names,
+    }),
+  );
+  return result.Item as Raw | undefined;
+}
+
+const labelsOf = (item: Raw): string[] => (Array.isArray(item.labels) ? item.labels.map(String) : []);
+
+/**
+ * The item's titles rewritten, on the condition that its labels and updated time are still as
+ * read; a lost race reads it again and decides again.
+ */
+async function relabelItem(key: Key, read: Raw, rewrite: LabelRewrite): Promise<void> {
+  let item: Raw | undefined = read;
+  for (let attempt = 1; item && !item.deleting; attempt++) {
+    const labels = labelsOf(item);
+    const next = relabelled(labels, rewrite);
+    if (!next) return;
+    const written = await writeAlone(
+      update(key, 'SET #labels = :next', {
+        condition:
+          'attribute_exists(pk) AND attribute_not_exists(#deleting) AND #updated = :read AND #labels = :labels',
+        names: { '#labels': 'labels', '#updated': 'updated_at', '#deleting': 'deleting' },
+        values: { ':next': next, ':read': item.updated_at, ':labels': labels },
+      }),
+    );
+    if (written) return;
+    if (attempt >= ATTEMPTS) throw new Error(`labels of ${key.pk} kept changing during their rewrite`);
+    item = await readForRewrite(key);
+  }
+}
+
+/** The item's milestone dropped while it is still the removed one (a later change of it wins). */
+async function dropMilestone(key: Key, item: Raw, milestoneId: number): Promise<void> {
+  if (item.milestone_id !== milestoneId || item.deleting) return;
+  await writeAlone(
+    update(key, 'SET #milestone = :none', {
+      condition: 'attribute_exists(pk) AND attribute_not_exists(#deleting) AND #milestone = :id',
+      names: { '#milestone': 'milestone_id', '#deleting': 'deleting' },
+      values: { ':none': null, ':id': milestoneId },
+    }),
+  );
+}
