@@ -283,6 +283,54 @@ describe('paging discussions', () => {
   });
 });
 
+describe('a page of threads whose notes come and go', () => {
+  it('shows each thread whole, oldest first, as replies and first notes are removed', async () => {
+    const issue = await created<{ iid: number }>(`/projects/${projectId}/issues`, { title: 'pruned' });
+    const parent = `/projects/${projectId}/issues/${issue.iid}`;
+    const thread = await created<DiscussionBody>(`${parent}/discussions`, { body: 'first' });
+    const replies: NoteBody[] = [];
+    for (const body of ['r1', 'r2', 'r3'])
+      replies.push(await created<NoteBody>(`${parent}/discussions/${thread.id}/notes`, { body }));
+    const other = await created<DiscussionBody>(`${parent}/discussions`, { body: 'another' });
+    const bodiesOf = async () => {
+      const page = await list(parent, '?per_page=100');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('x-total')).toBe('2');
+      return page.body.map((discussion) => [
+        discussion.id,
+        discussion.individual_note,
+        discussion.notes.map((note) => note.body),
+      ]);
+    };
+    expect(await bodiesOf()).toEqual([
+      [thread.id, false, ['first', 'r1', 'r2', 'r3']],
+      [other.id, false, ['another']],
+    ]);
+    const remove = async (noteId: number) =>
+      expect(
+        (await api('DELETE', `${parent}/discussions/${thread.id}/notes/${noteId}`, { token: owner.token }))
+          .status,
+      ).toBe(204);
+    await remove(replies[1]?.id ?? 0);
+    expect(await bodiesOf()).toEqual([
+      [thread.id, false, ['first', 'r1', 'r3']],
+      [other.id, false, ['another']],
+    ]);
+    // The first note goes: its next note lists the thread and the replies left.
+    await remove(thread.notes[0]?.id ?? 0);
+    expect(await bodiesOf()).toEqual([
+      [thread.id, false, ['r1', 'r3']],
+      [other.id, false, ['another']],
+    ]);
+    await created(`${parent}/discussions/${thread.id}/notes`, { body: 'r4' });
+    await remove(replies[0]?.id ?? 0);
+    expect(await bodiesOf()).toEqual([
+      [thread.id, false, ['r3', 'r4']],
+      [other.id, false, ['another']],
+    ]);
+  });
+});
+
 describe('resolving merge request threads', () => {
   it('resolves and unresolves a note and a thread, by the author and developers only', async () => {
     const parent = parents.mergeRequest;

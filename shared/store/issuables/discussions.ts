@@ -1,13 +1,14 @@
 /**
  * A parent's discussions, read from its partition: its notes' list holds one note per discussion
  * (a note of its own, or a thread's first), so a page of discussions reads one page of that list
- * and then each thread of the page (store/table/list-keys.ts `notesOf`, `threadNotesOf`); the
- * replies of threads are listed apart (`threadRepliesOf`). New threads and replies are notes
- * (counted on the parent, in its notes list, their webhooks fired from the stream).
+ * and then, in one batch whatever the page's length, the replies its threads' first notes list
+ * (`reply_ids`, see notes.ts); the replies of threads are listed apart (`threadRepliesOf`). New
+ * threads and replies are notes (counted on the parent, in its notes list, their webhooks fired
+ * from the stream).
  */
 import { type Discussion, discussionOf } from '#domain/discussions.ts';
 import { notFound } from '#domain/errors.ts';
-import { discussionIdOf, type NoteParent, noteIdOfIndividual } from '#domain/notes.ts';
+import { discussionIdOf, type Note, type NoteParent, noteIdOfIndividual } from '#domain/notes.ts';
 import { offsetOf, type PageRequest } from '#domain/pagination.ts';
 import type { User } from '#domain/users.ts';
 import { batchGetItems } from '../table/batch.ts';
@@ -16,8 +17,8 @@ import { keys } from '../table/keys.ts';
 import { lists } from '../table/list-keys.ts';
 import { readListHead, readWholeList } from '../table/lists.ts';
 import { parentKeyOf } from '../table/noteable-keys.ts';
+import type { Raw } from '../table/raw.ts';
 import {
-  check,
   commit,
   EXISTING_ITEM,
   refusedWith,
@@ -30,8 +31,12 @@ import {
   DISCUSSIONS_COUNT,
   decodeNoteItems,
   getNote,
+  listedReplyIds,
+  MAX_LISTED_REPLIES,
   noteLists,
   noteSteps,
+  REPLIES_LISTED,
+  REPLY_IDS,
   type StoredNote,
 } from './notes.ts';
 
@@ -40,14 +45,7 @@ export type StoredDiscussion = Discussion<StoredNote>;
 /** A thread's notes, oldest first. */
 async function threadNotes(parentPk: string, discussionId: string): Promise<StoredNote[]> {
   const { items } = await readWholeList(lists.threadNotesOf(parentPk, discussionId), 'created_at');
-  return decodeNoteItems(items.filter((item) => item.kind === 'note'));
-}
-
-/** The discussion a note listed first stands for: itself, or its whole thread. */
-async function discussionFrom(parentPk: string, first: StoredNote): Promise<StoredDiscussion> {
-  const id = discussionIdOf(first);
-  const notes = first.type === 'DiscussionNote' ? await threadNotes(parentPk, id) : [];
-  return discussionOf(id, notes) ?? { id, individual_note: first.type !== 'DiscussionNote', notes: [first] };
+  return decodeNoteItems(notesAmong(items));
 }
 
 /** How many discussions a parent has: its counter shards' sum, read in one batch. */
@@ -68,12 +66,47 @@ export async function readDiscussionsPage(
   const offset = offsetOf(page);
   const readPage = async () => {
     const items = await readListHead(lists.notesOf(parentPk), 'created_at', 'asc', offset + page.perPage);
-    const firsts = await decodeNoteItems(items.slice(offset));
-    return Promise.all(firsts.map((first) => discussionFrom(parentPk, first)));
+    return discussionsFrom(parentPk, items.slice(offset));
   };
   const [discussions, total] = await Promise.all([readPage(), countDiscussions(parentPk)]);
   return { discussions, total };
 }
+
+/**
+ * The discussions a page of first notes stands for: the replies their first notes list read in one
+ * batch for all of them, a thread that lists none (kept before the lists were) from its own list.
+ */
+async function discussionsFrom(parentPk: string, firstItems: Raw[]): Promise<StoredDiscussion[]> {
+  const listed = firstItems.map(listedReplyIds);
+  const replyKeys = listed.flatMap((ids) => (ids ?? []).map((id) => keys.note(parentPk, id)));
+  const unlisted = firstItems.map((item, index) =>
+    item.type === 'DiscussionNote' && listed[index] === undefined
+      ? threadNotes(parentPk, discussionIdOf(item as Pick<Note, 'id' | 'discussion_id'>))
+      : undefined,
+  );
+  const [firsts, replies, threads] = await Promise.all([
+    decodeNoteItems(firstItems),
+    replyKeys.length ? batchGetItems(replyKeys).then((items) => decodeNoteItems(notesAmong(items))) : [],
+    Promise.all(unlisted),
+  ]);
+  const repliesOf = new Map<string, StoredNote[]>();
+  for (const reply of replies) {
+    const id = discussionIdOf(reply);
+    repliesOf.set(id, [...(repliesOf.get(id) ?? []), reply]);
+  }
+  return firsts.map((first, index) => {
+    const id = discussionIdOf(first);
+    if (first.type !== 'DiscussionNote') return { id, individual_note: true, notes: [first] };
+    const notes = threads[index] ?? [first, ...(repliesOf.get(id) ?? [])].sort(byCreation);
+    return discussionOf(id, notes) ?? { id, individual_note: false, notes: [first] };
+  });
+}
+
+const notesAmong = (items: Raw[]) => items.filter((item) => item.kind === 'note');
+
+/** Oldest first, as a thread's list orders its notes (creation, then id). */
+const byCreation = (a: StoredNote, b: StoredNote) =>
+  a.created_at === b.created_at ? a.id - b.id : a.created_at < b.created_at ? -1 : 1;
 
 /** A note that is not there reads as none; a read that failed still fails. */
 const noneIfAbsent = (error: unknown) => {
@@ -158,7 +191,7 @@ export async function replyToDiscussion(
     await commit([
       put,
       ...count,
-      refusedWith(firstStays(parentKey.pk, first, discussion), notFound('Discussion')),
+      refusedWith(firstStays(parentKey.pk, first, discussion, note.id), notFound('Discussion')),
     ]);
     return note;
   })();
@@ -166,21 +199,53 @@ export async function replyToDiscussion(
   return { note, users };
 }
 
-/** The write that keeps a reply's discussion there: a thread's first note checked, or a note of its own made a thread's. */
-function firstStays(parentPk: string, first: StoredNote, discussion: StoredDiscussion): TransactItem {
+/**
+ * The write that keeps a reply's discussion there and lists the reply on its first note: a
+ * thread's first note, or a note of its own made a thread's.
+ */
+function firstStays(
+  parentPk: string,
+  first: StoredNote,
+  discussion: StoredDiscussion,
+  replyId: number,
+): TransactItem {
   const key = keys.note(parentPk, first.id);
-  if (!discussion.individual_note)
-    return check(key, `${EXISTING_ITEM} AND discussion_id = :discussion`, { ':discussion': discussion.id });
+  const reply = new Set([replyId]);
+  if (!discussion.individual_note) {
+    const condition = `${EXISTING_ITEM} AND discussion_id = :discussion`;
+    // A thread grown too long for its first note's item lists no more replies (read from its list).
+    if (discussion.notes.length >= MAX_LISTED_REPLIES)
+      return update(key, 'REMOVE #listed, #replyIds', {
+        condition,
+        names: { '#listed': REPLIES_LISTED, '#replyIds': REPLY_IDS },
+        values: { ':discussion': discussion.id },
+      });
+    return update(key, 'ADD #replyIds :reply', {
+      condition,
+      names: { '#replyIds': REPLY_IDS },
+      values: { ':discussion': discussion.id, ':reply': reply },
+    });
+  }
   const lists = noteLists(parentPk, { ...first, type: 'DiscussionNote', discussion_id: discussion.id });
-  const names: Record<string, string> = { '#type': 'type', '#system': 'system' };
-  const values: Record<string, unknown> = { ':type': 'DiscussionNote', ':discussion': discussion.id };
-  const sets = ['#type = :type', 'discussion_id = :discussion'];
+  const names: Record<string, string> = {
+    '#type': 'type',
+    '#system': 'system',
+    '#listed': REPLIES_LISTED,
+    '#replyIds': REPLY_IDS,
+  };
+  const values: Record<string, unknown> = {
+    ':type': 'DiscussionNote',
+    ':discussion': discussion.id,
+    ':listed': true,
+    ':reply': reply,
+  };
+  const sets = ['#type = :type', 'discussion_id = :discussion', '#listed = :listed'];
   for (const [attribute, partition] of Object.entries(lists)) {
     names[`#${attribute}`] = attribute;
     values[`:${attribute}`] = partition;
     sets.push(`#${attribute} = :${attribute}`);
   }
-  return update(key, `SET ${sets.join(', ')}`, {
+  return update(key, `SET ${sets.join(', ')} ADD #replyIds :reply`, {
     condition: `${EXISTING_ITEM} AND #system = :false`,
     names,
     values: { ...values, ':false': false },

@@ -53,13 +53,40 @@ async function noteItemAt(key: Key): Promise<Raw | undefined> {
   return item?.kind === 'note' ? item : undefined;
 }
 
+/**
+ * A thread's first note keeps the ids of its replies (a number set, absent when there are none),
+ * written in the transaction of each reply and of its removal, so a page of discussions reads
+ * every thread's replies in one batch. `replies_listed` marks the first notes whose set is whole:
+ * threads started before the set was kept, or grown past MAX_LISTED_REPLIES, read their thread's
+ * list instead.
+ */
+export const REPLY_IDS = 'reply_ids';
+export const REPLIES_LISTED = 'replies_listed';
+
+/** Beyond this many notes a thread stops listing its replies on its first note (an item holds 400 KB). */
+export const MAX_LISTED_REPLIES = 1000;
+
+/** The replies a thread's first note lists, or undefined when it lists none (see REPLY_IDS). */
+export function listedReplyIds(item: Raw): number[] | undefined {
+  if (item[REPLIES_LISTED] !== true) return undefined;
+  const ids = item[REPLY_IDS];
+  return ids instanceof Set ? [...ids].map(Number) : [];
+}
+
 /** The note items with their bodies put together (parts of long bodies read in one batch). */
 const decodeNotes = (items: Raw[]): Promise<StoredNote[]> =>
   NOTE_BODY.read(items, {
     key: keyOfItem,
     reread: (item) => noteItemAt(keyOfItem(item)),
     decode: (item, text) => {
-      const { body: _body, body_gz: _zipped, kind: _kind, ...note } = stripStorage<StoredNote & Raw>(item);
+      const {
+        body: _body,
+        body_gz: _zipped,
+        kind: _kind,
+        [REPLY_IDS]: _replies,
+        [REPLIES_LISTED]: _listed,
+        ...note
+      } = stripStorage<StoredNote & Raw>(item);
       return { ...note, body: text ?? '' };
     },
   });
@@ -224,7 +251,12 @@ export async function noteSteps(
   await writeParts(body);
   // A reply joins a discussion; any other note starts one.
   const count = countOnParent(parentKey, 1, note.system, thread?.reply ? 0 : 1);
-  return { note, put: put(noteItem(parentKey.pk, note, body), NEW_ITEM), count };
+  // A new thread's first note lists its replies from the start (none yet).
+  const item = {
+    ...noteItem(parentKey.pk, note, body),
+    ...(thread && !thread.reply ? { [REPLIES_LISTED]: true } : {}),
+  };
+  return { note, put: put(item, NEW_ITEM), count };
 }
 
 const parentOf = (note: Note): NoteParent => ({
@@ -263,7 +295,7 @@ export async function createNoteBy(
   return { note, users };
 }
 
-/** The note names other parts than those read: read it again and write again. */
+/** The note (or its thread's first note) is not as read: read it again and write again. */
 class BodyChanged extends Error {}
 
 /** Attempts at an edit or removal racing others' edits; each loses only to an edit that won. */
@@ -338,25 +370,89 @@ export async function editNote(note: StoredNote, body: string, editorId: number)
   return NOTE_BODY.withStored(edited, stored);
 }
 
-/**
- * The thread's first note going, its next one is listed among the discussions in its place (none
- * for any other note, or a thread's last).
- */
-async function threadSuccessorSteps(parentPk: string, note: Note): Promise<TransactItem[]> {
-  if (note.type !== 'DiscussionNote' || note.reply) return [];
-  const list = lists.threadNotesOf(parentPk, discussionIdOf(note));
-  const head = await readListHead(list, 'created_at', 'asc', 2);
-  const next = head.find((item) => Number(item.id) !== note.id);
-  if (!next) return [];
-  const first = lists.notesOf(parentPk);
-  return [
-    update(keyOfItem(next), 'SET #list = :first, #reply = :reply', {
-      condition: EXISTING_ITEM,
-      names: { '#list': first.attribute, '#reply': 'reply' },
-      values: { ':first': first.partition, ':reply': false },
-    }),
-  ];
+/** What a note's removal does to its thread, decided from a fresh read of the thread. */
+interface ThreadRemoval {
+  steps: Step[];
+  /** Added to the removal's condition: the first note's replies are as its successor takes them. */
+  condition?: { expression: string; values: Record<string, unknown>; names: Record<string, string> };
+  /** Whether a successor takes the first note's place among the discussions. */
+  succeeded: boolean;
 }
+
+const NO_THREAD_CHANGE: ThreadRemoval = { steps: [], succeeded: false };
+
+/**
+ * A thread's first note going, its next one is listed among the discussions in its place and
+ * takes the replies the first listed (but itself); the removal is conditioned on those replies,
+ * so a reply written meanwhile makes it read again. A reply going leaves its first note's list.
+ */
+async function threadRemoval(parentPk: string, note: Note): Promise<ThreadRemoval> {
+  if (note.type !== 'DiscussionNote') return NO_THREAD_CHANGE;
+  const list = lists.threadNotesOf(parentPk, discussionIdOf(note));
+  if (note.reply) return replyRemoval(note, list);
+  const [head, stored] = await Promise.all([
+    readListHead(list, 'created_at', 'asc', 2),
+    noteItemAt(keys.note(parentPk, note.id)),
+  ]);
+  if (!stored) throw recordNotFound();
+  const replies = listedReplyIds(stored);
+  const next = head.find((item) => Number(item.id) !== note.id);
+  // The thread's list is read from an index: a reply it does not show yet is waited for.
+  if (replies?.length && !(next && replies.includes(Number(next.id)))) throw new BodyChanged();
+  const names: Record<string, string> = { '#listed': REPLIES_LISTED, '#replyIds': REPLY_IDS };
+  const condition =
+    replies === undefined
+      ? undefined
+      : {
+          expression: replies.length
+            ? ' AND attribute_exists(#listed) AND #replyIds = :replyIds'
+            : ' AND attribute_exists(#listed) AND attribute_not_exists(#replyIds)',
+          values: replies.length ? { ':replyIds': new Set(replies) } : {},
+          names,
+        };
+  if (!next || (replies && !replies.length)) return { steps: [], condition, succeeded: false };
+  const first = lists.notesOf(parentPk);
+  const rest = (replies ?? []).filter((id) => id !== Number(next.id));
+  const sets = ['#list = :first', '#reply = :reply'];
+  const values: Record<string, unknown> = { ':first': first.partition, ':reply': false };
+  if (replies) {
+    sets.push('#listed = :listed');
+    values[':listed'] = true;
+    if (rest.length) {
+      sets.push('#replyIds = :rest');
+      values[':rest'] = new Set(rest);
+    }
+  }
+  const promote = update(keyOfItem(next), `SET ${sets.join(', ')}`, {
+    condition: EXISTING_ITEM,
+    names: {
+      '#list': first.attribute,
+      '#reply': 'reply',
+      ...(replies ? { '#listed': REPLIES_LISTED } : {}),
+      ...(rest.length ? { '#replyIds': REPLY_IDS } : {}),
+    },
+    values,
+  });
+  return { steps: [refusedWith(promote, new BodyChanged())], condition, succeeded: true };
+}
+
+/** A reply leaves the list of its thread's first note (which must still be that thread's first). */
+async function replyRemoval(
+  note: Note,
+  list: ReturnType<typeof lists.threadNotesOf>,
+): Promise<ThreadRemoval> {
+  const [first] = await readListHead(list, 'created_at', 'asc', 1);
+  if (!first || Number(first.id) === note.id) return NO_THREAD_CHANGE;
+  const leave = update(keyOfItem(first), 'DELETE #replyIds :id', {
+    condition: `${EXISTING_ITEM} AND discussion_id = :discussion AND (attribute_not_exists(#reply) OR #reply = :false)`,
+    names: { '#replyIds': REPLY_IDS, '#reply': 'reply' },
+    values: { ':id': new Set([note.id]), ':discussion': discussionIdOf(note), ':false': false },
+  });
+  return { steps: [refusedWith(leave, new BodyChanged())], succeeded: false };
+}
+
+/** Expression values, or none at all (DynamoDB refuses an empty set of them). */
+const nonEmpty = (values: Record<string, unknown>) => (Object.keys(values).length ? values : undefined);
 
 /**
  * Removes a note and counts it off its parent, then its award emoji (an award refused once the
@@ -365,17 +461,21 @@ async function threadSuccessorSteps(parentPk: string, note: Note): Promise<Trans
 export async function deleteNote(note: StoredNote): Promise<void> {
   const parentKey = parentKeyOf(parentOf(note));
   const key = keys.note(parentKey.pk, note.id);
-  const successor = await threadSuccessorSteps(parentKey.pk, note);
-  await writeGuarded(note, undefined, (guard) =>
-    commit([
-      ...successor,
-      refusedReading(
-        remove(key, `${EXISTING_ITEM} AND ${guard.condition}`, guard.values, guard.names),
-        (stored) => (stored ? new BodyChanged() : recordNotFound()),
+  await writeGuarded(note, undefined, async (guard) => {
+    const thread = await threadRemoval(parentKey.pk, note);
+    const condition = `${EXISTING_ITEM} AND ${guard.condition}${thread.condition?.expression ?? ''}`;
+    const values = thread.condition
+      ? nonEmpty({ ...guard.values, ...thread.condition.values })
+      : guard.values;
+    const names = thread.condition ? { ...guard.names, ...thread.condition.names } : guard.names;
+    await commit([
+      ...thread.steps,
+      refusedReading(remove(key, condition, values, names), (stored) =>
+        stored ? new BodyChanged() : recordNotFound(),
       ),
       // A thread's first note leaves its discussion to its successor; any other first note takes it along.
-      ...countOnParent(parentKey, -1, note.system, !note.reply && successor.length === 0 ? -1 : 0),
-    ]),
-  );
+      ...countOnParent(parentKey, -1, note.system, !note.reply && !thread.succeeded ? -1 : 0),
+    ]);
+  });
   await removeNoteAwards(parentKey.pk, note);
 }
