@@ -114,13 +114,15 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
     entry: 'functions/workers/reference-changes.ts',
     ...DELIVERY,
     parallelizationFactor: 1,
-    // Labels changed (the consumer keeps those whose title moved) or removed; milestones removed.
+    // Labels changed (the consumer keeps those whose title moved) or removed; milestones removed;
+    // projects changed (the consumer keeps those moved into another namespace out of a group).
     filters: [
       {
         eventName: ['MODIFY', 'REMOVE'],
         dynamodb: { Keys: { sk: { S: [{ prefix: streamKeys.labelPrefix }] } } },
       },
       { eventName: ['REMOVE'], dynamodb: { Keys: { sk: { S: [{ prefix: streamKeys.milestonePrefix }] } } } },
+      { eventName: ['MODIFY'], dynamodb: { Keys: { sk: { S: [streamKeys.projectSortKey] } } } },
     ],
     timeout: 30,
     // It only queues the work.

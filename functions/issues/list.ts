@@ -1,16 +1,11 @@
 import { issueEntity } from '#domain/issues.ts';
-import { labelsByTitleIn, projectLabelOwners, withLabelsDetails } from '#domain/labels.ts';
-import { milestoneMatch, projectMilestoneOwners } from '#domain/milestones.ts';
+import { labelsByTitleIn, withLabelsDetails } from '#domain/labels.ts';
 import { confidentialIssuesHiddenFrom, listsIssues } from '#domain/noteable-policy.ts';
-import { filtersByReaction, reactionMatch } from '#domain/reactions.ts';
 import { issueSchemas } from '#domain/schemas/issues.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { readOwnAwardsInProject } from '#store/issuables/award-emoji.ts';
-import { listIssuesWithUsers } from '#store/issuables/issues.ts';
-import { readMilestones } from '#store/issuables/milestones.ts';
-import { readLabels } from '#store/labels/labels.ts';
+import { listProjectIssues } from '#store/issuables/project-issuable-lists.ts';
 
 /**
  * A project's issues, filtered as asked; confidential ones only for those who may see them (never
@@ -24,27 +19,15 @@ export const handler = defineRoute({
   load: project({ ahead: true }),
   run: async ({ params: input, caller, page, request, project, access }) => {
     if (!listsIssues({ project, caller, access })) return reply.page([], 0, page);
-    // The milestone filter names milestones by title, the reaction filter the caller's awards: read first.
-    const [usable, awards] = await Promise.all([
-      input.milestone === undefined ? [] : readMilestones(projectMilestoneOwners(project, true)),
-      caller && filtersByReaction(input.my_reaction_emoji, caller.id)
-        ? readOwnAwardsInProject(project.id, caller.id)
-        : [],
-    ]);
-    const [{ items, total, users, milestones }, labels] = await Promise.all([
-      listIssuesWithUsers(project, {
-        filter: {
-          ...input,
-          milestones: milestoneMatch(input.milestone, usable),
-          reaction: reactionMatch(input.my_reaction_emoji, caller?.id, awards, 'Issue'),
-        },
-        order: input.order_by ?? 'created_at',
-        sort: input.sort ?? 'desc',
-        page,
-        hidesConfidentialFrom: confidentialIssuesHiddenFrom({ project, caller, access }),
-      }),
-      input.with_labels_details ? readLabels(projectLabelOwners(project, true)) : undefined,
-    ]);
+    const { items, total, users, milestones, labels } = await listProjectIssues(project, {
+      filter: input,
+      order: input.order_by ?? 'created_at',
+      sort: input.sort ?? 'desc',
+      page,
+      viewerId: caller?.id,
+      withLabels: input.with_labels_details === true,
+      hidesConfidentialFrom: confidentialIssuesHiddenFrom({ project, caller, access }),
+    });
     const labelOf = labels && labelsByTitleIn(project, labels);
     return reply.page(
       items.map((issue) =>

@@ -1,14 +1,13 @@
-import { labelsAfter, projectLabelOwners } from '#domain/labels.ts';
+import { labelsAfter } from '#domain/labels.ts';
 import { mergeRequestEntity, newMergeRequestFrom, notAFork } from '#domain/merge-requests.ts';
-import { attachedMilestoneId, projectMilestoneOwners } from '#domain/milestones.ts';
+import { attachedMilestoneId } from '#domain/milestones.ts';
 import { mayCreateMergeRequest } from '#domain/noteable-policy.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { prepareIssuableMetadata } from '#store/issuables/issuable-metadata.ts';
 import { createMergeRequest } from '#store/issuables/merge-request-writes.ts';
-import { readMilestonesById } from '#store/issuables/milestones.ts';
-import { createMissingLabels } from '#store/labels/labels.ts';
 
 /** Developers and up open merge requests between two branches of the project. */
 export const handler = defineRoute({
@@ -18,10 +17,9 @@ export const handler = defineRoute({
   run: async ({ params: input, caller, request, project }) => {
     if (input.target_project_id !== undefined && input.target_project_id !== project.id) throw notAFork();
     const labels = labelsAfter([], input);
-    // Only a milestone of the project or of a group above it is attached.
-    const usable = await readMilestonesById(projectMilestoneOwners(project, true), [input.milestone_id]);
-    // Titles no available label has become project labels first, as GitLab creates them.
-    await createMissingLabels(projectLabelOwners(project), labels ?? [], project.id);
+    // Only a milestone of the project or of a group above it is attached; titles no available
+    // label has become project labels first, as GitLab creates them.
+    const usable = await prepareIssuableMetadata(project, input.milestone_id, labels);
     const { mergeRequest, users } = await createMergeRequest(
       project,
       newMergeRequestFrom(

@@ -1,15 +1,14 @@
 import { invalidParams } from '#domain/errors.ts';
-import { labelsAfter, projectLabelOwners } from '#domain/labels.ts';
+import { labelsAfter } from '#domain/labels.ts';
 import { mergeRequestChanges, mergeRequestEntity, updateParamsError } from '#domain/merge-requests.ts';
-import { attachedMilestoneId, projectMilestoneOwners } from '#domain/milestones.ts';
+import { attachedMilestoneId } from '#domain/milestones.ts';
 import { mayUpdateMergeRequest, setsMergeRequestMilestone } from '#domain/noteable-policy.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestToChange } from '#http/merge-request-loaders.ts';
 import { defineRoute } from '#http/route.ts';
+import { prepareIssuableMetadata } from '#store/issuables/issuable-metadata.ts';
 import { mergeRequestUsers } from '#store/issuables/merge-request-items.ts';
 import { changeMergeRequest } from '#store/issuables/merge-request-writes.ts';
-import { readMilestonesById } from '#store/issuables/milestones.ts';
-import { createMissingLabels } from '#store/labels/labels.ts';
 
 /**
  * Developers and up, the author and the assignees change a merge request (its milestone only
@@ -26,8 +25,7 @@ export const handler = defineRoute({
     const sent = setsMergeRequestMilestone({ project, caller, access }) ? input.milestone_id : undefined;
     // The milestone sent (attached only when the project may use it), else the one it keeps.
     const shown = sent === undefined ? mergeRequest.milestone_id : sent;
-    const usable = await readMilestonesById(projectMilestoneOwners(project, true), [shown]);
-    if (edited.labels) await createMissingLabels(projectLabelOwners(project), edited.labels, project.id);
+    const usable = await prepareIssuableMetadata(project, shown, edited.labels);
     const changed = await changeMergeRequest(
       mergeRequest,
       mergeRequestChanges(mergeRequest, { ...edited, milestone_id: attachedMilestoneId(sent, usable) }),

@@ -1,6 +1,8 @@
 /**
  * The rows of the route table (functions/routes.ts, which assembles them) whose handlers live in
- * functions/milestones/. Plain data: imports no handler.
+ * functions/milestones/. A milestone's issues and merge requests routes of one owner level share
+ * an entry (`project-issuables.ts`, `group-issuables.ts`), each with a function of its own, named
+ * as if it had its own file. Plain data: imports no handler.
  */
 import { type RouteDefinition, read, write } from '../route-kit.ts';
 
@@ -41,7 +43,8 @@ const rowsFor = (parent: 'projects' | 'groups', prefix: 'project' | 'group'): Ro
 const projectMilestoneIssues: RouteDefinition = {
   method: 'GET',
   path: '/api/v4/projects/{id}/milestones/{milestone_id}/issues',
-  entry: 'functions/milestones/project-issues.ts',
+  entry: 'functions/milestones/project-issuables.ts',
+  name: 'functions/milestones/project-issues.ts',
   access: read,
 };
 
@@ -49,7 +52,8 @@ const projectMilestoneIssues: RouteDefinition = {
 const projectMilestoneMergeRequests: RouteDefinition = {
   method: 'GET',
   path: '/api/v4/projects/{id}/milestones/{milestone_id}/merge_requests',
-  entry: 'functions/milestones/project-merge-requests.ts',
+  entry: 'functions/milestones/project-issuables.ts',
+  name: 'functions/milestones/project-merge-requests.ts',
   access: read,
 };
 
@@ -58,13 +62,15 @@ const groupMilestoneIssuables: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v4/groups/{id}/milestones/{milestone_id}/issues',
-    entry: 'functions/milestones/group-issues.ts',
+    entry: 'functions/milestones/group-issuables.ts',
+    name: 'functions/milestones/group-issues.ts',
     access: read,
   },
   {
     method: 'GET',
     path: '/api/v4/groups/{id}/milestones/{milestone_id}/merge_requests',
-    entry: 'functions/milestones/group-merge-requests.ts',
+    entry: 'functions/milestones/group-issuables.ts',
+    name: 'functions/milestones/group-merge-requests.ts',
     access: read,
   },
 ];

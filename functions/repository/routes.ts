@@ -2,9 +2,12 @@
  * The rows of the route table (functions/routes.ts, which assembles them) whose handlers live in
  * functions/repository/. Plain data: imports no handler.
  */
-import { type RouteDefinition, read } from '../route-kit.ts';
+import { type Access, type RouteDefinition, read } from '../route-kit.ts';
 
-/** A project's repository: housekeeping and pull mirroring. */
+/** Reading the repository's refs document and packs from the bucket, beside the project's item. */
+const readCode: Access = { table: 'read', bucket: 'read' };
+
+/** A project's repository: housekeeping, pull mirroring, and reading it (branches, tags, tree, files, blobs, commits). */
 export const repositoryRoutes: readonly RouteDefinition[] = [
   {
     method: 'POST',
@@ -23,5 +26,77 @@ export const repositoryRoutes: readonly RouteDefinition[] = [
     path: '/api/v4/projects/{id}/mirror/pull',
     entry: 'functions/repository/mirror-status.ts',
     access: read,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/branches',
+    entry: 'functions/repository/list-branches.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/branches/{branch}',
+    entry: 'functions/repository/get-branch.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/tags',
+    entry: 'functions/repository/list-tags.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/tags/{tag_name}',
+    entry: 'functions/repository/get-tag.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/tree',
+    entry: 'functions/repository/tree.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/files/{file_path}',
+    entry: 'functions/repository/get-file.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/files/{file_path}/raw',
+    entry: 'functions/repository/get-file-raw.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/blobs/{sha}',
+    entry: 'functions/repository/get-blob.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/blobs/{sha}/raw',
+    entry: 'functions/repository/get-blob-raw.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/commits',
+    entry: 'functions/repository/list-commits.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/commits/{sha}',
+    entry: 'functions/repository/get-commit.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/commits/{sha}/diff',
+    entry: 'functions/repository/get-commit-diff.ts',
+    access: readCode,
   },
 ];

@@ -10,6 +10,7 @@
  * with an offset, as Commit#hook_attrs writes them.
  */
 import { visibilityLevel } from './access.ts';
+import { avatarUrl, userAvatarUrl } from './avatars.ts';
 import type { AwardEmoji } from './award-emoji.ts';
 import type { HookTrigger } from './hooks.ts';
 import type { Issue } from './issues.ts';
@@ -107,7 +108,7 @@ export function projectHookAttrs(project: Project, baseUrl: string): ProjectHook
     name: project.name,
     description: project.description,
     web_url: urls.web_url,
-    avatar_url: null,
+    avatar_url: avatarUrl(baseUrl, 'project', project.id, project.avatar),
     git_ssh_url: urls.ssh_url_to_repo,
     git_http_url: urls.http_url_to_repo,
     namespace: project.namespace.name,
@@ -130,8 +131,8 @@ export const repositoryHookAttrs = (project: ProjectHookAttrs) => ({
   homepage: project.homepage,
 });
 
-/** What a payload needs of a user (a User, or the ghost of one who is gone). */
-export type HookUser = Pick<User, 'id' | 'name' | 'username'>;
+/** What a payload needs of a user (a User, or the ghost of one who is gone); email and avatar make its avatar_url. */
+export type HookUser = Pick<User, 'id' | 'name' | 'username'> & Partial<Pick<User, 'email' | 'avatar'>>;
 
 /** GitLab's stand-in for a user who no longer exists. */
 export const ghostHookUser = (id: number): HookUser => ({ id, name: 'Ghost User', username: 'ghost' });
@@ -141,20 +142,21 @@ export interface UserHookAttrs {
   id: number;
   name: string;
   username: string;
-  avatar_url: string | null;
+  avatar_url: string;
   email: string;
 }
 
-export const userHookAttrs = (user: HookUser): UserHookAttrs => ({
+/** The user's avatar_url is always a URL, as in GitLab's entities (see userAvatarUrl). */
+export const userHookAttrs = (user: HookUser, baseUrl: string): UserHookAttrs => ({
   id: user.id,
   name: user.name,
   username: user.username,
-  avatar_url: null,
+  avatar_url: userAvatarUrl(baseUrl, user),
   email: REDACTED_EMAIL,
 });
 
-const userHookAttrsOf = (users: ReadonlyMap<number, HookUser>, id: number) =>
-  userHookAttrs(users.get(id) ?? ghostHookUser(id));
+const userHookAttrsOf = (users: ReadonlyMap<number, HookUser>, id: number, baseUrl: string) =>
+  userHookAttrs(users.get(id) ?? ghostHookUser(id), baseUrl);
 
 /**
  * Label#hook_attrs for a label kept as a name: a project label with nothing else known (labels
@@ -528,8 +530,8 @@ export function changesOf(
   }
   if (!sameSet(previous.assignee_ids, current.assignee_ids)) {
     changes.assignees = {
-      previous: previous.assignee_ids.map((id) => userHookAttrsOf(users, id)),
-      current: current.assignee_ids.map((id) => userHookAttrsOf(users, id)),
+      previous: previous.assignee_ids.map((id) => userHookAttrsOf(users, id, baseUrl)),
+      current: current.assignee_ids.map((id) => userHookAttrsOf(users, id, baseUrl)),
     };
   }
   return changes;
@@ -563,7 +565,7 @@ export function notePayload(input: NotePayloadInput) {
   const base = {
     object_kind: 'note' as const,
     event_type: confidentialNote(parent) ? ('confidential_note' as const) : ('note' as const),
-    user: userHookAttrs(input.user),
+    user: userHookAttrs(input.user, baseUrl),
     project_id: project.id,
     project: projectAttrs,
     object_attributes: noteHookAttrs(note, parent, project, baseUrl, input.action),
@@ -592,11 +594,11 @@ export interface IssuePayloadInput {
 export function issuePayload(input: IssuePayloadInput) {
   const { issue, project, users, baseUrl } = input;
   const projectAttrs = projectHookAttrs(project, baseUrl);
-  const assignees = issue.assignee_ids.map((id) => userHookAttrsOf(users, id));
+  const assignees = issue.assignee_ids.map((id) => userHookAttrsOf(users, id, baseUrl));
   return {
     object_kind: 'issue' as const,
     event_type: issue.confidential ? ('confidential_issue' as const) : ('issue' as const),
-    user: userHookAttrs(input.user),
+    user: userHookAttrs(input.user, baseUrl),
     project: projectAttrs,
     object_attributes: { ...issueHookAttrs(issue, project, baseUrl), action: input.action },
     labels: labelsHookAttrs(issue.labels, issue.project_id),
@@ -622,11 +624,11 @@ export interface MergeRequestPayloadInput {
 export function mergeRequestPayload(input: MergeRequestPayloadInput) {
   const { mr, project, users, baseUrl } = input;
   const projectAttrs = projectHookAttrs(project, baseUrl);
-  const assignees = mr.assignee_ids.map((id) => userHookAttrsOf(users, id));
+  const assignees = mr.assignee_ids.map((id) => userHookAttrsOf(users, id, baseUrl));
   return {
     object_kind: 'merge_request' as const,
     event_type: 'merge_request' as const,
-    user: userHookAttrs(input.user),
+    user: userHookAttrs(input.user, baseUrl),
     project: projectAttrs,
     object_attributes: { ...mergeRequestHookAttrs(mr, project, baseUrl), action: input.action },
     labels: labelsHookAttrs(mr.labels, mr.project_id),
@@ -660,7 +662,7 @@ export function emojiPayload(input: EmojiPayloadInput) {
   return {
     object_kind: 'emoji' as const,
     event_type: input.action,
-    user: userHookAttrs(input.user),
+    user: userHookAttrs(input.user, baseUrl),
     project_id: project.id,
     project: projectHookAttrs(project, baseUrl),
     object_attributes: {

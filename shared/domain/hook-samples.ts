@@ -129,7 +129,7 @@ function pushSample(kind: 'push' | 'tag_push', context: SampleContext, now: stri
     title: 'Sample commit',
     timestamp: commitTime(now),
     url: hookUrls.commit(project, AFTER_SHA, baseUrl),
-    author: { name: user.name, email: userHookAttrs(user).email },
+    author: { name: user.name, email: userHookAttrs(user, baseUrl).email },
     added: ['README.md'],
     modified: [] as string[],
     removed: [] as string[],
@@ -206,14 +206,14 @@ function jobSample(context: SampleContext, now: string) {
     pipeline_id: 1,
     project_id: project.id,
     project_name: project.name_with_namespace,
-    user: userHookAttrs(user),
+    user: userHookAttrs(user, baseUrl),
     commit: {
       id: 1,
       name: null,
       sha: AFTER_SHA,
       message: 'Sample commit',
       author_name: user.name,
-      author_email: userHookAttrs(user).email,
+      author_email: userHookAttrs(user, baseUrl).email,
       author_url: `${baseUrl}/${user.username}`,
       status: 'created',
       duration: null,
@@ -241,7 +241,7 @@ function jobSample(context: SampleContext, now: string) {
 function pipelineSample(context: SampleContext, now: string) {
   const { project, user, baseUrl } = context;
   const branch = project.default_branch ?? 'master';
-  const userAttrs = userHookAttrs(user);
+  const userAttrs = userHookAttrs(user, baseUrl);
   const webUrl = hookUrls.project(project, baseUrl);
   return {
     object_kind: 'pipeline' as const,
@@ -306,7 +306,7 @@ function wikiPageSample(context: SampleContext) {
   const webUrl = hookUrls.project(project, baseUrl);
   return {
     object_kind: 'wiki_page' as const,
-    user: userHookAttrs(user),
+    user: userHookAttrs(user, baseUrl),
     project: projectAttrs,
     wiki: {
       web_url: `${webUrl}/-/wikis/home`,

@@ -3,15 +3,17 @@
  * of its owner's projects. They keep label titles and a milestone's id (GitLab keeps links by id,
  * so they follow at once): a job after the change rewrites the titles and drops the id.
  */
-import type { Label, LabelOwner } from './labels.ts';
-import type { MilestoneOwner } from './milestones.ts';
+import type { Label, LabelOwner, NewLabel } from './labels.ts';
+import type { Milestone, MilestoneOwner, NewMilestone } from './milestones.ts';
 
 /** A committed change the issuables of the owner's projects must follow. */
 export type ReferenceChange =
   /** A label renamed or removed: `title` is the one it had before. */
   | { kind: 'label'; owner: LabelOwner; labelId: number; title: string }
   /** A milestone removed. */
-  | { kind: 'milestone'; owner: MilestoneOwner; milestoneId: number };
+  | { kind: 'milestone'; owner: MilestoneOwner; milestoneId: number }
+  /** A project moved out of a group: `fromGroupIds` is the group it left and its ancestors, root first. */
+  | { kind: 'project-moved'; owner: { kind: 'project'; id: number }; fromGroupIds: number[] };
 
 /** How a project's issuables follow a label change: `from` becomes `to`, or goes when `to` is absent. */
 export interface LabelRewrite {
@@ -55,3 +57,111 @@ export function relabelled(labels: readonly string[], rewrite: LabelRewrite): st
   );
   return [...new Set(next)];
 }
+
+// A project moved out of a group ---------------------------------------------------------------
+
+/** A project item as far as its move tells: its id and its namespace's id and groups (root first). */
+export interface PlacedProject {
+  id: number;
+  namespace: { id: number; group_ids: readonly number[] };
+}
+
+/**
+ * What a project item's change asks of its issuables: a move into another namespace out of a group
+ * carries along the old groups' labels and milestones they use. Only the namespace's id tells a
+ * move: a rename or a move of a group above the project changes its paths and groups, never the id,
+ * and carries nothing (neither does a group transfer, as in GitLab). Out of a personal namespace,
+ * nothing is carried.
+ */
+export function projectMoveChange(before: PlacedProject, after: PlacedProject): ReferenceChange | undefined {
+  if (before.namespace.id === after.namespace.id || before.namespace.group_ids.length === 0) return undefined;
+  return {
+    kind: 'project-moved',
+    owner: { kind: 'project', id: after.id },
+    fromGroupIds: [...before.namespace.group_ids],
+  };
+}
+
+/** What a moved project's issuables take along from the groups it left, decided from the labels and milestones as they are. */
+export interface ReferenceCarry {
+  projectId: number;
+  /** Labels of the groups left whose titles no label of the project has now, by title (the nearest group's). */
+  labels: ReadonlyMap<string, Label>;
+  /** Milestones of the groups left that are not the project's groups now, by id. */
+  milestones: ReadonlyMap<number, Milestone>;
+  /** The milestones the project has now (its own and its groups'): a carried milestone's title found here is used. */
+  available: readonly Milestone[];
+}
+
+/**
+ * What a project moved out of the groups `fromGroupIds` (root first) carries: the labels of those
+ * groups whose titles none of the labels it has now (`now.labels`: its own and its new groups')
+ * bears, the nearest group's for a title several bear; and those groups' milestones, except those
+ * of a group it is still in (`now.groupIds`). None when there is nothing to carry.
+ */
+export function referenceCarryFor(
+  projectId: number,
+  fromGroupIds: readonly number[],
+  now: { groupIds: readonly number[]; labels: readonly Label[]; milestones: readonly Milestone[] },
+  left: { labels: readonly Label[]; milestones: readonly Milestone[] },
+): ReferenceCarry | undefined {
+  const depthOf = (owner: LabelOwner | MilestoneOwner) =>
+    owner.kind === 'group' && !now.groupIds.includes(owner.id) ? fromGroupIds.indexOf(owner.id) : -1;
+  const taken = new Set(now.labels.map((label) => label.title));
+  const labels = new Map<string, Label>();
+  for (const label of left.labels
+    .filter((candidate) => depthOf(candidate.owner) >= 0 && !taken.has(candidate.title))
+    .sort((a, b) => depthOf(a.owner) - depthOf(b.owner))) {
+    labels.set(label.title, label);
+  }
+  const milestones = new Map(
+    left.milestones
+      .filter((milestone) => depthOf(milestone.owner) >= 0)
+      .map((milestone) => [milestone.id, milestone] as const),
+  );
+  if (labels.size === 0 && milestones.size === 0) return undefined;
+  return { projectId, labels, milestones, available: now.milestones };
+}
+
+/** The carried labels the issuables of a page name (their label titles), each once. */
+export function labelsCarriedBy(carry: ReferenceCarry, titles: readonly (readonly string[])[]): Label[] {
+  const named = new Set(titles.flat());
+  return [...carry.labels.values()].filter((label) => named.has(label.title));
+}
+
+/** The carried milestones the issuables of a page point at (their milestone ids), each once. */
+export function milestonesCarriedBy(
+  carry: ReferenceCarry,
+  milestoneIds: readonly (number | null | undefined)[],
+): Milestone[] {
+  return [...new Set(milestoneIds)].flatMap((id) => {
+    const milestone = typeof id === 'number' ? carry.milestones.get(id) : undefined;
+    return milestone ? [milestone] : [];
+  });
+}
+
+/**
+ * The milestone the project has now with a carried milestone's title (its own, or one of its new
+ * groups', whose titles its own may not take): its issuables point at that one, none being made.
+ */
+export const milestoneCarriedTo = (carry: ReferenceCarry, milestone: Milestone): Milestone | undefined =>
+  carry.available.find((known) => known.title === milestone.title);
+
+/** The project's own label made for a carried one: its title, colour and description. */
+export const projectCopyOfLabel = (label: Label, projectId: number): NewLabel => ({
+  title: label.title,
+  color: label.color,
+  description: label.description,
+  priority: null,
+  owner: { kind: 'project', id: projectId },
+});
+
+/** The project's own milestone made for a carried one: its title, description, dates and state. */
+export const projectCopyOfMilestone = (milestone: Milestone, projectId: number): NewMilestone => ({
+  title: milestone.title,
+  description: milestone.description,
+  state: milestone.state,
+  start_date: milestone.start_date,
+  due_date: milestone.due_date,
+  owner: { kind: 'project', id: projectId },
+});

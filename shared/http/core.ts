@@ -179,7 +179,7 @@ export function toResponse(value: unknown, state: ApiState): Response {
   const r: Reply = value;
   switch (r.kind) {
     case 'body':
-      return json(r.status, r.body);
+      return json(r.status, r.body, r.headers);
     case 'empty':
       return { statusCode: r.status, headers: {} };
     case 'raw':

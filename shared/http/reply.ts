@@ -3,7 +3,7 @@ import { type PageRequest, slicePage } from '#domain/pagination.ts';
 import type { FileDownload } from '#domain/uploads.ts';
 
 export type Reply =
-  | { kind: 'body'; status: number; body: unknown }
+  | { kind: 'body'; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: 'empty'; status: number }
   | { kind: 'page'; items: unknown[]; total: number | undefined; request: PageRequest }
   | { kind: 'raw'; status: number; body: Buffer; contentType: string; headers?: Record<string, string> };
@@ -24,6 +24,9 @@ const tag = (reply: Reply): Tagged => Object.assign(reply, { [REPLY]: true as co
 
 export const reply = {
   ok: (body: unknown) => tag({ kind: 'body', status: 200, body }),
+  /** 200 with a JSON body and headers of the route's own (a file's `X-Gitlab-*` facts). */
+  okWithHeaders: (body: unknown, headers: Record<string, string>) =>
+    tag({ kind: 'body', status: 200, body, headers }),
   created: (body: unknown) => tag({ kind: 'body', status: 201, body }),
   /** 202 with GitLab's `{"message":"202 Accepted"}`. */
   accepted: () => tag({ kind: 'body', status: 202, body: { message: '202 Accepted' } }),

@@ -9,6 +9,9 @@ const recordId = v.pipe(v.number(), v.integer(), v.minValue(1));
  */
 const LABEL_TITLE_MAX_LENGTH = 510;
 
+/** Groups in a chain from a root down, at most: far deeper than any tree GitLab allows (20 levels). */
+const MAX_GROUP_CHAIN = 1_000;
+
 /** A project's or a group's label or milestone. */
 const referenceOwner = v.object({ kind: v.picklist(['project', 'group']), id: recordId });
 
@@ -40,7 +43,7 @@ export const queueMessages = {
   'hook-delivery': v.object({ deliveryId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) }),
   /**
    * A label renamed or removed, or a milestone removed, followed by the issues and merge requests
-   * of its owner's projects; `at` is where the job stands (absent: at the start), page by page.
+   * of its owner's projects (and a group label by the epics of its groups); `at` is where the job stands (absent: at the start), page by page.
    */
   'issuable-rewrite': v.object({
     change: v.variant('kind', [
@@ -51,6 +54,12 @@ export const queueMessages = {
         title: v.pipe(v.string(), v.minLength(1), v.maxLength(LABEL_TITLE_MAX_LENGTH)),
       }),
       v.object({ kind: v.literal('milestone'), owner: referenceOwner, milestoneId: recordId }),
+      /** A project moved out of a group: the group it left and its ancestors, root first. */
+      v.object({
+        kind: v.literal('project-moved'),
+        owner: v.object({ kind: v.literal('project'), id: recordId }),
+        fromGroupIds: v.pipe(v.array(recordId), v.minLength(1), v.maxLength(MAX_GROUP_CHAIN)),
+      }),
     ]),
     at: v.optional(
       v.variant('step', [
@@ -67,6 +76,10 @@ export const queueMessages = {
           collection: v.picklist(['issues', 'merge_requests']),
           after: v.optional(listCursor),
         }),
+        /** A group label's group and every subgroup below it, whose epics may carry the label. */
+        v.object({ step: v.literal('groups'), after: v.optional(listCursor) }),
+        /** One group's epics. */
+        v.object({ step: v.literal('epics'), groupId: recordId, after: v.optional(listCursor) }),
       ]),
     ),
   }),

@@ -5,13 +5,18 @@
  * 1. Seeds ≈ `small` rows through the store's create functions (createUser, createAccessToken,
  *    createGroup, addGroupMember, createProject in a group namespace) and measures page 1 of each
  *    list with ReturnConsumedCapacity TOTAL on every read the request sends.
- * 2. Grows the table to ≈ `large` rows: more groups through createGroup, then projects written
- *    with BatchWriteItem (25 items a request) — each project's item, route item and name item laid
- *    out exactly as createProject writes them (checked item for item against store-written ones
- *    before the first write), ids from the store's nextId, list counters moved with the store's
- *    listCountChange. createProject alone manages ≈ 100–150 projects/s here (one transaction each,
- *    all on the same counter items), which would not reach 100k rows in the time the bench has.
- *    Growth stops at the seeding deadline; the size reached is what is reported.
+ * 2. Grows the table to ≈ `large` rows: more groups, then projects, written with BatchWriteItem
+ *    (25 items a request, several requests in flight) — a group's item, route, owner membership
+ *    and search postings laid out as createGroup and the search worker write them, a project's
+ *    item, route item, name item and postings as createProject and the worker do (each checked
+ *    item for item against store-written ones before the first write), ids from the store's
+ *    nextId, list counters moved with the store's listCountChange. Through the store a group
+ *    costs ≈ 12 requests and a project about as many (one transaction each, then the search
+ *    worker's reads and one counter write per posting), which would not reach 100k rows in the
+ *    time the bench has on 2 cores. The projects' filler starts once the groups are in and runs
+ *    beside the growth of notes, labels and the rest, until the table holds `large` rows or the
+ *    seeding deadline (seconds from the growth's start) passes; the size reached is what is
+ *    reported, with the seconds each step took.
  * 3. Measures the same lists again, then pages 1, 5 and 10 at per_page 20 against what a Query
  *    skipping the same keys costs.
  *
@@ -42,20 +47,29 @@ import type { Group } from '#domain/groups.ts';
 import { HOOK_LOG_DAYS } from '#domain/hook-deliveries.ts';
 import { type Note, newNote } from '#domain/notes.ts';
 import { newProjectFrom, type Project } from '#domain/projects.ts';
-import { searchColumns } from '#domain/search.ts';
+import { groupSearchColumns, searchColumns } from '#domain/search.ts';
+import { groupOwnerItem } from '#store/access/members.ts';
+import { groupItem, groupRouteItem } from '#store/groups/group-items.ts';
 import { hookLogNow, logPeriodsBack } from '#store/hooks/hook-log.ts';
 import { issueAsParent, type StoredIssue } from '#store/issuables/issues.ts';
 import { subscribeToLabel } from '#store/labels/labels.ts';
 import { groupNamespace } from '#store/projects/namespace-lookup.ts';
 import { newRunnersToken } from '#store/projects/project-items.ts';
-import { postingItems } from '#store/search/search-index.ts';
+import { groupSearchIndex, postingItems, searchPostingItems } from '#store/search/search-index.ts';
 import { batchWriteItems } from '#store/table/batch.ts';
 import { documentClient, tableName } from '#store/table/client.ts';
 import { itemCounterChanges } from '#store/table/counters.ts';
 import { HOOK_LOG_PREFIX, hookLogPartition } from '#store/table/hook-delivery-keys.ts';
 import { nextId } from '#store/table/ids.ts';
 import { keys } from '#store/table/keys.ts';
-import { inLists, type ListRef, lists, sortAttributes } from '#store/table/list-keys.ts';
+import {
+  inLists,
+  type ListName,
+  type ListRef,
+  lists,
+  listsOfItem,
+  sortAttributes,
+} from '#store/table/list-keys.ts';
 import { listCountChange } from '#store/table/lists.ts';
 import { indexName, keyAttributes, type ListOrder, listSortAttributes } from '#store/table/table.ts';
 import { commit } from '#store/table/transaction.ts';
@@ -64,6 +78,7 @@ import { median, round } from './common.ts';
 import { type BenchRuntime, READ_COMMANDS, type SendRecord, startBenchRuntime } from './runtime.ts';
 import {
   AWARD_NAMES,
+  groupFields,
   noteBody,
   personalNamespace,
   seedAwards,
@@ -89,7 +104,10 @@ const TREE_GRANDCHILDREN = 20;
 export interface Options {
   small: number;
   large: number;
-  /** Seconds from this process's start after which growth stops wherever it is. */
+  /**
+   * Seconds the growth to the large size may take, from its start (the small size measured),
+   * after which it stops wherever it is.
+   */
   seedDeadlineSec: number;
   repetitions: number;
   perPage: number;
@@ -206,18 +224,32 @@ export interface B5ChildResult {
   large: SizeResult;
   reachedLarge: boolean;
   fillerProjects: number;
+  /** Rows the projects' filler wrote per second. */
   fillerRowsPerSecond: number;
+  /** The groups added for the large size: the first through createGroup, the rest by BatchWriteItem. */
+  groupFiller: { byStore: number; byBatchWrite: number; seconds: number; layoutChecked: string[] };
   layoutChecked: string[];
   sanity: string[];
   pages: PageResult[];
   /** Seconds spent waiting for the table's stream to reach its consumer before each measurement. */
   streamWaits: number[];
+  /** Seconds each step of the run took, in order. */
+  phases: { name: string; seconds: number }[];
   commandCounts: Record<string, number>;
   seconds: number;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as Options;
 const processStart = performance.now();
+/** Seconds each step of the run took, in order; also written to stderr as it goes (shown if the run fails). */
+const phases: { name: string; seconds: number }[] = [];
+let phaseStart = processStart;
+const phaseDone = (name: string) => {
+  const now = performance.now();
+  phases.push({ name, seconds: round((now - phaseStart) / 1000, 1) });
+  phaseStart = now;
+  process.stderr.write(`B5 ${round((now - processStart) / 1000, 1)} s: ${name} done\n`);
+};
 process.env.LOG_LEVEL = 'silent';
 const MEMBER_TOKEN = 'bench-b5-member-token-0123456789';
 /** A developer of the notes' group only, so the member's reach (and its lists) stay as they were. */
@@ -234,8 +266,10 @@ const GROWING_EVERY = 3;
 const OTHER_GROUPS_SMALL = 66;
 const GROUPS_ADDED = 1000;
 const PERSONAL_PROJECTS = 5;
-const FILLER_CONCURRENCY = 4;
+/** BatchWriteItem requests of 25 items: a filler keeps this many batches of them in flight. */
+const FILLER_CONCURRENCY = 8;
 const PROJECTS_PER_BATCH = 8;
+const GROUPS_PER_BATCH = 8;
 /** The notes list compared between the sizes: more than a page, the same notes at both. */
 const NOTES_ON_TARGET = 30;
 const OTHER_ISSUES = 10;
@@ -434,6 +468,48 @@ const nameItem = (project: Project): Raw => ({
   id: project.id,
 });
 
+// Filler groups: the items createGroup and the search worker write, checked against store-written ones
+
+/** A top-level group as createGroup makes it from the same fields, id and time. */
+const fillerGroup = (fields: ReturnType<typeof groupFields>, id: number, at: string): Group => ({
+  ...fields,
+  id,
+  full_path: fields.path,
+  full_name: fields.name,
+  ancestor_ids: [],
+  created_at: at,
+  updated_at: at,
+});
+
+/** The group's item, its route, its creator's owner membership and its search postings. */
+const groupItems = (group: Group, creatorId: number): Raw[] => [
+  groupItem(group),
+  groupRouteItem(group),
+  groupOwnerItem(group, creatorId, group.created_at),
+  ...searchPostingItems(groupSearchIndex, group.id, groupSearchColumns(group)),
+];
+
+/** Throws unless the filler's group items equal what createGroup (and the search worker) stored for the same groups. */
+async function checkGroupLayout(stored: Group[], creatorId: number): Promise<string[]> {
+  const checked: string[] = [];
+  for (const group of stored) {
+    const fields = groupFields(group.path, group.visibility);
+    const mine = groupItems(fillerGroup(fields, group.id, group.created_at), creatorId);
+    for (const item of mine) {
+      const theirs = await getRaw({ pk: String(item.pk), sk: String(item.sk) });
+      if (canonical(item) !== canonical(theirs)) {
+        const names = new Set([...Object.keys(item), ...Object.keys(theirs ?? {})]);
+        const differing = [...names].filter((name) => canonical(item[name]) !== canonical(theirs?.[name]));
+        throw new Error(
+          `B5 filler group item ${String(item.sk)} differs from what createGroup stores (attributes: ${differing.join(', ')}); update b5-child.ts to the store's layout`,
+        );
+      }
+    }
+    checked.push(`${mine.length} items of a group (${group.visibility})`);
+  }
+  return checked;
+}
+
 // Filler notes: the item createNoteBy writes, checked against store-written ones ---------------------
 
 /** A note in its parent's partition, in the parent's notes list (l1) by created and updated time only. */
@@ -530,6 +606,7 @@ async function checkLayout(stored: Project[]): Promise<string[]> {
 // The run ---------------------------------------------------------------------------------------------
 
 const bench = await startBenchRuntime();
+phaseDone('runtime start');
 try {
   const rootResponse = await fetch(`${bench.runtime.apiUrl}/user`, {
     headers: { 'PRIVATE-TOKEN': bench.runtime.rootToken },
@@ -905,20 +982,140 @@ try {
     seedSeconds: round((performance.now() - smallStart) / 1000, 1),
     measurements: {},
   };
+  phaseDone('small size seeded');
   small.measurements = await measureAll();
+  phaseDone('small size measured');
 
-  // Size 2: more groups through createGroup, then filler projects by BatchWriteItem. The groups
-  // are created by another user, so no caller's own memberships differ between the sizes (a
+  // Size 2: more groups, then filler projects, beside the growth of notes, labels and the rest.
+  // The groups are another user's, so no caller's own memberships differ between the sizes (a
   // group's creator becomes its owner): what grows is the rest of the table.
   const largeStart = performance.now();
-  const deadline = processStart + options.seedDeadlineSec * 1000;
-  let next = 0;
-  const groupWorker = async () => {
-    for (let i = next++; i < GROUPS_ADDED && performance.now() < deadline; i = next++) {
-      others.push(await seedGroup(`grp-${pad(OTHER_GROUPS_SMALL + i, 5)}`, visibilityOf(i), seeder.id));
+  const deadline = largeStart + options.seedDeadlineSec * 1000;
+  // Ids in blocks of 1000 while growing (one ADD per thousand fillers instead of per ten).
+  process.env.ID_BLOCK_SIZE = '1000';
+  // The list counters the fillers' items join, moved once at the end with the change the store's
+  // transactions make per item (listCountChange).
+  const counters = new Map<string, { list: ListName; delta: number }>();
+  const bump = (list: ListName) =>
+    counters.set(list.partition, { list, delta: (counters.get(list.partition)?.delta ?? 0) + 1 });
+  // The first groups through createGroup (and the search worker's step), each visibility once; the
+  // rest by BatchWriteItem laid out as those were (checked first), beside the steps that follow:
+  // it only adds rows, and the projects' filler waits for it.
+  const groupName = (i: number) => `grp-${pad(OTHER_GROUPS_SMALL + i, 5)}`;
+  const storeGroups: Group[] = [];
+  for (let i = 0; i < VISIBILITY_CYCLE.length; i++)
+    storeGroups.push(await seedGroup(groupName(i), visibilityOf(i), seeder.id));
+  others.push(...storeGroups);
+  const groupLayoutChecked = await checkGroupLayout(storeGroups, seeder.id);
+  const groupsStart = performance.now();
+  let groupsFilled = storeGroups.length;
+  const groupsBase = Date.now();
+  const groupFillerWorker = async () => {
+    while (groupsFilled < GROUPS_ADDED && performance.now() < deadline) {
+      const items: Raw[] = [];
+      for (let k = 0; k < GROUPS_PER_BATCH && groupsFilled < GROUPS_ADDED; k++) {
+        const i = groupsFilled++;
+        const group = fillerGroup(
+          groupFields(groupName(i), visibilityOf(i)),
+          await nextId('namespace'),
+          new Date(groupsBase + i).toISOString(),
+        );
+        others.push(group);
+        items.push(...groupItems(group, seeder.id));
+      }
+      for (const item of items) for (const list of listsOfItem(item)) bump(list);
+      if (items.length) await batchWriteItems(items);
     }
   };
-  await Promise.all(Array.from({ length: 4 }, groupWorker));
+  const groupsGrown = Promise.all(Array.from({ length: FILLER_CONCURRENCY }, groupFillerWorker)).then(() =>
+    round((performance.now() - groupsStart) / 1000, 1),
+  );
+  // Another hook of the same project with a log deep enough for its pages 1, 5 and 10: one
+  // attempt after another, beside the steps that follow.
+  const eventsPerPage = Math.min(options.perPage, MAX_EVENTS_PER_PAGE);
+  const deepLogs = Math.max(...options.pages) * eventsPerPage + eventsPerPage / 2;
+  const deepLogsSeeded = (async () => {
+    const since = performance.now();
+    const hook = await seedHook(hooksProject, `${HOOK_URL}/deep`);
+    await seedHookLogs(hook, deepLogs, { first: 1000 });
+    return { hook, seconds: (performance.now() - since) / 1000 };
+  })();
+  // The projects: once the groups are in (they go round-robin over them), beside the steps that
+  // follow, until the table holds `large` rows (DescribeTable, read at most every 5 s) or the
+  // deadline. The target from the rows now is an upper bound (the other steps add rows too), so
+  // the growing group takes every third project to the end, as at the small size.
+  const projectsGrown = (async () => {
+    await groupsGrown;
+    // Rows per filler project on average (its postings depend on the digits of its name).
+    const sample = Array.from({ length: 1000 }, (_, k) => `f${pad(k * 37)}`);
+    const fillerRows =
+      3 + sample.reduce((sum, name) => sum + postingItems(0, [name, name, '']).length, 0) / sample.length;
+    const fillerTarget = Math.max(0, Math.ceil((options.large - (await tableRows())) / fillerRows));
+    const growingTarget = Math.round((projectsMade + fillerTarget) / GROWING_EVERY) - growingSmall;
+    const namespaces = new Map<number, ReturnType<typeof groupNamespace>>();
+    const namespaceOf = (group: Group) => {
+      let namespace = namespaces.get(group.id);
+      if (!namespace) {
+        namespace = groupNamespace(group);
+        namespaces.set(group.id, namespace);
+      }
+      return namespace;
+    };
+    let filled = 0;
+    let fillerItems = 0;
+    let growingFilled = 0;
+    const base = Date.now();
+    const fillerStart = performance.now();
+    let rowsSeen = 0;
+    let rowsReadAt = Number.NEGATIVE_INFINITY;
+    let rowsReading: Promise<void> | undefined;
+    const rowsNow = async () => {
+      if (performance.now() - rowsReadAt > 5000) {
+        rowsReading ??= tableRows().then((rows) => {
+          rowsSeen = rows;
+          rowsReadAt = performance.now();
+          rowsReading = undefined;
+        });
+        await rowsReading;
+      }
+      return rowsSeen;
+    };
+    const fillerWorker = async () => {
+      while (filled < fillerTarget && performance.now() < deadline && (await rowsNow()) < options.large) {
+        const items: Raw[] = [];
+        for (let k = 0; k < PROJECTS_PER_BATCH && filled < fillerTarget; k++) {
+          const index = filled++;
+          const group = groupFor(index, others, growingFilled < growingTarget);
+          if (group === growing) growingFilled++;
+          const path = `f${pad(index)}`;
+          const at = new Date(base + index).toISOString();
+          const project: Project = {
+            ...newProjectFrom(
+              { name: path, path, visibility: capped(projectVisibility(index), group) },
+              namespaceOf(group),
+              root.id,
+              newRunnersToken(),
+            ),
+            id: await nextId('project'),
+            created_at: at,
+            updated_at: at,
+            last_activity_at: at,
+          };
+          const postings = postingItems(project.id, searchColumns(project));
+          items.push(projectItem(project), routeItem(project), nameItem(project), ...postings);
+          for (const posting of postings) bump(lists.searchPostings(String(posting.search_key)));
+          bump(lists.projectsWithVisibility(project.visibility));
+          bump(lists.namespaceProjects(group.id, project.visibility));
+        }
+        fillerItems += items.length;
+        if (items.length) await batchWriteItems(items);
+      }
+    };
+    await Promise.all(Array.from({ length: FILLER_CONCURRENCY }, fillerWorker));
+    return { filled, fillerItems, fillerSeconds: (performance.now() - fillerStart) / 1000, growingFilled };
+  })();
+  // Awaited below; a failure meanwhile must not end the process as an unhandled rejection.
+  for (const running of [groupsGrown, deepLogsSeeded, projectsGrown]) running.catch(() => undefined);
 
   // Labels, milestones, awards and discussions grow around the listed ones (see the header):
   // small tasks, EXTRAS_CONCURRENCY at a time, the deep issue's (the longest) first; before the
@@ -986,117 +1183,77 @@ try {
     `an issue with ${deepDiscussions} discussions (every ${DEEP_THREAD_EVERY}th a thread with a reply)`,
   ];
   const extrasLargeSeconds = (performance.now() - extrasLargeStart) / 1000;
+  phaseDone('labels, milestones, awards, discussions grown');
   // The notes on the project's other issues grow to OTHER_NOTES_LARGE: an issue whose own pages
   // are measured, through createNoteBy, and the rest by BatchWriteItem, round-robin over the
   // other issues, newer than the listed issue's notes; each issue's counters moved once after.
   const deepNotes = Math.max(...options.pages) * options.perPage + options.perPage / 2;
   const deep = await seedIssue(notesProject, 'an issue with many notes', root.id);
   await seedIssueNotes(deep, deepNotes, { authorIds: [notesMember.id, root.id], first: 2000 });
+  phaseDone('deep issue notes (createNoteBy)');
   const notesFillerTarget = Math.max(0, OTHER_NOTES_LARGE - OTHER_NOTES_SMALL - deepNotes);
   const notesFillerStart = performance.now();
   const notesBase = Date.now();
   const perIssue = new Map<number, number>();
   let notesFilled = 0;
-  process.env.ID_BLOCK_SIZE = '1000';
+  // Ids and times rise with the index, as one createNoteBy after another would give them; the
+  // batches go newest first, so the stream's note-touches moves each issue's updated time once
+  // (to its newest note) and the older notes' touches are refused by its condition, as they would
+  // be refused had they come late: the same end state without ten thousand issue rewrites.
+  const noteItems: Raw[] = [];
+  for (let index = 0; index < notesFillerTarget; index++) {
+    const issue = otherIssues[index % OTHER_ISSUES] as StoredIssue;
+    const at = new Date(notesBase + index).toISOString();
+    const note: Note = {
+      ...newNote(issueAsParent(issue), {
+        body: noteBody(10_000 + index),
+        author_id: index % 2 ? root.id : notesMember.id,
+      }),
+      id: await nextId('note'),
+      created_at: at,
+      updated_at: at,
+    };
+    noteItems.push(noteItem(keys.issue(P, issue.iid).pk, note));
+    perIssue.set(issue.iid, (perIssue.get(issue.iid) ?? 0) + 1);
+  }
+  let notesLeft = noteItems.length;
   const noteFillerWorker = async () => {
-    while (notesFilled < notesFillerTarget) {
-      const items: Raw[] = [];
-      for (let k = 0; k < NOTES_PER_BATCH && notesFilled < notesFillerTarget; k++) {
-        const index = notesFilled++;
-        const issue = otherIssues[index % OTHER_ISSUES] as StoredIssue;
-        const at = new Date(notesBase + index).toISOString();
-        const note: Note = {
-          ...newNote(issueAsParent(issue), {
-            body: noteBody(10_000 + index),
-            author_id: index % 2 ? root.id : notesMember.id,
-          }),
-          id: await nextId('note'),
-          created_at: at,
-          updated_at: at,
-        };
-        items.push(noteItem(keys.issue(P, issue.iid).pk, note));
-        perIssue.set(issue.iid, (perIssue.get(issue.iid) ?? 0) + 1);
-      }
-      if (items.length) await batchWriteItems(items);
+    while (notesLeft > 0) {
+      const items = noteItems.slice(Math.max(0, notesLeft - NOTES_PER_BATCH), notesLeft);
+      notesLeft -= items.length;
+      notesFilled += items.length;
+      await batchWriteItems(items);
     }
   };
   await Promise.all(Array.from({ length: FILLER_CONCURRENCY }, noteFillerWorker));
-  delete process.env.ID_BLOCK_SIZE;
   await commit(
     otherIssues
       .filter((issue) => perIssue.has(issue.iid))
       .map((issue) => countedOnIssue(issue, perIssue.get(issue.iid) ?? 0)),
   );
   const notesFillerSeconds = (performance.now() - notesFillerStart) / 1000;
-  // Another hook of the same project with a log deep enough for its pages 1, 5 and 10.
-  const deepLogsStart = performance.now();
-  const eventsPerPage = Math.min(options.perPage, MAX_EVENTS_PER_PAGE);
-  const deepLogs = Math.max(...options.pages) * eventsPerPage + eventsPerPage / 2;
-  const deepHook = await seedHook(hooksProject, `${HOOK_URL}/deep`);
-  await seedHookLogs(deepHook, deepLogs, { first: 1000 });
-  hookLogSeconds += (performance.now() - deepLogsStart) / 1000;
-  // Rows per filler project on average (its postings depend on the digits of its name).
-  const sample = Array.from({ length: 1000 }, (_, k) => `f${pad(k * 37)}`);
-  const fillerRows =
-    3 + sample.reduce((sum, name) => sum + postingItems(0, [name, name, '']).length, 0) / sample.length;
-  const fillerTarget = Math.max(0, Math.ceil((options.large - (await tableRows())) / fillerRows));
-  const growingTarget = Math.round((projectsMade + fillerTarget) / GROWING_EVERY) - growingSmall;
-  const counters = new Map<string, { list: ListRef; delta: number }>();
-  const bump = (list: ListRef) =>
-    counters.set(list.partition, { list, delta: (counters.get(list.partition)?.delta ?? 0) + 1 });
-  const namespaces = new Map<number, ReturnType<typeof groupNamespace>>();
-  const namespaceOf = (group: Group) => {
-    let namespace = namespaces.get(group.id);
-    if (!namespace) {
-      namespace = groupNamespace(group);
-      namespaces.set(group.id, namespace);
-    }
-    return namespace;
-  };
-  let filled = 0;
-  let growingFilled = 0;
-  const base = Date.now();
-  process.env.ID_BLOCK_SIZE = '1000';
-  const fillerStart = performance.now();
-  const fillerWorker = async () => {
-    while (filled < fillerTarget && performance.now() < deadline) {
-      const items: Raw[] = [];
-      for (let k = 0; k < PROJECTS_PER_BATCH && filled < fillerTarget; k++) {
-        const index = filled++;
-        const group = groupFor(index, others, growingFilled < growingTarget);
-        if (group === growing) growingFilled++;
-        const path = `f${pad(index)}`;
-        const at = new Date(base + index).toISOString();
-        const project: Project = {
-          ...newProjectFrom(
-            { name: path, path, visibility: capped(projectVisibility(index), group) },
-            namespaceOf(group),
-            root.id,
-            newRunnersToken(),
-          ),
-          id: await nextId('project'),
-          created_at: at,
-          updated_at: at,
-          last_activity_at: at,
-        };
-        const postings = postingItems(project.id, searchColumns(project));
-        items.push(projectItem(project), routeItem(project), nameItem(project), ...postings);
-        for (const posting of postings) bump(lists.searchPostings(String(posting.search_key)));
-        bump(lists.projectsWithVisibility(project.visibility));
-        bump(lists.namespaceProjects(group.id, project.visibility));
-      }
-      if (items.length) await batchWriteItems(items);
-    }
-  };
-  await Promise.all(Array.from({ length: FILLER_CONCURRENCY }, fillerWorker));
-  const fillerSeconds = (performance.now() - fillerStart) / 1000;
+  phaseDone('notes filler (BatchWriteItem)');
+  const groupsSeconds = await groupsGrown;
+  const { hook: deepHook, seconds: deepLogsSeconds } = await deepLogsSeeded;
+  hookLogSeconds += deepLogsSeconds;
+  const { filled, fillerItems, fillerSeconds, growingFilled } = await projectsGrown;
   delete process.env.ID_BLOCK_SIZE;
-  // The list counters createProject would have moved, with the same change it puts in its transaction.
+  phaseDone(
+    `waiting for what ran beside: groups ${groupsSeconds} s, deep hook log ${round(deepLogsSeconds, 1)} s, projects ${round(fillerSeconds, 1)} s`,
+  );
+  // The list counters createGroup, createProject and the search worker would have moved, with the
+  // same change they put in their writes.
   const counterChanges = [...counters.values()].map(({ list, delta }) => listCountChange(list, delta));
-  for (let start = 0; start < counterChanges.length; start += 90) {
-    await commit(counterChanges.slice(start, start + 90));
-  }
+  const chunks: (typeof counterChanges)[] = [];
+  for (let start = 0; start < counterChanges.length; start += 90)
+    chunks.push(counterChanges.slice(start, start + 90));
+  // Each list's change is in one chunk only: the chunks commit side by side.
+  const commitChunks = async () => {
+    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) await commit(chunk);
+  };
+  await Promise.all(Array.from({ length: 4 }, commitChunks));
   projectsMade += filled;
+  phaseDone('list counters of the fillers');
 
   const large: SizeResult = {
     rows: await tableRows(),
@@ -1137,6 +1294,7 @@ try {
     `GET …/issues/${firstOther.iid}/notes → ${otherList.status}, X-Total ${otherList.headers.get('x-total')} for ${(perIssue.get(firstOther.iid) ?? 0) + OTHER_NOTES_SMALL / OTHER_ISSUES + THREADS_PER_OTHER_ISSUE * (1 + THREAD_REPLIES)} notes seeded; its newest (a BatchWrite note) by id as the notes' user → ${fillerRead.status}`,
   );
   large.measurements = await measureAll();
+  phaseDone('large size measured');
   const targetTotals = (['small', 'large'] as const).map(
     (size) => (size === 'small' ? small : large).measurements['notes-admin']?.total,
   );
@@ -1215,6 +1373,7 @@ try {
     }
   }
 
+  phaseDone('pages measured');
   const result: B5ChildResult = {
     options,
     scenarios,
@@ -1248,13 +1407,20 @@ try {
     },
     small,
     large,
-    reachedLarge: filled >= fillerTarget,
+    reachedLarge: large.rows >= options.large,
     fillerProjects: filled,
-    fillerRowsPerSecond: round((filled * 3) / fillerSeconds, 0),
+    fillerRowsPerSecond: round(fillerItems / fillerSeconds, 0),
+    groupFiller: {
+      byStore: storeGroups.length,
+      byBatchWrite: groupsFilled - storeGroups.length,
+      seconds: groupsSeconds,
+      layoutChecked: groupLayoutChecked,
+    },
     layoutChecked,
     sanity,
     pages,
     streamWaits,
+    phases,
     commandCounts: bench.commandCounts(),
     seconds: round((performance.now() - processStart) / 1000, 1),
   };

@@ -1,6 +1,6 @@
 /**
  * python-gitlab (Debian package python3-gitlab), unchanged, against the local runtime: imports,
- * forks, the fork relation, housekeeping, pull mirroring and project deletion, with a real git
+ * forks, the fork relation, housekeeping, pull mirroring, project deletion and repository reads, with a real git
  * repository served by `git http-backend` on 127.0.0.1 as the remote. One script, one part per
  * test. CI installs the package; on a machine without it these tests are reported as skipped,
  * never as passed.
@@ -78,6 +78,14 @@ describe('python-gitlab repositories and project jobs', () => {
     'project.delete(): 202, then 404, and the path free at once',
     async () => {
       expect(await runPart('delete')).toEqual(PASSED);
+    },
+    120_000,
+  );
+
+  it.skipIf(!pythonGitlabAvailable)(
+    'branches.list/get, tags.list, repository_tree, files.get().decode() and files.raw, commits.list/get with stats, diff',
+    async () => {
+      expect(await runPart('reads')).toEqual(PASSED);
     },
     120_000,
   );

@@ -14,7 +14,7 @@ import { keys } from '#store/table/keys.ts';
 import { listCounter } from '#store/table/list-counters.ts';
 import { lists } from '#store/table/list-keys.ts';
 import { handler } from '../../functions/workers/counter-rollups.ts';
-import { lambdaContext } from '../support/events.ts';
+import { lambdaContext, streamImage, streamRecord } from '../support/events.ts';
 import { ddb, resetMocks, sentCommands, TABLE } from './fixtures.ts';
 import {
   batchGet,
@@ -29,7 +29,6 @@ import {
   TOMBSTONE_EXPIRES,
 } from './resource-fixtures.ts';
 
-const ARN = 'arn:aws:dynamodb:us-east-1:123456789012:table/gitlab/stream/2026-01-01T00:00:00.000';
 const LAST_POSITION = '9'.repeat(40);
 
 /** A stream record's sequence number (21 digits, as DynamoDB's are at least). */
@@ -44,24 +43,12 @@ function shardRecord(
   newImage: Record<string, { N: string } | { BOOL: boolean }> = { star_count: { N: '1' } },
   eventName: 'INSERT' | 'MODIFY' = 'MODIFY',
 ): DynamoDBRecord {
-  const keys = { pk: { S: key.pk }, sk: { S: key.sk } };
-  return {
-    eventID: `event-${sequence}`,
-    eventName,
-    eventVersion: '1.1',
-    eventSource: 'aws:dynamodb',
-    awsRegion: 'us-east-1',
-    dynamodb: {
-      ApproximateCreationDateTime: 1_795_341_598,
-      Keys: keys,
-      NewImage: { ...keys, ...newImage },
-      ...(eventName === 'MODIFY' ? { OldImage: keys } : {}),
-      SequenceNumber: sequenceOf(sequence),
-      SizeBytes: 60,
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-    eventSourceARN: ARN,
-  };
+  const keys = streamImage({ pk: key.pk, sk: key.sk });
+  return streamRecord(sequenceOf(sequence), eventName, {
+    keys,
+    newImage: { ...keys, ...newImage },
+    ...(eventName === 'MODIFY' ? { oldImage: keys } : {}),
+  });
 }
 
 const run = (records: DynamoDBRecord[]) =>

@@ -3,7 +3,8 @@
  * consumer queues one issuable-rewrite message per label renamed or removed and per milestone
  * removed (and nothing else); the issuable-rewrite worker rewrites a page of a project's issues,
  * each by one conditional update of `labels` alone (re-read and decided again when an edit won
- * the race), and queues the next page with the Query's cursor.
+ * the race), and queues the next page with the Query's cursor; a group's label also walks the
+ * groups of its tree and relabels their epics likewise.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
@@ -13,14 +14,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '#store/table/keys.ts';
 import { handler as rewriteWorker } from '../../functions/workers/issuable-rewrite.ts';
 import { handler as referenceChanges } from '../../functions/workers/reference-changes.ts';
-import { lambdaContext, sqsRecord } from '../support/events.ts';
+import { lambdaContext, sqsRecord, streamImage, streamRecord } from '../support/events.ts';
 import { ddb, pad, resetMocks, SEP, sentCommands, sqs, TABLE } from './fixtures.ts';
 import { givenWorld, store } from './resource-fixtures.ts';
 
 const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/gitlab-issuable-rewrite';
 process.env.QUEUE_URL_ISSUABLE_REWRITE = QUEUE_URL;
 
-const ARN = 'arn:aws:dynamodb:us-east-1:123456789012:table/gitlab/stream/2026-01-01T00:00:00.000';
 const UPDATED = '2026-11-20T08:00:00.000Z';
 
 const labelImage = (title: string) => ({
@@ -37,19 +37,7 @@ const labelImage = (title: string) => ({
   updated_at: UPDATED,
 });
 
-/** An item image as DynamoDB's stream sends it (strings, numbers and nulls are all these have). */
-const streamImage = (item: Record<string, unknown>) =>
-  Object.fromEntries(
-    Object.entries(item).map(([name, value]) => [
-      name,
-      value === null
-        ? { NULL: true }
-        : typeof value === 'number'
-          ? { N: String(value) }
-          : { S: String(value) },
-    ]),
-  );
-
+/** A stream record of an item changing from `before` to `after` (either absent: none). */
 function record(
   sequence: number,
   eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
@@ -57,23 +45,11 @@ function record(
   after: Record<string, unknown> | undefined,
 ): DynamoDBRecord {
   const image = (after ?? before) as Record<string, unknown>;
-  return {
-    eventID: `event-${sequence}`,
-    eventName,
-    eventVersion: '1.1',
-    eventSource: 'aws:dynamodb',
-    awsRegion: 'us-east-1',
-    dynamodb: {
-      ApproximateCreationDateTime: 1_795_341_598,
-      Keys: { pk: { S: String(image.pk) }, sk: { S: String(image.sk) } },
-      ...(after ? { NewImage: streamImage(after) } : {}),
-      ...(before ? { OldImage: streamImage(before) } : {}),
-      SequenceNumber: String(sequence).padStart(21, '0'),
-      SizeBytes: 100,
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-    eventSourceARN: ARN,
-  };
+  return streamRecord(sequence, eventName, {
+    keys: streamImage({ pk: image.pk, sk: image.sk }),
+    ...(after ? { newImage: streamImage(after) } : {}),
+    ...(before ? { oldImage: streamImage(before) } : {}),
+  });
 }
 
 const consume = (records: DynamoDBRecord[]) =>
@@ -229,10 +205,11 @@ describe('issuable-rewrite worker', () => {
     expect(sentMessages()).toEqual([]);
   });
 
-  it("a group's label: a page of its tree's projects, one message each, then the next visibility's", async () => {
+  it("a group's label: its tree's groups for their epics, and a page of its tree's projects, one message each, then the next visibility's", async () => {
     const change = { ...renamed, owner: { kind: 'group', id: 3 } };
     expect(await run({ change })).toEqual({ batchItemFailures: [] });
     expect(sentMessages()).toEqual([
+      { QueueUrl: QUEUE_URL, body: { change, at: { step: 'groups' } } },
       {
         QueueUrl: QUEUE_URL,
         body: { change, at: { step: 'issuables', projectId: 42, collection: 'issues' } },
@@ -240,6 +217,48 @@ describe('issuable-rewrite worker', () => {
       { QueueUrl: QUEUE_URL, body: { change, at: { step: 'projects', visibility: 1 } } },
     ]);
     expect(sentCommands().filter((command) => 'UpdateCommand' in command)).toEqual([]);
+  });
+
+  it("a group's label, its groups' step: a message for each group of its tree", async () => {
+    const change = { ...renamed, owner: { kind: 'group', id: 3 } };
+    expect(await run({ change, at: { step: 'groups' } })).toEqual({ batchItemFailures: [] });
+    expect(sentMessages().sort(byJson)).toEqual(
+      [
+        { QueueUrl: QUEUE_URL, body: { change, at: { step: 'epics', groupId: 3 } } },
+        { QueueUrl: QUEUE_URL, body: { change, at: { step: 'epics', groupId: 5 } } },
+      ].sort(byJson),
+    );
+  });
+
+  it("a group's label, a group's epics: those that carry the old title are relabelled, then the next page", async () => {
+    // Group 3's label 5 is `defect` now; backend (5) is its subgroup.
+    store({ ...labelImage('defect'), ...keys.label('GROUP#3', 5), owner_kind: 'group', owner_id: 3 });
+    const epicItem = (id: number, labels: string[]) => ({
+      ...keys.epic(id),
+      kind: 'epic',
+      id,
+      labels,
+      updated_at: UPDATED,
+    });
+    ddb.on(QueryCommand, { IndexName: 'l1-id' }).resolves({
+      Items: [epicItem(71, ['bug']), epicItem(72, ['ui'])],
+      LastEvaluatedKey: { pk: 'EPIC#72', sk: 'EPIC', l1: 'EPICS#GROUP#5', sid: pad(72) },
+    });
+    const change = { ...renamed, owner: { kind: 'group', id: 3 } };
+    const at = { step: 'epics', groupId: 5 };
+    expect(await run({ change, at })).toEqual({ batchItemFailures: [] });
+    expect(sentCommands().filter((command) => 'UpdateCommand' in command)).toEqual([
+      { UpdateCommand: { ...relabel(1, ['bug'], ['defect']).UpdateCommand, Key: keys.epic(71) } },
+    ]);
+    expect(sentMessages()).toEqual([
+      {
+        QueueUrl: QUEUE_URL,
+        body: {
+          change,
+          at: { ...at, after: { pk: 'EPIC#72', sk: 'EPIC', l1: 'EPICS#GROUP#5', sid: pad(72) } },
+        },
+      },
+    ]);
   });
 
   it("a removed milestone: the page's issues that carry it lose it, then the merge requests' turn", async () => {

@@ -10,44 +10,31 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '#store/table/keys.ts';
 import { handler } from '../../functions/workers/note-touches.ts';
-import { lambdaContext } from '../support/events.ts';
+import { lambdaContext, streamImage, streamRecord } from '../support/events.ts';
 import { ddb, pad, resetMocks, SEP, sentCommands, TABLE } from './fixtures.ts';
 
-const ARN = 'arn:aws:dynamodb:us-east-1:123456789012:table/gitlab/stream/2026-01-01T00:00:00.000';
 const CREATED_AT = '2026-11-22T09:59:58.000Z';
 
-/** A stream record of a note item (its images as DynamoDB sends them). */
+/** A stream record of a note item (the same image before and after, where the event has each). */
 function noteRecord(
   sequence: number,
   eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
   note: { pk: string; sk: string; noteableId: number },
 ): DynamoDBRecord {
-  const keys = { pk: { S: note.pk }, sk: { S: note.sk } };
-  const image = {
-    ...keys,
-    id: { N: '71' },
-    noteable_id: { N: String(note.noteableId) },
-    created_at: { S: CREATED_AT },
-    updated_at: { S: CREATED_AT },
-    kind: { S: 'note' },
-  };
-  return {
-    eventID: `event-${sequence}`,
-    eventName,
-    eventVersion: '1.1',
-    eventSource: 'aws:dynamodb',
-    awsRegion: 'us-east-1',
-    dynamodb: {
-      ApproximateCreationDateTime: 1_795_341_598,
-      Keys: keys,
-      ...(eventName === 'REMOVE' ? {} : { NewImage: image }),
-      ...(eventName === 'INSERT' ? {} : { OldImage: image }),
-      SequenceNumber: String(sequence).padStart(21, '0'),
-      SizeBytes: 100,
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-    eventSourceARN: ARN,
-  };
+  const image = streamImage({
+    pk: note.pk,
+    sk: note.sk,
+    id: 71,
+    noteable_id: note.noteableId,
+    created_at: CREATED_AT,
+    updated_at: CREATED_AT,
+    kind: 'note',
+  });
+  return streamRecord(sequence, eventName, {
+    keys: streamImage({ pk: note.pk, sk: note.sk }),
+    ...(eventName === 'REMOVE' ? {} : { newImage: image }),
+    ...(eventName === 'INSERT' ? {} : { oldImage: image }),
+  });
 }
 
 const run = (records: DynamoDBRecord[]) =>

@@ -434,6 +434,22 @@ const anonymousAnswers: Record<string, { status: number; body: Json }> = {
   'GET /api/v4/groups/{id}/epics': notFound('Group'),
   'GET /api/v4/groups/{id}/epics/{epic_iid}': notFound('Group'),
   'GET /uploads/-/system/{model}/avatar/{id}/{filename}': { status: 404, body: { message: '404 Not found' } },
+  'GET /api/v4/projects/{id}/repository/branches': notFound('Project'),
+  'GET /api/v4/projects/{id}/repository/branches/{branch}': notFound('Project'),
+  'GET /api/v4/projects/{id}/repository/tags': notFound('Project'),
+  'GET /api/v4/projects/{id}/repository/tags/{tag_name}': notFound('Project'),
+  'GET /api/v4/projects/{id}/repository/tree': notFound('Project'),
+  // `ref` is required: Grape refuses the parameters before the project is looked for.
+  'GET /api/v4/projects/{id}/repository/files/{file_path}': {
+    status: 400,
+    body: { error: 'ref is missing' },
+  },
+  'GET /api/v4/projects/{id}/repository/files/{file_path}/raw': notFound('Project'),
+  'GET /api/v4/projects/{id}/repository/blobs/{sha}': notFound('Project'),
+  'GET /api/v4/projects/{id}/repository/blobs/{sha}/raw': notFound('Project'),
+  'GET /api/v4/projects/{id}/repository/commits': notFound('Project'),
+  'GET /api/v4/projects/{id}/repository/commits/{sha}': notFound('Project'),
+  'GET /api/v4/projects/{id}/repository/commits/{sha}/diff': notFound('Project'),
 };
 
 /** Routes that never read a token: every caller gets the same answer. */

@@ -2,8 +2,8 @@
  * Issues and merge requests follow their labels and milestones over HTTP, through the table's
  * stream and the issuable-rewrite queue: a renamed label shows its new title on every issue and
  * merge request that had it (and the list filters find it by it), a removed label leaves them, a
- * group label's change reaches its subgroups' projects but not a project whose own label bears the
- * old title, a removed milestone leaves `milestone: null`; no webhook is sent and `updated_at` stays;
+ * group label's change reaches its subgroups' projects and the epics of its groups, but not a
+ * project whose own label bears the old title, a removed milestone leaves `milestone: null`; no webhook is sent and `updated_at` stays;
  * a project with more issues than a page is rewritten whole.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,12 @@ interface IssueBody {
   updated_at: string;
 }
 interface MergeRequestBody {
+  iid: number;
+  labels: string[];
+  updated_at: string;
+}
+
+interface EpicBody {
   iid: number;
   labels: string[];
   updated_at: string;
@@ -55,6 +61,14 @@ const newMergeRequest = (projectId: number, labels: string[]) =>
     201,
     'merge request',
   );
+const newEpic = (groupId: number, labels: string[]) =>
+  must(
+    api<EpicBody>('POST', `/groups/${groupId}/epics`, { json: { title: 'E', labels: labels.join(',') } }),
+    201,
+    'epic',
+  );
+const epic = (groupId: number, iid: number) =>
+  must(api<EpicBody>('GET', `/groups/${groupId}/epics/${iid}`), 200, 'epic read');
 const issue = (projectId: number, iid: number) =>
   must(api<IssueBody>('GET', `/projects/${projectId}/issues/${iid}`), 200, 'issue read');
 const mergeRequest = (projectId: number, iid: number) =>
@@ -151,7 +165,7 @@ describe('a project label renamed or removed', () => {
 });
 
 describe('a group label renamed', () => {
-  it('reaches the projects of the group and its subgroups, not a project whose own label bears the old title', async () => {
+  it('reaches the projects and epics of the group and its subgroups, not a project whose own label bears the old title', async () => {
     const group = await newGroup();
     const subgroup = await newGroup({ parent_id: group.id });
     const inGroup = await newProject({ namespace_id: group.id });
@@ -164,6 +178,8 @@ describe('a group label renamed', () => {
     const groupMr = await newMergeRequest(inGroup.id, ['g-bug', 'ui']);
     const subgroupIssue = await newIssue(inSubgroup.id, { labels: 'ui,g-bug' });
     const ownIssue = await newIssue(withOwn.id, { labels: 'g-bug' });
+    const groupEpic = await newEpic(group.id, ['g-bug', 'ui']);
+    const subgroupEpic = await newEpic(subgroup.id, ['g-bug']);
     await idle();
     const hook = await hookOn(inSubgroup.id);
 
@@ -191,6 +207,15 @@ describe('a group label renamed', () => {
       updated_at: ownIssue.updated_at,
     });
     expect(await issueIids(withOwn.id, 'labels=g-bug')).toEqual([ownIssue.iid]);
+    // The epics of the group and of its subgroup carry the new title too.
+    expect(await epic(group.id, groupEpic.iid)).toMatchObject({
+      labels: ['g-defect', 'ui'],
+      updated_at: groupEpic.updated_at,
+    });
+    expect(await epic(subgroup.id, subgroupEpic.iid)).toMatchObject({
+      labels: ['g-defect'],
+      updated_at: subgroupEpic.updated_at,
+    });
 
     const removed = await api('DELETE', `/groups/${group.id}/labels/${label.id}`);
     expect(removed.status).toBe(204);
@@ -198,6 +223,8 @@ describe('a group label renamed', () => {
     expect((await issue(inSubgroup.id, subgroupIssue.iid)).labels).toEqual(['ui']);
     expect((await mergeRequest(inGroup.id, groupMr.iid)).labels).toEqual(['ui']);
     expect((await issue(withOwn.id, ownIssue.iid)).labels).toEqual(['g-bug']);
+    expect((await epic(group.id, groupEpic.iid)).labels).toEqual(['ui']);
+    expect((await epic(subgroup.id, subgroupEpic.iid)).labels).toEqual([]);
     expect(receiver.at(hook)).toHaveLength(0);
   });
 });

@@ -5,51 +5,16 @@
  */
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, idle, must, type TestUser, unique } from '../support/api.ts';
+import { api, createUser, idle, must, type TestUser } from '../support/api.ts';
 import { itemsLeft, partitionItems } from '../support/db.ts';
+import { addMember, newGroup, newProject, type ProjectBody } from '../support/resources.ts';
 
-interface ProjectBody {
-  id: number;
-}
-interface GroupBody {
-  id: number;
-}
 interface LabelBody {
   id: number;
   name: string;
 }
 
 const LABEL_NOT_FOUND = { message: '404 Label Not Found' };
-
-const newGroup = (owner: TestUser, json: Record<string, unknown> = {}) => {
-  const path = unique('labels');
-  return must(
-    api<GroupBody>('POST', '/groups', {
-      token: owner.token,
-      json: { name: path, path, visibility: 'private', ...json },
-    }),
-    201,
-    'group create',
-  );
-};
-
-const newProject = (owner: TestUser, json: Record<string, unknown> = {}) =>
-  must(
-    api<ProjectBody>('POST', '/projects', { token: owner.token, json: { name: unique('labels'), ...json } }),
-    201,
-    'project create',
-  );
-
-async function addProjectMember(project: ProjectBody, owner: TestUser, user: TestUser, level: number) {
-  await must(
-    api('POST', `/projects/${project.id}/members`, {
-      token: owner.token,
-      json: { user_id: user.id, access_level: level },
-    }),
-    201,
-    'member add',
-  );
-}
 
 /** The Label entity GitLab answers with. */
 const labelView = (
@@ -313,8 +278,8 @@ describe('project labels', () => {
     const guest = await createUser();
     const reporter = await createUser();
     const stranger = await createUser();
-    await addProjectMember(project, owner, guest, 10);
-    await addProjectMember(project, owner, reporter, 20);
+    await addMember(owner, `/projects/${project.id}`, guest, 10);
+    await addMember(owner, `/projects/${project.id}`, reporter, 20);
     const byReporter = await api<LabelBody>('POST', `/projects/${project.id}/labels`, {
       token: reporter.token,
       json: { name: 'from-reporter', color: '#000' },
@@ -438,13 +403,7 @@ describe('group labels', () => {
       [reporter, 20],
       [guest, 10],
     ] as const)
-      await must(
-        api('POST', `/groups/${group.id}/members`, {
-          token: owner.token,
-          json: { user_id: user.id, access_level: level },
-        }),
-        201,
-      );
+      await addMember(owner, `/groups/${group.id}`, user, level);
     expect(
       await api('POST', `/groups/${group.id}/labels`, {
         token: guest.token,

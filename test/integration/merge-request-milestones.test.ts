@@ -5,26 +5,18 @@
  * group milestone (its subgroups' projects included, private ones only for their members), paged.
  */
 
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, idle, must, type TestUser, unique } from '../support/api.ts';
+import {
+  type GroupBody,
+  type MilestoneBody,
+  milestoneView,
+  newGroup,
+  newMilestone,
+  newProject,
+  type ProjectBody,
+} from '../support/resources.ts';
 
-const base = () => inject('baseUrl').replace(/\/+$/, '');
-
-interface ProjectBody {
-  id: number;
-  path_with_namespace: string;
-}
-interface GroupBody {
-  id: number;
-  full_path: string;
-}
-interface MilestoneBody {
-  id: number;
-  iid: number;
-  title: string;
-  created_at: string;
-  updated_at: string;
-}
 interface MergeRequestBody {
   iid: number;
   project_id: number;
@@ -42,31 +34,6 @@ interface IssueBody {
 
 const MILESTONE_NOT_FOUND = { message: '404 Milestone Not Found' };
 
-const newGroup = (owner: TestUser, json: Record<string, unknown> = {}) => {
-  const path = unique('mr-milestones');
-  return must(
-    api<GroupBody>('POST', '/groups', {
-      token: owner.token,
-      json: { name: path, path, visibility: 'private', ...json },
-    }),
-    201,
-    'group create',
-  );
-};
-
-const newProject = (owner: TestUser, json: Record<string, unknown> = {}) =>
-  must(
-    api<ProjectBody>('POST', '/projects', {
-      token: owner.token,
-      json: { name: unique('mr-milestones'), ...json },
-    }),
-    201,
-    'project create',
-  );
-
-const milestoneOf = (owner: TestUser, path: string, json: Record<string, unknown>) =>
-  must(api<MilestoneBody>('POST', `${path}/milestones`, { token: owner.token, json }), 201, 'milestone');
-
 const mergeRequest = (owner: TestUser, projectId: number, json: Record<string, unknown>) =>
   must(
     api<MergeRequestBody>('POST', `/projects/${projectId}/merge_requests`, {
@@ -76,29 +43,6 @@ const mergeRequest = (owner: TestUser, projectId: number, json: Record<string, u
     201,
     'merge request',
   );
-
-const milestoneView = (
-  owner: { kind: 'project'; project: ProjectBody } | { kind: 'group'; group: GroupBody },
-  milestone: MilestoneBody,
-  fields: Record<string, unknown> = {},
-) => ({
-  id: milestone.id,
-  iid: milestone.iid,
-  ...(owner.kind === 'project' ? { project_id: owner.project.id } : { group_id: owner.group.id }),
-  title: milestone.title,
-  description: null,
-  state: 'active',
-  created_at: milestone.created_at,
-  updated_at: milestone.updated_at,
-  due_date: null,
-  start_date: null,
-  expired: false,
-  web_url:
-    owner.kind === 'project'
-      ? `${base()}/${owner.project.path_with_namespace}/-/milestones/${milestone.iid}`
-      : `${base()}/groups/${owner.group.full_path}/-/milestones/${milestone.iid}`,
-  ...fields,
-});
 
 describe('milestones on merge requests', () => {
   let owner: TestUser;
@@ -113,9 +57,9 @@ describe('milestones on merge requests', () => {
     group = await newGroup(owner);
     project = await newProject(owner, { namespace_id: group.id });
     const elsewhere = await newProject(owner);
-    own = await milestoneOf(owner, `/projects/${project.id}`, { title: 'M' });
-    ofGroup = await milestoneOf(owner, `/groups/${group.id}`, { title: 'G' });
-    foreign = await milestoneOf(owner, `/projects/${elsewhere.id}`, { title: 'F' });
+    own = await newMilestone(owner, `/projects/${project.id}`, { title: 'M' });
+    ofGroup = await newMilestone(owner, `/groups/${group.id}`, { title: 'G' });
+    foreign = await newMilestone(owner, `/projects/${elsewhere.id}`, { title: 'F' });
   });
 
   it('attaches a usable milestone by milestone_id, shows it in full, drops another project’s and detaches on 0', async () => {
@@ -185,9 +129,9 @@ describe('milestones on merge requests', () => {
   it('filters the list by milestone title, None, Any, Upcoming and Started', async () => {
     const solo = await newProject(owner);
     const path = `/projects/${solo.id}`;
-    const sprint = await milestoneOf(owner, path, { title: 'Sprint', start_date: '2000-01-01' });
-    const next = await milestoneOf(owner, path, { title: 'Next', due_date: '2999-06-01' });
-    const later = await milestoneOf(owner, path, { title: 'Later', due_date: '2999-12-01' });
+    const sprint = await newMilestone(owner, path, { title: 'Sprint', start_date: '2000-01-01' });
+    const next = await newMilestone(owner, path, { title: 'Next', due_date: '2999-06-01' });
+    const later = await newMilestone(owner, path, { title: 'Later', due_date: '2999-12-01' });
     await mergeRequest(owner, solo.id, { title: 'Open', milestone_id: sprint.id });
     await mergeRequest(owner, solo.id, { title: 'Upcoming one', milestone_id: next.id });
     await mergeRequest(owner, solo.id, { title: 'Far', milestone_id: later.id });
@@ -223,8 +167,8 @@ describe("a milestone's merge requests, and a group milestone's issues and merge
     const owner = await createUser();
     const project = await newProject(owner);
     const other = await newProject(owner);
-    const milestone = await milestoneOf(owner, `/projects/${project.id}`, { title: 'Release' });
-    const elsewhere = await milestoneOf(owner, `/projects/${other.id}`, { title: 'Elsewhere' });
+    const milestone = await newMilestone(owner, `/projects/${project.id}`, { title: 'Release' });
+    const elsewhere = await newMilestone(owner, `/projects/${other.id}`, { title: 'Elsewhere' });
     const first = await mergeRequest(owner, project.id, { title: 'First', milestone_id: milestone.id });
     const second = await mergeRequest(owner, project.id, { title: 'Second', milestone_id: milestone.id });
     await mergeRequest(owner, project.id, { title: 'Bare' });
@@ -262,20 +206,12 @@ describe("a milestone's merge requests, and a group milestone's issues and merge
     const owner = await createUser();
     const outsider = await createUser();
     const group = await newGroup(owner, { visibility: 'public' });
-    const subgroupPath = unique('sub');
-    const subgroup = await must(
-      api<GroupBody>('POST', '/groups', {
-        token: owner.token,
-        json: { name: subgroupPath, path: subgroupPath, parent_id: group.id, visibility: 'public' },
-      }),
-      201,
-      'subgroup create',
-    );
+    const subgroup = await newGroup(owner, { parent_id: group.id, visibility: 'public' });
     const open = await newProject(owner, { namespace_id: group.id, visibility: 'public' });
     const hidden = await newProject(owner, { namespace_id: subgroup.id, visibility: 'private' });
     const deep = await newProject(owner, { namespace_id: subgroup.id, visibility: 'public' });
-    const milestone = await milestoneOf(owner, `/groups/${group.id}`, { title: 'Quarter' });
-    const other = await milestoneOf(owner, `/groups/${group.id}`, { title: 'Other' });
+    const milestone = await newMilestone(owner, `/groups/${group.id}`, { title: 'Quarter' });
+    const other = await newMilestone(owner, `/groups/${group.id}`, { title: 'Other' });
     const issue = (projectId: number, json: Record<string, unknown>) =>
       must(
         api<IssueBody>('POST', `/projects/${projectId}/issues`, { token: owner.token, json }),
@@ -338,7 +274,7 @@ describe("a milestone's merge requests, and a group milestone's issues and merge
     expect(seenMrs.headers.get('x-total')).toBe('2');
 
     // Only the group's own milestones: 404 for a subgroup's or an unknown one.
-    const ofSubgroup = await milestoneOf(owner, `/groups/${subgroup.id}`, { title: 'Sub' });
+    const ofSubgroup = await newMilestone(owner, `/groups/${subgroup.id}`, { title: 'Sub' });
     for (const route of ['issues', 'merge_requests']) {
       expect(
         await api('GET', `/groups/${group.id}/milestones/${ofSubgroup.id}/${route}`, { token: owner.token }),

@@ -4,27 +4,18 @@
  * group milestones seen from a project, and their removal with their project or group.
  */
 
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, createUser, idle, must, type TestUser, unique } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, createUser, idle, must, type TestUser } from '../support/api.ts';
 import { itemsLeft, partitionItems } from '../support/db.ts';
-
-const base = () => inject('baseUrl').replace(/\/+$/, '');
-
-interface ProjectBody {
-  id: number;
-  path_with_namespace: string;
-}
-interface GroupBody {
-  id: number;
-  full_path: string;
-}
-interface MilestoneBody {
-  id: number;
-  iid: number;
-  title: string;
-  created_at: string;
-  updated_at: string;
-}
+import {
+  addMember,
+  type MilestoneBody,
+  milestoneView,
+  newGroup,
+  newMilestone,
+  newProject,
+  type ProjectBody,
+} from '../support/resources.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MILESTONE_NOT_FOUND = { message: '404 Milestone Not Found' };
@@ -33,71 +24,6 @@ const TITLE_TAKEN = (action: string) => ({
 });
 const DATES_OUT_OF_ORDER = (action: string) => ({
   message: `Failed to ${action} milestone {:due_date=>["must be greater than start date"]}`,
-});
-
-const newGroup = (owner: TestUser, json: Record<string, unknown> = {}) => {
-  const path = unique('milestones');
-  return must(
-    api<GroupBody>('POST', '/groups', {
-      token: owner.token,
-      json: { name: path, path, visibility: 'private', ...json },
-    }),
-    201,
-    'group create',
-  );
-};
-
-const newProject = (owner: TestUser, json: Record<string, unknown> = {}) =>
-  must(
-    api<ProjectBody>('POST', '/projects', {
-      token: owner.token,
-      json: { name: unique('milestones'), ...json },
-    }),
-    201,
-    'project create',
-  );
-
-/** GitLab's Milestone entity of a project milestone as answered. */
-const projectMilestoneView = (
-  project: ProjectBody,
-  milestone: MilestoneBody,
-  fields: Partial<{
-    title: string;
-    description: string | null;
-    state: string;
-    due_date: string | null;
-    start_date: string | null;
-    expired: boolean;
-  }> = {},
-) => ({
-  id: milestone.id,
-  iid: milestone.iid,
-  project_id: project.id,
-  title: milestone.title,
-  description: null,
-  state: 'active',
-  created_at: milestone.created_at,
-  updated_at: milestone.updated_at,
-  due_date: null,
-  start_date: null,
-  expired: false,
-  web_url: `${base()}/${project.path_with_namespace}/-/milestones/${milestone.iid}`,
-  ...fields,
-});
-
-const groupMilestoneView = (group: GroupBody, milestone: MilestoneBody) => ({
-  id: milestone.id,
-  iid: milestone.iid,
-  group_id: group.id,
-  title: milestone.title,
-  description: null,
-  state: 'active',
-  created_at: milestone.created_at,
-  updated_at: milestone.updated_at,
-  due_date: null,
-  start_date: null,
-  expired: false,
-  web_url: `${base()}/groups/${group.full_path}/-/milestones/${milestone.iid}`,
 });
 
 describe('project milestones', () => {
@@ -117,7 +43,7 @@ describe('project milestones', () => {
     expect(created.status).toBe(201);
     expect(created.body.created_at).toMatch(ISO);
     expect(created.body.iid).toBe(1);
-    const view = projectMilestoneView(project, created.body, {
+    const view = milestoneView({ kind: 'project', project }, created.body, {
       title: 'v1.0',
       description: 'First',
       start_date: '2000-01-01',
@@ -166,7 +92,7 @@ describe('project milestones', () => {
       json: { title: 'v1.0' },
     });
     expect(reused.status).toBe(201);
-    expect(reused.body).toEqual(projectMilestoneView(project, reused.body, { title: 'v1.0' }));
+    expect(reused.body).toEqual(milestoneView({ kind: 'project', project }, reused.body, { title: 'v1.0' }));
     expect(reused.body.iid).toBe(2);
 
     expect(
@@ -197,8 +123,7 @@ describe('project milestones', () => {
 
   it('filters the list by state, iids, title and search, ordered by due date', async () => {
     const own = await newProject(owner);
-    const make = (json: Record<string, unknown>) =>
-      must(api<MilestoneBody>('POST', `/projects/${own.id}/milestones`, { token: owner.token, json }), 201);
+    const make = (json: Record<string, unknown>) => newMilestone(owner, `/projects/${own.id}`, json);
     const late = await make({ title: 'Late', due_date: '2999-12-01' });
     const none = await make({ title: 'Undated', description: 'Nothing planned' });
     const early = await make({ title: 'Early', due_date: '2999-01-01' });
@@ -242,23 +167,11 @@ describe('project milestones', () => {
 
   it("answers GitLab's refusals: taken titles, dates out of order, nothing to change, unknown milestones", async () => {
     const own = await newProject(owner);
-    const first = await must(
-      api<MilestoneBody>('POST', `/projects/${own.id}/milestones`, {
-        token: owner.token,
-        json: { title: 'Taken' },
-      }),
-      201,
-    );
+    const first = await newMilestone(owner, `/projects/${own.id}`, { title: 'Taken' });
     expect(
       await api('POST', `/projects/${own.id}/milestones`, { token: owner.token, json: { title: 'Taken' } }),
     ).toMatchObject({ status: 400, body: TITLE_TAKEN('create') });
-    const other = await must(
-      api<MilestoneBody>('POST', `/projects/${own.id}/milestones`, {
-        token: owner.token,
-        json: { title: 'Other' },
-      }),
-      201,
-    );
+    const other = await newMilestone(owner, `/projects/${own.id}`, { title: 'Other' });
     expect(
       await api('PUT', `/projects/${own.id}/milestones/${other.id}`, {
         token: owner.token,
@@ -366,13 +279,7 @@ describe('project milestones', () => {
       [reporter, 20],
       [guest, 10],
     ] as const) {
-      await must(
-        api('POST', `/projects/${own.id}/members`, {
-          token: owner.token,
-          json: { user_id: user.id, access_level: level },
-        }),
-        201,
-      );
+      await addMember(owner, `/projects/${own.id}`, user, level);
     }
     const made = await api<MilestoneBody>('POST', `/projects/${own.id}/milestones`, {
       token: reporter.token,
@@ -396,7 +303,7 @@ describe('project milestones', () => {
     ).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     const read = await api('GET', `/projects/${own.id}/milestones`, { token: guest.token });
     expect(read.status).toBe(200);
-    expect(read.body).toEqual([projectMilestoneView(own, made.body)]);
+    expect(read.body).toEqual([milestoneView({ kind: 'project', project: own }, made.body)]);
     expect(await api('GET', `/projects/${own.id}/milestones`, { token: stranger.token })).toMatchObject({
       status: 404,
       body: { message: '404 Project Not Found' },
@@ -421,7 +328,7 @@ describe('group milestones', () => {
       json: { title: 'Q1' },
     });
     expect(created.status).toBe(201);
-    const view = groupMilestoneView(group, created.body);
+    const view = milestoneView({ kind: 'group', group }, created.body);
     expect(created.body).toEqual(view);
     expect(created.body.iid).toBe(1);
     expect(await api('GET', `/groups/${group.id}/milestones`, { token: owner.token })).toMatchObject({
@@ -433,20 +340,14 @@ describe('group milestones', () => {
     ).toMatchObject({ status: 200, body: view });
 
     const project = await newProject(owner, { namespace_id: group.id });
-    const own = await must(
-      api<MilestoneBody>('POST', `/projects/${project.id}/milestones`, {
-        token: owner.token,
-        json: { title: 'P1' },
-      }),
-      201,
-    );
+    const own = await newMilestone(owner, `/projects/${project.id}`, { title: 'P1' });
     // A project may not take a title of its group's.
     expect(
       await api('POST', `/projects/${project.id}/milestones`, { token: owner.token, json: { title: 'Q1' } }),
     ).toMatchObject({ status: 400, body: TITLE_TAKEN('create') });
     expect(await api('GET', `/projects/${project.id}/milestones`, { token: owner.token })).toMatchObject({
       status: 200,
-      body: [projectMilestoneView(project, own)],
+      body: [milestoneView({ kind: 'project', project }, own)],
     });
     const both = await api<MilestoneBody[]>(
       'GET',
@@ -456,7 +357,7 @@ describe('group milestones', () => {
       },
     );
     expect(both.status).toBe(200);
-    expect(both.body).toEqual([projectMilestoneView(project, own), view]);
+    expect(both.body).toEqual([milestoneView({ kind: 'project', project }, own), view]);
     // The group's milestone is not the project's own.
     expect(
       await api('GET', `/projects/${project.id}/milestones/${created.body.id}`, { token: owner.token }),
@@ -466,16 +367,10 @@ describe('group milestones', () => {
     expect(
       await api('POST', `/groups/${subgroup.id}/milestones`, { token: owner.token, json: { title: 'Q1' } }),
     ).toMatchObject({ status: 400, body: TITLE_TAKEN('create') });
-    const sub = await must(
-      api<MilestoneBody>('POST', `/groups/${subgroup.id}/milestones`, {
-        token: owner.token,
-        json: { title: 'S1' },
-      }),
-      201,
-    );
+    const sub = await newMilestone(owner, `/groups/${subgroup.id}`, { title: 'S1' });
     expect(
       await api('GET', `/groups/${subgroup.id}/milestones?include_ancestors=true`, { token: owner.token }),
-    ).toMatchObject({ status: 200, body: [view, groupMilestoneView(subgroup, sub)] });
+    ).toMatchObject({ status: 200, body: [view, milestoneView({ kind: 'group', group: subgroup }, sub)] });
 
     const changed = await api<MilestoneBody>('PUT', `/groups/${group.id}/milestones/${created.body.id}`, {
       token: owner.token,
@@ -499,13 +394,7 @@ describe('group milestones', () => {
   it('refuses writes below reporter and unknown groups', async () => {
     const group = await newGroup(owner);
     const guest = await createUser();
-    await must(
-      api('POST', `/groups/${group.id}/members`, {
-        token: owner.token,
-        json: { user_id: guest.id, access_level: 10 },
-      }),
-      201,
-    );
+    await addMember(owner, `/groups/${group.id}`, guest, 10);
     expect(
       await api('POST', `/groups/${group.id}/milestones`, { token: guest.token, json: { title: 'x' } }),
     ).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
@@ -525,24 +414,15 @@ describe('milestone removal', () => {
     const owner = await createUser();
     const group = await newGroup(owner);
     const project = await newProject(owner, { namespace_id: group.id });
-    await must(
-      api('POST', `/groups/${group.id}/milestones`, { token: owner.token, json: { title: 'G' } }),
-      201,
-    );
-    await must(
-      api('POST', `/projects/${project.id}/milestones`, { token: owner.token, json: { title: 'P' } }),
-      201,
-    );
+    await newMilestone(owner, `/groups/${group.id}`, { title: 'G' });
+    await newMilestone(owner, `/projects/${project.id}`, { title: 'P' });
     const milestoneKeys = (items: Record<string, unknown>[]) =>
       items.filter((item) => String(item.sk).startsWith('MILESTONE') || item.sk === 'IIDS');
     expect(milestoneKeys(await partitionItems(`PROJECT#${project.id}`))).toHaveLength(3);
     expect(milestoneKeys(await partitionItems(`GROUP#${group.id}`))).toHaveLength(3);
 
     const alone = await newProject(owner);
-    await must(
-      api('POST', `/projects/${alone.id}/milestones`, { token: owner.token, json: { title: 'A' } }),
-      201,
-    );
+    await newMilestone(owner, `/projects/${alone.id}`, { title: 'A' });
     await must(api('DELETE', `/projects/${alone.id}`, { token: owner.token }), 202, 'project delete');
     await must(api('DELETE', `/groups/${group.id}`, { token: owner.token }), 202, 'group delete');
     await idle();
@@ -563,27 +443,9 @@ describe('milestones on issues', () => {
     const group = await newGroup(owner);
     const project = await newProject(owner, { namespace_id: group.id });
     const elsewhere = await newProject(owner);
-    const own = await must(
-      api<MilestoneBody>('POST', `/projects/${project.id}/milestones`, {
-        token: owner.token,
-        json: { title: 'M' },
-      }),
-      201,
-    );
-    const ofGroup = await must(
-      api<MilestoneBody>('POST', `/groups/${group.id}/milestones`, {
-        token: owner.token,
-        json: { title: 'G' },
-      }),
-      201,
-    );
-    const foreign = await must(
-      api<MilestoneBody>('POST', `/projects/${elsewhere.id}/milestones`, {
-        token: owner.token,
-        json: { title: 'F' },
-      }),
-      201,
-    );
+    const own = await newMilestone(owner, `/projects/${project.id}`, { title: 'M' });
+    const ofGroup = await newMilestone(owner, `/groups/${group.id}`, { title: 'G' });
+    const foreign = await newMilestone(owner, `/projects/${elsewhere.id}`, { title: 'F' });
     const issues = `/projects/${project.id}/issues`;
 
     const created = await api<IssueBody>('POST', issues, {
@@ -591,11 +453,11 @@ describe('milestones on issues', () => {
       json: { title: 'With milestone', milestone_id: own.id },
     });
     expect(created.status).toBe(201);
-    expect(created.body.milestone).toEqual(projectMilestoneView(project, own));
+    expect(created.body.milestone).toEqual(milestoneView({ kind: 'project', project }, own));
     const iid = created.body.iid;
     expect(await api('GET', `${issues}/${iid}`, { token: owner.token })).toMatchObject({
       status: 200,
-      body: { milestone: projectMilestoneView(project, own) },
+      body: { milestone: milestoneView({ kind: 'project', project }, own) },
     });
 
     // Another project's milestone is not attached.
@@ -612,7 +474,7 @@ describe('milestones on issues', () => {
       json: { milestone_id: ofGroup.id },
     });
     expect(moved.status).toBe(200);
-    expect(moved.body.milestone).toEqual(groupMilestoneView(group, ofGroup));
+    expect(moved.body.milestone).toEqual(milestoneView({ kind: 'group', group }, ofGroup));
 
     // Changing the milestone shows in the issue.
     await must(
@@ -677,18 +539,8 @@ describe("a milestone's issues and the milestone filter", () => {
     const guest = await createUser();
     const group = await newGroup(owner);
     const project = await newProject(owner, { namespace_id: group.id, visibility: 'private' });
-    await must(
-      api('POST', `/projects/${project.id}/members`, {
-        token: owner.token,
-        json: { user_id: guest.id, access_level: 10 },
-      }),
-      201,
-    );
-    const make = (json: Record<string, unknown>) =>
-      must(
-        api<MilestoneBody>('POST', `/projects/${project.id}/milestones`, { token: owner.token, json }),
-        201,
-      );
+    await addMember(owner, `/projects/${project.id}`, guest, 10);
+    const make = (json: Record<string, unknown>) => newMilestone(owner, `/projects/${project.id}`, json);
     const sprint = await make({ title: 'Sprint', start_date: '2000-01-01' });
     const next = await make({ title: 'Next', due_date: '2999-06-01' });
     const later = await make({ title: 'Later', due_date: '2999-12-01' });
@@ -707,7 +559,7 @@ describe("a milestone's issues and the milestone filter", () => {
     expect(ofSprint.headers.get('x-total')).toBe('2');
     expect(ofSprint.body.map((shown) => shown.iid)).toEqual([secret.iid, open.iid]);
     expect(ofSprint.body[0]?.milestone).toEqual(
-      projectMilestoneView(project, sprint, { start_date: '2000-01-01' }),
+      milestoneView({ kind: 'project', project }, sprint, { start_date: '2000-01-01' }),
     );
     expect(ofSprint.body[0]).not.toHaveProperty('subscribed');
     const forGuest = await api<IssueBody[]>('GET', `/projects/${project.id}/milestones/${sprint.id}/issues`, {

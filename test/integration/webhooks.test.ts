@@ -14,7 +14,7 @@ interface NotePayload {
   object_kind: string;
   project_id: number;
   project: { id: number };
-  user: { username: string };
+  user: { username: string; avatar_url: string };
   object_attributes: { note: string; noteable_type: string };
   issue: { iid: number; title: string };
 }
@@ -154,6 +154,10 @@ describe('webhook deliveries', () => {
     expect(payload.project_id).toBe(projectId);
     expect(payload.project.id).toBe(projectId);
     expect(payload.user.username).toBe('root');
+    // The author's avatar_url is the URL the users API shows, never null.
+    const author = await api<{ avatar_url: string }>('GET', '/user');
+    expect(payload.user.avatar_url).toBe(author.body.avatar_url);
+    expect(payload.user.avatar_url).toMatch(/^http/);
     expect(payload.object_attributes.noteable_type).toBe('Issue');
     expect(payload.issue.iid).toBe(issue.iid);
     expect(payload.issue.title).toBe('First');

@@ -1,13 +1,15 @@
 /**
- * Builders for what Lambda hands a handler: API Gateway HTTP API (payload v2.0) events, SQS events
- * and a minimal Context. Route keys and path parameters come from the real route table, so an event
+ * Builders for what Lambda hands a handler: API Gateway HTTP API (payload v2.0) events, SQS events,
+ * the table's stream records and a minimal Context. Route keys and path parameters come from the real route table, so an event
  * for `/api/v4/users/7` carries `routeKey: 'GET /api/v4/users/{id}'` and `pathParameters: {id: '7'}`
  * exactly as API Gateway would send them.
  */
 import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
+  AttributeValue,
   Context,
+  DynamoDBRecord,
   SQSEvent,
   SQSRecord,
 } from 'aws-lambda';
@@ -204,4 +206,48 @@ export function sqsRecord(body: string, messageId = 'msg-1', receiveCount = 1): 
 
 export function sqsEvent(...records: SQSRecord[]): SQSEvent {
   return { Records: records };
+}
+
+/** An image of the table's stream: attribute name to value, in DynamoDB's form. */
+export type StreamImage = Record<string, AttributeValue>;
+
+/** An item's image as the stream sends it (strings, numbers and nulls: all the test items hold). */
+export const streamImage = (item: Record<string, unknown>): StreamImage =>
+  Object.fromEntries(
+    Object.entries(item).map(([name, value]) => [
+      name,
+      value === null
+        ? { NULL: true }
+        : typeof value === 'number'
+          ? { N: String(value) }
+          : { S: String(value) },
+    ]),
+  );
+
+/**
+ * A record of the table's stream (new and old images) as DynamoDB sends it, numbered by `sequence`:
+ * a number, padded to DynamoDB's 21 digits, or the sequence number itself.
+ */
+export function streamRecord(
+  sequence: number | string,
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+  images: { keys: StreamImage; newImage?: StreamImage; oldImage?: StreamImage },
+): DynamoDBRecord {
+  return {
+    eventID: `event-${sequence}`,
+    eventName,
+    eventVersion: '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: 'us-east-1',
+    dynamodb: {
+      ApproximateCreationDateTime: 1_795_341_598,
+      Keys: images.keys,
+      ...(images.newImage ? { NewImage: images.newImage } : {}),
+      ...(images.oldImage ? { OldImage: images.oldImage } : {}),
+      SequenceNumber: typeof sequence === 'number' ? String(sequence).padStart(21, '0') : sequence,
+      SizeBytes: 100,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+    eventSourceARN: 'arn:aws:dynamodb:us-east-1:123456789012:table/gitlab/stream/2026-01-01T00:00:00.000',
+  };
 }

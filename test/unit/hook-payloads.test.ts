@@ -115,7 +115,7 @@ const hookUser = (u: User) => ({
   id: u.id,
   name: u.name,
   username: u.username,
-  avatar_url: null,
+  avatar_url: `${BASE}/assets/no_avatar.png`,
   email: '[REDACTED]',
 });
 
@@ -381,19 +381,19 @@ describe('projectHookAttrs()', () => {
 });
 
 describe('userHookAttrs(), ghostHookUser() and labelHookAttrs()', () => {
-  it('shows a user with the email GitLab redacts when it is not public', () => {
-    expect(userHookAttrs(alice)).toEqual({
+  it('shows a user with the email GitLab redacts when it is not public, and an avatar URL always', () => {
+    expect(userHookAttrs(alice, BASE)).toEqual({
       id: 2,
       name: 'Alice',
       username: 'alice',
-      avatar_url: null,
+      avatar_url: `${BASE}/assets/no_avatar.png`,
       email: '[REDACTED]',
     });
-    expect(userHookAttrs(ghostHookUser(99))).toEqual({
+    expect(userHookAttrs(ghostHookUser(99), BASE)).toEqual({
       id: 99,
       name: 'Ghost User',
       username: 'ghost',
-      avatar_url: null,
+      avatar_url: `${BASE}/assets/no_avatar.png`,
       email: '[REDACTED]',
     });
   });
@@ -707,7 +707,7 @@ describe('issuePayload()', () => {
       users,
       baseUrl: BASE,
     });
-    expect(gone.assignees).toEqual([userHookAttrs(ghostHookUser(99))]);
+    expect(gone.assignees).toEqual([userHookAttrs(ghostHookUser(99), BASE)]);
   });
 
   it('is a confidential issue event for a confidential issue', () => {
@@ -831,7 +831,7 @@ describe('changesOf()', () => {
       updated_at: { previous: '2026-11-21 10:00:00 UTC', current: '2026-11-22 10:00:00 UTC' },
       updated_by_id: { previous: null, current: 2 },
       labels: { previous: [label('frontend')], current: [] },
-      assignees: { previous: [hookUser(bob)], current: [userHookAttrs(ghostHookUser(99))] },
+      assignees: { previous: [hookUser(bob)], current: [userHookAttrs(ghostHookUser(99), BASE)] },
     });
   });
 

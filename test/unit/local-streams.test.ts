@@ -108,6 +108,21 @@ describe('matchesFilters', () => {
     expect(passes('INSERT', 'LISTCOUNT#PROJECTS#public', 'COUNT#0')).toBe(false);
     expect(passes('INSERT', 'USER#7', 'COUNT#0')).toBe(false);
   });
+
+  it('applies the reference-changes filters: labels changed or removed, milestones removed, projects changed', () => {
+    const { filters } = streamConsumers.find((consumer) => consumer.name === 'reference-changes')!;
+    const passes = (eventName: string, sk: string) => matchesFilters(record(eventName, sk), filters);
+    for (const eventName of ['MODIFY', 'REMOVE']) expect(passes(eventName, 'LABEL#000000000005')).toBe(true);
+    expect(passes('REMOVE', 'MILESTONE#000000000008')).toBe(true);
+    expect(passes('MODIFY', 'PROJECT')).toBe(true);
+    // A project created or removed, its other items, a milestone changed: never invoked.
+    expect(passes('INSERT', 'PROJECT')).toBe(false);
+    expect(passes('REMOVE', 'PROJECT')).toBe(false);
+    for (const sk of ['PROJECTNAME', 'ROUTE', 'MEMBER#7', 'LABEL', 'ISSUE'])
+      expect(passes('MODIFY', sk)).toBe(false);
+    expect(passes('MODIFY', 'MILESTONE#000000000008')).toBe(false);
+    expect(passes('INSERT', 'LABEL#000000000005')).toBe(false);
+  });
 });
 
 describe('checkFilter', () => {

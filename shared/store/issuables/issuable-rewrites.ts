@@ -1,7 +1,8 @@
 /**
- * Issues and merge requests following a label's rename or removal and a milestone's removal (the
- * issuable-rewrite job): the change a label's or milestone's stream record asks for, the projects
- * of a group's tree page by page, and a page of a project's issues or merge requests rewritten.
+ * Issues and merge requests following a label's rename or removal and a milestone's removal, and
+ * epics following a group label's (the issuable-rewrite job): the change a label's or milestone's
+ * stream record asks for, the projects and the groups of a group's tree page by page, and a page of
+ * a project's issues or merge requests, or of a group's epics, rewritten.
  *
  * Each item is rewritten by its own conditional update of `labels` (or `milestone_id`) alone:
  * `updated_at` and its sort value stay (GitLab's rename touches no issue, and the webhook consumer
@@ -14,18 +15,23 @@ import { VISIBILITIES } from '#domain/access.ts';
 import {
   type LabelRewrite,
   labelReferenceChange,
+  type PlacedProject,
+  projectMoveChange,
+  type ReferenceCarry,
   type ReferenceChange,
   relabelled,
 } from '#domain/issuable-rewrites.ts';
 import { decodeGroup, getRawGroup } from '../groups/group-items.ts';
 import { decodeLabel } from '../labels/labels.ts';
 import { documentClient, tableName } from '../table/client.ts';
-import { lists } from '../table/list-keys.ts';
+import { PROJECT_SK } from '../table/keys.ts';
+import { type ListRef, lists } from '../table/list-keys.ts';
 import type { Raw } from '../table/raw.ts';
 import { indexName, treeIndex } from '../table/table.ts';
 import { update, writeAlone } from '../table/transaction.ts';
 import { tree } from '../table/tree-keys.ts';
 import { decodeMilestone } from './milestones.ts';
+import { carryReferences } from './reference-carry.ts';
 
 /** Where a walk stopped: the Query's LastEvaluatedKey, to start the next page after it. */
 type WalkCursor = Record<string, string>;
@@ -55,7 +61,19 @@ export function referenceChangeOf(change: {
     const milestone = decodeMilestone(before);
     return { kind: 'milestone', owner: milestone.owner, milestoneId: milestone.id };
   }
+  if (before.sk === PROJECT_SK && change.eventName === 'MODIFY' && change.newImage) {
+    const [from, to] = [placedProject(before), placedProject(change.newImage)];
+    return from && to && projectMoveChange(from, to);
+  }
   return undefined;
+}
+
+/** A project item's id and namespace (none when the image holds no namespace). */
+function placedProject(item: Raw): PlacedProject | undefined {
+  const namespace = item.namespace as Raw | undefined;
+  if (!namespace || typeof namespace !== 'object') return undefined;
+  const groupIds = Array.isArray(namespace.group_ids) ? namespace.group_ids.map(Number) : [];
+  return { id: Number(item.id), namespace: { id: Number(namespace.id), group_ids: groupIds } };
 }
 
 const asCursor = (key: Record<string, unknown> | undefined): WalkCursor | undefined =>
@@ -69,15 +87,38 @@ export const PROJECT_PARTITIONS = VISIBILITIES.length;
  * visibility's tree partition (`visibility`: its index in VISIBILITIES); none when the group is
  * gone or being deleted. Projects being deleted are left out.
  */
-export async function groupTreeProjectIds(
+export function groupTreeProjectIds(
   groupId: number,
   visibility: number,
   after: WalkCursor | undefined,
   limit: number,
 ): Promise<WalkPage<number>> {
-  const item = await getRawGroup(groupId);
   const partition = VISIBILITIES[visibility];
-  if (!item || item.deleting || !partition) return { items: [] };
+  if (!partition) return Promise.resolve({ items: [] });
+  return groupTreeIds(tree.projects(partition), groupId, after, limit);
+}
+
+/**
+ * A page of the ids of a group and of every subgroup below it; none when the group is gone or
+ * being deleted. Groups being deleted are left out.
+ */
+export function groupTreeGroupIds(
+  groupId: number,
+  after: WalkCursor | undefined,
+  limit: number,
+): Promise<WalkPage<number>> {
+  return groupTreeIds(tree.groups, groupId, after, limit);
+}
+
+/** A page of the ids in a tree partition (of the group's root) under the group's path. */
+async function groupTreeIds(
+  partitionOf: (rootId: number) => string,
+  groupId: number,
+  after: WalkCursor | undefined,
+  limit: number,
+): Promise<WalkPage<number>> {
+  const item = await getRawGroup(groupId);
+  if (!item || item.deleting) return { items: [] };
   const group = decodeGroup(item);
   const traversal = [...group.ancestor_ids, group.id];
   const result: QueryCommandOutput = await documentClient().send(
@@ -87,7 +128,7 @@ export async function groupTreeProjectIds(
       KeyConditionExpression: '#tree = :tree AND begins_with(#path, :path)',
       ExpressionAttributeNames: { '#tree': treeIndex.partitionKey, '#path': treeIndex.sortKey },
       ExpressionAttributeValues: {
-        ':tree': tree.projects(partition)(traversal[0] as number),
+        ':tree': partitionOf(traversal[0] as number),
         ':path': tree.path(traversal),
       },
       ProjectionExpression: 'id, deleting',
@@ -104,7 +145,11 @@ export async function groupTreeProjectIds(
 type IssuableCollection = 'issues' | 'merge_requests';
 
 /** What a page of issuables is made to follow. */
-export type IssuableRewrite = { labels: LabelRewrite } | { milestoneId: number };
+export type IssuableRewrite =
+  | { labels: LabelRewrite }
+  | { milestoneId: number }
+  /** A moved project's: the labels and milestones of the groups it left (store/issuables/reference-carry.ts). */
+  | { carry: ReferenceCarry };
 
 /** The attributes a rewrite reads and decides on (the key's too). */
 const PROJECTION = {
@@ -133,6 +178,28 @@ export async function rewriteIssuablePage(
 ): Promise<{ next?: WalkCursor }> {
   const list =
     collection === 'issues' ? lists.projectIssues(projectId) : lists.projectMergeRequests(projectId);
+  return rewriteListPage(list, rewrite, after, limit);
+}
+
+/**
+ * Relabels a page of a group's epics (up to `limit` read, in id order after `after`): each that
+ * carries the label's old title. Safe to run twice.
+ */
+export function relabelEpicPage(
+  groupId: number,
+  rewrite: LabelRewrite,
+  after: WalkCursor | undefined,
+  limit: number,
+): Promise<{ next?: WalkCursor }> {
+  return rewriteListPage(lists.groupEpics(groupId), { labels: rewrite }, after, limit);
+}
+
+async function rewriteListPage(
+  list: ListRef,
+  rewrite: IssuableRewrite,
+  after: WalkCursor | undefined,
+  limit: number,
+): Promise<{ next?: WalkCursor }> {
   const result: QueryCommandOutput = await documentClient().send(
     new QueryCommand({
       TableName: tableName(),
@@ -145,10 +212,12 @@ export async function rewriteIssuablePage(
       ExclusiveStartKey: after,
     }),
   );
-  for (const item of (result.Items ?? []) as Raw[]) {
+  const items = (result.Items ?? []) as Raw[];
+  if ('carry' in rewrite) await carryReferences(rewrite.carry, items);
+  for (const item of items) {
     const key = { pk: String(item.pk), sk: String(item.sk) };
     if ('labels' in rewrite) await relabelItem(key, item, rewrite.labels);
-    else await dropMilestone(key, item, rewrite.milestoneId);
+    else if ('milestoneId' in rewrite) await dropMilestone(key, item, rewrite.milestoneId);
   }
   return { next: asCursor(result.LastEvaluatedKey) };
 }

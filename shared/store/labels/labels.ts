@@ -118,20 +118,6 @@ export async function createLabel(fields: NewLabel): Promise<Label> {
 }
 
 /**
- * Creates, in the project, the labels GitLab creates for titles named on an issue or merge
- * request that none of the labels available to it has; a title created meanwhile by another
- * request is taken as it is.
- */
-export async function createMissingLabels(
-  owners: readonly LabelOwner[],
-  titles: readonly string[],
-  projectId: number,
-): Promise<void> {
-  if (!titles.length) return;
-  await createLabelsMissingFrom(await readLabels(owners), titles, projectId);
-}
-
-/**
  * Creates, in the project, a label for each title that none of `available` (the labels of the
  * project and its groups, as read) has; a title created meanwhile by another request is taken as it is.
  */

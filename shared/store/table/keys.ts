@@ -26,6 +26,9 @@ export const awardOn = (noteId?: number) => (noteId === undefined ? 'ITEM' : `NO
 export const ISSUE_SK = 'ISSUE';
 export const MERGE_REQUEST_SK = 'MR';
 
+/** The sort key of a project's own item in its partition. */
+export const PROJECT_SK = 'PROJECT';
+
 /** A project's hooks sort by id in its partition. */
 export const HOOK_PREFIX = 'HOOK#';
 
@@ -84,7 +87,7 @@ export const keys = {
   }),
   /** A user's personal namespace (group namespaces are the groups themselves). */
   userNamespace: (namespaceId: number): Key => ({ pk: `NAMESPACE#${namespaceId}`, sk: 'NAMESPACE' }),
-  project: (id: number): Key => ({ pk: `PROJECT#${id}`, sk: 'PROJECT' }),
+  project: (id: number): Key => ({ pk: `PROJECT#${id}`, sk: PROJECT_SK }),
   projectMember: (projectId: number, userId: number): Key => ({
     pk: `PROJECT#${projectId}`,
     sk: `MEMBER#${userId}`,

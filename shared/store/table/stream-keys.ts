@@ -10,6 +10,7 @@ import {
   MERGE_REQUEST_SK,
   MILESTONE_PREFIX,
   NOTE_PREFIX,
+  PROJECT_SK,
 } from './keys.ts';
 
 export const streamKeys = {
@@ -27,4 +28,6 @@ export const streamKeys = {
   labelPrefix: LABEL_PREFIX,
   /** Milestones of projects and groups (not their title items), by sort key prefix. */
   milestonePrefix: MILESTONE_PREFIX,
+  /** Projects' own items (not their members, hooks, …), by sort key. */
+  projectSortKey: PROJECT_SK,
 } as const;

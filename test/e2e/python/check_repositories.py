@@ -4,10 +4,11 @@ Import (projects.create with import_url, import_status "finished" once the runti
 commit_count and default_branch as the remote has them), forks (project.forks.create, forks.list,
 the fork "finished"), the fork relation (create_fork_relation, delete_fork_relation, with 409 and 304),
 housekeeping (201, then 409 within the lease), pull mirroring (mirror_pull, mirror_pull_details,
-400 for a project that is no mirror) and project.delete() (202, then 404).
+400 for a project that is no mirror), project.delete() (202, then 404), and reading the imported
+repository (branches, tags, repository_tree, files.get/raw, commits.list/get, commit.diff).
 
 Usage: python3 check_repositories.py <base url> <admin token> <remote url> <commit count>
-[part ...], parts among import, forks, relation, housekeeping, mirror, delete (all when
+[part ...], parts among import, forks, relation, housekeeping, mirror, delete, reads (all when
 none is named). Exits non-zero with a message on the first mismatch; prints "ok" when every check
 holds.
 """
@@ -22,7 +23,7 @@ from e2e_checks import check, idle, refused
 
 url, token, remote, remote_count = sys.argv[1:5]
 remote_count = int(remote_count)
-parts = set(sys.argv[5:]) or {"import", "forks", "relation", "housekeeping", "mirror", "delete"}
+parts = set(sys.argv[5:]) or {"import", "forks", "relation", "housekeeping", "mirror", "delete", "reads"}
 gl = gitlab.Gitlab(url, private_token=token)
 gl.auth()
 prefix = f"pyr-{secrets.token_hex(4)}"
@@ -128,5 +129,48 @@ if "delete" in parts:
     refused(lambda: gl.projects.delete(project.id), errors.GitlabDeleteError, 404, "a second delete")
     again = gl.projects.create({"name": f"{prefix} delete"})
     check(again.path == project.path, "the path is free at once")
+
+if "reads" in parts:
+    # The remote (test/support/git-server.ts makeRepository): commit i (1-based) sets
+    # file-<(i-1) mod 10>.txt to "line i" repeated 1 + (i-1) mod 7 times; an annotated tag v1.0 on the last.
+    project = imported("reads")
+    content = lambda i: f"line {i}\n".encode() * (1 + (i - 1) % 7)
+    branches = project.branches.list(get_all=True)
+    check([b.name for b in branches] == ["trunk"], f"branches.list(), got {[b.name for b in branches]}")
+    trunk = project.branches.get("trunk")
+    check(trunk.default is True and trunk.merged is False, f"the default branch, got {trunk.attributes}")
+    check(trunk.commit["title"] == f"Commit {remote_count}", f"the branch's commit, got {trunk.commit}")
+    tags = project.tags.list(get_all=True)
+    check([t.name for t in tags] == ["v1.0"], f"tags.list(), got {[t.name for t in tags]}")
+    check(tags[0].commit["id"] == trunk.commit["id"], "the tag is on the last commit")
+    check(tags[0].message.startswith("Release v1.0"), f"the tag's message, got {tags[0].message!r}")
+    tree = project.repository_tree(ref="trunk", get_all=True)
+    names = sorted(entry["name"] for entry in tree)
+    check(names == [f"file-{i}.txt" for i in range(10)], f"repository_tree(), got {names}")
+    check(all(entry["type"] == "blob" and entry["mode"] == "100644" for entry in tree), f"blobs, got {tree}")
+    last_of_file0 = max(i for i in range(1, remote_count + 1) if (i - 1) % 10 == 0)
+    got = project.files.get(file_path="file-0.txt", ref="trunk")
+    check(got.decode() == content(last_of_file0), f"files.get().decode(), got {got.decode()!r}")
+    check(got.file_name == "file-0.txt" and got.encoding == "base64", f"file facts, got {got.attributes}")
+    raw = project.files.raw(file_path="file-0.txt", ref="trunk")
+    check(raw == content(last_of_file0), f"files.raw(), got {raw!r}")
+    refused(
+        lambda: project.files.get(file_path="missing.txt", ref="trunk"), errors.GitlabGetError, 404, "a missing file"
+    )
+    commits = project.commits.list(ref_name="trunk", per_page=5, get_all=False)
+    titles = [c.title for c in commits]
+    check(titles == [f"Commit {remote_count - i}" for i in range(5)], f"commits.list(), got {titles}")
+    head = project.commits.get(trunk.commit["id"])
+    before = remote_count - 10
+    expected = {
+        "additions": len(content(remote_count).splitlines()),
+        "deletions": len(content(before).splitlines()),
+    }
+    expected["total"] = expected["additions"] + expected["deletions"]
+    check(head.stats == expected, f"commits.get() stats, got {head.stats} want {expected}")
+    diffs = head.diff(get_all=True)
+    check([d["new_path"] for d in diffs] == [f"file-{(remote_count - 1) % 10}.txt"], f"commit.diff(), got {diffs}")
+    check(diffs[0]["diff"].startswith("@@ -1,2 +1,5 @@\n"), f"the hunk, got {diffs[0]['diff']!r}")
+    refused(lambda: project.commits.get("f" * 40), errors.GitlabGetError, 404, "an unknown commit")
 
 print("ok")
