@@ -137,6 +137,23 @@ export function lambdaRecord(record: _Record, eventSourceARN: string, awsRegion:
   };
 }
 
+/** Whether every pattern names only `eventName` and `dynamodb.Keys` (what keysRecord carries). */
+export function filtersOnKeysOnly(filters: readonly StreamFilterPattern[]): boolean {
+  return filters.every((pattern) =>
+    Object.entries(pattern).every(([field, expected]) => {
+      if (field === 'eventName') return true;
+      if (field !== 'dynamodb' || Array.isArray(expected)) return false;
+      return Object.keys(expected).every((name) => name === 'Keys');
+    }),
+  );
+}
+
+/** A record's event name and keys in Lambda's JSON shape: enough for filters on keys only. */
+function keysRecord(record: _Record) {
+  const keys = record.dynamodb?.Keys;
+  return { eventName: record.eventName, dynamodb: keys ? { Keys: jsonImage(keys) } : {} };
+}
+
 function jsonImage(image: Record<string, SdkAttributeValue>): Record<string, AttributeValue> {
   return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, jsonValue(value)]));
 }
@@ -452,7 +469,12 @@ export class LocalStreams {
   /** The records one read returned, filtered and in batches; false when stopped before the end. */
   private async handle(consumer: ConsumerState, reader: ShardReader, records: _Record[]): Promise<boolean> {
     const { definition } = consumer;
-    const matching = records
+    // Filters that name only the event and the keys are judged before the images are converted:
+    // most records pass no consumer's filters, and their images are the bulk of the work.
+    const candidates = filtersOnKeysOnly(definition.filters)
+      ? records.filter((record) => matchesFilters(keysRecord(record), definition.filters))
+      : records;
+    const matching = candidates
       .map((record) => lambdaRecord(record, this.streamArn, this.region))
       .filter((record) => matchesFilters(record, definition.filters));
     reader.busy = true;

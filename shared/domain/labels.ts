@@ -534,15 +534,26 @@ const trimmedTitles = (titles: readonly string[]) =>
   titles.map((title) => title.trim()).filter((title) => title.length > 0);
 
 /**
+ * Titles an issue or merge request carries, at most: its item (titles of up to 255 characters
+ * beside its description) must stay within the table's item size.
+ */
+export const ISSUABLE_MAX_LABELS = 100;
+
+/**
  * The titles an issuable carries after the edits (undefined when none was sent): `labels`
  * replaces, then `add_labels` adds and `remove_labels` removes, as GitLab's services apply them.
+ * Refused (400, before any label is created for them) when they would grow past
+ * ISSUABLE_MAX_LABELS; an issuable that already holds more may still shed some.
  */
 export function labelsAfter(current: readonly string[], edits: LabelEdits): string[] | undefined {
   if (edits.labels === undefined && edits.add_labels === undefined && edits.remove_labels === undefined)
     return undefined;
   const removed = new Set(trimmedTitles(edits.remove_labels ?? []));
   const kept = [...trimmedTitles(edits.labels ?? current), ...trimmedTitles(edits.add_labels ?? [])];
-  return [...new Set(kept)].filter((title) => !removed.has(title));
+  const next = [...new Set(kept)].filter((title) => !removed.has(title));
+  if (next.length > ISSUABLE_MAX_LABELS && next.length > current.length)
+    throw validationFailed({ labels: [`is too long (maximum is ${ISSUABLE_MAX_LABELS} labels)`] });
+  return next;
 }
 
 /**

@@ -508,6 +508,52 @@ describe('labels on issues', () => {
     expect(await titles('labels=bug,later')).toEqual(['One']);
     expect(await titles('labels=bug,team')).toEqual([]);
   });
+
+  it('refuses more labels than an issue or merge request keeps, creating none of them', async () => {
+    const owner = await createUser();
+    const project = await newProject(owner);
+    const many = Array.from({ length: 101 }, (_, i) => `many-${i}`);
+    const tooMany = { message: { labels: ['is too long (maximum is 100 labels)'] } };
+    const issue = await api('POST', `/projects/${project.id}/issues`, {
+      token: owner.token,
+      json: { title: 'Crowded', labels: many },
+    });
+    expect(issue).toMatchObject({ status: 400, body: tooMany });
+    const kept = await must(
+      api<{ iid: number }>('POST', `/projects/${project.id}/issues`, {
+        token: owner.token,
+        json: { title: 'Full', labels: many.slice(0, 100) },
+      }),
+      201,
+    );
+    const grown = await api('PUT', `/projects/${project.id}/issues/${kept.iid}`, {
+      token: owner.token,
+      json: { add_labels: 'one-more' },
+    });
+    expect(grown).toMatchObject({ status: 400, body: tooMany });
+    const mergeRequest = await api('POST', `/projects/${project.id}/merge_requests`, {
+      token: owner.token,
+      json: {
+        title: 'M',
+        source_branch: 'crowded',
+        target_branch: 'main',
+        labels: many.slice(1).concat('x'),
+      },
+    });
+    expect(mergeRequest).toEqual(
+      expect.objectContaining({ status: 400, body: { error: 'labels is invalid' } }),
+    );
+    // Only the 100 titles of the issue that was created became labels.
+    const page = (n: number) =>
+      must(
+        api<LabelBody[]>('GET', `/projects/${project.id}/labels?per_page=100&page=${n}`, {
+          token: owner.token,
+        }),
+        200,
+      );
+    expect((await page(1)).map((label) => label.name).sort()).toEqual(many.slice(0, 100).sort());
+    expect(await page(2)).toEqual([]);
+  });
 });
 
 describe('PUT /projects/:id/labels/promote', () => {

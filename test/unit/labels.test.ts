@@ -108,6 +108,20 @@ describe('labels on issuables', () => {
     ]);
   });
 
+  it('refuses to grow past the bound, and lets an issuable over it shed labels', () => {
+    const titles = (count: number, prefix = 't') => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+    expect(labelsAfter([], { labels: titles(100) })).toHaveLength(100);
+    const tooMany = {
+      status: 400,
+      body: { message: { labels: ['is too long (maximum is 100 labels)'] } },
+    };
+    expect(bodyOf(() => labelsAfter([], { labels: titles(101) }))).toEqual(tooMany);
+    expect(bodyOf(() => labelsAfter(titles(100), { add_labels: ['one more'] }))).toEqual(tooMany);
+    // Repeated titles count once.
+    expect(labelsAfter([], { labels: [...titles(100), ...titles(100)] })).toHaveLength(100);
+    expect(labelsAfter(titles(150), { remove_labels: ['t0'] })).toHaveLength(149);
+  });
+
   it('filters by Any, None and all of those named', () => {
     expect(labelsMatch(['a'], ['Any'])).toBe(true);
     expect(labelsMatch([], ['any'])).toBe(false);

@@ -14,7 +14,13 @@ import {
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { checkFilter, LocalStreams, lambdaRecord, matchesFilters } from '../../bin/local/streams.ts';
+import {
+  checkFilter,
+  filtersOnKeysOnly,
+  LocalStreams,
+  lambdaRecord,
+  matchesFilters,
+} from '../../bin/local/streams.ts';
 import { type StreamFilterPattern, streamConsumers } from '../../functions/stream-consumers.ts';
 
 const record = (eventName: string, sk: string, extra: Record<string, unknown> = {}) => ({
@@ -46,6 +52,17 @@ describe('matchesFilters', () => {
     expect(matchesFilters({ eventName: 'MODIFY', dynamodb: { Keys: { sk: 'ISSUE' } } }, [pattern])).toBe(
       false,
     );
+  });
+
+  it('tells filters judged on the event and keys alone (before images are converted) from others', () => {
+    expect(filtersOnKeysOnly([{ eventName: ['INSERT'] }, { dynamodb: { Keys: { sk: { S: ['X'] } } } }])).toBe(
+      true,
+    );
+    expect(filtersOnKeysOnly([])).toBe(true);
+    expect(filtersOnKeysOnly([{ dynamodb: { NewImage: { kind: { S: ['label'] } } } }])).toBe(false);
+    expect(filtersOnKeysOnly([{ eventName: ['INSERT'] }, { eventSource: ['aws:dynamodb'] }])).toBe(false);
+    // Every consumer of the table is judged so today.
+    expect(streamConsumers.every((consumer) => filtersOnKeysOnly(consumer.filters))).toBe(true);
   });
 
   it('compares values exactly: type, case and whole string', () => {
