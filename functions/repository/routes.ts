@@ -7,7 +7,7 @@ import { type Access, type RouteDefinition, read } from '../route-kit.ts';
 /** Reading the repository's refs document and packs from the bucket, beside the project's item. */
 const readCode: Access = { table: 'read', bucket: 'read' };
 
-/** A project's repository: housekeeping, pull mirroring, and reading it (branches, tags, tree, files, blobs, commits). */
+/** A project's repository: housekeeping, pull mirroring, and reading it (branches, tags, tree, files, blobs, commits, compare, contributors, archives). */
 export const repositoryRoutes: readonly RouteDefinition[] = [
   {
     method: 'POST',
@@ -97,6 +97,30 @@ export const repositoryRoutes: readonly RouteDefinition[] = [
     method: 'GET',
     path: '/api/v4/projects/{id}/repository/commits/{sha}/diff',
     entry: 'functions/repository/get-commit-diff.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/commits/{sha}/refs',
+    entry: 'functions/repository/get-commit-refs.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/compare',
+    entry: 'functions/repository/compare.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/contributors',
+    entry: 'functions/repository/contributors.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/repository/archive',
+    entry: 'functions/repository/archive.ts',
     access: readCode,
   },
 ];

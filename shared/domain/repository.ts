@@ -617,3 +617,127 @@ export function diffEntity(change: GitFileChange) {
     generated_file: false,
   };
 }
+
+// Compare, contributors, a commit's refs, archives -----------------------------------------------
+
+/** Most files a compare lists diffs for (the rest are left out, as a truncated diff is). */
+export const COMPARE_MAX_FILES = 1_000;
+
+/**
+ * Most bytes of diff text a compare answers with: past it, files are listed collapsed with no
+ * diff, so the JSON stays well within a Lambda response.
+ */
+export const COMPARE_MAX_DIFF_BYTES = 2 * 1024 * 1024;
+
+/** Most commits of one ref's history a commit's refs are looked for among (as `merged`'s walk). */
+export const REFS_MAX_WALK = 1_000;
+
+/** What a compare found: the commits of `to` that `from` lacks (oldest first) and the changes. */
+export interface GitCompare {
+  fromId: string;
+  toId: string;
+  /** The merge base (or `from` itself when straight) is `to`: nothing to show. */
+  same: boolean;
+  commits: GitCommit[];
+  changes: GitFileChange[];
+}
+
+/** GitLab's Compare entity: `commit` is the newest of the commits, diffs within their byte budget. */
+export function compareEntity(compare: GitCompare, project: Project, baseUrl: string) {
+  const newest = compare.commits[compare.commits.length - 1];
+  let budget = COMPARE_MAX_DIFF_BYTES;
+  const diffs = compare.changes.slice(0, COMPARE_MAX_FILES).map((change) => {
+    const entity = diffEntity(change);
+    const size = Buffer.byteLength(entity.diff);
+    if (size > budget) return { ...entity, diff: '', collapsed: true };
+    budget -= size;
+    return entity;
+  });
+  return {
+    commit: newest ? commitEntity(newest, project, baseUrl) : null,
+    commits: compare.commits.map((commit) => commitEntity(commit, project, baseUrl)),
+    diffs,
+    compare_timeout: false,
+    compare_same_ref: compare.same,
+    web_url: `${projectWebUrl(project, baseUrl)}/-/compare/${compare.fromId}...${compare.toId}`,
+  };
+}
+
+export type ContributorOrder = 'name' | 'email' | 'commits';
+
+/**
+ * Contributors as GitLab counts them: the history's commits that are not merges, grouped by author
+ * email, named by the newest of their commits, in first-seen order before sorting; additions and
+ * deletions are not counted (always 0). `history` is newest first.
+ */
+export function contributorsOf(
+  history: readonly GitCommit[],
+  orderBy: ContributorOrder,
+  sort: 'asc' | 'desc',
+) {
+  const byEmail = new Map<string, { name: string; email: string; commits: number }>();
+  for (const commit of history) {
+    if (commit.parents.length > 1) continue;
+    const email = commit.author.email;
+    const found = byEmail.get(email);
+    if (found) found.commits++;
+    else byEmail.set(email, { name: commit.author.name, email, commits: 1 });
+  }
+  const compare = (
+    a: { name: string; email: string; commits: number },
+    b: { name: string; email: string; commits: number },
+  ) => {
+    const x = a[orderBy];
+    const y = b[orderBy];
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  const sorted = [...byEmail.values()].sort((a, b) => (sort === 'asc' ? compare(a, b) : compare(b, a)));
+  return sorted.map((found) => ({ ...found, additions: 0, deletions: 0 }));
+}
+
+export type RefKind = 'branch' | 'tag';
+
+/** GitLab's BasicRef entity: branches first, then tags, each by name. */
+export const refEntity = (ref: { type: RefKind; name: string }) => ({ type: ref.type, name: ref.name });
+
+/** The archive formats served; GitLab reads any other name as tar.gz. */
+export type ArchiveFormat = 'tar.gz' | 'tar' | 'zip';
+
+/** The format asked for: GitLab's aliases; bzip2 is refused (node has no bzip2 compressor). */
+export function archiveFormatOf(raw: string | undefined): ArchiveFormat {
+  const format = (raw ?? '').toLowerCase();
+  if (['tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2'].includes(format))
+    throw invalidParams('format tar.bz2 is not supported by this API');
+  if (format === 'tar' || format === 'zip') return format;
+  return 'tar.gz';
+}
+
+/**
+ * Most bytes of files an archive is built from (their sizes are read before any content) and
+ * most bytes it may weigh once built: it is answered directly, so no more than a blob
+ * (BLOB_MAX_BYTES: what a Lambda response carries in base64).
+ */
+export const ARCHIVE_MAX_INPUT_BYTES = 64 * 1024 * 1024;
+export const ARCHIVE_MAX_BYTES = 4 * 1024 * 1024;
+
+export const archiveTooLarge = () =>
+  new ApiError(413, {
+    message: `413 Archive larger than ${ARCHIVE_MAX_BYTES / (1024 * 1024)} MiB cannot be served by this API`,
+  });
+
+/**
+ * The name an archive's entries sit under and its file is named after, as GitLab names them:
+ * the project's path, the ref with `/` as `-`, the commit id, then the path asked for, if any.
+ */
+export function archivePrefix(projectPath: string, ref: string, commitId: string, path: string): string {
+  const parts = [projectPath, ref.replaceAll('/', '-'), commitId];
+  if (path !== '') parts.push(path.replaceAll('/', '-'));
+  return parts.join('-');
+}
+
+/** The archive as GitLab sends it: an opaque attachment named `<prefix>.<format>`. */
+export const archiveDownload = (body: Buffer, prefix: string, format: ArchiveFormat): FileDownload => ({
+  body,
+  contentType: 'application/octet-stream',
+  headers: { 'Content-Disposition': contentDisposition('attachment', `${prefix}.${format}`) },
+});

@@ -6,16 +6,22 @@
  * without being inflated; history walks stop at LOG_MAX_WALK commits.
  */
 import fs from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import * as git from 'isomorphic-git';
 import { offsetOf, type PageRequest, slicePage } from '#domain/pagination.ts';
 import {
+  ARCHIVE_MAX_BYTES,
+  ARCHIVE_MAX_INPUT_BYTES,
+  type ArchiveFormat,
   BLOB_MAX_BYTES,
   type BlobRead,
   branchSearchMatches,
+  COMPARE_MAX_FILES,
   type CommitStats,
   type FileRead,
   type GitBranch,
   type GitCommit,
+  type GitCompare,
   type GitFileChange,
   type GitSignature,
   type GitTag,
@@ -25,8 +31,11 @@ import {
   LOG_MAX_WALK,
   lineChanges,
   MERGED_MAX_WALK,
+  REFS_MAX_WALK,
+  type RefKind,
   TREE_MAX_ENTRIES,
 } from '#domain/repository.ts';
+import { type ArchiveEntry, tarArchive, zipArchive } from './archive.ts';
 import { defaultBranchOf, type StoredRefs } from './layout.ts';
 import { objectHeader } from './object-headers.ts';
 import { openPackSet, type PackSet } from './pack-cache.ts';
@@ -295,6 +304,11 @@ export class RepositoryView {
   async changedFiles(commit: GitCommit): Promise<ChangedFile[]> {
     const parent = commit.parents[0];
     const before = parent === undefined ? undefined : (await this.commit(parent)).tree;
+    return this.changesBetween(before, commit.tree);
+  }
+
+  /** The files that differ between two trees (every file of `after` when `before` is none), in path order. */
+  async changesBetween(before: string | undefined, after: string): Promise<ChangedFile[]> {
     const changed: ChangedFile[] = [];
     const entries = async (oid: string | undefined) =>
       oid === undefined ? [] : (await git.readTree({ ...this.where, oid })).tree;
@@ -328,7 +342,7 @@ export class RepositoryView {
         });
       }
     };
-    await compare(before, commit.tree, '');
+    await compare(before, after, '');
     return changed;
   }
 
@@ -611,4 +625,180 @@ export async function readCommitDiffPage(
     );
     return { items: await repository.fileChanges(items), total };
   });
+}
+
+// Compare, contributors, a commit's refs, archives ------------------------------------------------
+
+/** Commits reachable from `start` (itself included), at most `limit` of them. */
+async function ancestors(repository: RepositoryView, start: string, limit: number): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const pending = [start];
+  while (pending.length > 0 && seen.size < limit) {
+    const oid = pending.pop() as string;
+    if (seen.has(oid)) continue;
+    seen.add(oid);
+    pending.push(...(await repository.commit(oid)).parents);
+  }
+  return seen;
+}
+
+/**
+ * Two refs compared as GitLab compares them: the commits of `to` that `from` lacks, oldest first,
+ * and the changes from the merge base (from `from` itself when `straight`) to `to`. Each history is
+ * walked at most LOG_MAX_WALK commits: a `from` deeper than that may leave its oldest commits
+ * among those listed. Undefined when the project has no repository or either ref names no commit.
+ */
+export async function readCompare(
+  projectId: number,
+  options: { from: string; to: string; straight: boolean },
+): Promise<GitCompare | undefined> {
+  return withRepository(projectId, async (repository) => {
+    const fromId = await repository.resolveCommit(options.from);
+    const toId = await repository.resolveCommit(options.to);
+    if (fromId === undefined || toId === undefined) return undefined;
+    const excluded = await ancestors(repository, fromId, LOG_MAX_WALK);
+    // Newest committed first from `to`, stopping at what `from` reaches: the first such commit
+    // met is the merge base, and those met before it are the commits to list.
+    const listed: GitCommit[] = [];
+    const queued = new Set([toId]);
+    const queue: GitCommit[] = [await repository.commit(toId)];
+    let base: string | undefined;
+    while (queue.length > 0 && listed.length < LOG_MAX_WALK) {
+      queue.sort((a, b) => b.committer.timestamp - a.committer.timestamp);
+      const commit = queue.shift() as GitCommit;
+      if (excluded.has(commit.id)) {
+        base ??= commit.id;
+        continue;
+      }
+      listed.push(commit);
+      for (const parent of commit.parents) {
+        if (queued.has(parent)) continue;
+        queued.add(parent);
+        queue.push(await repository.commit(parent));
+      }
+    }
+    const start = options.straight ? fromId : base;
+    if (start === toId) return { fromId, toId, same: true, commits: [], changes: [] };
+    const before = start === undefined ? undefined : (await repository.commit(start)).tree;
+    const after = (await repository.commit(toId)).tree;
+    const changed = (await repository.changesBetween(before, after)).slice(0, COMPARE_MAX_FILES);
+    return {
+      fromId,
+      toId,
+      same: false,
+      commits: listed.reverse(),
+      changes: await repository.fileChanges(changed),
+    };
+  });
+}
+
+/**
+ * The history GitLab counts contributors from: `ref` (the default branch when absent), newest
+ * first, at most LOG_MAX_WALK commits (GitLab counts 2,000 too); none for an unknown ref.
+ */
+export async function readContributorHistory(
+  projectId: number,
+  ref: string | undefined,
+): Promise<GitCommit[]> {
+  const read = await withRepository(projectId, async (repository) => {
+    const name = ref ?? repository.defaultBranch ?? undefined;
+    const start = name === undefined ? undefined : await repository.resolveCommit(name);
+    if (start === undefined) return [];
+    return (await repository.log(start, { want: LOG_MAX_WALK })).commits;
+  });
+  return read ?? [];
+}
+
+/**
+ * The branches and tags whose history holds the commit, branches first, each by name; each ref's
+ * history is walked at most REFS_MAX_WALK commits, so a commit deeper than that below a tip is not
+ * found under it. Undefined when `sha` names no commit.
+ */
+export async function readCommitRefs(
+  projectId: number,
+  sha: string,
+  kinds: readonly RefKind[],
+): Promise<{ type: RefKind; name: string }[] | undefined> {
+  return withRepository(projectId, async (repository) => {
+    const target = await repository.resolveCommit(sha);
+    if (target === undefined) return undefined;
+    const found: { type: RefKind; name: string }[] = [];
+    const contains = async (ref: string) => {
+      const tip = await repository.resolveCommit(ref);
+      return (
+        tip !== undefined && (tip === target || (await ancestors(repository, tip, REFS_MAX_WALK)).has(target))
+      );
+    };
+    if (kinds.includes('branch'))
+      for (const name of repository.branchNames())
+        if (await contains(`${HEADS}${name}`)) found.push({ type: 'branch', name });
+    if (kinds.includes('tag'))
+      for (const name of repository.tagNames())
+        if (await contains(`${TAGS}${name}`)) found.push({ type: 'tag', name });
+    return found;
+  });
+}
+
+/** What building an archive found: the archive, or which part was missing or refused. */
+export type ArchiveRead =
+  | { found: { body: Buffer; ref: string; commitId: string } }
+  | { missing: true }
+  | { tooLarge: true };
+
+/**
+ * The tree at `path` of `sha` (the default branch when absent) as an archive under `prefix(ref,
+ * commit)/`. Refused before any file is read when the files weigh more than ARCHIVE_MAX_INPUT_BYTES
+ * or the tree holds more than TREE_MAX_ENTRIES entries, and once built past ARCHIVE_MAX_BYTES.
+ */
+export async function readArchive(
+  projectId: number,
+  options: {
+    sha: string | undefined;
+    path: string;
+    format: ArchiveFormat;
+    prefix: (ref: string, commitId: string) => string;
+  },
+): Promise<ArchiveRead> {
+  const read = await withRepository(projectId, async (repository): Promise<ArchiveRead> => {
+    const ref = options.sha ?? repository.defaultBranch ?? undefined;
+    const commitId = ref === undefined ? undefined : await repository.resolveCommit(ref);
+    if (ref === undefined || commitId === undefined) return { missing: true };
+    const listed = await repository.tree(commitId, options.path, true);
+    if (listed === undefined) return { missing: true };
+    if (listed.length >= TREE_MAX_ENTRIES) return { tooLarge: true };
+    let weight = 0;
+    for (const entry of listed) {
+      if (entry.type === 'blob') weight += (await repository.header(entry.id))?.size ?? 0;
+      if (weight > ARCHIVE_MAX_INPUT_BYTES) return { tooLarge: true };
+    }
+    const below = options.path === '' ? '' : `${options.path}/`;
+    const entries: ArchiveEntry[] = [];
+    for (const entry of listed) {
+      const path = entry.path.slice(below.length);
+      if (entry.type !== 'blob') {
+        // A submodule is an empty directory, as git archive writes it.
+        entries.push({ kind: 'dir', path });
+        continue;
+      }
+      const content = await repository.blob(entry.id, ARCHIVE_MAX_INPUT_BYTES);
+      if (content === undefined || content === TOO_LARGE) return { tooLarge: true };
+      entries.push(
+        entry.mode === '120000'
+          ? { kind: 'symlink', path, target: content.toString('utf8') }
+          : { kind: 'file', path, executable: entry.mode === '100755', content },
+      );
+    }
+    const commit = await repository.commit(commitId);
+    const prefix = options.prefix(ref, commitId);
+    const mtime = commit.committer.timestamp;
+    const body =
+      options.format === 'zip'
+        ? zipArchive(prefix, commitId, mtime, entries)
+        : options.format === 'tar'
+          ? tarArchive(prefix, commitId, mtime, entries)
+          : gzipSync(tarArchive(prefix, commitId, mtime, entries));
+    if (body.length > ARCHIVE_MAX_BYTES) return { tooLarge: true };
+    return { found: { body, ref, commitId } };
+  });
+  return read ?? { missing: true };
 }

@@ -1,6 +1,6 @@
 /**
  * python-gitlab (Debian package python3-gitlab), unchanged, against the local runtime: imports,
- * forks, the fork relation, housekeeping, pull mirroring, project deletion and repository reads, with a real git
+ * forks, the fork relation, housekeeping, pull mirroring, project deletion, repository reads, compare, contributors, a commit's refs and archives, with a real git
  * repository served by `git http-backend` on 127.0.0.1 as the remote. One script, one part per
  * test. CI installs the package; on a machine without it these tests are reported as skipped,
  * never as passed.
@@ -86,6 +86,14 @@ describe('python-gitlab repositories and project jobs', () => {
     'branches.list/get, tags.list, repository_tree, files.get().decode() and files.raw, commits.list/get with stats, diff',
     async () => {
       expect(await runPart('reads')).toEqual(PASSED);
+    },
+    120_000,
+  );
+
+  it.skipIf(!pythonGitlabAvailable)(
+    'repository_compare, repository_contributors, commit.refs and repository_archive (un-tarred)',
+    async () => {
+      expect(await runPart('compare')).toEqual(PASSED);
     },
     120_000,
   );

@@ -38,4 +38,27 @@ export const repositorySchemas = {
   }),
   commit: params({ ...byId, sha: required(reference()), stats: optional(bool()) }),
   commitDiff: params({ ...byId, sha: required(reference()) }),
+  compare: params({
+    ...byId,
+    from: required(reference()),
+    to: required(reference()),
+    straight: optional(bool()),
+  }),
+  contributors: params({
+    ...byId,
+    ref: optional(reference()),
+    order_by: optional(oneOf(['email', 'name', 'commits'])),
+    sort: optional(oneOf(['asc', 'desc'])),
+  }),
+  commitRefs: params({
+    ...byId,
+    sha: required(reference()),
+    type: optional(oneOf(['branch', 'tag', 'all'])),
+  }),
+  archive: params({
+    ...byId,
+    sha: optional(reference()),
+    path: optional(reference()),
+    format: optional(str()),
+  }),
 };

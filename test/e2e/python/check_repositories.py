@@ -5,10 +5,12 @@ commit_count and default_branch as the remote has them), forks (project.forks.cr
 the fork "finished"), the fork relation (create_fork_relation, delete_fork_relation, with 409 and 304),
 housekeeping (201, then 409 within the lease), pull mirroring (mirror_pull, mirror_pull_details,
 400 for a project that is no mirror), project.delete() (202, then 404), and reading the imported
-repository (branches, tags, repository_tree, files.get/raw, commits.list/get, commit.diff).
+repository (branches, tags, repository_tree, files.get/raw, commits.list/get, commit.diff), and
+comparing and archiving it (repository_compare, repository_contributors, commit.refs,
+repository_archive).
 
 Usage: python3 check_repositories.py <base url> <admin token> <remote url> <commit count>
-[part ...], parts among import, forks, relation, housekeeping, mirror, delete, reads (all when
+[part ...], parts among import, forks, relation, housekeeping, mirror, delete, reads, compare (all when
 none is named). Exits non-zero with a message on the first mismatch; prints "ok" when every check
 holds.
 """
@@ -23,7 +25,7 @@ from e2e_checks import check, idle, refused
 
 url, token, remote, remote_count = sys.argv[1:5]
 remote_count = int(remote_count)
-parts = set(sys.argv[5:]) or {"import", "forks", "relation", "housekeeping", "mirror", "delete", "reads"}
+parts = set(sys.argv[5:]) or {"import", "forks", "relation", "housekeeping", "mirror", "delete", "reads", "compare"}
 gl = gitlab.Gitlab(url, private_token=token)
 gl.auth()
 prefix = f"pyr-{secrets.token_hex(4)}"
@@ -172,5 +174,53 @@ if "reads" in parts:
     check([d["new_path"] for d in diffs] == [f"file-{(remote_count - 1) % 10}.txt"], f"commit.diff(), got {diffs}")
     check(diffs[0]["diff"].startswith("@@ -1,2 +1,5 @@\n"), f"the hunk, got {diffs[0]['diff']!r}")
     refused(lambda: project.commits.get("f" * 40), errors.GitlabGetError, 404, "an unknown commit")
+
+if "compare" in parts:
+    # The remote as above: 40 commits on trunk by one author, each changing one file; v1.0 on the last.
+    import io
+    import tarfile
+
+    project = imported("compare")
+    recent = project.commits.list(ref_name="trunk", per_page=4, get_all=False)
+    compared = project.repository_compare(recent[3].id, "trunk")
+    ids = [c["id"] for c in compared["commits"]]
+    check(ids == [c.id for c in reversed(recent[:3])], f"repository_compare() commits oldest first, got {ids}")
+    check(compared["commit"]["id"] == recent[0].id, f"the newest as commit, got {compared['commit']}")
+    paths = sorted(d["new_path"] for d in compared["diffs"])
+    want = sorted(f"file-{(remote_count - 1 - i) % 10}.txt" for i in range(3))
+    check(paths == want, f"repository_compare() diffs, got {paths} want {want}")
+    check(compared["compare_same_ref"] is False and compared["compare_timeout"] is False, f"flags, got {compared}")
+    same = project.repository_compare("trunk", "v1.0")
+    check(same["compare_same_ref"] is True and same["commits"] == [], f"the same ref, got {same}")
+    refused(lambda: project.repository_compare("trunk", "nope"), errors.GitlabGetError, 404, "an unknown ref")
+    contributors = project.repository_contributors(get_all=True)
+    check(
+        contributors
+        == [{"name": "Fixture Author", "email": "author@example.com", "commits": remote_count, "additions": 0, "deletions": 0}],
+        f"repository_contributors(), got {contributors}",
+    )
+    refs = project.commits.get(recent[3].id).refs()
+    check(
+        refs == [{"type": "branch", "name": "trunk"}, {"type": "tag", "name": "v1.0"}],
+        f"commit.refs() (all: v1.0 is on the last commit), got {refs}",
+    )
+    branches = project.commits.get(recent[0].id).refs(type="branch")
+    check(branches == [{"type": "branch", "name": "trunk"}], f"commit.refs(type='branch'), got {branches}")
+    archive = project.repository_archive()
+    check(isinstance(archive, bytes), f"repository_archive() gives bytes, got {type(archive)}")
+    with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as tar:
+        names = sorted(tar.getnames())
+        top = f"{project.path}-trunk-{recent[0].id}"
+        check(names == [top] + [f"{top}/file-{i}.txt" for i in range(10)], f"the archive's names, got {names}")
+        member = tar.extractfile(f"{top}/file-0.txt")
+        last_of_file0 = max(i for i in range(1, remote_count + 1) if (i - 1) % 10 == 0)
+        body = member.read() if member else b""
+        check(body == f"line {last_of_file0}\n".encode() * (1 + (last_of_file0 - 1) % 7), f"file-0.txt, got {body!r}")
+    # The format travels only as a query parameter here (no `archive.<format>` routes), so
+    # python-gitlab's format= (a path suffix) is not used.
+    older = project.repository_archive(sha=recent[3].id)
+    with tarfile.open(fileobj=io.BytesIO(older), mode="r:gz") as tar:
+        top = f"{project.path}-{recent[3].id}-{recent[3].id}"
+        check(tar.getnames()[0] == top, f"repository_archive(sha=) is named by the sha twice, got {tar.getnames()[0]}")
 
 print("ok")
