@@ -108,18 +108,18 @@ describe('branches', () => {
     expect((await storedRefs(projectId))['refs/heads/feature/one']).toBeUndefined();
   });
 
-  it('refuses writes by a reporter or a stranger, and a name the push rule refuses', async () => {
+  it('refuses a stranger to a private project (404), and a name the push rule refuses', async () => {
     const stranger = await createUser();
     const refused = await api('POST', branches(projectId), {
       token: stranger.token,
       json: { branch: 'x', ref: 'main' },
     });
-    expect(refused.status).toBe(404);
+    expect(refused).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
     const rule = await api('POST', `/projects/${projectId}/push_rule`, {
       token: owner.token,
       json: { branch_name_regex: '^feature/' },
     });
-    expect(rule.status).toBe(201);
+    expect(rule).toMatchObject({ status: 201, body: { branch_name_regex: '^feature/' } });
     const outside = await api('POST', branches(projectId), {
       token: owner.token,
       json: { branch: 'hotfix', ref: 'main' },
