@@ -28,8 +28,9 @@ const floors = [
 const besides = {
   // The logger and metrics read the service name, log level and metrics switch from the settings.
   observability: ['config'],
-  // Repositories are kept in the bucket, and only shared/blob speaks S3.
-  repository: ['blob'],
+  // Repositories are kept in the bucket (only shared/blob speaks S3), their commit point and
+  // statistics in the table (only shared/store speaks DynamoDB); the store never imports them.
+  repository: ['blob', 'store'],
   // bin/app.ts is the CDK app (cdk.json): it builds the stack of lib/.
   bin: ['lib'],
 };

@@ -7,7 +7,10 @@ import { type Access, type RouteDefinition, read } from '../route-kit.ts';
 /** Reading the repository's refs document and packs from the bucket, beside the project's item. */
 const readCode: Access = { table: 'read', bucket: 'read' };
 
-/** A project's repository: housekeeping, pull mirroring, and reading it (branches, tags, tree, files, blobs, commits, compare, contributors, archives). */
+/** Writing a branch or tag: a new refs document (and a tag's pack) in the bucket, the pointer in the table. */
+const writeRefs: Access = { table: 'write', bucket: 'write' };
+
+/** A project's repository: housekeeping, pull mirroring, reading it (branches, tags, tree, files, blobs, commits, compare, contributors, archives) and writing branches and tags. */
 export const repositoryRoutes: readonly RouteDefinition[] = [
   {
     method: 'POST',
@@ -38,6 +41,30 @@ export const repositoryRoutes: readonly RouteDefinition[] = [
     path: '/api/v4/projects/{id}/repository/branches/{branch}',
     entry: 'functions/repository/get-branch.ts',
     access: readCode,
+  },
+  {
+    method: 'POST',
+    path: '/api/v4/projects/{id}/repository/branches',
+    entry: 'functions/repository/create-branch.ts',
+    access: writeRefs,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v4/projects/{id}/repository/branches/{branch}',
+    entry: 'functions/repository/delete-branch.ts',
+    access: writeRefs,
+  },
+  {
+    method: 'POST',
+    path: '/api/v4/projects/{id}/repository/tags',
+    entry: 'functions/repository/create-tag.ts',
+    access: writeRefs,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v4/projects/{id}/repository/tags/{tag_name}',
+    entry: 'functions/repository/delete-tag.ts',
+    access: writeRefs,
   },
   {
     method: 'GET',

@@ -9,7 +9,17 @@ import { countCommits } from './history.ts';
 import { defaultBranchOf, type StoredRefs } from './layout.ts';
 import { checkRemoteUrl, fetchRemote } from './remote.ts';
 import { withScratchDirectory } from './scratch.ts';
-import { materializeRepository, storedRepositorySize, storeRepository } from './storage.ts';
+import {
+  materializeCommittedState,
+  materializeRepository,
+  RepositoryChanged,
+  storedRepositorySize,
+  storeRepository,
+} from './storage.ts';
+
+// A branch or tag written through the API meanwhile moves the commit point: the fetch is redone
+// on the new state a few times before the job's message is left to be tried again.
+const importTries = 5;
 
 export interface ImportResult {
   stored: StoredRefs;
@@ -35,9 +45,19 @@ export async function importFromRemote(
 ): Promise<ImportResult> {
   // Refused before any work: a blocked remote costs no download of the stored packs.
   await checkRemoteUrl(url, options.policy);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await importOnce(projectId, url, options);
+    } catch (error) {
+      if (!(error instanceof RepositoryChanged) || attempt >= importTries) throw error;
+    }
+  }
+}
+
+async function importOnce(projectId: number, url: string, options: ImportOptions): Promise<ImportResult> {
   return withScratchDirectory(async (gitdir) => {
     const cache = {};
-    const previous = await materializeRepository(projectId, gitdir, cache);
+    const previous = await materializeCommittedState(projectId, gitdir, cache);
     const next = await fetchRemote({ url, gitdir, cache, ...options });
     const { uploaded } = await storeRepository(projectId, gitdir, next, previous);
     return {

@@ -3,21 +3,30 @@
  *
  *   repositories/<projectId>/objects/pack/pack-<sha>.pack   immutable, one per fetch (named by git
  *   repositories/<projectId>/objects/pack/pack-<sha>.idx    after the pack's checksum, as git does)
- *   repositories/<projectId>/refs.json                      the refs document: the commit point
+ *   repositories/<projectId>/refs/<version>-<random>.json   a refs document: one state, immutable
+ *   repositories/<projectId>/refs.json                      the refs document of a repository
+ *                                                           stored before the pointer (read only)
  *
  * A state of the repository is exactly what its refs document names: HEAD's target, every ref's
- * object id, and the packs that hold every object those refs reach. The document is written after
- * the packs it names, in one PUT (atomic in S3), so a writer that dies mid-way leaves the previous
- * document, and with it the previous complete state; packs it uploaded without a document naming
- * them are never read, and a retry overwrites or supersedes them.
+ * object id, and the packs that hold every object those refs reach. The commit point is the
+ * project's repository pointer in the table (store/projects/repository-pointer.ts): it names the
+ * current document and moves, under a condition on the version read, after the packs and the new
+ * document are uploaded. A writer that dies mid-way leaves the previous state; packs and documents
+ * it uploaded that the pointer never named are never read.
  */
 
 export function repositoryPrefix(projectId: number): string {
   return `repositories/${projectId}/`;
 }
 
+/** The refs document of a repository stored before the pointer existed (no pointer names a document). */
 export function refsKey(projectId: number): string {
   return `${repositoryPrefix(projectId)}refs.json`;
+}
+
+/** A new state's refs document: unique per write, so a losing writer overwrites nothing. */
+export function refsVersionKey(projectId: number, version: number, unique: string): string {
+  return `${repositoryPrefix(projectId)}refs/${version}-${unique}.json`;
 }
 
 export type PackFile = 'pack' | 'idx';

@@ -1,6 +1,6 @@
 /**
- * Reading a project's stored repository: the refs document read for every request (the commit
- * point: a read never sees a state older than the last one committed), its packs from the
+ * Reading a project's stored repository: the committed refs document read for every request
+ * (through the repository pointer: a read never sees a state older than the last one committed), its packs from the
  * container's cache (pack-cache.ts), and typed, bounded reads with isomorphic-git. A blob's size is
  * read from its pack entry before the blob (object-headers.ts), so one over the limit is refused
  * without being inflated; history walks stop at LOG_MAX_WALK commits.
@@ -423,9 +423,18 @@ export async function withRepository<T>(
   projectId: number,
   work: (repository: RepositoryView) => Promise<T>,
 ): Promise<T | undefined> {
-  const stored = await readStoredRefs(projectId);
+  let stored = await readStoredRefs(projectId);
   if (stored === undefined) return undefined;
-  const set = await openPackSet(projectId, stored.packs);
+  let set: PackSet;
+  try {
+    set = await openPackSet(projectId, stored.packs);
+  } catch {
+    // Housekeeping deletes packs once the pointer names a state without them: the state read a
+    // moment ago may be that older one, so the pointer is read again, once.
+    stored = await readStoredRefs(projectId);
+    if (stored === undefined) return undefined;
+    set = await openPackSet(projectId, stored.packs);
+  }
   try {
     return await work(new RepositoryView(stored, set));
   } finally {

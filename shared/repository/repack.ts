@@ -6,8 +6,9 @@
  * Every step leaves a readable repository: the new pack is uploaded before the document names it,
  * the document is one PUT, and only packs the committed document does not name are deleted. Run
  * again after a failure, it finishes what is left (packing the same objects gives the same pack).
- * Callers hold the project's repository lease: a pack another writer uploaded but has not named
- * yet would look unnamed here.
+ * Callers hold the project's repository lease, so no job uploads packs meanwhile; an API write
+ * announces its packs as pending on the pointer before uploading them, and those are kept. A
+ * write committed meanwhile makes the commit fail: the repack is redone on the new state.
  */
 import fs from 'node:fs';
 import * as git from 'isomorphic-git';
@@ -15,7 +16,17 @@ import { deleteBlob, listBlobs } from '#blob/s3.ts';
 import { countCommits } from './history.ts';
 import { type PackFile, packKey, packPath, repositoryPrefix, type StoredRefs } from './layout.ts';
 import { withScratchDirectory } from './scratch.ts';
-import { commitStoredRefs, materializeRepository, storedRepositorySize, uploadPacks } from './storage.ts';
+import {
+  type CommittedState,
+  commitStoredRefs,
+  materializeCommittedState,
+  RepositoryChanged,
+  readCommittedState,
+  storedRepositorySize,
+  uploadPacks,
+} from './storage.ts';
+
+const repackTries = 5;
 
 export interface RepackResult {
   stored: StoredRefs;
@@ -31,14 +42,25 @@ export interface RepackResult {
 
 /** Repacks the project's repository; undefined (and nothing changed) when it has none. */
 export async function repackRepository(projectId: number): Promise<RepackResult | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await repackOnce(projectId);
+    } catch (error) {
+      if (!(error instanceof RepositoryChanged) || attempt >= repackTries) throw error;
+    }
+  }
+}
+
+async function repackOnce(projectId: number): Promise<RepackResult | undefined> {
   return withScratchDirectory(async (gitdir) => {
     const cache = {};
-    const previous = await materializeRepository(projectId, gitdir, cache);
+    const committed = await materializeCommittedState(projectId, gitdir, cache);
+    const previous = committed.stored;
     if (previous === undefined) return undefined;
     // One pack (or none) is what a repack would make: only the unnamed packs are left to remove.
     const stored =
-      previous.packs.length > 1 ? await packReachable(projectId, gitdir, previous, cache) : previous;
-    const removed = await removeUnnamedPacks(projectId, stored);
+      previous.packs.length > 1 ? await packReachable(projectId, gitdir, committed, cache) : previous;
+    const removed = await removeUnnamedPacks(projectId);
     return {
       stored,
       repacked: stored !== previous,
@@ -53,9 +75,10 @@ export async function repackRepository(projectId: number): Promise<RepackResult 
 async function packReachable(
   projectId: number,
   gitdir: string,
-  previous: StoredRefs,
+  committed: CommittedState,
   cache: object,
 ): Promise<StoredRefs> {
+  const previous = committed.stored as StoredRefs;
   const oids = await reachableObjects(gitdir, Object.values(previous.refs), cache);
   let packs: string[] = [];
   if (oids.length > 0) {
@@ -66,7 +89,7 @@ async function packReachable(
     packs = [pack];
   }
   const next: StoredRefs = { ...previous, packs };
-  await commitStoredRefs(projectId, next);
+  await commitStoredRefs(projectId, next, committed.version);
   return next;
 }
 
@@ -111,15 +134,21 @@ export async function reachableObjects(
   return order;
 }
 
-/** Deletes the pack files under the prefix that `stored` does not name; answers their keys. */
-async function removeUnnamedPacks(projectId: number, stored: StoredRefs): Promise<string[]> {
-  const named = new Set(
-    stored.packs.flatMap((pack) =>
-      (['pack', 'idx'] as PackFile[]).map((file) => packKey(projectId, pack, file)),
-    ),
-  );
+/**
+ * Deletes the pack files under the prefix that neither the committed state nor the pending set
+ * names; answers their keys. The listing comes first: a pack listed was announced before its
+ * upload, so the pointer read after it still names it (pending, or committed).
+ */
+async function removeUnnamedPacks(projectId: number): Promise<string[]> {
   const packDirectory = `${repositoryPrefix(projectId)}objects/pack/`;
-  const unnamed = (await listBlobs(packDirectory)).map(({ key }) => key).filter((key) => !named.has(key));
+  const listed = (await listBlobs(packDirectory)).map(({ key }) => key);
+  // One read of the pointer: a pack leaves the pending set in the update that commits it.
+  const committed = await readCommittedState(projectId);
+  const kept = [...(committed.stored?.packs ?? []), ...committed.pendingPacks];
+  const named = new Set(
+    kept.flatMap((pack) => (['pack', 'idx'] as PackFile[]).map((file) => packKey(projectId, pack, file))),
+  );
+  const unnamed = listed.filter((key) => !named.has(key));
   for (const key of unnamed) await deleteBlob(key);
   return unnamed;
 }

@@ -1,8 +1,10 @@
 /**
  * A project's repository in the bucket (layout.ts): reading and committing its refs document,
  * uploading packs, rebuilding a bare repository directory from it, copying it to another project
- * (fork) and removing it. Every write goes packs first, refs document last.
+ * (fork) and removing it. Every write goes packs first, then a new refs document, then the
+ * conditional move of the repository pointer (the commit point); a lost move is RepositoryChanged.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,12 +20,18 @@ import {
   putBlobFile,
 } from '#blob/s3.ts';
 import {
+  moveRepositoryPointer,
+  readRepositoryPointer,
+  removeRepositoryPointer,
+} from '#store/projects/repository-pointer.ts';
+import {
   defaultBranchOf,
   type PackFile,
   packKey,
   packPath,
   parseStoredRefs,
   refsKey,
+  refsVersionKey,
   repositoryPrefix,
   type StoredRefs,
 } from './layout.ts';
@@ -36,15 +44,62 @@ const contentTypes: Record<PackFile, string> = {
   idx: 'application/x-git-packed-objects-toc',
 };
 
-/** The project's committed state, or undefined when it has no repository (never imported, or removed). */
-export async function readStoredRefs(projectId: number): Promise<StoredRefs | undefined> {
-  const blob = await getBlob(refsKey(projectId));
-  return blob === undefined ? undefined : parseStoredRefs(blob.body.toString('utf8'));
+/** Another writer committed since this one read the state: read again and redo the change. */
+export class RepositoryChanged extends Error {
+  override readonly name = 'RepositoryChanged';
+  constructor(readonly projectId: number) {
+    super(`the repository of project ${projectId} changed while it was being written`);
+  }
 }
 
-/** The commit point: from this PUT on, the project's repository is `stored`. */
-export async function commitStoredRefs(projectId: number, stored: StoredRefs): Promise<void> {
-  await putBlob(refsKey(projectId), Buffer.from(JSON.stringify(stored)), 'application/json');
+/** A committed state with the version a writer moves the pointer from (0: none through the pointer). */
+export interface CommittedState {
+  stored: StoredRefs | undefined;
+  version: number;
+  /** Packs announced by API writes not committed yet (read with the same pointer). */
+  pendingPacks: string[];
+}
+
+/**
+ * The project's committed state: the document the pointer names (read consistently), or without
+ * a pointer the document of a repository stored before it; `stored` is undefined when the project
+ * has no repository (never imported, or removed).
+ */
+export async function readCommittedState(projectId: number): Promise<CommittedState> {
+  const pointer = await readRepositoryPointer(projectId);
+  const key = pointer?.refsKey ?? refsKey(projectId);
+  const blob = await getBlob(key);
+  if (blob === undefined && pointer?.refsKey !== undefined) {
+    throw new Error(`Repository of project ${projectId} names ${key}, which is not stored`);
+  }
+  return {
+    stored: blob === undefined ? undefined : parseStoredRefs(blob.body.toString('utf8')),
+    version: pointer?.version ?? 0,
+    pendingPacks: pointer?.pendingPacks ?? [],
+  };
+}
+
+/** The project's committed state, or undefined when it has no repository (never imported, or removed). */
+export async function readStoredRefs(projectId: number): Promise<StoredRefs | undefined> {
+  return (await readCommittedState(projectId)).stored;
+}
+
+/**
+ * The commit point: uploads `stored` as a new document and moves the pointer to it from
+ * `fromVersion`; RepositoryChanged when another writer moved it first (nothing is committed then).
+ * `pendingPacks` are the announced packs this state names, no longer pending once it commits.
+ */
+export async function commitStoredRefs(
+  projectId: number,
+  stored: StoredRefs,
+  fromVersion: number,
+  pendingPacks: readonly string[] = [],
+): Promise<void> {
+  const key = refsVersionKey(projectId, fromVersion + 1, randomBytes(8).toString('hex'));
+  await putBlob(key, Buffer.from(JSON.stringify(stored)), 'application/json');
+  if (!(await moveRepositoryPointer(projectId, fromVersion, key, pendingPacks))) {
+    throw new RepositoryChanged(projectId);
+  }
 }
 
 /** Uploads each pack of `gitdir` with its index. Immutable objects: uploading one again changes nothing. */
@@ -72,12 +127,12 @@ export async function storeRepository(
   projectId: number,
   gitdir: string,
   next: StoredRefs,
-  previous: StoredRefs | undefined,
+  previous: CommittedState,
 ): Promise<{ uploaded: string[] }> {
-  const held = new Set(previous?.packs ?? []);
+  const held = new Set(previous.stored?.packs ?? []);
   const uploaded = next.packs.filter((pack) => !held.has(pack));
   await uploadPacks(projectId, gitdir, uploaded);
-  await commitStoredRefs(projectId, next);
+  await commitStoredRefs(projectId, next, previous.version);
   return { uploaded };
 }
 
@@ -91,14 +146,24 @@ export async function materializeRepository(
   gitdir: string,
   cache: object = {},
 ): Promise<StoredRefs | undefined> {
-  const stored = await readStoredRefs(projectId);
+  return (await materializeCommittedState(projectId, gitdir, cache)).stored;
+}
+
+/** materializeRepository, answering the version a writer commits from as well. */
+export async function materializeCommittedState(
+  projectId: number,
+  gitdir: string,
+  cache: object = {},
+): Promise<CommittedState> {
+  const committed = await readCommittedState(projectId);
+  const { stored } = committed;
   await git.init({
     fs,
     dir: gitdir,
     bare: true,
     defaultBranch: (stored && defaultBranchOf(stored)) ?? 'main',
   });
-  if (stored === undefined) return undefined;
+  if (stored === undefined) return committed;
   await mkdir(join(gitdir, 'objects', 'pack'), { recursive: true });
   await eachLimited(stored.packs, async (pack) => {
     const packFile = packPath(pack, 'pack');
@@ -116,7 +181,7 @@ export async function materializeRepository(
   if (stored.head !== null) {
     await git.writeRef({ fs, gitdir, ref: 'HEAD', value: stored.head, symbolic: true, force: true });
   }
-  return stored;
+  return committed;
 }
 
 /**
@@ -153,20 +218,24 @@ export async function copyRepository(
   const stored = await readStoredRefs(fromProjectId);
   if (stored === undefined) return undefined;
   await copyPacks(fromProjectId, toProjectId, stored.packs);
-  await commitStoredRefs(toProjectId, stored);
+  // The fork's state is replaced whole, whatever it holds: the version is only what it moves from.
+  const { version } = await readCommittedState(toProjectId);
+  await commitStoredRefs(toProjectId, stored, version);
   return stored;
 }
 
 /**
- * Removes every object of the project's repository. The refs document goes first, so a removal
- * cut short leaves no state that names missing packs, only packs nothing names.
+ * Removes every object of the project's repository. The pointer and the document of a repository
+ * stored before it go first, so a removal cut short leaves no state that names missing packs,
+ * only packs and documents nothing names.
  */
 export async function deleteRepository(projectId: number): Promise<void> {
+  await removeRepositoryPointer(projectId);
   await deleteBlob(refsKey(projectId));
   await deleteBlobPrefix(repositoryPrefix(projectId));
 }
 
-/** repository_size: the bytes stored under the project's prefix (packs, indexes and the refs document). */
+/** repository_size: the bytes stored under the project's prefix (packs, indexes and refs documents). */
 export async function storedRepositorySize(projectId: number): Promise<number> {
   const objects = await listBlobs(repositoryPrefix(projectId));
   return objects.reduce((total, { size }) => total + size, 0);

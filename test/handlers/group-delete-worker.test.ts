@@ -189,6 +189,8 @@ describe('group-delete worker', () => {
           ExpressionAttributeValues: { ':now': NOW_MS, ':holder': 'msg-1' },
         },
       },
+      // The repository's commit point goes first, then its objects in the bucket.
+      { DeleteCommand: { TableName: TABLE, Key: keys.repository(42) } },
       {
         DeleteCommand: {
           TableName: TABLE,

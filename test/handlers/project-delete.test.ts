@@ -306,6 +306,8 @@ describe('project-delete worker', () => {
     expect(sentCommands()).toEqual([
       ...projectRead(42),
       leaseTaken,
+      // The repository's commit point goes first, then its objects in the bucket.
+      { DeleteCommand: { TableName: TABLE, Key: keys.repository(42) } },
       leaseReleased,
       purgeQuery(lists.projectIssues(42)),
       // The open issues' total is the project's open_issues_count: its shards are the project's,

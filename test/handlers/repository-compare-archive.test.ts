@@ -16,10 +16,11 @@ import { handler as compare } from '../../functions/repository/compare.ts';
 import { handler as contributors } from '../../functions/repository/contributors.ts';
 import { handler as commitRefs } from '../../functions/repository/get-commit-refs.ts';
 import { packKey, refsKey } from '../../shared/repository/layout.ts';
+import { keys } from '../../shared/store/table/keys.ts';
 import { apiEvent, invoke, lambdaContext } from '../support/events.ts';
 import { makeRepository, revParse } from '../support/git-server.ts';
 import { emptyHeaders, pinCounterShards, resetMocks, sentCommands } from './fixtures.ts';
-import { givenWorld, ok, PROJECT_NOT_FOUND, projectRead } from './resource-fixtures.ts';
+import { getCommand, givenWorld, ok, PROJECT_NOT_FOUND, projectRead } from './resource-fixtures.ts';
 
 const s3 = mockClient(S3Client);
 let root: string;
@@ -121,7 +122,7 @@ describe('GET /projects/:id/repository/compare', () => {
         web_url: `https://gitlab.example.com/bob/dotfiles/-/compare/${first}...${head}`,
       }),
     );
-    expect(sentCommands()).toEqual([...projectRead(43)]);
+    expect(sentCommands()).toEqual([...projectRead(43), getCommand(keys.repository(43))]);
   });
 
   it('an unknown ref → 404 Ref Not Found; `to` missing → 400 before any bucket read', async () => {

@@ -15,10 +15,19 @@ import { handler as getFile } from '../../functions/repository/get-file.ts';
 import { handler as getFileRaw } from '../../functions/repository/get-file-raw.ts';
 import { handler as listCommits } from '../../functions/repository/list-commits.ts';
 import { packKey, refsKey } from '../../shared/repository/layout.ts';
+import { keys } from '../../shared/store/table/keys.ts';
 import { apiEvent, invoke, lambdaContext } from '../support/events.ts';
 import { git, makeRepository, revParse } from '../support/git-server.ts';
 import { BUCKET, emptyHeaders, jsonHeaders, pinCounterShards, resetMocks, sentCommands } from './fixtures.ts';
-import { BOB_TOKEN, givenWorld, ok, PROJECT_NOT_FOUND, projectRead, tokenRead } from './resource-fixtures.ts';
+import {
+  BOB_TOKEN,
+  getCommand,
+  givenWorld,
+  ok,
+  PROJECT_NOT_FOUND,
+  projectRead,
+  tokenRead,
+} from './resource-fixtures.ts';
 
 const s3 = mockClient(S3Client);
 let root: string;
@@ -108,7 +117,8 @@ describe('GET /projects/:id/repository/branches/:branch', () => {
         web_url: 'https://gitlab.example.com/bob/dotfiles/-/tree/main',
       }),
     );
-    expect(sentCommands()).toEqual([...projectRead(43)]);
+    // The repository pointer is read consistently; without one, the document stored before it is read.
+    expect(sentCommands()).toEqual([...projectRead(43), getCommand(keys.repository(43))]);
     const keysRead = s3Keys().map(({ Key }) => Key);
     expect(keysRead[0]).toBe(refsKey(43));
     // The packs are held by this container from an earlier test or this one: never read twice.

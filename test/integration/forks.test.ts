@@ -115,7 +115,11 @@ async function onceIdle(projectId: number, token: string): Promise<ProjectBody> 
 
 async function storedKeys(projectId: number): Promise<string[]> {
   const prefix = repositoryPrefix(projectId);
-  return (await listBlobs(prefix)).map(({ key }) => key.slice(prefix.length)).sort();
+  // Every committed state leaves its own refs document: they are shown as one `refs.json`.
+  const relative = (await listBlobs(prefix)).map(({ key }) =>
+    key.slice(prefix.length).replace(/^refs\/[^/]+\.json$/, 'refs.json'),
+  );
+  return [...new Set(relative)].sort();
 }
 
 /** The project's repository rebuilt from the bucket and checked by git: HEAD and the commit count. */

@@ -129,6 +129,10 @@ export const recordRepositoryStatistics = (projectId: number, statistics: Reposi
     repository_size: statistics.repositorySize,
   });
 
+/** repository_size after an API write of a branch or tag (commit_count follows HEAD, which it keeps). */
+export const recordRepositorySize = (projectId: number, bytes: number) =>
+  recordState(projectId, { repository_size: bytes });
+
 /**
  * The job ended well: import_status `finished`, statistics, and the default branch the
  * repository's HEAD names, when the project's is still `previousDefaultBranch` (a branch the user

@@ -209,6 +209,11 @@ export const keys = {
   }),
   /** The one repository job (import, fork, mirror update, housekeeping, removal) running for a project. */
   repositoryLease: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'REPOLEASE' }),
+  /**
+   * A project's repository commit point: the key of its current refs document and that state's
+   * version, moved only by a conditional update (store/projects/repository-pointer.ts).
+   */
+  repository: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'REPOSITORY' }),
   /** The last housekeeping's lease: a second request within it is refused. */
   housekeepingLease: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'HOUSEKEEPING' }),
   /** Marks a pull mirror in the list the schedule reads (see store/projects/mirrors.ts). */

@@ -1,0 +1,17 @@
+import { canPushCode } from '#domain/repository.ts';
+import { refWriteSchemas } from '#domain/schemas/ref-writes.ts';
+import { project } from '#http/load.ts';
+import { reply } from '#http/reply.ts';
+import { defineRoute } from '#http/route.ts';
+import { deleteTag } from '#repository/ref-writes.ts';
+
+/** Removes a tag (developers and up); 404 when there is none. */
+export const handler = defineRoute({
+  auth: 'user',
+  params: refWriteSchemas.deleteTag,
+  load: project({ reads: canPushCode }),
+  run: async ({ params, project }) => {
+    await deleteTag(project.id, params.tag_name);
+    return reply.noContent();
+  },
+});

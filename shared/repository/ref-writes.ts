@@ -1,0 +1,206 @@
+/**
+ * Branch and tag writes through the API. Each reads the committed state, makes the new refs
+ * document from it and commits it by moving the repository pointer from the version read; when
+ * another writer committed first, the change is made again on the new state (so concurrent writes
+ * of different refs all land, and of the same ref exactly one), a bounded number of times.
+ */
+import fs from 'node:fs';
+import * as git from 'isomorphic-git';
+import { refErrors } from '#domain/ref-writes.ts';
+import type { GitBranch, GitTag } from '#domain/repository.ts';
+import { announcePendingPacks } from '#store/projects/repository-pointer.ts';
+import { recordRepositorySize } from '#store/projects/repository-state.ts';
+import { packPath, type StoredRefs } from './layout.ts';
+import { openPackSet, type PackSet } from './pack-cache.ts';
+import { RepositoryView } from './reader.ts';
+import { withScratchDirectory } from './scratch.ts';
+import {
+  commitStoredRefs,
+  RepositoryChanged,
+  readCommittedState,
+  storedRepositorySize,
+  uploadPacks,
+} from './storage.ts';
+
+const HEADS = 'refs/heads/';
+const TAGS = 'refs/tags/';
+
+/** Tries of one write: each lost one means another write landed, so 20 racing writers all get through. */
+const writeTries = 40;
+
+interface Change<T> {
+  next: StoredRefs;
+  /** Packs of `next` this write announced as pending: no longer pending once it commits. */
+  pendingPacks?: string[];
+  /** What the write answers, read from the new state. */
+  answer: (view: RepositoryView) => Promise<T>;
+}
+
+/**
+ * Runs `change` on the committed state (undefined: the project has no repository) and commits
+ * what it makes; `change` throws the write's refusal. Other writers winning every try → 409.
+ */
+async function writeRefs<T>(
+  projectId: number,
+  change: (view: RepositoryView | undefined) => Promise<Change<T>>,
+): Promise<T> {
+  for (let attempt = 1; attempt <= writeTries; attempt++) {
+    const committed = await readCommittedState(projectId);
+    const stored = committed.stored;
+    let set: PackSet | undefined;
+    try {
+      set = stored === undefined ? undefined : await openPackSet(projectId, stored.packs);
+    } catch {
+      // A pack removed by housekeeping after the pointer moved on: read the new state.
+      continue;
+    }
+    try {
+      const view = stored && set ? new RepositoryView(stored, set) : undefined;
+      const { next, answer, pendingPacks } = await change(view);
+      try {
+        await commitStoredRefs(projectId, next, committed.version, pendingPacks);
+      } catch (error) {
+        if (!(error instanceof RepositoryChanged)) throw error;
+        // A short random pause: writers that lost together do not collide again in lockstep.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * Math.min(attempt, 8)));
+        continue;
+      }
+      // A new pack (an annotated tag's) is read through a set that holds it.
+      const samePacks = set !== undefined && next.packs.length === stored?.packs.length;
+      const after = samePacks ? set : await openPackSet(projectId, next.packs);
+      try {
+        const result = await answer(new RepositoryView(next, after as PackSet));
+        await recordRepositorySize(projectId, await storedRepositorySize(projectId));
+        return result;
+      } finally {
+        if (after !== set) after?.release();
+      }
+    } finally {
+      set?.release();
+    }
+  }
+  throw refErrors.raced();
+}
+
+/** The new branch `name` at the commit `ref` names; 400 when it exists or `ref` names no commit. */
+export async function createBranch(projectId: number, name: string, ref: string): Promise<GitBranch> {
+  return writeRefs(projectId, async (view) => {
+    const commitId = view === undefined ? undefined : await view.resolveCommit(ref);
+    if (view === undefined || commitId === undefined) throw refErrors.invalidReference(ref);
+    const full = `${HEADS}${name}`;
+    if (view.stored.refs[full] !== undefined) throw refErrors.branchExists();
+    if (hasPrefixConflict(view.stored, full)) throw refErrors.branchNameInvalid();
+    const next: StoredRefs = { ...view.stored, refs: { ...view.stored.refs, [full]: commitId } };
+    return { next, answer: async (after) => (await after.branch(name)) as GitBranch };
+  });
+}
+
+/** Removes the branch `name`; 404 when there is none, 405 for the default branch. */
+export async function deleteBranch(projectId: number, name: string): Promise<void> {
+  await writeRefs(projectId, async (view) => {
+    const full = `${HEADS}${name}`;
+    if (view?.stored.refs[full] === undefined) throw refErrors.branchNotFound();
+    if (view.stored.head === full) throw refErrors.defaultBranch();
+    const { [full]: _removed, ...refs } = view.stored.refs;
+    return { next: { ...view.stored, refs }, answer: async () => undefined };
+  });
+}
+
+export interface Tagger {
+  name: string;
+  email: string;
+}
+
+/**
+ * The new tag `name` at the commit `ref` names: annotated (a tag object by `tagger`, in a new
+ * pack of its own) when there is a message, else lightweight. 400 when it exists or `ref` names
+ * no commit.
+ */
+export async function createTag(
+  projectId: number,
+  options: { name: string; ref: string; message: string | undefined; tagger: Tagger },
+): Promise<GitTag> {
+  const message = options.message?.trim() ?? '';
+  return withScratchDirectory(async (gitdir) => {
+    // The tag object is made once, for the first state read: its target is the same commit in
+    // every later state unless `ref` moved, and then it is made again.
+    let made: { target: string; oid: string; pack: string } | undefined;
+    const full = `${TAGS}${options.name}`;
+    const result = await writeRefs(projectId, async (view) => {
+      const commitId = view === undefined ? undefined : await view.resolveCommit(options.ref);
+      if (view === undefined || commitId === undefined) throw refErrors.tagTargetInvalid(options.ref);
+      if (view.stored.refs[full] !== undefined) throw refErrors.tagExists(options.name);
+      if (hasPrefixConflict(view.stored, full)) throw refErrors.tagNameInvalid();
+      if (message === '') {
+        return {
+          next: { ...view.stored, refs: { ...view.stored.refs, [full]: commitId } },
+          answer: async (after) => (await after.tag(options.name)) as GitTag,
+        };
+      }
+      if (made?.target !== commitId)
+        made = await packTag(projectId, gitdir, commitId, options.name, message, options.tagger);
+      const next: StoredRefs = {
+        ...view.stored,
+        refs: { ...view.stored.refs, [full]: made.oid },
+        packs: [...view.stored.packs, made.pack],
+      };
+      return {
+        next,
+        pendingPacks: [made.pack],
+        answer: async (after) => (await after.tag(options.name)) as GitTag,
+      };
+    });
+    return result;
+  });
+}
+
+/**
+ * Writes the annotated tag object in a scratch repository, packs it alone, announces the pack as
+ * pending (so housekeeping keeps it until a commit names it) and uploads it.
+ */
+async function packTag(
+  projectId: number,
+  gitdir: string,
+  target: string,
+  name: string,
+  message: string,
+  tagger: Tagger,
+): Promise<{ target: string; oid: string; pack: string }> {
+  await fs.promises.rm(gitdir, { recursive: true, force: true });
+  await git.init({ fs, dir: gitdir, bare: true });
+  const oid = await git.writeTag({
+    fs,
+    gitdir,
+    tag: {
+      object: target,
+      type: 'commit',
+      tag: name,
+      tagger: { ...tagger, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 },
+      message: `${message}\n`,
+    },
+  });
+  const { filename } = await git.packObjects({ fs, gitdir, oids: [oid], write: true });
+  const pack = filename.replace(/\.pack$/, '');
+  await git.indexPack({ fs, dir: gitdir, gitdir, filepath: packPath(pack, 'pack') });
+  await announcePendingPacks(projectId, [pack]);
+  await uploadPacks(projectId, gitdir, [pack]);
+  return { target, oid, pack };
+}
+
+/**
+ * Whether a ref of the state would share a path with `full` as a directory (`a` beside `a/b`):
+ * git cannot store both, so a state holding both could not be written out as a repository.
+ */
+function hasPrefixConflict(stored: StoredRefs, full: string): boolean {
+  return Object.keys(stored.refs).some((ref) => ref.startsWith(`${full}/`) || full.startsWith(`${ref}/`));
+}
+
+/** Removes the tag `name`; 404 when there is none. Its tag object stays in its pack until housekeeping. */
+export async function deleteTag(projectId: number, name: string): Promise<void> {
+  await writeRefs(projectId, async (view) => {
+    const full = `${TAGS}${name}`;
+    if (view?.stored.refs[full] === undefined) throw refErrors.tagNotFound();
+    const { [full]: _removed, ...refs } = view.stored.refs;
+    return { next: { ...view.stored, refs }, answer: async () => undefined };
+  });
+}
