@@ -450,6 +450,14 @@ const anonymousAnswers: Record<string, { status: number; body: Json }> = {
   'GET /api/v4/projects/{id}/repository/commits': notFound('Project'),
   'GET /api/v4/projects/{id}/repository/commits/{sha}': notFound('Project'),
   'GET /api/v4/projects/{id}/repository/commits/{sha}/diff': notFound('Project'),
+  'GET /api/v4/projects/{id}/repository/commits/{sha}/refs': notFound('Project'),
+  // `from` and `to` are required: refused before the project is looked for.
+  'GET /api/v4/projects/{id}/repository/compare': {
+    status: 400,
+    body: { error: 'from is missing, to is missing' },
+  },
+  'GET /api/v4/projects/{id}/repository/contributors': notFound('Project'),
+  'GET /api/v4/projects/{id}/repository/archive': notFound('Project'),
 };
 
 /** Routes that never read a token: every caller gets the same answer. */
