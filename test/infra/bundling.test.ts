@@ -54,7 +54,7 @@ beforeAll(() => {
       name: resource.Properties.Description,
       dir: path.join(assembly.directory, resource.Metadata['aws:asset:path']!),
     }));
-});
+}, 900_000);
 
 afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });

@@ -884,7 +884,7 @@ describe('nothing a client sends gives a 5xx', () => {
         p,
         { title: 'x', labels: Array.from({ length: 2000 }, (_, index) => `${index}`.padEnd(255, 'l')) },
         400,
-        { message: { labels: ['is too long'] } },
+        { message: { labels: ['is too long (maximum is 100 labels)'] } },
       ],
       ['DELETE', `${p}/abc`, undefined, 400, { error: 'issue_iid is invalid' }],
       ['DELETE', `${p}/424242`, undefined, 404, NOT_FOUND],
