@@ -13,12 +13,12 @@ export const handler = defineRoute({
   auth: 'user',
   params: refWriteSchemas.createBranch,
   load: project({ reads: canPushCode }),
-  run: async ({ params, project, request }) => {
+  run: async ({ params, project, caller, request }) => {
     if (!isNewRefNameValid(params.branch)) throw refErrors.branchNameInvalid();
     const rule = await readPushRule(project.id);
     const refusal = await branchNameRuleRefusal(rule?.branch_name_regex, params.branch);
     if (refusal !== undefined) throw badRequest(refusal);
-    const branch = await createBranch(project.id, params.branch, params.ref);
+    const branch = await createBranch(project.id, caller.id, params.branch, params.ref);
     return reply.created(branchEntity(branch, project, true, request.baseUrl));
   },
 });

@@ -15,7 +15,7 @@ export const handler = defineRoute({
   run: async ({ params, project, caller, request }) => {
     if (!isNewRefNameValid(params.tag_name)) throw refErrors.tagNameInvalid();
     const user = await getUser(caller.id);
-    const tag = await createTag(project.id, {
+    const tag = await createTag(project.id, caller.id, {
       name: params.tag_name,
       ref: params.ref,
       message: params.message,

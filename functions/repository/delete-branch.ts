@@ -10,8 +10,8 @@ export const handler = defineRoute({
   auth: 'user',
   params: refWriteSchemas.deleteBranch,
   load: project({ reads: canPushCode }),
-  run: async ({ params, project }) => {
-    await deleteBranch(project.id, params.branch);
+  run: async ({ params, project, caller }) => {
+    await deleteBranch(project.id, caller.id, params.branch);
     return reply.noContent();
   },
 });

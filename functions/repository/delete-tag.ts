@@ -10,8 +10,8 @@ export const handler = defineRoute({
   auth: 'user',
   params: refWriteSchemas.deleteTag,
   load: project({ reads: canPushCode }),
-  run: async ({ params, project }) => {
-    await deleteTag(project.id, params.tag_name);
+  run: async ({ params, project, caller }) => {
+    await deleteTag(project.id, caller.id, params.tag_name);
     return reply.noContent();
   },
 });

@@ -28,7 +28,7 @@ const TAGS = 'refs/tags/';
 /** Tries of one write: each lost one means another write landed, so 20 racing writers all get through. */
 const writeTries = 40;
 
-interface Change<T> {
+export interface Change<T> {
   next: StoredRefs;
   /** Packs of `next` this write announced as pending: no longer pending once it commits. */
   pendingPacks?: string[];
@@ -38,10 +38,12 @@ interface Change<T> {
 
 /**
  * Runs `change` on the committed state (undefined: the project has no repository) and commits
- * what it makes; `change` throws the write's refusal. Other writers winning every try → 409.
+ * what it makes, as `pushedBy`'s write; `change` throws the write's refusal. Other writers
+ * winning every try → 409.
  */
-async function writeRefs<T>(
+export async function writeRefs<T>(
   projectId: number,
+  pushedBy: number,
   change: (view: RepositoryView | undefined) => Promise<Change<T>>,
 ): Promise<T> {
   for (let attempt = 1; attempt <= writeTries; attempt++) {
@@ -58,7 +60,7 @@ async function writeRefs<T>(
       const view = stored && set ? new RepositoryView(stored, set) : undefined;
       const { next, answer, pendingPacks } = await change(view);
       try {
-        await commitStoredRefs(projectId, next, committed.version, pendingPacks);
+        await commitStoredRefs(projectId, next, committed.version, pendingPacks, pushedBy);
       } catch (error) {
         if (!(error instanceof RepositoryChanged)) throw error;
         // A short random pause: writers that lost together do not collide again in lockstep.
@@ -83,8 +85,13 @@ async function writeRefs<T>(
 }
 
 /** The new branch `name` at the commit `ref` names; 400 when it exists or `ref` names no commit. */
-export async function createBranch(projectId: number, name: string, ref: string): Promise<GitBranch> {
-  return writeRefs(projectId, async (view) => {
+export async function createBranch(
+  projectId: number,
+  pushedBy: number,
+  name: string,
+  ref: string,
+): Promise<GitBranch> {
+  return writeRefs(projectId, pushedBy, async (view) => {
     const commitId = view === undefined ? undefined : await view.resolveCommit(ref);
     if (view === undefined || commitId === undefined) throw refErrors.invalidReference(ref);
     const full = `${HEADS}${name}`;
@@ -96,8 +103,8 @@ export async function createBranch(projectId: number, name: string, ref: string)
 }
 
 /** Removes the branch `name`; 404 when there is none, 405 for the default branch. */
-export async function deleteBranch(projectId: number, name: string): Promise<void> {
-  await writeRefs(projectId, async (view) => {
+export async function deleteBranch(projectId: number, pushedBy: number, name: string): Promise<void> {
+  await writeRefs(projectId, pushedBy, async (view) => {
     const full = `${HEADS}${name}`;
     if (view?.stored.refs[full] === undefined) throw refErrors.branchNotFound();
     if (view.stored.head === full) throw refErrors.defaultBranch();
@@ -118,6 +125,7 @@ export interface Tagger {
  */
 export async function createTag(
   projectId: number,
+  pushedBy: number,
   options: { name: string; ref: string; message: string | undefined; tagger: Tagger },
 ): Promise<GitTag> {
   const message = options.message?.trim() ?? '';
@@ -126,7 +134,7 @@ export async function createTag(
     // every later state unless `ref` moved, and then it is made again.
     let made: { target: string; oid: string; pack: string } | undefined;
     const full = `${TAGS}${options.name}`;
-    const result = await writeRefs(projectId, async (view) => {
+    const result = await writeRefs(projectId, pushedBy, async (view) => {
       const commitId = view === undefined ? undefined : await view.resolveCommit(options.ref);
       if (view === undefined || commitId === undefined) throw refErrors.tagTargetInvalid(options.ref);
       if (view.stored.refs[full] !== undefined) throw refErrors.tagExists(options.name);
@@ -196,8 +204,8 @@ function hasPrefixConflict(stored: StoredRefs, full: string): boolean {
 }
 
 /** Removes the tag `name`; 404 when there is none. Its tag object stays in its pack until housekeeping. */
-export async function deleteTag(projectId: number, name: string): Promise<void> {
-  await writeRefs(projectId, async (view) => {
+export async function deleteTag(projectId: number, pushedBy: number, name: string): Promise<void> {
+  await writeRefs(projectId, pushedBy, async (view) => {
     const full = `${TAGS}${name}`;
     if (view?.stored.refs[full] === undefined) throw refErrors.tagNotFound();
     const { [full]: _removed, ...refs } = view.stored.refs;

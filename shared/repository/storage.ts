@@ -87,17 +87,19 @@ export async function readStoredRefs(projectId: number): Promise<StoredRefs | un
 /**
  * The commit point: uploads `stored` as a new document and moves the pointer to it from
  * `fromVersion`; RepositoryChanged when another writer moved it first (nothing is committed then).
- * `pendingPacks` are the announced packs this state names, no longer pending once it commits.
+ * `pendingPacks` are the announced packs this state names, no longer pending once it commits;
+ * `pushedBy` is the user an API write acts for.
  */
 export async function commitStoredRefs(
   projectId: number,
   stored: StoredRefs,
   fromVersion: number,
   pendingPacks: readonly string[] = [],
+  pushedBy?: number,
 ): Promise<void> {
   const key = refsVersionKey(projectId, fromVersion + 1, randomBytes(8).toString('hex'));
   await putBlob(key, Buffer.from(JSON.stringify(stored)), 'application/json');
-  if (!(await moveRepositoryPointer(projectId, fromVersion, key, pendingPacks))) {
+  if (!(await moveRepositoryPointer(projectId, fromVersion, key, pendingPacks, pushedBy))) {
     throw new RepositoryChanged(projectId);
   }
 }

@@ -40,9 +40,9 @@ beforeEach(() => {
 const putKeys = () => s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input.Key);
 
 describe('commitStoredRefs', () => {
-  it('uploads a new document, then moves the pointer from the version read to the next', async () => {
+  it('uploads a new document, then moves the pointer from the version read to the next, naming the pusher', async () => {
     ddb.on(UpdateCommand).resolves({});
-    await commitStoredRefs(7, stored, 3, [`pack-${'b'.repeat(40)}`]);
+    await commitStoredRefs(7, stored, 3, [`pack-${'b'.repeat(40)}`], 12);
     const [key] = putKeys();
     expect(key).toMatch(/^repositories\/7\/refs\/4-[0-9a-f]{16}\.json$/);
     expect(sentCommands()).toEqual([
@@ -50,13 +50,15 @@ describe('commitStoredRefs', () => {
         UpdateCommand: {
           TableName: TABLE,
           Key: keys.repository(7),
-          UpdateExpression: 'SET kind = :kind, refs_key = :key, version = :next DELETE pending_packs :packs',
+          UpdateExpression:
+            'SET kind = :kind, refs_key = :key, version = :next, pushed_by = :by DELETE pending_packs :packs',
           ConditionExpression: 'version = :from',
           ExpressionAttributeValues: {
             ':kind': 'repository_pointer',
             ':key': key,
             ':next': 4,
             ':from': 3,
+            ':by': 12,
             ':packs': new Set([`pack-${'b'.repeat(40)}`]),
           },
         },
@@ -64,7 +66,7 @@ describe('commitStoredRefs', () => {
     ]);
   });
 
-  it('the first commit through the pointer asks that none was made; a lost condition is RepositoryChanged', async () => {
+  it('the first commit through the pointer asks that none was made; a job names no pusher; a lost condition is RepositoryChanged', async () => {
     ddb
       .on(UpdateCommand)
       .rejects(
@@ -78,7 +80,7 @@ describe('commitStoredRefs', () => {
         UpdateCommand: {
           TableName: TABLE,
           Key: keys.repository(7),
-          UpdateExpression: 'SET kind = :kind, refs_key = :key, version = :next',
+          UpdateExpression: 'SET kind = :kind, refs_key = :key, version = :next REMOVE pushed_by',
           ConditionExpression: 'attribute_not_exists(version)',
           ExpressionAttributeValues: { ':kind': 'repository_pointer', ':key': key, ':next': 1 },
         },

@@ -34,14 +34,17 @@ export async function readRepositoryPointer(projectId: number): Promise<Reposito
 
 /**
  * Moves the commit point from `fromVersion` (0: none committed through the pointer yet) to the
- * next version, naming `refsKey`, and clears `committedPacks` from the pending set. False when
- * another writer moved it first.
+ * next version, naming `refsKey`, and clears `committedPacks` from the pending set. `pushedBy`
+ * names the user whose write this is (absent for jobs: an import's or mirror's state has no
+ * pusher of its own), read by the push-event consumer from the stream. False when another writer
+ * moved it first.
  */
 export function moveRepositoryPointer(
   projectId: number,
   fromVersion: number,
   refsKey: string,
   committedPacks: readonly string[] = [],
+  pushedBy?: number,
 ): Promise<boolean> {
   const values: Record<string, unknown> = {
     ':kind': 'repository_pointer',
@@ -49,6 +52,13 @@ export function moveRepositoryPointer(
     ':next': fromVersion + 1,
   };
   let expression = 'SET kind = :kind, refs_key = :key, version = :next';
+  if (pushedBy !== undefined) {
+    expression += ', pushed_by = :by';
+    values[':by'] = pushedBy;
+  } else {
+    // A job's state must not be taken for the last API writer's.
+    expression += ' REMOVE pushed_by';
+  }
   if (committedPacks.length > 0) {
     expression += ' DELETE pending_packs :packs';
     values[':packs'] = new Set(committedPacks);
