@@ -10,6 +10,7 @@ import {
   MERGE_REQUEST_SK,
   MILESTONE_PREFIX,
   NOTE_PREFIX,
+  keys,
   PROJECT_SK,
 } from './keys.ts';
 
@@ -30,4 +31,6 @@ export const streamKeys = {
   milestonePrefix: MILESTONE_PREFIX,
   /** Projects' own items (not their members, hooks, …), by sort key. */
   projectSortKey: PROJECT_SK,
+  /** Projects' repository pointers (the commit point of each state), by sort key. */
+  repositorySortKey: keys.repository(0).sk,
 } as const;
