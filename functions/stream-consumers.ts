@@ -135,7 +135,9 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
     // Each project's states in order (one pointer item per project).
     parallelizationFactor: 10,
     // Repository pointers put or moved (the consumer keeps those naming a new refs document).
-    filters: [{ eventName: insertOrModify, dynamodb: { Keys: { sk: { S: [streamKeys.repositorySortKey] } } } }],
+    filters: [
+      { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: [streamKeys.repositorySortKey] } } } },
+    ],
     // Reading two states' refs and walking their commits, for up to 100 refs.
     timeout: 120,
     access: { table: 'write', bucket: 'write', queues: ['hook-delivery'] },

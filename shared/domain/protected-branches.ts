@@ -4,6 +4,8 @@
  * (store/projects/protected-branches.ts), handlers and writers ask `branchProtectionRefusal`.
  */
 import { ApiError } from './errors.ts';
+import { effectiveAccess, type ProjectAccess } from './projects.ts';
+import type { Caller } from './users.ts';
 
 /** The roles a protection lets in: no one, developers and up, maintainers and up, admins. */
 export const PROTECTION_ACCESS_LEVELS = [0, 30, 40, 60] as const;
@@ -11,6 +13,10 @@ export type ProtectionAccessLevel = (typeof PROTECTION_ACCESS_LEVELS)[number];
 
 /** A caller's level as protections compare it: an admin is 60, anyone else its project access. */
 export const ADMIN_PROTECTION_LEVEL = 60;
+
+/** The level protections judge a caller by: 60 for an admin, else its access to the project. */
+export const protectionLevelOf = (caller: Pick<Caller, 'admin'>, access: ProjectAccess) =>
+  caller.admin ? ADMIN_PROTECTION_LEVEL : effectiveAccess(access);
 
 const ACCESS_DESCRIPTIONS: Record<number, string> = {
   0: 'No one',
@@ -116,11 +122,25 @@ export function mayWriteBranch(
   );
 }
 
+/** Whether a protection covering the branch lets developers push (merge): false for an unprotected branch. */
+export const developersCan = (
+  protections: readonly ProtectedBranch[],
+  branchName: string,
+  action: 'push' | 'merge',
+) =>
+  protectionsOf(protections, branchName).some((protection) =>
+    (action === 'push' ? protection.push_access_levels : protection.merge_access_levels).some(
+      (entry) => entry.access_level === 30,
+    ),
+  );
+
 /** GitLab's refusals (its branch checks and commit service), by action. */
 const REFUSALS = {
   push: () => new ApiError(403, { message: 'You are not allowed to push into this branch' }),
   merge: () =>
-    new ApiError(403, { message: 'You are not allowed to merge code into protected branches on this project.' }),
+    new ApiError(403, {
+      message: 'You are not allowed to merge code into protected branches on this project.',
+    }),
   create: () =>
     new ApiError(400, { message: 'You are not allowed to create protected branches on this project.' }),
   delete: () =>

@@ -37,7 +37,10 @@ export interface RefChange {
 }
 
 /** The branches and tags whose target differs between two states' refs, in name order. */
-export function refChanges(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>) {
+export function refChanges(
+  before: Readonly<Record<string, string>>,
+  after: Readonly<Record<string, string>>,
+) {
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])]
     .filter((ref) => ref.startsWith(HEADS) || ref.startsWith(TAGS))
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -83,8 +86,11 @@ export function branchFilterAdmits(
 }
 
 /** Whether a hook takes a ref's push: its trigger's switch, and for a branch its filter. */
-export const takesPush = (hook: Hook, ref: string, subscribes: (hook: Hook, trigger: HookTrigger) => boolean) =>
-  subscribes(hook, pushTriggerOf(ref)) && (isTagRef(ref) || branchFilterAdmits(hook, branchOfRef(ref)));
+export const takesPush = (
+  hook: Hook,
+  ref: string,
+  subscribes: (hook: Hook, trigger: HookTrigger) => boolean,
+) => subscribes(hook, pushTriggerOf(ref)) && (isTagRef(ref) || branchFilterAdmits(hook, branchOfRef(ref)));
 
 /** A commit as a push lists it: the commit and the files it changes against its first parent. */
 export interface PushedCommit {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { ACCESS, visibleWithoutMembership } from './access.ts';
 import { ApiError, invalidParams, notFound } from './errors.ts';
 import { effectiveAccess, type Project, type ProjectAccess } from './projects.ts';
+import { developersCan, isProtected, type ProtectedBranch } from './protected-branches.ts';
 import { contentDisposition, type FileDownload } from './uploads.ts';
 import type { Caller } from './users.ts';
 
@@ -292,15 +293,21 @@ export function commitDetailEntity(
   };
 }
 
-/** GitLab's Branch entity: no protected branches here, so every branch is unprotected. */
-export function branchEntity(branch: GitBranch, project: Project, canPush: boolean, baseUrl: string) {
+/** GitLab's Branch entity; `protections` are the project's protected branches. */
+export function branchEntity(
+  branch: GitBranch,
+  project: Project,
+  canPush: boolean,
+  baseUrl: string,
+  protections: readonly ProtectedBranch[] = [],
+) {
   return {
     name: branch.name,
     commit: commitEntity(branch.commit, project, baseUrl),
     merged: branch.merged,
-    protected: false,
-    developers_can_push: false,
-    developers_can_merge: false,
+    protected: isProtected(protections, branch.name),
+    developers_can_push: developersCan(protections, branch.name, 'push'),
+    developers_can_merge: developersCan(protections, branch.name, 'merge'),
     can_push: canPush,
     default: branch.default,
     web_url: `${projectWebUrl(project, baseUrl)}/-/tree/${encodeURIComponent(branch.name).replace(/%2F/g, '/')}`,

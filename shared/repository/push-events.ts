@@ -42,7 +42,11 @@ export async function readRefsDocument(
  * those no state names), then only the new state's are read and the old targets it no longer
  * reaches are taken as unknown.
  */
-async function openBoth(projectId: number, before: StoredRefs | undefined, after: StoredRefs): Promise<PackSet> {
+async function openBoth(
+  projectId: number,
+  before: StoredRefs | undefined,
+  after: StoredRefs,
+): Promise<PackSet> {
   const packs = [...new Set([...after.packs, ...(before?.packs ?? [])])];
   try {
     return await openPackSet(projectId, packs);

@@ -18,7 +18,16 @@ import { nextId } from '../table/ids.ts';
 import { getItem, readPartition } from '../table/items.ts';
 import { keys, PROTECTED_BRANCH_PREFIX } from '../table/keys.ts';
 import type { Raw } from '../table/raw.ts';
-import { check, commit, EXISTING_ITEM, LIVE_ITEM, NEW_ITEM, put, refusedWith, remove } from '../table/transaction.ts';
+import {
+  check,
+  commit,
+  EXISTING_ITEM,
+  LIVE_ITEM,
+  NEW_ITEM,
+  put,
+  refusedWith,
+  remove,
+} from '../table/transaction.ts';
 
 function decodeProtectedBranch(item: Raw): ProtectedBranch {
   const { pk: _pk, sk: _sk, kind: _kind, ...protection } = item;
@@ -35,7 +44,10 @@ export async function readProtectedBranches(projectId: number): Promise<Protecte
 }
 
 /** The protection of exactly this name (or pattern); undefined when there is none. */
-export async function readProtectedBranch(projectId: number, name: string): Promise<ProtectedBranch | undefined> {
+export async function readProtectedBranch(
+  projectId: number,
+  name: string,
+): Promise<ProtectedBranch | undefined> {
   const item = await getItem(keys.protectedBranch(projectId, name));
   return item ? decodeProtectedBranch(item) : undefined;
 }
@@ -85,7 +97,9 @@ export async function updateProtectedBranch(
         UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :f${index}`).join(', ')}`,
         ConditionExpression: EXISTING_ITEM,
         ExpressionAttributeNames: Object.fromEntries(entries.map(([field], index) => [`#f${index}`, field])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:f${index}`, value])),
+        ExpressionAttributeValues: Object.fromEntries(
+          entries.map(([, value], index) => [`:f${index}`, value]),
+        ),
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -6,11 +6,11 @@ import { COUNT_PREFIX, COUNTED_PARTITION_PREFIXES } from './counters.ts';
 import {
   AWARD_PREFIX,
   ISSUE_SK,
+  keys,
   LABEL_PREFIX,
   MERGE_REQUEST_SK,
   MILESTONE_PREFIX,
   NOTE_PREFIX,
-  keys,
   PROJECT_SK,
 } from './keys.ts';
 
