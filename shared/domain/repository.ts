@@ -719,6 +719,10 @@ export function archiveFormatOf(raw: string | undefined): ArchiveFormat {
   return 'tar.gz';
 }
 
+/** The format an `archive.<format>` path names (it wins over `?format=`, as a route's own part does); undefined for `archive`. */
+export const archiveSuffixOf = (path: string): string | undefined =>
+  /\/repository\/archive\.([A-Za-z0-9.]+)$/.exec(path)?.[1];
+
 /**
  * Most bytes of files an archive is built from (their sizes are read before any content) and
  * most bytes it may weigh once built: it is answered directly, so no more than a blob
