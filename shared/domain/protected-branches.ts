@@ -9,7 +9,6 @@ import type { Caller } from './users.ts';
 
 /** The roles a protection lets in: no one, developers and up, maintainers and up, admins. */
 export const PROTECTION_ACCESS_LEVELS = [0, 30, 40, 60] as const;
-export type ProtectionAccessLevel = (typeof PROTECTION_ACCESS_LEVELS)[number];
 
 /** A caller's level as protections compare it: an admin is 60, anyone else its project access. */
 export const ADMIN_PROTECTION_LEVEL = 60;

@@ -66,13 +66,26 @@ export async function readPushes(
   const set = await openBoth(projectId, before, after);
   try {
     const repository = new RepositoryView(after, set);
+    // The refs of one state share history: each commit is read once for all their walks.
+    const read = new Map<string, Promise<GitCommit | undefined>>();
+    const commits: CommitReader = (oid) => {
+      let found = read.get(oid);
+      if (!found) {
+        found = commitOrNone(repository, oid);
+        read.set(oid, found);
+      }
+      return found;
+    };
     const pushes: ReadPush[] = [];
-    for (const change of changes) pushes.push(await readPush(repository, before, change));
+    for (const change of changes) pushes.push(await readPush(repository, commits, before, change));
     return pushes;
   } finally {
     set.release();
   }
 }
+
+/** Reads a commit, or undefined when the packs open do not hold it. */
+type CommitReader = (oid: string) => Promise<GitCommit | undefined>;
 
 /** A commit, or undefined when the packs open do not hold it. */
 async function commitOrNone(repository: RepositoryView, oid: string): Promise<GitCommit | undefined> {
@@ -83,7 +96,12 @@ async function commitOrNone(repository: RepositoryView, oid: string): Promise<Gi
   }
 }
 
-async function readPush(repository: RepositoryView, before: StoredRefs | undefined, change: RefChange) {
+async function readPush(
+  repository: RepositoryView,
+  commits: CommitReader,
+  before: StoredRefs | undefined,
+  change: RefChange,
+) {
   if (change.after === BLANK_SHA) {
     return { change, checkoutSha: null, message: null, commits: [], totalCommits: 0 };
   }
@@ -92,9 +110,9 @@ async function readPush(repository: RepositoryView, before: StoredRefs | undefin
     // A tag push shows the tagged commit and an annotated tag's message.
     const tag = await repository.tag(change.ref.slice('refs/tags/'.length));
     const commit = tag?.commit;
-    const commits = commit ? [await pushedCommit(repository, commit)] : [];
+    const tagged = commit ? [await pushedCommit(repository, commit)] : [];
     const message = tag?.annotation ? tag.annotation.message.replace(/\n+$/, '') : null;
-    return { change, checkoutSha, message, commits, totalCommits: commits.length };
+    return { change, checkoutSha, message, commits: tagged, totalCommits: tagged.length };
   }
   if (checkoutSha === null) return { change, checkoutSha, message: null, commits: [], totalCommits: 0 };
   const starts =
@@ -103,22 +121,22 @@ async function readPush(repository: RepositoryView, before: StoredRefs | undefin
       : Object.entries(before?.refs ?? {})
           .filter(([ref]) => ref.startsWith('refs/heads/') && ref !== change.ref)
           .map(([, oid]) => oid);
-  const excluded = await ancestors(repository, starts);
-  const { newest, total } = await newCommits(repository, checkoutSha, excluded);
-  const commits: PushedCommit[] = [];
-  for (const commit of newest.reverse()) commits.push(await pushedCommit(repository, commit));
-  return { change, checkoutSha, message: null, commits, totalCommits: total };
+  const excluded = await ancestors(commits, starts);
+  const { newest, total } = await newCommits(commits, checkoutSha, excluded);
+  const listed: PushedCommit[] = [];
+  for (const commit of newest.reverse()) listed.push(await pushedCommit(repository, commit));
+  return { change, checkoutSha, message: null, commits: listed, totalCommits: total };
 }
 
 /** Commits reachable from any of `starts`, at most LOG_MAX_WALK in all. */
-async function ancestors(repository: RepositoryView, starts: readonly string[]): Promise<Set<string>> {
+async function ancestors(commits: CommitReader, starts: readonly string[]): Promise<Set<string>> {
   const seen = new Set<string>();
   const pending = [...starts];
   while (pending.length > 0 && seen.size < LOG_MAX_WALK) {
     const oid = pending.pop() as string;
     if (seen.has(oid)) continue;
     seen.add(oid);
-    pending.push(...((await commitOrNone(repository, oid))?.parents ?? []));
+    pending.push(...((await commits(oid))?.parents ?? []));
   }
   return seen;
 }
@@ -127,11 +145,11 @@ async function ancestors(repository: RepositoryView, starts: readonly string[]):
  * The commits of `start` that `excluded` lacks, newest committed first: the first
  * PUSH_COMMITS_LISTED of them and how many there are (up to LOG_MAX_WALK).
  */
-async function newCommits(repository: RepositoryView, start: string, excluded: Set<string>) {
+async function newCommits(commits: CommitReader, start: string, excluded: Set<string>) {
   const newest: GitCommit[] = [];
   let total = 0;
   const queued = new Set([start]);
-  const first = await commitOrNone(repository, start);
+  const first = await commits(start);
   const queue: GitCommit[] = first && !excluded.has(start) ? [first] : [];
   while (queue.length > 0 && total < LOG_MAX_WALK) {
     queue.sort((a, b) => b.committer.timestamp - a.committer.timestamp);
@@ -141,7 +159,7 @@ async function newCommits(repository: RepositoryView, start: string, excluded: S
     for (const parent of commit.parents) {
       if (queued.has(parent) || excluded.has(parent)) continue;
       queued.add(parent);
-      const read = await commitOrNone(repository, parent);
+      const read = await commits(parent);
       if (read) queue.push(read);
     }
   }

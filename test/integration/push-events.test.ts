@@ -7,8 +7,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { listBlobs } from '../../shared/blob/s3.ts';
+import { fanOutPushes } from '../../shared/delivery/push-fan-out.ts';
 import { api, createUser, idle, must, type TestUser, unique } from '../support/api.ts';
+import { storedItem } from '../support/db.ts';
 import { addCommits, type GitServer, git, makeRepository, startGitServer } from '../support/git-server.ts';
 import { type ReceivedRequest, type Receiver, startReceiver } from '../support/receiver.ts';
 
@@ -55,6 +58,9 @@ let pusher: TestUser;
 let projectId: number;
 let tag: string;
 let webUrl: string;
+const savedEnv = Object.fromEntries(
+  ['DYNAMODB_ENDPOINT', 'TABLE_NAME', 'S3_ENDPOINT', 'BUCKET_NAME'].map((name) => [name, process.env[name]]),
+);
 
 const bodies = (requests: ReceivedRequest[]) => requests.map((request) => request.json as PushBody);
 const path = (name: string) => `/${tag}/${name}`;
@@ -63,6 +69,11 @@ const byRef = (name: string, ref: string) =>
   receiver.at(path(name)).filter((request) => (request.json as PushBody).ref === ref);
 
 beforeAll(async () => {
+  // The replay test runs the consumer's fan-out in this process, on the runtime's table and bucket.
+  process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
+  process.env.TABLE_NAME = inject('tableName');
+  process.env.S3_ENDPOINT = inject('s3Endpoint');
+  process.env.BUCKET_NAME = inject('bucketName');
   root = await mkdtemp(join(tmpdir(), 'push-events-'));
   remoteDir = join(root, 'source.git');
   source = await makeRepository(remoteDir, { commits: 10, branch: 'main', tag: 'v1.0' });
@@ -115,6 +126,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const [name, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
   await receiver?.close();
   await server?.stop();
   if (root) await rm(root, { recursive: true, force: true });
@@ -291,5 +306,24 @@ describe('push events', () => {
     ]);
     // The tags did not move: no tag push.
     expect(byRef('all', 'refs/tags/v1.0')).toHaveLength(1);
+  });
+
+  it('sends nothing again when the same state is fanned out twice (deliveries keyed by state, ref and hook)', async () => {
+    const pointer = await storedItem(`PROJECT#${projectId}`, 'REPOSITORY');
+    expect(typeof pointer?.refs_key).toBe('string');
+    // The document of the state before it (no other writer raced here: one per version).
+    const previous = await listBlobs(`repositories/${projectId}/refs/${Number(pointer?.version) - 1}-`);
+    expect(previous).toHaveLength(1);
+    const before = receiver.requests.length;
+    // The last state's record once more, as the stream replays it.
+    const sent = await fanOutPushes({
+      eventName: 'MODIFY',
+      keys: { pk: `PROJECT#${projectId}`, sk: 'REPOSITORY' },
+      newImage: pointer,
+      oldImage: { refs_key: previous[0]?.key },
+    });
+    expect(sent).toBe(0);
+    await idle();
+    expect(receiver.requests.length).toBe(before);
   });
 });
