@@ -661,44 +661,79 @@ export async function readCompare(
   projectId: number,
   options: { from: string; to: string; straight: boolean },
 ): Promise<GitCompare | undefined> {
-  return withRepository(projectId, async (repository) => {
-    const fromId = await repository.resolveCommit(options.from);
-    const toId = await repository.resolveCommit(options.to);
-    if (fromId === undefined || toId === undefined) return undefined;
-    const excluded = await ancestors(repository, fromId, LOG_MAX_WALK);
-    // Newest committed first from `to`, stopping at what `from` reaches: the first such commit
-    // met is the merge base, and those met before it are the commits to list.
-    const listed: GitCommit[] = [];
-    const queued = new Set([toId]);
-    const queue: GitCommit[] = [await repository.commit(toId)];
-    let base: string | undefined;
-    while (queue.length > 0 && listed.length < LOG_MAX_WALK) {
-      queue.sort((a, b) => b.committer.timestamp - a.committer.timestamp);
-      const commit = queue.shift() as GitCommit;
-      if (excluded.has(commit.id)) {
-        base ??= commit.id;
-        continue;
-      }
-      listed.push(commit);
-      for (const parent of commit.parents) {
-        if (queued.has(parent)) continue;
-        queued.add(parent);
-        queue.push(await repository.commit(parent));
-      }
+  return withRepository(projectId, (repository) => compareIn(repository, repository, options));
+}
+
+/**
+ * As readCompare, `from` in one project (a fork's source, or a fork of it) and `to` in another:
+ * both states' packs are opened as one set, so the walk and the diff reach the objects of both.
+ */
+export async function readCompareAcross(
+  fromProjectId: number,
+  toProjectId: number,
+  options: { from: string; to: string; straight: boolean },
+): Promise<GitCompare | undefined> {
+  const [fromStored, toStored] = await Promise.all([
+    readStoredRefs(fromProjectId),
+    readStoredRefs(toProjectId),
+  ]);
+  if (fromStored === undefined || toStored === undefined) return undefined;
+  // The source's packs are held (fetched from its prefix) before the set naming both is opened.
+  const fromSet = await openPackSet(fromProjectId, fromStored.packs);
+  try {
+    const set = await openPackSet(toProjectId, [...new Set([...toStored.packs, ...fromStored.packs])]);
+    try {
+      return await compareIn(new RepositoryView(fromStored, set), new RepositoryView(toStored, set), options);
+    } finally {
+      set.release();
     }
-    const start = options.straight ? fromId : base;
-    if (start === toId) return { fromId, toId, same: true, commits: [], changes: [] };
-    const before = start === undefined ? undefined : (await repository.commit(start)).tree;
-    const after = (await repository.commit(toId)).tree;
-    const changed = (await repository.changesBetween(before, after)).slice(0, COMPARE_MAX_FILES);
-    return {
-      fromId,
-      toId,
-      same: false,
-      commits: listed.reverse(),
-      changes: await repository.fileChanges(changed),
-    };
-  });
+  } finally {
+    fromSet.release();
+  }
+}
+
+/** The compare of `from` resolved in `fromView` and `to` in `repository` (whose packs hold `from`'s objects too). */
+async function compareIn(
+  fromView: RepositoryView,
+  repository: RepositoryView,
+  options: { from: string; to: string; straight: boolean },
+): Promise<GitCompare | undefined> {
+  const fromId = await fromView.resolveCommit(options.from);
+  const toId = await repository.resolveCommit(options.to);
+  if (fromId === undefined || toId === undefined) return undefined;
+  const excluded = await ancestors(repository, fromId, LOG_MAX_WALK);
+  // Newest committed first from `to`, stopping at what `from` reaches: the first such commit
+  // met is the merge base, and those met before it are the commits to list.
+  const listed: GitCommit[] = [];
+  const queued = new Set([toId]);
+  const queue: GitCommit[] = [await repository.commit(toId)];
+  let base: string | undefined;
+  while (queue.length > 0 && listed.length < LOG_MAX_WALK) {
+    queue.sort((a, b) => b.committer.timestamp - a.committer.timestamp);
+    const commit = queue.shift() as GitCommit;
+    if (excluded.has(commit.id)) {
+      base ??= commit.id;
+      continue;
+    }
+    listed.push(commit);
+    for (const parent of commit.parents) {
+      if (queued.has(parent)) continue;
+      queued.add(parent);
+      queue.push(await repository.commit(parent));
+    }
+  }
+  const start = options.straight ? fromId : base;
+  if (start === toId) return { fromId, toId, same: true, commits: [], changes: [] };
+  const before = start === undefined ? undefined : (await repository.commit(start)).tree;
+  const after = (await repository.commit(toId)).tree;
+  const changed = (await repository.changesBetween(before, after)).slice(0, COMPARE_MAX_FILES);
+  return {
+    fromId,
+    toId,
+    same: false,
+    commits: listed.reverse(),
+    changes: await repository.fileChanges(changed),
+  };
 }
 
 /**
