@@ -138,7 +138,8 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
     filters: [
       { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: [streamKeys.repositorySortKey] } } } },
     ],
-    // Reading two states' refs and walking their commits, for up to 100 refs.
+    // Reading two states' refs and walking their commits, for up to 100 refs; an API write's
+    // state is also recounted (commit_count of HEAD) for the project's statistics.
     timeout: 120,
     access: { table: 'write', bucket: 'write', queues: ['hook-delivery'] },
   },
