@@ -37,14 +37,15 @@ export interface Change<T> {
 }
 
 /**
- * Runs `change` on the committed state (undefined: the project has no repository) and commits
- * what it makes, as `pushedBy`'s write; `change` throws the write's refusal. Other writers
+ * Runs `change` on the committed state (undefined: the project has no repository) and its
+ * version, and commits what it makes (as version + 1), as `pushedBy`'s write; `change` throws the
+ * write's refusal. Other writers
  * winning every try → 409.
  */
 export async function writeRefs<T>(
   projectId: number,
   pushedBy: number,
-  change: (view: RepositoryView | undefined) => Promise<Change<T>>,
+  change: (view: RepositoryView | undefined, version: number) => Promise<Change<T>>,
 ): Promise<T> {
   for (let attempt = 1; attempt <= writeTries; attempt++) {
     const committed = await readCommittedState(projectId);
@@ -58,7 +59,7 @@ export async function writeRefs<T>(
     }
     try {
       const view = stored && set ? new RepositoryView(stored, set) : undefined;
-      const { next, answer, pendingPacks } = await change(view);
+      const { next, answer, pendingPacks } = await change(view, committed.version);
       try {
         await commitStoredRefs(projectId, next, committed.version, pendingPacks, pushedBy);
       } catch (error) {
@@ -199,7 +200,7 @@ async function packTag(
  * Whether a ref of the state would share a path with `full` as a directory (`a` beside `a/b`):
  * git cannot store both, so a state holding both could not be written out as a repository.
  */
-function hasPrefixConflict(stored: StoredRefs, full: string): boolean {
+export function hasPrefixConflict(stored: StoredRefs, full: string): boolean {
   return Object.keys(stored.refs).some((ref) => ref.startsWith(`${full}/`) || full.startsWith(`${ref}/`));
 }
 

@@ -185,3 +185,29 @@ export const recordUploadsSize = (projectId: number, bytes: number) => {
     ),
   );
 };
+
+/**
+ * Statistics after an API commit that committed state `version`: recorded unless statistics of a
+ * later state already are (concurrent commits finish in any order; the latest state's stand).
+ */
+export const recordCommitStatistics = (projectId: number, version: number, statistics: RepositoryStatistics) =>
+  writeAlone(
+    setFields(
+      shardKey(keys.project(projectId).pk, 0),
+      {
+        commit_count: statistics.commitCount,
+        repository_size: statistics.repositorySize,
+        statistics_version: version,
+      },
+      `${LIVE_SHARD} AND (attribute_not_exists(statistics_version) OR statistics_version < :version)`,
+      { ':version': version },
+    ),
+  );
+
+/** The first branch of an empty repository becomes the project's default branch, as its HEAD does. */
+export const adoptDefaultBranch = (projectId: number, branch: string) =>
+  writeAlone(
+    setFields(keys.project(projectId), { default_branch: branch }, `${LIVE_ITEM} AND default_branch <> :branch`, {
+      ':branch': branch,
+    }),
+  );
