@@ -212,3 +212,62 @@ export function startsElsewhere(start: CommitStart): boolean {
     throw commitErrors.startShaInvalid(start.startSha);
   return start.startSha !== undefined || (start.startBranch ?? start.branch) !== start.branch;
 }
+
+/** Grape's `allow_blank: false`: "branch is empty, commit_message is empty". */
+export function refuseBlank(values: Record<string, string | undefined>): void {
+  const blank = Object.entries(values)
+    .filter(([, value]) => value !== undefined && value.trim() === '')
+    .map(([name]) => `${name} is empty`);
+  if (blank.length > 0) throw invalidParams(blank.join(', '));
+}
+
+/** What the files routes send. */
+export interface FileParams {
+  file_path: string;
+  branch: string;
+  commit_message: string;
+  start_branch?: string;
+  content?: string;
+  encoding?: 'base64' | 'text';
+  last_commit_id?: string;
+  execute_filemode?: boolean;
+}
+
+/**
+ * A files route's request as one action and where it starts: the route's path rule, blank names
+ * refused, content decoded; start_branch defaults to the branch itself, as GitLab's does.
+ */
+export function fileCommitOf(
+  kind: 'create' | 'update' | 'delete',
+  params: FileParams,
+): { action: CommitAction; start: CommitStart } {
+  refuseBlank({ branch: params.branch, commit_message: params.commit_message });
+  const path = writableFilePathOf(params.file_path);
+  const action: CommitAction = { action: kind, path };
+  if (kind !== 'delete') action.content = decodeContent(params.content ?? '', params.encoding);
+  if (kind === 'update' && params.last_commit_id) action.lastCommitId = params.last_commit_id;
+  if (kind !== 'delete' && params.execute_filemode !== undefined) action.executable = params.execute_filemode;
+  return {
+    action,
+    start: { branch: params.branch, startBranch: params.start_branch ?? params.branch, startSha: undefined },
+  };
+}
+
+/** The commits route's start: start_branch and start_sha exclusive (Grape's words), another project refused. */
+export function commitStartOf(
+  params: { branch: string; commit_message: string; start_branch?: string; start_sha?: string; start_project?: string },
+  project: { id: number; path_with_namespace: string },
+): CommitStart {
+  refuseBlank({ branch: params.branch, commit_message: params.commit_message });
+  if (params.start_branch !== undefined && params.start_sha !== undefined)
+    throw invalidParams('start_branch, start_sha are mutually exclusive');
+  const other = params.start_project;
+  if (other !== undefined && other !== String(project.id) && other !== project.path_with_namespace)
+    throw badRequest('Commits can start only from this project');
+  return {
+    branch: params.branch,
+    // GitLab starts from the branch itself unless told a commit.
+    startBranch: params.start_sha === undefined ? (params.start_branch ?? params.branch) : undefined,
+    startSha: params.start_sha,
+  };
+}

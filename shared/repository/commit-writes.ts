@@ -11,7 +11,14 @@
  */
 import fs from 'node:fs';
 import * as git from 'isomorphic-git';
-import { type CommitAction, type CommitDialect, commitErrors } from '#domain/commit-writes.ts';
+import {
+  type CommitAction,
+  type CommitDialect,
+  type CommitStart,
+  commitErrors,
+  startsElsewhere,
+} from '#domain/commit-writes.ts';
+import { isNewRefNameValid } from '#domain/ref-writes.ts';
 import { commitPushRuleRefusal } from '#domain/push-rules.ts';
 import type { CommitStats, GitCommit } from '#domain/repository.ts';
 import { badRequest } from '#domain/errors.ts';
@@ -41,12 +48,8 @@ export interface BranchTarget {
   isDefault: boolean;
 }
 
-export interface CommitRequest {
-  branch: string;
-  startBranch?: string;
-  startSha?: string;
-  /** Whether the commit starts elsewhere than the branch itself (domain's startsElsewhere). */
-  elsewhere: boolean;
+/** Where the commit goes and starts (domain's CommitStart), and what it is. */
+export interface CommitRequest extends CommitStart {
   /** Overwrite an existing branch with a commit on the start (the commits route's `force`). */
   force?: boolean;
   message: string;
@@ -206,6 +209,7 @@ export async function commitChanges(
   pushedBy: number,
   request: CommitRequest,
 ): Promise<MadeCommit> {
+  const elsewhere = startsElsewhere(request);
   const user = await getUser(pushedBy);
   const committer: Person = { name: user?.name ?? user?.username ?? '', email: user?.email ?? '' };
   const author: Person = {
@@ -252,11 +256,11 @@ export async function commitChanges(
       const existing = stored.refs[full];
 
       const start = await startCommit(view, request, hasBranches);
-      if (hasBranches && request.elsewhere && existing !== undefined && !request.force)
+      if (hasBranches && elsewhere && existing !== undefined && !request.force)
         throw commitErrors.branchExists(request.branch);
-      if (existing === undefined && hasPrefixConflict(stored, full))
+      if (existing === undefined && (!isNewRefNameValid(request.branch) || hasPrefixConflict(stored, full)))
         throw commitErrors.newBranchInvalid(request.branch, 'Branch name is invalid');
-      const parent = request.elsewhere ? start : (existing ?? start);
+      const parent = elsewhere ? start : (existing ?? start);
       await request.mayWriteBranch?.({
         branch: request.branch,
         creates: existing === undefined,
