@@ -6,8 +6,8 @@
  * path that now exists, or an update whose `last_commit_id` is no longer the path's last commit,
  * is refused then; an update without it applies to the new tip.
  *
- * The new blobs are packed once, in a pack of their own, before the first try: a redo packs only
- * its trees and commit again.
+ * The first try packs the new blobs with its trees and commit; a redo names that pack again and
+ * packs only its own trees and commit, so no blob is uploaded twice.
  */
 import fs from 'node:fs';
 import * as git from 'isomorphic-git';
@@ -22,15 +22,15 @@ import { isNewRefNameValid } from '#domain/ref-writes.ts';
 import { commitPushRuleRefusal } from '#domain/push-rules.ts';
 import type { CommitStats, GitCommit } from '#domain/repository.ts';
 import { badRequest } from '#domain/errors.ts';
-import { announcePendingPacks } from '#store/projects/repository-pointer.ts';
-import { adoptDefaultBranch, recordCommitStatistics } from '#store/projects/repository-state.ts';
+import { announcePendingPacks, readRepositoryPointer } from '#store/projects/repository-pointer.ts';
+import { adoptDefaultBranch, recordCommitCount } from '#store/projects/repository-state.ts';
 import { readPushRule } from '#store/projects/push-rules.ts';
 import { findUserByEmail, getUser } from '#store/users/users.ts';
 import { packPath, type StoredRefs } from './layout.ts';
 import type { RepositoryView } from './reader.ts';
 import { hasPrefixConflict, writeRefs } from './ref-writes.ts';
 import { withScratchDirectory } from './scratch.ts';
-import { storedRepositorySize, uploadPacks } from './storage.ts';
+import { RepositoryChanged, uploadPacks } from './storage.ts';
 
 const HEADS = 'refs/heads/';
 
@@ -243,7 +243,9 @@ export async function commitChanges(
       if (action.content !== undefined)
         blobs.set(action, await git.writeBlob({ fs, gitdir, blob: new Uint8Array(action.content) }));
     }
-    let blobPack: string | undefined | null = null;
+    // The pack of an earlier try: it holds the new blobs (and that try's trees and commit, which
+    // nothing will name), so a redo names it again instead of packing and uploading them again.
+    let blobPack: string | undefined;
     let committedVersion = 0;
     let headMoved = false;
     let firstBranch = false;
@@ -284,16 +286,14 @@ export async function commitChanges(
         },
       });
 
-      if (blobPack === null) {
-        const fresh: string[] = [];
-        for (const oid of new Set(blobs.values())) if (!(await view?.header(oid))) fresh.push(oid);
-        blobPack = fresh.length === 0 ? undefined : await packAlone(projectId, gitdir, fresh);
-      }
       const objects = [commit];
-      for (const oid of written) if (!(await view?.header(oid))) objects.push(oid);
+      const fresh = blobPack === undefined ? [...written, ...new Set(blobs.values())] : [...written];
+      for (const oid of fresh) if (!(await view?.header(oid))) objects.push(oid);
+      // Overtaken already: try again on the new state before packing and uploading anything.
+      if (((await readRepositoryPointer(projectId))?.version ?? 0) !== version) throw new RepositoryChanged(projectId);
       const pack = await packAlone(projectId, gitdir, objects);
-
-      const packs = [pack, ...(blobPack === undefined ? [] : [blobPack])];
+      const packs = blobPack === undefined ? [pack] : [pack, blobPack];
+      if (blobPack === undefined && blobs.size > 0) blobPack = pack;
       const head = stored.head ?? full;
       headMoved = head === full;
       firstBranch = !hasBranches;
@@ -318,11 +318,8 @@ export async function commitChanges(
     });
 
     if (firstBranch) await adoptDefaultBranch(projectId, request.branch);
-    if (result.count !== undefined)
-      await recordCommitStatistics(projectId, committedVersion, {
-        commitCount: result.count,
-        repositorySize: await storedRepositorySize(projectId),
-      });
+    // repository_size was recorded by writeRefs; commit_count follows HEAD's branch.
+    if (result.count !== undefined) await recordCommitCount(projectId, committedVersion, result.count);
     return { commit: result.commit, stats: result.stats };
   });
 }

@@ -59,15 +59,19 @@ export async function writeRefs<T>(
     }
     try {
       const view = stored && set ? new RepositoryView(stored, set) : undefined;
-      const { next, answer, pendingPacks } = await change(view, committed.version);
+      let made: Change<T>;
       try {
-        await commitStoredRefs(projectId, next, committed.version, pendingPacks, pushedBy);
+        // A change may find the state already overtaken (RepositoryChanged) before it writes much.
+        made = await change(view, committed.version);
+        await commitStoredRefs(projectId, made.next, committed.version, made.pendingPacks, pushedBy);
       } catch (error) {
         if (!(error instanceof RepositoryChanged)) throw error;
-        // A short random pause: writers that lost together do not collide again in lockstep.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * Math.min(attempt, 8)));
+        // A random pause, longer after each loss: writers that lost together do not collide again
+        // in lockstep, and many racing writers spread out instead of all redoing their work at once.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** Math.min(attempt, 6)));
         continue;
       }
+      const { next, answer } = made;
       // A new pack (an annotated tag's) is read through a set that holds it.
       const samePacks = set !== undefined && next.packs.length === stored?.packs.length;
       const after = samePacks ? set : await openPackSet(projectId, next.packs);

@@ -187,19 +187,15 @@ export const recordUploadsSize = (projectId: number, bytes: number) => {
 };
 
 /**
- * Statistics after an API commit that committed state `version`: recorded unless statistics of a
- * later state already are (concurrent commits finish in any order; the latest state's stand).
+ * commit_count after an API commit that committed state `version`: recorded unless the count of a
+ * later state already is (concurrent commits finish in any order; the latest state's stands).
  */
-export const recordCommitStatistics = (projectId: number, version: number, statistics: RepositoryStatistics) =>
+export const recordCommitCount = (projectId: number, version: number, commitCount: number) =>
   writeAlone(
     setFields(
       shardKey(keys.project(projectId).pk, 0),
-      {
-        commit_count: statistics.commitCount,
-        repository_size: statistics.repositorySize,
-        statistics_version: version,
-      },
-      `${LIVE_SHARD} AND (attribute_not_exists(statistics_version) OR statistics_version < :version)`,
+      { commit_count: commitCount, commit_count_version: version },
+      `${LIVE_SHARD} AND (attribute_not_exists(commit_count_version) OR commit_count_version < :version)`,
       { ':version': version },
     ),
   );
