@@ -23,6 +23,8 @@ export const handler = defineRoute({
       defaultBranch: project.default_branch,
     });
     const stats = params.stats ?? true;
-    return reply.created(commitDetailEntity(made.commit, stats ? made.stats : undefined, project, request.baseUrl));
+    return reply.created(
+      commitDetailEntity(made.commit, stats ? made.stats : undefined, project, request.baseUrl),
+    );
   },
 });

@@ -72,7 +72,8 @@ const printable = (path: string) => [...path].filter((char) => char >= ' ' && ch
 export function writablePathProblem(path: string): 'traversal' | 'invalid' | undefined {
   const parts = path.split('/');
   if (parts.includes('..')) return 'traversal';
-  if (path === '' || path.includes('\0') || Buffer.byteLength(path, 'utf8') > PATH_MAX_BYTES) return 'invalid';
+  if (path === '' || path.includes('\0') || Buffer.byteLength(path, 'utf8') > PATH_MAX_BYTES)
+    return 'invalid';
   if (parts.some((part) => part === '' || part === '.' || part.toLowerCase() === '.git')) return 'invalid';
   return undefined;
 }
@@ -102,7 +103,8 @@ export function decodeContent(content: string, encoding: 'text' | 'base64' | und
     return Buffer.from(content, 'utf8');
   }
   const compact = content.replace(/[\r\n\t ]+/g, '');
-  if (Math.floor((compact.length * 3) / 4) > COMMIT_CONTENT_MAX_BYTES + 2) throw commitErrors.contentTooLarge();
+  if (Math.floor((compact.length * 3) / 4) > COMMIT_CONTENT_MAX_BYTES + 2)
+    throw commitErrors.contentTooLarge();
   if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) throw commitErrors.invalidBase64();
   const decoded = Buffer.from(compact, 'base64');
   if (decoded.length > COMMIT_CONTENT_MAX_BYTES) throw commitErrors.contentTooLarge();
@@ -150,18 +152,24 @@ export function commitActionsOf(raw: readonly unknown[]): CommitAction[] {
     const path = text(fields.file_path);
     if (path === undefined) sentences.push(`${name('file_path')} is missing`);
     const previousPath = text(fields.previous_path);
-    if (action === 'move' && previousPath === undefined) sentences.push(`${name('previous_path')} is missing`);
-    const content = fields.content === undefined || fields.content === null ? undefined : text(fields.content);
+    if (action === 'move' && previousPath === undefined)
+      sentences.push(`${name('previous_path')} is missing`);
+    const content =
+      fields.content === undefined || fields.content === null ? undefined : text(fields.content);
     if (fields.content !== undefined && fields.content !== null && content === undefined)
       sentences.push(`${name('content')} is invalid`);
-    const encoding = fields.encoding === undefined || fields.encoding === null ? 'text' : text(fields.encoding);
-    if (encoding !== 'text' && encoding !== 'base64') sentences.push(`${name('encoding')} does not have a valid value`);
+    const encoding =
+      fields.encoding === undefined || fields.encoding === null ? 'text' : text(fields.encoding);
+    if (encoding !== 'text' && encoding !== 'base64')
+      sentences.push(`${name('encoding')} does not have a valid value`);
     const executable = flag(fields.execute_filemode);
     if (executable === 'invalid') sentences.push(`${name('execute_filemode')} is invalid`);
-    if (action === 'chmod' && executable === undefined) sentences.push(`${name('execute_filemode')} is missing`);
-    const lastCommitId = fields.last_commit_id === undefined || fields.last_commit_id === null
-      ? undefined
-      : text(fields.last_commit_id);
+    if (action === 'chmod' && executable === undefined)
+      sentences.push(`${name('execute_filemode')} is missing`);
+    const lastCommitId =
+      fields.last_commit_id === undefined || fields.last_commit_id === null
+        ? undefined
+        : text(fields.last_commit_id);
     return { action, path, previousPath, content, encoding, executable, lastCommitId };
   });
   if (sentences.length > 0) throw invalidParams(sentences.join(', '));
@@ -189,7 +197,9 @@ export function commitActionsOf(raw: readonly unknown[]): CommitAction[] {
       path,
       ...(previousPath === undefined ? {} : { previousPath }),
       ...(content === undefined ? {} : { content }),
-      ...(fields.lastCommitId === undefined || fields.lastCommitId === '' ? {} : { lastCommitId: fields.lastCommitId }),
+      ...(fields.lastCommitId === undefined || fields.lastCommitId === ''
+        ? {}
+        : { lastCommitId: fields.lastCommitId }),
       ...(typeof fields.executable === 'boolean' ? { executable: fields.executable } : {}),
     };
   });
@@ -255,7 +265,13 @@ export function fileCommitOf(
 
 /** The commits route's start: start_branch and start_sha exclusive (Grape's words), another project refused. */
 export function commitStartOf(
-  params: { branch: string; commit_message: string; start_branch?: string; start_sha?: string; start_project?: string },
+  params: {
+    branch: string;
+    commit_message: string;
+    start_branch?: string;
+    start_sha?: string;
+    start_project?: string;
+  },
   project: { id: number; path_with_namespace: string },
 ): CommitStart {
   refuseBlank({ branch: params.branch, commit_message: params.commit_message });

@@ -244,7 +244,8 @@ export async function commitPushRuleRefusal(
       ...(rule.prevent_secrets ? SECRET_FILE_PATTERNS : []),
     ];
     for (const pattern of patterns)
-      if (await re2Finds(pattern, path)) return `File name ${path} was prohibited by the pattern ${JSON.stringify(pattern)}.`;
+      if (await re2Finds(pattern, path))
+        return `File name ${path} was prohibited by the pattern ${JSON.stringify(pattern)}.`;
   }
   if (rule.max_file_size > 0) {
     const limit = rule.max_file_size * 1024 * 1024;

@@ -18,13 +18,13 @@ import {
   commitErrors,
   startsElsewhere,
 } from '#domain/commit-writes.ts';
-import { isNewRefNameValid } from '#domain/ref-writes.ts';
-import { commitPushRuleRefusal } from '#domain/push-rules.ts';
-import type { CommitStats, GitCommit } from '#domain/repository.ts';
 import { badRequest } from '#domain/errors.ts';
+import { commitPushRuleRefusal } from '#domain/push-rules.ts';
+import { isNewRefNameValid } from '#domain/ref-writes.ts';
+import type { CommitStats, GitCommit } from '#domain/repository.ts';
+import { readPushRule } from '#store/projects/push-rules.ts';
 import { announcePendingPacks, readRepositoryPointer } from '#store/projects/repository-pointer.ts';
 import { adoptDefaultBranch, recordCommitCount } from '#store/projects/repository-state.ts';
-import { readPushRule } from '#store/projects/push-rules.ts';
 import { findUserByEmail, getUser } from '#store/users/users.ts';
 import { packPath, type StoredRefs } from './layout.ts';
 import type { RepositoryView } from './reader.ts';
@@ -189,7 +189,8 @@ class TreeEdit {
         }
       }
       // git's order: names compared as bytes, a tree's as if it ended in `/`.
-      const key = (entry: git.TreeEntry) => Buffer.from(entry.type === 'tree' ? `${entry.path}/` : entry.path);
+      const key = (entry: git.TreeEntry) =>
+        Buffer.from(entry.type === 'tree' ? `${entry.path}/` : entry.path);
       tree.sort((a, b) => Buffer.compare(key(a), key(b)));
       const oid = await git.writeTree({ fs, gitdir, tree });
       written.add(oid);
@@ -290,7 +291,8 @@ export async function commitChanges(
       const fresh = blobPack === undefined ? [...written, ...new Set(blobs.values())] : [...written];
       for (const oid of fresh) if (!(await view?.header(oid))) objects.push(oid);
       // Overtaken already: try again on the new state before packing and uploading anything.
-      if (((await readRepositoryPointer(projectId))?.version ?? 0) !== version) throw new RepositoryChanged(projectId);
+      if (((await readRepositoryPointer(projectId))?.version ?? 0) !== version)
+        throw new RepositoryChanged(projectId);
       const pack = await packAlone(projectId, gitdir, objects);
       const packs = blobPack === undefined ? [pack] : [pack, blobPack];
       if (blobPack === undefined && blobs.size > 0) blobPack = pack;
@@ -366,7 +368,12 @@ async function apply(
       const found = await edit.at(action.path);
       if (found?.kind === 'dir') throw commitErrors.directoryExists();
       if (found) throw commitErrors.fileExists();
-      await edit.put(action.path, { kind: 'leaf', oid: blobs.get(action) as string, mode: modeOf(undefined), type: 'blob' });
+      await edit.put(action.path, {
+        kind: 'leaf',
+        oid: blobs.get(action) as string,
+        mode: modeOf(undefined),
+        type: 'blob',
+      });
       return;
     }
     case 'update': {
@@ -395,7 +402,11 @@ async function apply(
       if (target?.kind === 'dir') throw commitErrors.directoryExists();
       if (target) throw commitErrors.fileExists();
       await edit.remove(source);
-      await edit.put(action.path, { ...found, oid: blobs.get(action) ?? found.oid, mode: modeOf(found.mode) });
+      await edit.put(action.path, {
+        ...found,
+        oid: blobs.get(action) ?? found.oid,
+        mode: modeOf(found.mode),
+      });
       return;
     }
   }

@@ -89,7 +89,9 @@ async function fileFacts(id: number, path: string, ref = 'main') {
 
 async function tipOf(id: number, branch = 'main'): Promise<string> {
   const body = await must(
-    api<{ commit: { id: string } }>('GET', `/projects/${id}/repository/branches/${branch}`, { token: owner.token }),
+    api<{ commit: { id: string } }>('GET', `/projects/${id}/repository/branches/${branch}`, {
+      token: owner.token,
+    }),
     200,
     'branch',
   );
@@ -197,7 +199,10 @@ describe('files routes', () => {
       json: { branch: 'topic/one', start_branch: 'main', content: 'topic\n', commit_message: 'Topic' },
     });
     expect(created.status).toBe(201);
-    const topic = await must(api<CommitBody>('GET', `${commits(id)}/topic%2Fone`, { token: owner.token }), 200);
+    const topic = await must(
+      api<CommitBody>('GET', `${commits(id)}/topic%2Fone`, { token: owner.token }),
+      200,
+    );
     expect(topic.parent_ids).toEqual([main]);
     expect(await tipOf(id)).toBe(main);
     const again = await api('POST', files(id, 'topic2.txt'), {
@@ -273,11 +278,21 @@ describe('POST /repository/commits', () => {
         branch: 'main',
         commit_message: 'Many things',
         actions: [
-          { action: 'create', file_path: 'src/new.sh', content: '#!/bin/sh\necho new\n', execute_filemode: true },
+          {
+            action: 'create',
+            file_path: 'src/new.sh',
+            content: '#!/bin/sh\necho new\n',
+            execute_filemode: true,
+          },
           { action: 'update', file_path: 'file-0.txt', content: 'zero\n' },
           { action: 'move', file_path: 'moved/file-1.txt', previous_path: 'file-1.txt' },
           { action: 'chmod', file_path: 'file-2.txt', execute_filemode: true },
-          { action: 'create', file_path: 'bin.dat', content: Buffer.from([0, 1, 2, 255]).toString('base64'), encoding: 'base64' },
+          {
+            action: 'create',
+            file_path: 'bin.dat',
+            content: Buffer.from([0, 1, 2, 255]).toString('base64'),
+            encoding: 'base64',
+          },
         ],
       },
     });
@@ -327,14 +342,26 @@ describe('POST /repository/commits', () => {
   it('refuses actions as Grape and the commit service do', async () => {
     const tip = await tipOf(id);
     const cases: [unknown[], number, unknown][] = [
-      [[{ action: 'explode', file_path: 'a' }], 400, { error: 'actions[0][action] does not have a valid value' }],
+      [
+        [{ action: 'explode', file_path: 'a' }],
+        400,
+        { error: 'actions[0][action] does not have a valid value' },
+      ],
       [[{ action: 'move', file_path: 'a' }], 400, { error: 'actions[0][previous_path] is missing' }],
       [[{ action: 'chmod', file_path: 'a' }], 400, { error: 'actions[0][execute_filemode] is missing' }],
-      [[{ action: 'create', file_path: '../a' }], 400, { message: 'Path cannot include directory traversal' }],
+      [
+        [{ action: 'create', file_path: '../a' }],
+        400,
+        { message: 'Path cannot include directory traversal' },
+      ],
       [[{ action: 'create', file_path: '.git/hooks/x' }], 400, { message: "Invalid path: '.git/hooks/x'" }],
       [[{ action: 'create', file_path: '/abs' }], 400, { message: "Invalid path: '/abs'" }],
       [[{ action: 'create', file_path: 'nul\u0000x' }], 400, { message: "Invalid path: 'nulx'" }],
-      [[{ action: 'create', file_path: `${'d/'.repeat(2048)}f` }], 400, { message: `Invalid path: '${'d/'.repeat(2048)}f'` }],
+      [
+        [{ action: 'create', file_path: `${'d/'.repeat(2048)}f` }],
+        400,
+        { message: `Invalid path: '${'d/'.repeat(2048)}f'` },
+      ],
       [
         [
           { action: 'create', file_path: 'same', content: '1' },
@@ -348,10 +375,22 @@ describe('POST /repository/commits', () => {
         400,
         { message: 'A commit takes at most 1000 actions' },
       ],
-      [[{ action: 'create', file_path: 'x', content: '%%%', encoding: 'base64' }], 400, { message: 'Content is not valid base64' }],
+      [
+        [{ action: 'create', file_path: 'x', content: '%%%', encoding: 'base64' }],
+        400,
+        { message: 'Content is not valid base64' },
+      ],
       [[{ action: 'update', file_path: 'nope' }], 400, { message: "A file with this name doesn't exist" }],
-      [[{ action: 'create', file_path: 'file-0.txt/inner' }], 400, { message: 'A file with this name already exists' }],
-      [[{ action: 'create', file_path: 'file-0.txt' }], 400, { message: 'A file with this name already exists' }],
+      [
+        [{ action: 'create', file_path: 'file-0.txt/inner' }],
+        400,
+        { message: 'A file with this name already exists' },
+      ],
+      [
+        [{ action: 'create', file_path: 'file-0.txt' }],
+        400,
+        { message: 'A file with this name already exists' },
+      ],
       [
         [{ action: 'update', file_path: 'file-0.txt', content: 'x', last_commit_id: '0'.repeat(40) }],
         400,
@@ -367,7 +406,13 @@ describe('POST /repository/commits', () => {
     }
     const starts = await api('POST', commits(id), {
       token: owner.token,
-      json: { branch: 'x', commit_message: 'm', start_branch: 'main', start_sha: tip, actions: [{ action: 'create', file_path: 'q' }] },
+      json: {
+        branch: 'x',
+        commit_message: 'm',
+        start_branch: 'main',
+        start_sha: tip,
+        actions: [{ action: 'create', file_path: 'q' }],
+      },
     });
     expect({ status: starts.status, body: starts.body }).toEqual({
       status: 400,
@@ -375,7 +420,12 @@ describe('POST /repository/commits', () => {
     });
     const unknownSha = await api('POST', commits(id), {
       token: owner.token,
-      json: { branch: 'x', commit_message: 'm', start_sha: 'a'.repeat(40), actions: [{ action: 'create', file_path: 'q' }] },
+      json: {
+        branch: 'x',
+        commit_message: 'm',
+        start_sha: 'a'.repeat(40),
+        actions: [{ action: 'create', file_path: 'q' }],
+      },
     });
     expect({ status: unknownSha.status, body: unknownSha.body }).toEqual({
       status: 400,
@@ -414,7 +464,11 @@ describe('a first commit to an empty project', () => {
     expect(update.status).toBe(201);
     const second = await api<CommitBody>('POST', commits(project.id), {
       token: owner.token,
-      json: { branch: 'trunk', commit_message: 'Second', actions: [{ action: 'create', file_path: 'y.txt', content: 'y' }] },
+      json: {
+        branch: 'trunk',
+        commit_message: 'Second',
+        actions: [{ action: 'create', file_path: 'y.txt', content: 'y' }],
+      },
     });
     expect(second.status).toBe(201);
     const read = await must(
@@ -464,7 +518,12 @@ describe('push rules', () => {
     const attempt = async (json: Record<string, unknown>) => {
       const response = await api('POST', commits(id), {
         token: owner.token,
-        json: { branch: 'main', commit_message: 'JIRA-1 ok', actions: [{ action: 'create', file_path: 'ok.txt' }], ...json },
+        json: {
+          branch: 'main',
+          commit_message: 'JIRA-1 ok',
+          actions: [{ action: 'create', file_path: 'ok.txt' }],
+          ...json,
+        },
       });
       return { status: response.status, body: response.body };
     };
@@ -482,7 +541,9 @@ describe('push rules', () => {
     });
     expect(await attempt({ actions: [{ action: 'create', file_path: 'home/.ssh/id_rsa' }] })).toEqual({
       status: 400,
-      body: { message: expect.stringMatching(/^File name home\/\.ssh\/id_rsa was prohibited by the pattern /) },
+      body: {
+        message: expect.stringMatching(/^File name home\/\.ssh\/id_rsa was prohibited by the pattern /),
+      },
     });
     const big = 'a'.repeat(1024 * 1024 + 1);
     expect(await attempt({ actions: [{ action: 'create', file_path: 'big.txt', content: big }] })).toEqual({
@@ -503,7 +564,10 @@ describe('push rules', () => {
     });
     expect(await tipOf(id)).toBe(tip);
     expect((await attempt({ branch: 'feature/x', start_branch: 'main' })).status).toBe(201);
-    await must(api('PUT', `/projects/${id}/push_rule`, { token: owner.token, json: { member_check: true } }), 200);
+    await must(
+      api('PUT', `/projects/${id}/push_rule`, { token: owner.token, json: { member_check: true } }),
+      200,
+    );
     expect(await attempt({ author_email: 'stranger@example.com' })).toEqual({
       status: 400,
       body: { message: "Author 'stranger@example.com' is not a member of team" },
@@ -564,7 +628,9 @@ describe('20 concurrent commits to one branch', () => {
     );
     expect(tree).toHaveLength(10);
     const read = await must(
-      api<{ statistics: { commit_count: number } }>('GET', `/projects/${id}?statistics=true`, { token: owner.token }),
+      api<{ statistics: { commit_count: number } }>('GET', `/projects/${id}?statistics=true`, {
+        token: owner.token,
+      }),
       200,
     );
     expect(read.statistics.commit_count).toBe(14);

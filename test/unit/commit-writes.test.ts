@@ -51,7 +51,11 @@ describe('actions', () => {
   it('names every missing or invalid field as Grape does', () => {
     expect(
       refusal(() =>
-        commitActionsOf([{ action: 'nope', file_path: 'a' }, { action: 'move' }, { action: 'chmod', file_path: 'b' }]),
+        commitActionsOf([
+          { action: 'nope', file_path: 'a' },
+          { action: 'move' },
+          { action: 'chmod', file_path: 'b' },
+        ]),
       ),
     ).toEqual({
       status: 400,
@@ -96,7 +100,12 @@ describe('where a commit starts', () => {
       last_commit_id: 'abc',
     });
     expect(start).toEqual({ branch: 'main', startBranch: 'main', startSha: undefined });
-    expect(action).toEqual({ action: 'update', path: 'dir/a.txt', content: Buffer.from('x'), lastCommitId: 'abc' });
+    expect(action).toEqual({
+      action: 'update',
+      path: 'dir/a.txt',
+      content: Buffer.from('x'),
+      lastCommitId: 'abc',
+    });
     expect(startsElsewhere(start)).toBe(false);
     expect(startsElsewhere({ branch: 'new', startBranch: 'main', startSha: undefined })).toBe(true);
     const project = { id: 7, path_with_namespace: 'g/p' };
@@ -105,13 +114,17 @@ describe('where a commit starts', () => {
       startBranch: undefined,
       startSha: 'a'.repeat(40),
     });
-    expect(refusal(() => startsElsewhere({ branch: 'b', startBranch: undefined, startSha: 'abc' })).body).toEqual({
+    expect(
+      refusal(() => startsElsewhere({ branch: 'b', startBranch: undefined, startSha: 'abc' })).body,
+    ).toEqual({
       message: "Invalid start_sha 'abc'",
     });
-    expect(refusal(() => commitStartOf({ branch: 'b', commit_message: 'm', start_project: '8' }, project)).status).toBe(
-      400,
-    );
-    expect(refusal(() => fileCommitOf('create', { file_path: 'a', branch: '', commit_message: '' })).body).toEqual({
+    expect(
+      refusal(() => commitStartOf({ branch: 'b', commit_message: 'm', start_project: '8' }, project)).status,
+    ).toBe(400);
+    expect(
+      refusal(() => fileCommitOf('create', { file_path: 'a', branch: '', commit_message: '' })).body,
+    ).toEqual({
       error: 'branch is empty, commit_message is empty',
     });
   });
@@ -127,30 +140,42 @@ describe('push rules on a commit', () => {
     newPaths: ['src/app.ts'],
     written: [{ path: 'src/app.ts', size: 10 }],
   };
-  const judge = (rule: Partial<typeof PUSH_RULE_DEFAULTS>, over: Partial<typeof facts> = {}, users = ['a@example.com']) =>
+  const judge = (
+    rule: Partial<typeof PUSH_RULE_DEFAULTS>,
+    over: Partial<typeof facts> = {},
+    users = ['a@example.com'],
+  ) =>
     commitPushRuleRefusal({ ...PUSH_RULE_DEFAULTS, ...rule }, { ...facts, ...over }, async (email) =>
       users.includes(email),
     );
 
   it('passes what the rule allows', async () => {
     expect(await commitPushRuleRefusal(undefined, facts, async () => false)).toBeUndefined();
-    expect(await judge({ commit_message_regex: '^JIRA-\\d+$', branch_name_regex: '^release' })).toBeUndefined();
+    expect(
+      await judge({ commit_message_regex: '^JIRA-\\d+$', branch_name_regex: '^release' }),
+    ).toBeUndefined();
   });
 
   it('refuses with GitLab’s words, in GitLab’s order', async () => {
     expect(await judge({ branch_name_regex: '^feature/' }, { branch: 'topic' })).toBe(
       "Branch name does not follow the pattern '^feature/'",
     );
-    expect(await judge({ commit_message_regex: '^\\[' })).toBe("Commit message does not follow the pattern '^\\['");
+    expect(await judge({ commit_message_regex: '^\\[' })).toBe(
+      "Commit message does not follow the pattern '^\\['",
+    );
     expect(await judge({ commit_message_negative_regex: '(?i)fix' })).toBe(
       "Commit message contains the forbidden pattern '(?i)fix'",
     );
     expect(await judge({ author_email_regex: '^a@' })).toBe(
       "Committer's email 'c@example.com' does not follow the pattern '^a@'",
     );
-    expect(await judge({ member_check: true }, {}, ['c@example.com'])).toBe("Author 'a@example.com' is not a member of team");
+    expect(await judge({ member_check: true }, {}, ['c@example.com'])).toBe(
+      "Author 'a@example.com' is not a member of team",
+    );
     expect(await judge({ member_check: true })).toBe("Committer 'c@example.com' is not a member of team");
-    expect(await judge({ file_name_regex: '\\.ts$' })).toBe('File name src/app.ts was prohibited by the pattern "\\\\.ts$".');
+    expect(await judge({ file_name_regex: '\\.ts$' })).toBe(
+      'File name src/app.ts was prohibited by the pattern "\\\\.ts$".',
+    );
     expect(await judge({ prevent_secrets: true }, { newPaths: ['deploy/server.pem'] })).toMatch(
       /^File name deploy\/server\.pem was prohibited by the pattern /,
     );

@@ -203,7 +203,12 @@ export const recordCommitCount = (projectId: number, version: number, commitCoun
 /** The first branch of an empty repository becomes the project's default branch, as its HEAD does. */
 export const adoptDefaultBranch = (projectId: number, branch: string) =>
   writeAlone(
-    setFields(keys.project(projectId), { default_branch: branch }, `${LIVE_ITEM} AND default_branch <> :branch`, {
-      ':branch': branch,
-    }),
+    setFields(
+      keys.project(projectId),
+      { default_branch: branch },
+      `${LIVE_ITEM} AND default_branch <> :branch`,
+      {
+        ':branch': branch,
+      },
+    ),
   );
