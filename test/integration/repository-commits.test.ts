@@ -600,9 +600,7 @@ describe('20 concurrent commits to one branch', () => {
         },
       }),
     );
-    const started = Date.now();
     const responses = await Promise.all(requests);
-    console.log(`TIMING 20 concurrent commits: ${Date.now() - started} ms`);
     const landed = responses.filter((r) => r.status === 201).map((r) => (r.body as CommitBody).id);
     const refused = responses.filter((r) => r.status !== 201);
     for (const response of responses.slice(0, 10)) expect(response.status).toBe(201);
