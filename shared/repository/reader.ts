@@ -174,6 +174,11 @@ export class RepositoryView {
     return { name, target, annotation, commit: commitId ? await this.commit(commitId) : null };
   }
 
+  /** The entries of one tree object, as git stores them. */
+  async treeEntries(oid: string): Promise<{ path: string; oid: string; type: string; mode: string }[]> {
+    return (await git.readTree({ ...this.where, oid })).tree;
+  }
+
   /** The entry at `path` in the commit's tree (the root tree for ''), or undefined when none is there. */
   async entryAt(
     commitId: string,
