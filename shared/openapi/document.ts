@@ -208,7 +208,8 @@ export function openApiDocument(routes: readonly DocumentedRoute[], version: str
   const bodies: Record<string, JsonSchema> = {};
   const taken = new Set<string>();
   for (const route of routes) {
-    if (!route.path.startsWith('/')) continue; // `$default`, the catch-all
+    // `$default`, the catch-all, and git's own paths (`/{proxy+}`) are no part of the API.
+    if (!route.path.startsWith('/api/')) continue;
     const { parameters, body, requestBody } = parametersOf(route);
     const name = functionNameOf(route);
     if (body) bodies[bodySchemaName(name)] = body;
