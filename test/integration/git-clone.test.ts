@@ -7,7 +7,8 @@
  */
 import { execFile } from 'node:child_process';
 import { request } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -221,6 +222,64 @@ describe('git clone over dumb HTTP', () => {
     const cloned = await runGit(['clone', '--quiet', withToken(url, outsider.token), join(root, unique('outsider'))]);
     expect(cloned.code).not.toBe(0);
     expect(cloned.stderr).toMatch(/not found/);
+  });
+
+  it("lets in a member's token with the read_repository scope, not one with read_api only", async () => {
+    const reader = await createUser({ scopes: ['read_repository'] });
+    await must(
+      api('POST', `/projects/${privateProject.id}/members`, {
+        token: owner.token,
+        json: { user_id: reader.id, access_level: 20 },
+      }),
+      201,
+      'member add',
+    );
+    await cloneAndCheck(withToken(privateProject.http_url_to_repo, reader.token), privateProject, owner.token);
+    const readApi = await must(
+      api<{ token: string }>('POST', `/users/${reader.id}/personal_access_tokens`, {
+        json: { name: 'api reads', scopes: ['read_api'] },
+      }),
+      201,
+      'token create',
+    );
+    const refused = await fetch(`${privateProject.http_url_to_repo}/info/refs`, {
+      headers: { Authorization: `Basic ${Buffer.from(`oauth2:${readApi.token}`).toString('base64')}` },
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({
+      error: 'insufficient_scope',
+      error_description: 'The request requires higher privileges than provided by the access token.',
+      scope: 'read_repository',
+    });
+  });
+
+  it('redirects a pack too large for a Lambda response to the bucket; git follows with http.followRedirects', async () => {
+    const work = join(root, 'large');
+    await mkdir(work);
+    await mustGit(['init', '--quiet', '--initial-branch=main', work]);
+    await writeFile(join(work, 'noise.bin'), randomBytes(5 * 1024 * 1024));
+    await mustGit(['add', 'noise.bin'], work);
+    await mustGit(['-c', 'user.name=Large', '-c', 'user.email=large@example.com', 'commit', '--quiet', '-m', 'noise'], work);
+    await mustGit(['clone', '--quiet', '--bare', work, join(root, 'large.git')]);
+    const project = await imported('public', server.url('large.git'));
+    const [line] = (await (await fetch(`${project.http_url_to_repo}/objects/info/packs`)).text()).split('\n');
+    const pack = /^P (pack-[0-9a-f]{40})\.pack$/.exec(line ?? '')?.[1];
+    const answer = await fetch(`${project.http_url_to_repo}/objects/pack/${pack}.pack`, { redirect: 'manual' });
+    expect(answer.status).toBe(302);
+    const location = answer.headers.get('location') ?? '';
+    expect(location).toContain(`repositories/${project.id}/objects/pack/${pack}.pack`);
+    const stored = await fetch(location);
+    expect(stored.status).toBe(200);
+    expect(stored.headers.get('content-type')).toBe('application/x-git-packed-objects');
+    expect((await stored.arrayBuffer()).byteLength).toBeGreaterThan(5 * 1024 * 1024);
+
+    // git follows a redirect of its first request only, unless told to follow every one.
+    const plain = await runGit(['clone', '--quiet', project.http_url_to_repo, join(root, unique('large'))]);
+    expect(plain.code).not.toBe(0);
+    const into = join(root, unique('large'));
+    await mustGit(['-c', 'http.followRedirects=true', 'clone', '--quiet', project.http_url_to_repo, into]);
+    await mustGit(['fsck', '--strict', '--no-dangling'], into);
+    expect((await mustGit(['rev-parse', 'HEAD'], into)).trim()).toBe((await mustGit(['rev-parse', 'HEAD'], work)).trim());
   });
 
   it('clones a state of two packs (import, then a mirror update)', async () => {
