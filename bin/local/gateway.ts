@@ -66,13 +66,15 @@ export class RouteMatcher {
     for (const route of this.compiled) {
       if (route.definition.method !== wanted && route.definition.method !== 'ANY') continue;
       const greedy = isGreedy(route);
-      if (greedy ? segments.length < route.segments.length : route.segments.length !== segments.length) continue;
+      if (greedy ? segments.length < route.segments.length : route.segments.length !== segments.length)
+        continue;
       const parameters: Record<string, string> = {};
       let matched = true;
       for (let i = 0; i < route.segments.length; i++) {
         const pattern = route.segments[i] as string;
         const actual = segments[i] as string;
-        if (greedy && i === route.segments.length - 1) parameters[pattern.slice(1, -2)] = segments.slice(i).join('/');
+        if (greedy && i === route.segments.length - 1)
+          parameters[pattern.slice(1, -2)] = segments.slice(i).join('/');
         else if (pattern.startsWith('{')) parameters[pattern.slice(1, -1)] = actual;
         else if (pattern !== actual) {
           matched = false;

@@ -82,7 +82,10 @@ export function renderInfoRefs(refs: Record<string, string>, peeled: ReadonlyMap
 
 /** `objects/info/packs`: one `P <pack>.pack` line per pack of the state, then an empty line. */
 export function renderInfoPacks(packs: readonly string[]): string {
-  return `${[...packs].sort(byName).map((pack) => `P ${pack}.pack\n`).join('')}\n`;
+  return `${[...packs]
+    .sort(byName)
+    .map((pack) => `P ${pack}.pack\n`)
+    .join('')}\n`;
 }
 
 /** `HEAD`: the symbolic ref to the default branch. */

@@ -9,8 +9,8 @@ import { ApiError, notFound } from '#domain/errors.ts';
 import { GIT_AUTH_CHALLENGE, type GitPath, parseGitPath } from '#domain/git-http.ts';
 import type { Project } from '#domain/projects.ts';
 import { canReadRepository } from '#domain/repository.ts';
-import type { ApiEvent, Response } from './core.ts';
 import type { ProjectReadAhead } from '#store/access/access.ts';
+import type { ApiEvent, Response } from './core.ts';
 import { type Loader, project } from './load.ts';
 
 type Handler = (event: ApiEvent, context: Context) => Promise<Response>;
@@ -18,7 +18,9 @@ type Handler = (event: ApiEvent, context: Context) => Promise<Response>;
 /** Sends the paths that name a repository file to `git`, every other one to `otherwise`. */
 export function gitPathsOnly(git: Handler, otherwise: Handler): Handler {
   return (event, context) =>
-    parseGitPath(event.rawPath ?? event.requestContext?.http?.path ?? '') ? git(event, context) : otherwise(event, context);
+    parseGitPath(event.rawPath ?? event.requestContext?.http?.path ?? '')
+      ? git(event, context)
+      : otherwise(event, context);
 }
 
 const challenge = () => new ApiError(401, { message: '401 Unauthorized' }, { ...GIT_AUTH_CHALLENGE });

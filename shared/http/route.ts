@@ -18,7 +18,6 @@ import {
   tokenUserHint,
 } from '#domain/access-tokens.ts';
 import { useGravatar } from '#domain/avatars.ts';
-import { basicPassword, gitReadScopeAllows } from '#domain/git-http.ts';
 import {
   forbidden,
   insufficientScope,
@@ -28,6 +27,7 @@ import {
   unauthorized,
   validationFailed,
 } from '#domain/errors.ts';
+import { basicPassword, gitReadScopeAllows } from '#domain/git-http.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagination.ts';
 import { int, issueCode, modelSentence, optional } from '#domain/params.ts';
 import { type ReadScope, readScopeOf } from '#domain/read-scope.ts';
@@ -150,7 +150,11 @@ function baseUrlOf(event: ApiEvent): string {
  * The presented credential: `private_token`/`access_token` param, PRIVATE-TOKEN header, Bearer;
  * for git over HTTP also Basic authorization's password.
  */
-function presentedToken(event: ApiEvent, params: Record<string, unknown>, basic: boolean): string | undefined {
+function presentedToken(
+  event: ApiEvent,
+  params: Record<string, unknown>,
+  basic: boolean,
+): string | undefined {
   const authorization = headerValue(event.headers, 'authorization');
   const candidates = [
     params.private_token,

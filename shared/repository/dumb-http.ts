@@ -5,16 +5,19 @@
  * project's objects are in reach.
  */
 import { getTypedDownload } from '#blob/downloads.ts';
-import { GIT_CONTENT_TYPES, type GitFile, renderHead, renderInfoPacks, renderInfoRefs } from '#domain/git-http.ts';
+import {
+  GIT_CONTENT_TYPES,
+  type GitFile,
+  renderHead,
+  renderInfoPacks,
+  renderInfoRefs,
+} from '#domain/git-http.ts';
 import { packKey, type StoredRefs } from './layout.ts';
 import { withRepository } from './reader.ts';
 import { readStoredRefs } from './storage.ts';
 
 /** What a repository file is answered with: text, a pack's bytes, a URL to fetch it from, or nothing (404). */
-export type GitFileRead =
-  | { body: Buffer; contentType: string }
-  | { location: string }
-  | undefined;
+export type GitFileRead = { body: Buffer; contentType: string } | { location: string } | undefined;
 
 /** Tags peeled for `info/refs` in one request, at most: each costs an index lookup and a small inflate. */
 export const PEELED_TAGS_MAX = 10_000;
@@ -35,7 +38,9 @@ export async function readGitFile(projectId: number, file: GitFile): Promise<Git
 }
 
 const text = (content: string | undefined): GitFileRead =>
-  content === undefined ? undefined : { body: Buffer.from(content, 'utf8'), contentType: GIT_CONTENT_TYPES.text };
+  content === undefined
+    ? undefined
+    : { body: Buffer.from(content, 'utf8'), contentType: GIT_CONTENT_TYPES.text };
 
 /**
  * `info/refs` of the committed state; empty when the project has no repository yet (git then

@@ -6,14 +6,20 @@
  * leaves a state of two packs, which a clone fetches both of. Odd paths are 4xx, never 5xx.
  */
 import { execFile } from 'node:child_process';
-import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, createUser, idle, must, type TestUser, unique } from '../support/api.ts';
-import { addCommits, type GitServer, makeRepository, revParse, startGitServer } from '../support/git-server.ts';
+import {
+  addCommits,
+  type GitServer,
+  makeRepository,
+  revParse,
+  startGitServer,
+} from '../support/git-server.ts';
 
 interface ProjectBody {
   id: number;
@@ -63,7 +69,11 @@ async function mustGit(args: string[], cwd = root): Promise<string> {
   return result.stdout;
 }
 
-async function imported(visibility: 'public' | 'private', importUrl: string, extra = {}): Promise<ProjectBody> {
+async function imported(
+  visibility: 'public' | 'private',
+  importUrl: string,
+  extra = {},
+): Promise<ProjectBody> {
   const created = await must(
     api<ProjectBody>('POST', '/projects', {
       token: owner.token,
@@ -170,7 +180,8 @@ describe('git clone over dumb HTTP', () => {
     const develop = await revParse(source, 'develop');
     const tag = await revParse(source, 'refs/tags/v1.0');
     const expected =
-      `${develop}\trefs/heads/develop\n${main}\trefs/heads/main\n` + `${tag}\trefs/tags/v1.0\n${main}\trefs/tags/v1.0^{}\n`;
+      `${develop}\trefs/heads/develop\n${main}\trefs/heads/main\n` +
+      `${tag}\trefs/tags/v1.0\n${main}\trefs/tags/v1.0^{}\n`;
     for (const query of ['', '?service=git-upload-pack']) {
       const response = await fetch(`${url}/info/refs${query}`);
       expect(response.status).toBe(200);
@@ -212,14 +223,21 @@ describe('git clone over dumb HTTP', () => {
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toBe('Basic realm="GitLab"');
 
-    const basic = (token: string) => ({ Authorization: `Basic ${Buffer.from(`oauth2:${token}`).toString('base64')}` });
+    const basic = (token: string) => ({
+      Authorization: `Basic ${Buffer.from(`oauth2:${token}`).toString('base64')}`,
+    });
     const outside = await fetch(`${url}/info/refs`, { headers: basic(outsider.token) });
     expect(outside.status).toBe(404);
     expect(await outside.json()).toEqual({ message: '404 Project Not Found' });
     const wrong = await fetch(`${url}/info/refs`, { headers: basic('not-a-token') });
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toEqual({ message: '401 Unauthorized' });
-    const cloned = await runGit(['clone', '--quiet', withToken(url, outsider.token), join(root, unique('outsider'))]);
+    const cloned = await runGit([
+      'clone',
+      '--quiet',
+      withToken(url, outsider.token),
+      join(root, unique('outsider')),
+    ]);
     expect(cloned.code).not.toBe(0);
     expect(cloned.stderr).toMatch(/not found/);
   });
@@ -234,7 +252,11 @@ describe('git clone over dumb HTTP', () => {
       201,
       'member add',
     );
-    await cloneAndCheck(withToken(privateProject.http_url_to_repo, reader.token), privateProject, owner.token);
+    await cloneAndCheck(
+      withToken(privateProject.http_url_to_repo, reader.token),
+      privateProject,
+      owner.token,
+    );
     const readApi = await must(
       api<{ token: string }>('POST', `/users/${reader.id}/personal_access_tokens`, {
         json: { name: 'api reads', scopes: ['read_api'] },
@@ -259,12 +281,20 @@ describe('git clone over dumb HTTP', () => {
     await mustGit(['init', '--quiet', '--initial-branch=main', work]);
     await writeFile(join(work, 'noise.bin'), randomBytes(5 * 1024 * 1024));
     await mustGit(['add', 'noise.bin'], work);
-    await mustGit(['-c', 'user.name=Large', '-c', 'user.email=large@example.com', 'commit', '--quiet', '-m', 'noise'], work);
+    await mustGit(
+      ['-c', 'user.name=Large', '-c', 'user.email=large@example.com', 'commit', '--quiet', '-m', 'noise'],
+      work,
+    );
     await mustGit(['clone', '--quiet', '--bare', work, join(root, 'large.git')]);
-    const project = await imported('public', server.url('large.git'));
-    const [line] = (await (await fetch(`${project.http_url_to_repo}/objects/info/packs`)).text()).split('\n');
+    const project = await imported('private', server.url('large.git'));
+    const headers = { Authorization: `Basic ${Buffer.from(`oauth2:${owner.token}`).toString('base64')}` };
+    const packs = await fetch(`${project.http_url_to_repo}/objects/info/packs`, { headers });
+    const [line] = (await packs.text()).split('\n');
     const pack = /^P (pack-[0-9a-f]{40})\.pack$/.exec(line ?? '')?.[1];
-    const answer = await fetch(`${project.http_url_to_repo}/objects/pack/${pack}.pack`, { redirect: 'manual' });
+    const answer = await fetch(`${project.http_url_to_repo}/objects/pack/${pack}.pack`, {
+      headers,
+      redirect: 'manual',
+    });
     expect(answer.status).toBe(302);
     const location = answer.headers.get('location') ?? '';
     expect(location).toContain(`repositories/${project.id}/objects/pack/${pack}.pack`);
@@ -272,14 +302,19 @@ describe('git clone over dumb HTTP', () => {
     expect(stored.status).toBe(200);
     expect(stored.headers.get('content-type')).toBe('application/x-git-packed-objects');
     expect((await stored.arrayBuffer()).byteLength).toBeGreaterThan(5 * 1024 * 1024);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
 
-    // git follows a redirect of its first request only, unless told to follow every one.
-    const plain = await runGit(['clone', '--quiet', project.http_url_to_repo, join(root, unique('large'))]);
+    // git follows a redirect of its first request only, unless told to follow every one; the
+    // credential stays with the API's host (curl sends it to no other).
+    const url = withToken(project.http_url_to_repo, owner.token);
+    const plain = await runGit(['clone', '--quiet', url, join(root, unique('large'))]);
     expect(plain.code).not.toBe(0);
     const into = join(root, unique('large'));
-    await mustGit(['-c', 'http.followRedirects=true', 'clone', '--quiet', project.http_url_to_repo, into]);
+    await mustGit(['-c', 'http.followRedirects=true', 'clone', '--quiet', url, into]);
     await mustGit(['fsck', '--strict', '--no-dangling'], into);
-    expect((await mustGit(['rev-parse', 'HEAD'], into)).trim()).toBe((await mustGit(['rev-parse', 'HEAD'], work)).trim());
+    expect((await mustGit(['rev-parse', 'HEAD'], into)).trim()).toBe(
+      (await mustGit(['rev-parse', 'HEAD'], work)).trim(),
+    );
   });
 
   it('clones a state of two packs (import, then a mirror update)', async () => {
@@ -305,7 +340,11 @@ describe('git clone over dumb HTTP', () => {
     const packFile = await fetch(`${url}/objects/pack/${pack}.pack`);
     expect(packFile.status).toBe(200);
     expect(packFile.headers.get('content-type')).toBe('application/x-git-packed-objects');
-    expect(Buffer.from(await packFile.arrayBuffer()).subarray(0, 4).toString()).toBe('PACK');
+    expect(
+      Buffer.from(await packFile.arrayBuffer())
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('PACK');
     const index = await fetch(`${url}/objects/pack/${pack}.idx`);
     expect(index.status).toBe(200);
     expect(index.headers.get('content-type')).toBe('application/x-git-packed-objects-toc');

@@ -71,7 +71,9 @@ describe('RouteMatcher with a greedy route', () => {
   );
   const found = (method: string, path: string) => {
     const match = greedy.match(method, path);
-    return match && { entry: match.route.definition.entry, routeKey: match.routeKey, parameters: match.parameters };
+    return (
+      match && { entry: match.route.definition.entry, routeKey: match.routeKey, parameters: match.parameters }
+    );
   };
 
   it('takes the rest of the path, one segment or more, into its variable', () => {

@@ -21,7 +21,10 @@ describe('parseGitPath', () => {
       file: { kind: 'info-refs' },
     });
     expect(parseGitPath('/g/p.git/HEAD')).toEqual({ project: 'g/p', file: { kind: 'head' } });
-    expect(parseGitPath('/g/p.git/objects/info/packs')).toEqual({ project: 'g/p', file: { kind: 'info-packs' } });
+    expect(parseGitPath('/g/p.git/objects/info/packs')).toEqual({
+      project: 'g/p',
+      file: { kind: 'info-packs' },
+    });
     expect(parseGitPath(`/g/p.git/objects/pack/pack-${A}.pack`)).toEqual({
       project: 'g/p',
       file: { kind: 'pack', pack: `pack-${A}`, file: 'pack' },
@@ -89,7 +92,14 @@ describe('credentials of git over HTTP', () => {
   });
 
   it('takes nothing from other schemes, no password or a malformed header', () => {
-    for (const header of [undefined, 'Bearer token', basic('only-user'), basic('user:'), 'Basic !!!', 'Basic']) {
+    for (const header of [
+      undefined,
+      'Bearer token',
+      basic('only-user'),
+      basic('user:'),
+      'Basic !!!',
+      'Basic',
+    ]) {
       expect(basicPassword(header), String(header)).toBeUndefined();
     }
   });
