@@ -20,7 +20,7 @@ import { readStoredRefs } from './storage.ts';
 export type GitFileRead = { body: Buffer; contentType: string } | { location: string } | undefined;
 
 /** Tags peeled for `info/refs` in one request, at most: each costs an index lookup and a small inflate. */
-export const PEELED_TAGS_MAX = 10_000;
+const PEELED_TAGS_MAX = 10_000;
 
 export async function readGitFile(projectId: number, file: GitFile): Promise<GitFileRead> {
   if (file.kind === 'info-refs') return text(await infoRefs(projectId));

@@ -332,6 +332,26 @@ describe('git clone over dumb HTTP', () => {
     expect((await mustGit(['rev-list', '--count', 'HEAD'], into)).trim()).toBe('16');
   });
 
+  it('clones a project without a repository as an empty one', async () => {
+    const empty = await must(
+      api<ProjectBody>('POST', '/projects', {
+        token: owner.token,
+        json: { name: unique('empty'), visibility: 'public' },
+      }),
+      201,
+      'project create',
+    );
+    const refs = await fetch(`${empty.http_url_to_repo}/info/refs`);
+    expect(refs.status).toBe(200);
+    expect(await refs.text()).toBe('');
+    const head = await fetch(`${empty.http_url_to_repo}/HEAD`);
+    expect(head.status).toBe(404);
+    const into = join(root, unique('empty'));
+    const cloned = await runGit(['clone', empty.http_url_to_repo, into]);
+    expect(cloned.code, cloned.stderr).toBe(0);
+    expect(cloned.stderr).toContain('You appear to have cloned an empty repository');
+  });
+
   it('serves the packs the state names, typed by the server, and nothing else', async () => {
     const url = publicProject.http_url_to_repo;
     const [line] = (await (await fetch(`${url}/objects/info/packs`)).text()).split('\n');
