@@ -352,6 +352,38 @@ describe('git clone over dumb HTTP', () => {
     expect(cloned.stderr).toContain('You appear to have cloned an empty repository');
   });
 
+  it('offers no push over HTTP: git push fails and the branch stays', async () => {
+    const into = await cloneAndCheck(
+      withToken(privateProject.http_url_to_repo, owner.token),
+      privateProject,
+      owner.token,
+    );
+    await mustGit(
+      [
+        '-c',
+        'user.name=Pusher',
+        '-c',
+        'user.email=pusher@example.com',
+        'commit',
+        '--quiet',
+        '--allow-empty',
+        '-m',
+        'pushed',
+      ],
+      into,
+    );
+    const pushed = await runGit(['push', 'origin', 'main'], into);
+    expect(pushed.code).not.toBe(0);
+    const branch = await must(
+      api<{ commit: { id: string } }>('GET', `/projects/${privateProject.id}/repository/branches/main`, {
+        token: owner.token,
+      }),
+      200,
+      'branch',
+    );
+    expect(branch.commit.id).toBe(await revParse(source, 'main'));
+  });
+
   it('serves the packs the state names, typed by the server, and nothing else', async () => {
     const url = publicProject.http_url_to_repo;
     const [line] = (await (await fetch(`${url}/objects/info/packs`)).text()).split('\n');
