@@ -187,4 +187,13 @@ export const repositoryRoutes: readonly RouteDefinition[] = [
     entry: 'functions/repository/create-commit.ts',
     access: writeCommits,
   },
+  {
+    // git's dumb HTTP protocol under each project's http_url_to_repo (`/<namespace>/<project>.git/…`):
+    // API Gateway takes no parameter inside a segment, so the row is greedy and its handler hands
+    // every path that names no repository file to the catch-all's answer.
+    method: 'GET',
+    path: '/{proxy+}',
+    entry: 'functions/repository/git-http.ts',
+    access: readCode,
+  },
 ];

@@ -118,6 +118,20 @@ export class RepositoryView {
     return undefined;
   }
 
+  /**
+   * What an annotated tag finally tags (through tags of tags), as `info/refs` names it beside the
+   * tag; undefined when the object is not an annotated tag.
+   */
+  async peeledTag(start: string): Promise<string | undefined> {
+    let oid = start;
+    for (let depth = 0; depth < 32; depth++) {
+      if ((await this.header(oid))?.type !== 'tag') return depth === 0 ? undefined : oid;
+      const { tag } = await git.readTag({ ...this.where, oid });
+      oid = tag.object;
+    }
+    return undefined;
+  }
+
   async commit(oid: string): Promise<GitCommit> {
     const { commit } = await git.readCommit({ ...this.where, oid });
     return {
