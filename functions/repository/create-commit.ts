@@ -1,4 +1,5 @@
 import { commitActionsOf, commitStartOf } from '#domain/commit-writes.ts';
+import { protectionLevelOf } from '#domain/protected-branches.ts';
 import { canPushCode, commitDetailEntity } from '#domain/repository.ts';
 import { commitWriteSchemas } from '#domain/schemas/commit-writes.ts';
 import { project } from '#http/load.ts';
@@ -11,7 +12,7 @@ export const handler = defineRoute({
   auth: 'user',
   params: commitWriteSchemas.createCommit,
   load: project({ reads: canPushCode }),
-  run: async ({ params, project, caller, request }) => {
+  run: async ({ params, project, caller, access, request }) => {
     const start = commitStartOf(params, project);
     const made = await commitChanges(project.id, caller.id, {
       ...start,
@@ -21,6 +22,7 @@ export const handler = defineRoute({
       actions: commitActionsOf(params.actions),
       dialect: 'commits',
       defaultBranch: project.default_branch,
+      protectionLevel: protectionLevelOf(caller, access),
     });
     const stats = params.stats ?? true;
     return reply.created(

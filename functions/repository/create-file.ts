@@ -1,4 +1,5 @@
 import { fileCommitOf } from '#domain/commit-writes.ts';
+import { protectionLevelOf } from '#domain/protected-branches.ts';
 import { canPushCode } from '#domain/repository.ts';
 import { commitWriteSchemas } from '#domain/schemas/commit-writes.ts';
 import { project } from '#http/load.ts';
@@ -11,7 +12,7 @@ export const handler = defineRoute({
   auth: 'user',
   params: commitWriteSchemas.createFile,
   load: project({ reads: canPushCode }),
-  run: async ({ params, project, caller }) => {
+  run: async ({ params, project, caller, access }) => {
     const { action, start } = fileCommitOf('create', params);
     await commitChanges(project.id, caller.id, {
       ...start,
@@ -20,6 +21,7 @@ export const handler = defineRoute({
       actions: [action],
       dialect: 'files',
       defaultBranch: project.default_branch,
+      protectionLevel: protectionLevelOf(caller, access),
     });
     return reply.created({ file_path: params.file_path, branch: params.branch });
   },

@@ -19,9 +19,11 @@ import {
   startsElsewhere,
 } from '#domain/commit-writes.ts';
 import { badRequest } from '#domain/errors.ts';
+import { branchProtectionRefusal } from '#domain/protected-branches.ts';
 import { commitPushRuleRefusal } from '#domain/push-rules.ts';
 import { isNewRefNameValid } from '#domain/ref-writes.ts';
 import type { CommitStats, GitCommit } from '#domain/repository.ts';
+import { readProtectedBranches } from '#store/projects/protected-branches.ts';
 import { readPushRule } from '#store/projects/push-rules.ts';
 import { announcePendingPacks, readRepositoryPointer } from '#store/projects/repository-pointer.ts';
 import { adoptDefaultBranch } from '#store/projects/repository-state.ts';
@@ -39,15 +41,6 @@ export interface Person {
   email: string;
 }
 
-/** What the branch a commit goes to is, for the branch-protection check. */
-export interface BranchTarget {
-  branch: string;
-  /** The branch does not exist yet: the commit creates it. */
-  creates: boolean;
-  /** The branch is the project's default branch (HEAD). */
-  isDefault: boolean;
-}
-
 /** Where the commit goes and starts (domain's CommitStart), and what it is. */
 export interface CommitRequest extends CommitStart {
   /** Overwrite an existing branch with a commit on the start (the commits route's `force`). */
@@ -60,11 +53,8 @@ export interface CommitRequest extends CommitStart {
   dialect: CommitDialect;
   /** The project's default branch (push rules never judge its name). */
   defaultBranch: string | null;
-  /**
-   * Where the write to a branch is allowed or refused (branch protection): called with the state
-   * each try is made on, before anything of the try is written; throws the refusal.
-   */
-  mayWriteBranch?: (target: BranchTarget) => Promise<void>;
+  /** The caller's level for branch protection (protectionLevelOf): a protected branch needs push access. */
+  protectionLevel: number;
 }
 
 export interface MadeCommit {
@@ -202,8 +192,8 @@ class TreeEdit {
 
 /**
  * Makes one commit of `request.actions` on `request.branch` as `pushedBy` (the committer, and
- * the author unless named), answering it with its stats. The project's push rule is judged once,
- * before anything is written. Refusals are GitLab's 400s; other writers winning every try is 409.
+ * the author unless named), answering it with its stats. Branch protection (push access to a
+ * protected branch, 403) and the project's push rule are judged once, before anything is written. Refusals are GitLab's 400s; other writers winning every try is 409.
  */
 export async function commitChanges(
   projectId: number,
@@ -217,8 +207,16 @@ export async function commitChanges(
     name: request.author.name ?? committer.name,
     email: request.author.email ?? committer.email,
   };
+  const [rule, protections] = await Promise.all([readPushRule(projectId), readProtectedBranches(projectId)]);
+  const protectionRefusal = branchProtectionRefusal(
+    protections,
+    request.branch,
+    request.protectionLevel,
+    'push',
+  );
+  if (protectionRefusal) throw protectionRefusal;
   const refusal = await commitPushRuleRefusal(
-    await readPushRule(projectId),
+    rule,
     {
       branch: request.branch,
       defaultBranch: request.defaultBranch,
@@ -261,11 +259,6 @@ export async function commitChanges(
       if (existing === undefined && (!isNewRefNameValid(request.branch) || hasPrefixConflict(stored, full)))
         throw commitErrors.newBranchInvalid(request.branch, 'Branch name is invalid');
       const parent = elsewhere ? start : (existing ?? start);
-      await request.mayWriteBranch?.({
-        branch: request.branch,
-        creates: existing === undefined,
-        isDefault: stored.head === full || stored.head === null,
-      });
 
       const edit = new TreeEdit(view, parent === undefined ? undefined : (await view?.commit(parent))?.tree);
       for (const action of request.actions) await apply(edit, view, parent, action, blobs, request.dialect);

@@ -202,6 +202,25 @@ describe('protected branches', () => {
     });
     expect(lockedByOwner.status).toBe(201);
 
+    // A file commit to a protected branch needs push access to it: release/* lets developers merge
+    // only and no one push; main lets maintainers push.
+    const file = `/projects/${projectId}/repository/files/notes.txt`;
+    const commitTo = (branch: string) => ({ branch, content: 'x', commit_message: 'Add notes' });
+    const refused = { status: 403, body: { message: 'You are not allowed to push into this branch' } };
+    expect(await api('POST', file, { token: developer.token, json: commitTo('release/1') })).toMatchObject(
+      refused,
+    );
+    expect(await api('POST', file, { token: owner.token, json: commitTo('release/1') })).toMatchObject(
+      refused,
+    );
+    expect(await api('POST', file, { token: developer.token, json: commitTo('main') })).toMatchObject(
+      refused,
+    );
+    expect(await api('POST', file, { token: owner.token, json: commitTo('main') })).toMatchObject({
+      status: 201,
+      body: { file_path: 'notes.txt', branch: 'main' },
+    });
+
     const list = await api<{ name: string; protected: boolean }[]>('GET', branches, {
       token: developer.token,
     });
