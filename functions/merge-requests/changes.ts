@@ -1,5 +1,5 @@
-import { projectMilestoneOwners } from '#domain/milestones.ts';
 import { mergeRequestEntity } from '#domain/merge-requests.ts';
+import { projectMilestoneOwners } from '#domain/milestones.ts';
 import { diffEntity } from '#domain/repository.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestWithUsers } from '#http/merge-request-loaders.ts';
@@ -18,7 +18,15 @@ export const handler = defineRoute({
       readMilestonesById(projectMilestoneOwners(project, true), [mergeRequest.milestone_id]),
     ]);
     return {
-      ...mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller?.id, milestones, files.code),
+      ...mergeRequestEntity(
+        mergeRequest,
+        project,
+        users,
+        request.baseUrl,
+        caller?.id,
+        milestones,
+        files.code,
+      ),
       changes: files.changes.map(diffEntity),
       overflow: files.overflow,
     };

@@ -456,7 +456,10 @@ export function mergeRequestEntity(
  * The diff a merge request shows: as merged once merged, else from the merge base to the source
  * tip as the branches stand; undefined without both branches (or a merge base).
  */
-export function mergeRequestDiff(mr: MergeRequest, code: MergeRequestCode | undefined): MergedDiff | undefined {
+export function mergeRequestDiff(
+  mr: MergeRequest,
+  code: MergeRequestCode | undefined,
+): MergedDiff | undefined {
   if (mr.merged_diff) return mr.merged_diff;
   if (code?.sourceId === undefined || code.targetId === undefined || code.baseId === undefined)
     return undefined;
@@ -516,7 +519,10 @@ export type MergeMethod = 'merge' | 'rebase_merge' | 'ff';
  * fast-forward), a fast-forward (`ff`), or refused (406) when the method needs a fast-forward the
  * branches do not allow.
  */
-export function mergeWay(method: MergeMethod, fastForward: boolean): 'merge-commit' | 'fast-forward' | 'refused' {
+export function mergeWay(
+  method: MergeMethod,
+  fastForward: boolean,
+): 'merge-commit' | 'fast-forward' | 'refused' {
   if (method === 'merge') return 'merge-commit';
   if (!fastForward) return 'refused';
   return method === 'ff' ? 'fast-forward' : 'merge-commit';
@@ -533,7 +539,9 @@ export const mergeRefusals = {
   shaMismatch: () => new ApiError(409, { message: 'SHA does not match HEAD of source branch' }),
   /** A rebase runs in the request here, so its failure (GitLab's merge_error) is the answer. */
   rebaseConflict: () =>
-    new ApiError(409, { message: 'Rebase failed: Rebase locally, resolve all conflicts, then push the branch.' }),
+    new ApiError(409, {
+      message: 'Rebase failed: Rebase locally, resolve all conflicts, then push the branch.',
+    }),
 };
 
 /**
@@ -572,7 +580,7 @@ export interface ClosedIssueReference {
 // resolved, resolving, implement, implements, implemented, implementing), an optional colon, then
 // one or more issue references joined by commas, spaces or "and", each optionally after "issue"
 // or "issues". A reference is `#n`, `path#n` or an issue URL.
-const CLOSING_WORD = String.raw`(?:clos(?:e[sd]?|ing)|fix(?:e[sd]|ing)?|resolv(?:e[sd]?|ing)|implement(?:s|ed|ing)?)`;
+const CLOSING_WORD = '(?:clos(?:e[sd]?|ing)|fix(?:e[sd]|ing)?|resolv(?:e[sd]?|ing)|implement(?:s|ed|ing)?)';
 const ISSUE_REFERENCE = String.raw`(?:[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)*)?#\d+|https?:\/\/\S+?\/-\/issues\/\d+`;
 const CLOSING = new RegExp(
   String.raw`\b${CLOSING_WORD}:? +(?:(?:issues? +)?(?:${ISSUE_REFERENCE})(?: *,? +and +| *,? *)?)+`,

@@ -5,19 +5,26 @@
  * A merged merge request keeps the diff it was merged with (its source branch may go).
  */
 import {
-  type MergeMethod,
+  MERGE_REQUEST_MAX_FILES,
   type MergedDiff,
+  type MergeMethod,
   type MergeRequest,
   type MergeRequestCode,
   mergeRefusal,
   mergeRefusals,
   mergeRequestDiff,
   mergeWay,
-  MERGE_REQUEST_MAX_FILES,
 } from '#domain/merge-requests.ts';
 import type { GitCommit, GitFileChange } from '#domain/repository.ts';
 import type { StoredRefs } from './layout.ts';
-import { isMergeConflict, makeMerge, makeRebase, mergeConflicts, packMade, type Signature } from './merges.ts';
+import {
+  isMergeConflict,
+  makeMerge,
+  makeRebase,
+  mergeConflicts,
+  packMade,
+  type Signature,
+} from './merges.ts';
 import { changesFrom, commitsBetween, type RepositoryView, withRepository } from './reader.ts';
 import { writeRefs } from './ref-writes.ts';
 import { withScratchDirectory } from './scratch.ts';
@@ -209,7 +216,8 @@ export async function rebaseMergeRequest(
 ): Promise<string> {
   // Already on the target's tip: nothing is written.
   const now = await readMergeRequestCode({ ...mr, state: 'closed' });
-  if (now?.sourceId !== undefined && now.baseId !== undefined && now.baseId === now.targetId) return now.sourceId;
+  if (now?.sourceId !== undefined && now.baseId !== undefined && now.baseId === now.targetId)
+    return now.sourceId;
   return withScratchDirectory(async (gitdir) => {
     let made: { key: string; tip: string; pack?: string } | undefined;
     return writeRefs(mr.project_id, pushedBy, async (view) => {

@@ -44,7 +44,11 @@ const setRef = (gitdir: string, ref: string, value: string) =>
   git.writeRef({ fs, gitdir, ref, value, force: true });
 
 /** Whether merging `sourceId` into `targetId` meets a conflict (nothing is written). */
-export async function mergeConflicts(view: RepositoryView, targetId: string, sourceId: string): Promise<boolean> {
+export async function mergeConflicts(
+  view: RepositoryView,
+  targetId: string,
+  sourceId: string,
+): Promise<boolean> {
   return withScratchDirectory(async (directory) => {
     const gitdir = join(directory, 'repository');
     await openScratch(view, gitdir);
@@ -65,7 +69,10 @@ export async function mergeConflicts(view: RepositoryView, targetId: string, sou
       });
       return false;
     } catch (error) {
-      if (error instanceof git.Errors.MergeConflictError || error instanceof git.Errors.MergeNotSupportedError)
+      if (
+        error instanceof git.Errors.MergeConflictError ||
+        error instanceof git.Errors.MergeNotSupportedError
+      )
         return true;
       throw error;
     }

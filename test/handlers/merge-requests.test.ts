@@ -235,7 +235,9 @@ const s3 = mockClient(S3Client);
 beforeEach(() => {
   resetMocks();
   s3.reset();
-  s3.on(GetObjectCommand).rejects(new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} }));
+  s3.on(GetObjectCommand).rejects(
+    new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} }),
+  );
   givenWorld();
   warmContainer();
   store(mrItem(), ...MR_COUNTS, noteItem(rootsNote), noteItem(systemNote));

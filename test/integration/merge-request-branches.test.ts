@@ -36,7 +36,11 @@ beforeAll(async () => {
   await git(['init', '-q', '-b', 'main', work]);
   const base = await commit('First commit', { 'f.txt': LINES, 'README.md': '# R\n' }, '2026-01-01T10:00:00Z');
   await git(['checkout', '-q', '-b', 'feature'], work);
-  const feature1 = await commit('Capital A', { 'f.txt': LINES.replace('a\n', 'A\n') }, '2026-01-02T10:00:00Z');
+  const feature1 = await commit(
+    'Capital A',
+    { 'f.txt': LINES.replace('a\n', 'A\n') },
+    '2026-01-02T10:00:00Z',
+  );
   const feature = await commit('Add n\n\nFixes #1', { 'n.txt': 'new\n' }, '2026-01-03T10:00:00Z');
   await git(['checkout', '-q', '-b', 'clash', base], work);
   const clash = await commit('Other j', { 'f.txt': LINES.replace('j\n', 'Z\n') }, '2026-01-02T11:00:00Z');
@@ -163,16 +167,24 @@ describe('reading', () => {
       },
     ]);
 
-    const diffs = await api<{ new_path: string }[]>('GET', `${mrPath(project.id, mr.iid)}/diffs?per_page=1&page=2`, {
-      token: owner.token,
-    });
+    const diffs = await api<{ new_path: string }[]>(
+      'GET',
+      `${mrPath(project.id, mr.iid)}/diffs?per_page=1&page=2`,
+      {
+        token: owner.token,
+      },
+    );
     expect(diffs.status).toBe(200);
     expect(diffs.body.map((diff) => diff.new_path)).toEqual(['n.txt']);
     expect(diffs.headers.get('x-total')).toBe('2');
 
-    const commits = await api<{ id: string; title: string }[]>('GET', `${mrPath(project.id, mr.iid)}/commits`, {
-      token: owner.token,
-    });
+    const commits = await api<{ id: string; title: string }[]>(
+      'GET',
+      `${mrPath(project.id, mr.iid)}/commits`,
+      {
+        token: owner.token,
+      },
+    );
     expect(commits.status).toBe(200);
     expect(commits.body.map((c) => [c.id, c.title])).toEqual([
       [fx.feature, 'Add n'],
@@ -234,20 +246,28 @@ describe('merging', () => {
     expect(head.body.message).toBe(
       `Merge branch 'feature' into 'main'\n\nMerge feature\n\nSee merge request ${project.path_with_namespace}!${mr.iid}\n`,
     );
-    const branch = await api('GET', `/projects/${project.id}/repository/branches/feature`, { token: owner.token });
+    const branch = await api('GET', `/projects/${project.id}/repository/branches/feature`, {
+      token: owner.token,
+    });
     expect(branch.status).toBe(404);
     const tree = await api<{ path: string }[]>('GET', `/projects/${project.id}/repository/tree?ref=main`, {
       token: owner.token,
     });
     expect(tree.body.map((entry) => entry.path).sort()).toEqual(['README.md', 'f.txt', 'n.txt']);
-    const file = await api<{ content: string }>('GET', `/projects/${project.id}/repository/files/f.txt?ref=main`, {
-      token: owner.token,
-    });
+    const file = await api<{ content: string }>(
+      'GET',
+      `/projects/${project.id}/repository/files/f.txt?ref=main`,
+      {
+        token: owner.token,
+      },
+    );
     expect(Buffer.from(file.body.content, 'base64').toString()).toBe(
       LINES.replace('a\n', 'A\n').replace('j\n', 'J\n'),
     );
     await idle();
-    const issue = await api<{ state: string }>('GET', `/projects/${project.id}/issues/1`, { token: owner.token });
+    const issue = await api<{ state: string }>('GET', `/projects/${project.id}/issues/1`, {
+      token: owner.token,
+    });
     expect(issue.body.state).toBe('closed');
 
     // Merged: the merge again is refused, the changes stay readable with the source gone.
@@ -284,10 +304,14 @@ describe('merging', () => {
     expect(head.body.parent_ids).toEqual([fx.main, squash]);
     expect(head.body.message).toContain('Closes #1');
     // The source branch stays when not asked to go.
-    const branch = await api('GET', `/projects/${project.id}/repository/branches/feature`, { token: owner.token });
+    const branch = await api('GET', `/projects/${project.id}/repository/branches/feature`, {
+      token: owner.token,
+    });
     expect(branch.status).toBe(200);
     await idle();
-    const issue = await api<{ state: string }>('GET', `/projects/${project.id}/issues/1`, { token: owner.token });
+    const issue = await api<{ state: string }>('GET', `/projects/${project.id}/issues/1`, {
+      token: owner.token,
+    });
     expect(issue.body.state).toBe('closed');
   });
 
