@@ -1,5 +1,6 @@
 /** The pure rules of merge requests between real branches: closing references, merge methods, statuses. */
 import { describe, expect, it } from 'vitest';
+import { mergeRequestAction } from '#domain/hook-events.ts';
 import {
   changesCountText,
   closedIssueReferences,
@@ -119,5 +120,13 @@ describe('statuses and refusals', () => {
     expect(defaultMergeCommitMessage(mr(), 'group/project', ['#1', 'other/p#2'])).toBe(
       "Merge branch 'feature' into 'main'\n\nFeature\n\nCloses #1, Closes other/p#2\n\nSee merge request group/project!4",
     );
+  });
+});
+
+describe('hook action', () => {
+  it('a merge request that became merged sends `merge`; a close still `close`', () => {
+    const opened = mr({ updated_at: '2026-01-01T00:00:00Z' });
+    expect(mergeRequestAction(opened, { ...opened, state: 'merged' })).toBe('merge');
+    expect(mergeRequestAction(opened, { ...opened, state: 'closed' })).toBe('close');
   });
 });
