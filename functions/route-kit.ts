@@ -4,7 +4,7 @@
  * (`functions/<area>/routes.ts`) and `functions/routes.ts` assembles them. Plain data: imports
  * nothing, least of all a handler.
  */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'ANY';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 
 export interface Access {
   table?: 'read' | 'write';

@@ -32,6 +32,7 @@ import {
   projectSubresourceRoutes,
   projectTransferRoutes,
 } from './projects/routes.ts';
+import { protectedBranchRoutes } from './protected-branches/routes.ts';
 import { pushRuleRoutes } from './push-rules/routes.ts';
 import { repositoryRoutes } from './repository/routes.ts';
 import type { RouteDefinition } from './route-kit.ts';
@@ -75,6 +76,7 @@ export const routes: readonly RouteDefinition[] = [
   ...milestoneRoutes,
   ...discussionRoutes,
   ...metaRoutes,
+  ...protectedBranchRoutes,
   // The catch-all: functions/not-found.ts is directly in functions/, in no area's folder.
   { method: 'ANY', path: '$default', entry: 'functions/not-found.ts', access: {} },
 ];

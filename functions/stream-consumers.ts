@@ -128,4 +128,19 @@ export const streamConsumers: readonly StreamConsumerDefinition[] = [
     // It only queues the work.
     access: { queues: ['issuable-rewrite'] },
   },
+  {
+    name: 'push-events',
+    entry: 'functions/workers/push-events.ts',
+    ...DELIVERY,
+    // Each project's states in order (one pointer item per project).
+    parallelizationFactor: 10,
+    // Repository pointers put or moved (the consumer keeps those naming a new refs document).
+    filters: [
+      { eventName: insertOrModify, dynamodb: { Keys: { sk: { S: [streamKeys.repositorySortKey] } } } },
+    ],
+    // Reading two states' refs and walking their commits, for up to 100 refs; an API write's
+    // state is also recounted (commit_count of HEAD) for the project's statistics.
+    timeout: 120,
+    access: { table: 'write', bucket: 'write', queues: ['hook-delivery'] },
+  },
 ];

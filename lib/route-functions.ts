@@ -29,6 +29,7 @@ const methods: Record<RouteDefinition['method'], HttpMethod> = {
   GET: HttpMethod.GET,
   POST: HttpMethod.POST,
   PUT: HttpMethod.PUT,
+  PATCH: HttpMethod.PATCH,
   DELETE: HttpMethod.DELETE,
   ANY: HttpMethod.ANY,
 };

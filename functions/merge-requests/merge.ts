@@ -5,6 +5,7 @@ import {
   mergeRequestEntity,
 } from '#domain/merge-requests.ts';
 import { mayMergeMergeRequest } from '#domain/noteable-policy.ts';
+import { branchProtectionRefusal, isProtected, protectionLevelOf } from '#domain/protected-branches.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestWithUsers } from '#http/merge-request-loaders.ts';
 import { defineRoute } from '#http/route.ts';
@@ -12,12 +13,13 @@ import { mergeMergeRequest } from '#repository/merge-request-code.ts';
 import { closeIssuesNamed } from '#store/issuables/merge-closing.ts';
 import { mergeRequestUsers } from '#store/issuables/merge-request-items.ts';
 import { markMergeRequestMerged } from '#store/issuables/merge-request-writes.ts';
+import { readProtectedBranches } from '#store/projects/protected-branches.ts';
 import { getUsers } from '#store/users/users.ts';
 
 /**
  * Merges a merge request as the project's merge method asks (squashed when asked or set), then
  * records it merged and closes the issues its description and merged commits name to close.
- * 401 for callers who may not push to its target; 405 when it cannot merge now; 409 for a sha
+ * 401 for callers who may not merge into its target (protected branches too); 405 when it cannot merge now; 409 for a sha
  * other than the source tip.
  */
 export const handler = defineRoute({
@@ -26,7 +28,13 @@ export const handler = defineRoute({
   load: mergeRequestWithUsers(),
   run: async ({ params, caller, request, project, access, mergeRequest: mr }) => {
     if (!mayMergeMergeRequest({ project, access, caller, mergeRequest: mr })) throw unauthorized();
-    const people = await getUsers([caller.id, mr.author_id]);
+    const [protections, people] = await Promise.all([
+      readProtectedBranches(project.id),
+      getUsers([caller.id, mr.author_id]),
+    ]);
+    // GitLab's can_be_merged_by?: a protected target the caller may not merge into is 401 here too.
+    if (branchProtectionRefusal(protections, mr.target_branch, protectionLevelOf(caller, access), 'merge'))
+      throw unauthorized();
     const at = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
     const person = (id: number) => ({
       name: people.get(id)?.name ?? caller.username,
@@ -47,7 +55,10 @@ export const handler = defineRoute({
           project.path_with_namespace,
           closesIn(description).map((ref) => `${ref.path ?? ''}#${ref.iid}`),
         ),
-      removeSourceBranch: params.should_remove_source_branch ?? mr.force_remove_source_branch ?? false,
+      // A protected source branch is never removed by a merge.
+      removeSourceBranch:
+        !isProtected(protections, mr.source_branch) &&
+        (params.should_remove_source_branch ?? mr.force_remove_source_branch ?? false),
       committer: person(caller.id),
       squashAuthor: person(mr.author_id),
     });

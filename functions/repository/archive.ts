@@ -3,6 +3,7 @@ import {
   archiveDownload,
   archiveFormatOf,
   archivePrefix,
+  archiveSuffixOf,
   archiveTooLarge,
   canReadRepository,
   treePathOf,
@@ -13,13 +14,16 @@ import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { readArchive } from '#repository/reader.ts';
 
-/** The tree of a ref (the default branch unless given) as a tar.gz, tar or zip attachment. */
+/**
+ * The tree of a ref (the default branch unless given) as a tar.gz, tar or zip attachment, the
+ * format named by the path's suffix (`archive.zip`) or else by `format`.
+ */
 export const handler = defineRoute({
   auth: 'optional',
   params: repositorySchemas.archive,
   load: project({ reads: canReadRepository }),
-  run: async ({ params, project }) => {
-    const format = archiveFormatOf(params.format);
+  run: async ({ params, project, request }) => {
+    const format = archiveFormatOf(archiveSuffixOf(request.path) ?? params.format);
     const path = treePathOf(params.path);
     const prefix = (ref: string, commitId: string) => archivePrefix(project.path, ref, commitId, path);
     const read = await readArchive(project.id, { sha: params.sha, path, format, prefix });

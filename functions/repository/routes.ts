@@ -150,4 +150,14 @@ export const repositoryRoutes: readonly RouteDefinition[] = [
     entry: 'functions/repository/archive.ts',
     access: readCode,
   },
+  // API Gateway takes no parameter inside a path segment: one row per suffix the archive route
+  // takes (GitLab's archive formats), all served by the one archive function.
+  ...['zip', 'tar', 'tar.gz', 'tgz', 'gz', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2'].map(
+    (suffix): RouteDefinition => ({
+      method: 'GET',
+      path: `/api/v4/projects/{id}/repository/archive.${suffix}`,
+      entry: 'functions/repository/archive.ts',
+      access: readCode,
+    }),
+  ),
 ];

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { ACCESS, visibleWithoutMembership } from './access.ts';
 import { ApiError, invalidParams, notFound } from './errors.ts';
 import { effectiveAccess, type Project, type ProjectAccess } from './projects.ts';
+import { developersCan, isProtected, type ProtectedBranch } from './protected-branches.ts';
 import { contentDisposition, type FileDownload } from './uploads.ts';
 import type { Caller } from './users.ts';
 
@@ -292,15 +293,21 @@ export function commitDetailEntity(
   };
 }
 
-/** GitLab's Branch entity: no protected branches here, so every branch is unprotected. */
-export function branchEntity(branch: GitBranch, project: Project, canPush: boolean, baseUrl: string) {
+/** GitLab's Branch entity; `protections` are the project's protected branches. */
+export function branchEntity(
+  branch: GitBranch,
+  project: Project,
+  canPush: boolean,
+  baseUrl: string,
+  protections: readonly ProtectedBranch[] = [],
+) {
   return {
     name: branch.name,
     commit: commitEntity(branch.commit, project, baseUrl),
     merged: branch.merged,
-    protected: false,
-    developers_can_push: false,
-    developers_can_merge: false,
+    protected: isProtected(protections, branch.name),
+    developers_can_push: developersCan(protections, branch.name, 'push'),
+    developers_can_merge: developersCan(protections, branch.name, 'merge'),
     can_push: canPush,
     default: branch.default,
     web_url: `${projectWebUrl(project, baseUrl)}/-/tree/${encodeURIComponent(branch.name).replace(/%2F/g, '/')}`,
@@ -711,6 +718,10 @@ export function archiveFormatOf(raw: string | undefined): ArchiveFormat {
   if (format === 'tar' || format === 'zip') return format;
   return 'tar.gz';
 }
+
+/** The format an `archive.<format>` path names (it wins over `?format=`, as a route's own part does); undefined for `archive`. */
+export const archiveSuffixOf = (path: string): string | undefined =>
+  /\/repository\/archive\.([A-Za-z0-9.]+)$/.exec(path)?.[1];
 
 /**
  * Most bytes of files an archive is built from (their sizes are read before any content) and

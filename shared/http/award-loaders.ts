@@ -5,9 +5,8 @@
  * there is none), then the note (404 `Not found`), then whether the caller may read it (404
  * `Award Emoji Not Found`); a removal asks for no read, only for the award's owner (or an admin).
  */
-import type { Context } from 'aws-lambda';
 import { type AwardableType, type AwardEmoji, awardableNotFound, awardUserIds } from '#domain/award-emoji.ts';
-import { ApiError, recordNotFound, routeNotFound } from '#domain/errors.ts';
+import { ApiError, recordNotFound } from '#domain/errors.ts';
 import { canReadIssue, canReadMergeRequest, type InProject } from '#domain/noteable-policy.ts';
 import type { NoteableType } from '#domain/noteables.ts';
 import type { AwardableParam } from '#domain/schemas/award-emoji.ts';
@@ -18,10 +17,8 @@ import { readMergeRequest } from '#store/issuables/merge-request-items.ts';
 import { getNote, type StoredNote } from '#store/issuables/notes.ts';
 import { readSnippet } from '#store/issuables/snippets.ts';
 import { getUsers } from '#store/users/users.ts';
-import type { ApiEvent, Response } from './core.ts';
-import { defineFallback } from './fallback.ts';
 import { inProject } from './load.ts';
-import type { RouteContract } from './route.ts';
+import { perRouteKind, type RouteFunction } from './per-route-kind.ts';
 import { seesSnippet } from './snippet-loaders.ts';
 
 /** What an award route's loader is given: the project's `id`, the awardable's and maybe the note's. */
@@ -179,38 +176,29 @@ export const toAward = (route: AwardableRoute) =>
     },
   });
 
-/** A route's handler as defineRoute builds it. */
-type RouteFunction = ((event: ApiEvent, context: Context) => Promise<Response>) & { contract: RouteContract };
-
 /**
  * One handler for the same award route (list, get, …) of every awardable kind, on the item or on
  * one of its notes: the kind is the one whose parameter the path names, and a `note_id` names a
- * note's; each is built on first use. `contractFor` gives the contract of a route path's kind.
+ * note's.
  */
 export function perAwardable(build: (route: AwardableRoute) => RouteFunction) {
-  const built = new Map<string, RouteFunction>();
-  const routeOf = (kindOf: AwardableKind<{ id: number }>, onNote: boolean) => {
-    const name = `${kindOf.param}${onNote ? '/note' : ''}`;
-    let route = built.get(name);
-    if (!route) {
-      route = build({ kind: kindOf, onNote });
-      built.set(name, route);
-    }
-    return route;
-  };
-  let unmatched: ReturnType<typeof defineFallback> | undefined;
-  const handler = (event: ApiEvent, context: Context): Promise<Response> => {
-    const found = AWARDABLES.find((candidate) => event.pathParameters?.[candidate.param] !== undefined);
-    if (found) return routeOf(found, event.pathParameters?.note_id !== undefined)(event, context);
-    // No awardable named: not an award route (the catch-all's answer), never a crash.
-    unmatched ??= defineFallback(async () => {
-      throw routeNotFound();
-    });
-    return unmatched(event, context);
-  };
-  const contractFor = (path: string) => {
-    const found = AWARDABLES.find((candidate) => path.includes(`{${candidate.param}}`));
-    return found ? routeOf(found, path.includes('{note_id}')).contract : undefined;
-  };
-  return Object.assign(handler, { contractFor });
+  const nameOf = (kind: AwardableKind<{ id: number }> | undefined, onNote: boolean) =>
+    kind === undefined ? undefined : `${kind.param}${onNote ? '/note' : ''}`;
+  return perRouteKind({
+    ofEvent: (event) =>
+      nameOf(
+        AWARDABLES.find((candidate) => event.pathParameters?.[candidate.param] !== undefined),
+        event.pathParameters?.note_id !== undefined,
+      ),
+    ofPath: (path) =>
+      nameOf(
+        AWARDABLES.find((candidate) => path.includes(`{${candidate.param}}`)),
+        path.includes('{note_id}'),
+      ),
+    build: (name) => {
+      const [param, onNote] = name.split('/');
+      const kind = AWARDABLES.find((candidate) => candidate.param === param) as AwardableKind<{ id: number }>;
+      return build({ kind, onNote: onNote !== undefined });
+    },
+  });
 }

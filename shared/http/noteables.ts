@@ -6,9 +6,7 @@
  * every kind. So a new kind is a row here beside its rows in the domain (domain/noteables.ts), the
  * store (store/table/noteable-keys.ts) and, if its notes reach hooks, store/hooks/hook-changes.ts.
  */
-import type { Context } from 'aws-lambda';
 import { mayResolveMergeRequestNotes } from '#domain/discussions.ts';
-import { routeNotFound } from '#domain/errors.ts';
 import {
   canReadIssue,
   canReadMergeRequest,
@@ -25,10 +23,8 @@ import { issueAsParent, readIssue } from '#store/issuables/issues.ts';
 import { mergeRequestAsParent, readMergeRequest } from '#store/issuables/merge-request-items.ts';
 import { readSnippet, snippetAsParent } from '#store/issuables/snippets.ts';
 import { notePartitionOf } from '#store/table/noteable-keys.ts';
-import type { ApiEvent, Response } from './core.ts';
-import { defineFallback } from './fallback.ts';
 import { groupNoteable, type Noteable, projectNoteable } from './note-reads.ts';
-import type { RouteContract } from './route.ts';
+import { perRouteKind, type RouteFunction } from './per-route-kind.ts';
 import { seesSnippet } from './snippet-loaders.ts';
 
 /**
@@ -123,39 +119,15 @@ export const NOTEABLES_BY_PARAM: ReadonlyMap<string, AnyNoteable> = new Map(
   Object.values(NOTEABLES_BY_TYPE).map((noteable) => [noteable.param, noteable]),
 );
 
-/** A route's handler as defineRoute builds it. */
-type RouteFunction = ((event: ApiEvent, context: Context) => Promise<Response>) & { contract: RouteContract };
-
 /**
- * One handler for the same note route (list, get, …) of every parent kind. Each route keeps a
- * function of its own; the function serves the kind its path names, found by the parameter present
- * (`issue_iid`, `epic_id`, …), and builds that kind's route on first use, so a cold start builds one.
- * `contractFor` gives the contract of the kind a route path names, for the OpenAPI document.
+ * One handler for the same note route (list, get, …) of every parent kind, found by the parameter
+ * its path names (`issue_iid`, `epic_id`, …).
  */
 export function perNoteable(build: (noteable: AnyNoteable) => RouteFunction) {
-  const built = new Map<string, RouteFunction>();
-  const routeOf = (param: string) => {
-    let route = built.get(param);
-    if (!route) {
-      route = build(NOTEABLES_BY_PARAM.get(param) as AnyNoteable);
-      built.set(param, route);
-    }
-    return route;
-  };
   const params = [...NOTEABLES_BY_PARAM.keys()];
-  // No parent named: not a note route (the catch-all's answer), never a crash; built only if asked.
-  let unmatched: ReturnType<typeof defineFallback> | undefined;
-  const handler = (event: ApiEvent, context: Context): Promise<Response> => {
-    const param = params.find((name) => event.pathParameters?.[name] !== undefined);
-    if (param) return routeOf(param)(event, context);
-    unmatched ??= defineFallback(async () => {
-      throw routeNotFound();
-    });
-    return unmatched(event, context);
-  };
-  const contractFor = (path: string) => {
-    const param = params.find((name) => path.includes(`{${name}}`));
-    return param ? routeOf(param).contract : undefined;
-  };
-  return Object.assign(handler, { contractFor });
+  return perRouteKind({
+    ofEvent: (event) => params.find((name) => event.pathParameters?.[name] !== undefined),
+    ofPath: (path) => params.find((name) => path.includes(`{${name}}`)),
+    build: (param) => build(NOTEABLES_BY_PARAM.get(param) as AnyNoteable),
+  });
 }

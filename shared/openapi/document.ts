@@ -103,7 +103,10 @@ function operationId(entry: string, method: string, taken: Set<string>): string 
     .split(/[/-]/)
     .map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
     .join('');
-  const id = taken.has(base) ? `${base}${method.charAt(0)}${method.slice(1).toLowerCase()}` : base;
+  const suffix = `${method.charAt(0)}${method.slice(1).toLowerCase()}`;
+  let id = taken.has(base) ? `${base}${suffix}` : base;
+  // Rows of one function and method (a route per path suffix) are numbered.
+  for (let count = 2; taken.has(id); count++) id = `${base}${suffix}${count}`;
   taken.add(id);
   return id;
 }
@@ -121,7 +124,7 @@ function parametersOf(route: DocumentedRoute) {
     };
   });
   const rest = Object.entries(entries).filter(([name]) => !inPath.has(name));
-  const inBody = route.method === 'POST' || route.method === 'PUT';
+  const inBody = route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH';
   if (!inBody) {
     for (const [name, entry] of rest) {
       parameters.push({

@@ -13,6 +13,23 @@ export type ArchiveEntry =
 
 const BLOCK = 512;
 
+/** Every entry of an archive: the prefix directory first. */
+const withPrefixDirectory = (entries: readonly ArchiveEntry[]): ArchiveEntry[] => [
+  { kind: 'dir', path: '' },
+  ...entries,
+];
+
+/** An entry's name in the archive: below `prefix/`, a directory's ending in `/`. */
+const entryName = (prefix: string, entry: ArchiveEntry) =>
+  entry.path === '' ? `${prefix}/` : `${prefix}/${entry.path}${entry.kind === 'dir' ? '/' : ''}`;
+
+/** An entry's Unix mode, file type bits included (zip keeps them; tar takes the permission bits). */
+function unixMode(entry: ArchiveEntry): number {
+  if (entry.kind === 'dir') return 0o40775;
+  if (entry.kind === 'symlink') return 0o120777;
+  return entry.executable ? 0o100775 : 0o100664;
+}
+
 /** The tar of the entries under `prefix/`, with `commitId` as the archive's comment. */
 export function tarArchive(
   prefix: string,
@@ -21,18 +38,15 @@ export function tarArchive(
   entries: readonly ArchiveEntry[],
 ): Buffer {
   const parts: Buffer[] = [paxHeader('pax_global_header', 'g', { comment: commitId }, mtime)];
-  const all: ArchiveEntry[] = [{ kind: 'dir', path: '' }, ...entries];
-  for (const entry of all) {
-    const name =
-      entry.path === '' ? `${prefix}/` : `${prefix}/${entry.path}${entry.kind === 'dir' ? '/' : ''}`;
+  for (const entry of withPrefixDirectory(entries)) {
+    const name = entryName(prefix, entry);
     const linkName = entry.kind === 'symlink' ? entry.target : '';
     const long: Record<string, string> = {};
     if (!fitsUstar(name)) long.path = name;
     if (Buffer.byteLength(linkName) > 100) long.linkpath = linkName;
     if (Object.keys(long).length > 0) parts.push(paxHeader('pax_extended_header', 'x', long, mtime));
     const content = entry.kind === 'file' ? entry.content : Buffer.alloc(0);
-    const mode =
-      entry.kind === 'file' && !entry.executable ? 0o664 : entry.kind === 'symlink' ? 0o777 : 0o775;
+    const mode = unixMode(entry) & 0o7777;
     const type = entry.kind === 'dir' ? '5' : entry.kind === 'symlink' ? '2' : '0';
     parts.push(header({ name, mode, size: content.length, mtime, type, linkName }), padded(content));
   }
@@ -155,11 +169,9 @@ export function zipArchive(
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  const all: ArchiveEntry[] = [{ kind: 'dir', path: '' }, ...entries];
+  const all = withPrefixDirectory(entries);
   for (const entry of all) {
-    const name = Buffer.from(
-      entry.path === '' ? `${prefix}/` : `${prefix}/${entry.path}${entry.kind === 'dir' ? '/' : ''}`,
-    );
+    const name = Buffer.from(entryName(prefix, entry));
     const raw =
       entry.kind === 'file'
         ? entry.content
@@ -170,14 +182,6 @@ export function zipArchive(
     const stored = deflated !== undefined && deflated.length < raw.length ? deflated : raw;
     const method = stored === raw ? 0 : 8;
     const crc = crc32(raw);
-    const unixMode =
-      entry.kind === 'dir'
-        ? 0o40775
-        : entry.kind === 'symlink'
-          ? 0o120777
-          : entry.executable
-            ? 0o100775
-            : 0o100664;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(10, 4);
@@ -202,7 +206,7 @@ export function zipArchive(
     central.writeUInt32LE(stored.length, 20);
     central.writeUInt32LE(raw.length, 24);
     central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(((unixMode << 16) | (entry.kind === 'dir' ? 0x10 : 0)) >>> 0, 38);
+    central.writeUInt32LE(((unixMode(entry) << 16) | (entry.kind === 'dir' ? 0x10 : 0)) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, stored);
     centrals.push(central, name);

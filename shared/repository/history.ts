@@ -8,7 +8,11 @@ import * as git from 'isomorphic-git';
  * materialization before it: without one, isomorphic-git reloads the pack index for every commit.
  */
 export async function countCommits(gitdir: string, ref: string, cache: object = {}): Promise<number> {
-  const start = await git.resolveRef({ fs, gitdir, ref });
+  return countCommitsFrom(gitdir, await git.resolveRef({ fs, gitdir, ref }), cache);
+}
+
+/** countCommits from a commit's object id, for a directory holding objects only (a pack set). */
+export async function countCommitsFrom(gitdir: string, start: string, cache: object = {}): Promise<number> {
   const seen = new Set<string>([start]);
   const pending = [start];
   while (pending.length > 0) {

@@ -148,7 +148,6 @@ export function mergeMergeRequest(
       const sourceId = code.sourceId as string;
       const targetId = code.targetId as string;
       const baseId = code.baseId as string;
-      // The one place a protected target branch would refuse the merge (branchProtectionRefusal).
       const { commits } = await commitsBetween(view, targetId, sourceId);
       commits.reverse();
       const key = `${targetId}:${sourceId}`;

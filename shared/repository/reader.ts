@@ -666,16 +666,51 @@ export async function readCompare(
   projectId: number,
   options: { from: string; to: string; straight: boolean },
 ): Promise<GitCompare | undefined> {
-  return withRepository(projectId, async (repository) => {
-    const fromId = await repository.resolveCommit(options.from);
-    const toId = await repository.resolveCommit(options.to);
-    if (fromId === undefined || toId === undefined) return undefined;
-    const { base, commits } = await commitsBetween(repository, fromId, toId);
-    const start = options.straight ? fromId : base;
-    if (start === toId) return { fromId, toId, same: true, commits: [], changes: [] };
-    const changed = (await changesFrom(repository, start, toId)).slice(0, COMPARE_MAX_FILES);
-    return { fromId, toId, same: false, commits, changes: await repository.fileChanges(changed) };
-  });
+  return withRepository(projectId, (repository) => compareIn(repository, repository, options));
+}
+
+/**
+ * As readCompare, `from` in one project (a fork's source, or a fork of it) and `to` in another:
+ * both states' packs are opened as one set, so the walk and the diff reach the objects of both.
+ */
+export async function readCompareAcross(
+  fromProjectId: number,
+  toProjectId: number,
+  options: { from: string; to: string; straight: boolean },
+): Promise<GitCompare | undefined> {
+  const [fromStored, toStored] = await Promise.all([
+    readStoredRefs(fromProjectId),
+    readStoredRefs(toProjectId),
+  ]);
+  if (fromStored === undefined || toStored === undefined) return undefined;
+  // The source's packs are held (fetched from its prefix) before the set naming both is opened.
+  const fromSet = await openPackSet(fromProjectId, fromStored.packs);
+  try {
+    const set = await openPackSet(toProjectId, [...new Set([...toStored.packs, ...fromStored.packs])]);
+    try {
+      return await compareIn(new RepositoryView(fromStored, set), new RepositoryView(toStored, set), options);
+    } finally {
+      set.release();
+    }
+  } finally {
+    fromSet.release();
+  }
+}
+
+/** The compare of `from` resolved in `fromView` and `to` in `repository` (whose packs hold `from`'s objects too). */
+async function compareIn(
+  fromView: RepositoryView,
+  repository: RepositoryView,
+  options: { from: string; to: string; straight: boolean },
+): Promise<GitCompare | undefined> {
+  const fromId = await fromView.resolveCommit(options.from);
+  const toId = await repository.resolveCommit(options.to);
+  if (fromId === undefined || toId === undefined) return undefined;
+  const { base, commits } = await commitsBetween(repository, fromId, toId);
+  const start = options.straight ? fromId : base;
+  if (start === toId) return { fromId, toId, same: true, commits: [], changes: [] };
+  const changed = (await changesFrom(repository, start, toId)).slice(0, COMPARE_MAX_FILES);
+  return { fromId, toId, same: false, commits, changes: await repository.fileChanges(changed) };
 }
 
 /**

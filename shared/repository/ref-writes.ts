@@ -9,18 +9,11 @@ import * as git from 'isomorphic-git';
 import { refErrors } from '#domain/ref-writes.ts';
 import type { GitBranch, GitTag } from '#domain/repository.ts';
 import { announcePendingPacks } from '#store/projects/repository-pointer.ts';
-import { recordRepositorySize } from '#store/projects/repository-state.ts';
 import { packPath, type StoredRefs } from './layout.ts';
 import { openPackSet, type PackSet } from './pack-cache.ts';
 import { RepositoryView } from './reader.ts';
 import { withScratchDirectory } from './scratch.ts';
-import {
-  commitStoredRefs,
-  RepositoryChanged,
-  readCommittedState,
-  storedRepositorySize,
-  uploadPacks,
-} from './storage.ts';
+import { commitStoredRefs, RepositoryChanged, readCommittedState, uploadPacks } from './storage.ts';
 
 const HEADS = 'refs/heads/';
 const TAGS = 'refs/tags/';
@@ -71,9 +64,8 @@ export async function writeRefs<T>(
       const samePacks = set !== undefined && next.packs.length === stored?.packs.length;
       const after = samePacks ? set : await openPackSet(projectId, next.packs);
       try {
-        const result = await answer(new RepositoryView(next, after as PackSet));
-        await recordRepositorySize(projectId, await storedRepositorySize(projectId));
-        return result;
+        // Statistics follow from the pointer's change on the table's stream (jobs/repository-statistics.ts).
+        return await answer(new RepositoryView(next, after as PackSet));
       } finally {
         if (after !== set) after?.release();
       }

@@ -52,6 +52,7 @@ import {
   seedMember,
   seedMilestones,
   seedProject,
+  seedRepository,
   seedToken,
   VISIBILITY_CYCLE,
 } from './seed.ts';
@@ -76,6 +77,9 @@ const THREAD_EVERY = 3;
 const THREAD_REPLIES = 2;
 /** Users (by index among the seeded ones) who award each of AWARD_NAMES: 110 awards, more than a page. */
 const AWARDERS = [130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140];
+/** The repository's history and branches: more than a page of 100 each. */
+const REPOSITORY_COMMITS = 120;
+const REPOSITORY_BRANCHES = 110;
 
 const WRITE_COMMANDS = new Set([
   'TransactWriteItemsCommand',
@@ -169,6 +173,9 @@ interface B4Data {
   /** One award on the discussed issue and one on its first note. */
   issueAward: AwardEmoji;
   noteAward: AwardEmoji;
+  /** A public project of the group with a stored repository: REPOSITORY_COMMITS commits, REPOSITORY_BRANCHES branches. */
+  repositoryProject: Project;
+  repositoryHead: string;
 }
 
 async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4Data> {
@@ -251,7 +258,15 @@ async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4D
   const [thread] = threads;
   if (!label || !milestone || !thread || !issueAward || !noteAward)
     throw new Error('labels, milestones, discussions or awards not seeded');
+  const repositoryProject = projects.find((project) => project.visibility === 'public');
+  if (!repositoryProject) throw new Error('no public project seeded');
+  const { head: repositoryHead } = await seedRepository(repositoryProject, {
+    commits: REPOSITORY_COMMITS,
+    branches: REPOSITORY_BRANCHES,
+  });
   return {
+    repositoryProject,
+    repositoryHead,
     label,
     milestone,
     discussed,
@@ -835,6 +850,50 @@ function repositoryScenarios(data: B4Data, stamp: string): Scenario[] {
   ];
 }
 
+/**
+ * Reading the repository (branch, tag, tree and commit lists paged at 20 and 100; one branch and
+ * one commit) by every caller, and a developer's branch creation and deletion: the project and the
+ * repository pointer are the only table reads, the pointer's move the only write.
+ */
+function repositoryReadScenarios(data: B4Data, stamp: string): Scenario[] {
+  const project = `/projects/${data.repositoryProject.id}`;
+  const generic = (text: string) =>
+    text.replace(project, '/projects/:id').replace(data.repositoryHead, ':sha');
+  const named = (scenario: Scenario): Scenario => ({
+    ...scenario,
+    name: generic(scenario.name),
+    pair: scenario.pair && generic(scenario.pair),
+  });
+  const branch = (rep: number) => `b4-${stamp}-${rep}`;
+  const scenarios: Scenario[] = [
+    ...reads(`${project}/repository/branches`, { paged: true }),
+    ...reads(`${project}/repository/tags`, { paged: true }),
+    ...reads(`${project}/repository/tree?recursive=true`, { paged: true }),
+    ...reads(`${project}/repository/commits`, { paged: true }),
+    ...reads(`${project}/repository/branches/main`, { paged: false }),
+    ...reads(`${project}/repository/commits/${data.repositoryHead}`, { paged: false }),
+    {
+      name: `POST ${project}/repository/branches`,
+      who: 'user',
+      kind: 'write',
+      expect: 201,
+      request: (rep) => ({
+        method: 'POST',
+        path: `${project}/repository/branches`,
+        body: { branch: branch(rep), ref: 'main' },
+      }),
+    },
+    {
+      name: `DELETE ${project}/repository/branches/:branch`,
+      who: 'user',
+      kind: 'write',
+      expect: 204,
+      request: (rep) => ({ method: 'DELETE', path: `${project}/repository/branches/${branch(rep)}` }),
+    },
+  ];
+  return scenarios.map(named);
+}
+
 async function call(
   apiUrl: string,
   token: string | undefined,
@@ -977,6 +1036,7 @@ export async function runB4(
     ...hookScenarios(data, stamp),
     ...labelMilestoneAwardDiscussionScenarios(data, stamp),
     ...repositoryScenarios(data, stamp),
+    ...repositoryReadScenarios(data, stamp),
     ...membershipAndSearchScenarios(data, stamp),
   ]) {
     const observations: Observation[] = [];

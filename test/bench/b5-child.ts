@@ -93,6 +93,7 @@ import {
   seedMember,
   seedMilestones,
   seedProject,
+  seedRepository,
   seedToken,
   VISIBILITY_CYCLE,
 } from './seed.ts';
@@ -285,6 +286,9 @@ const HOOK_URL = 'http://127.0.0.1:9/bench-b5';
 const LABELS_ON_TARGET = 25;
 const MILESTONES_ON_TARGET = 25;
 const DISCUSSIONS_ON_TARGET = 25;
+/** The notes project's repository: a page and a bit of commits and of branches. */
+const REPOSITORY_COMMITS = 25;
+const REPOSITORY_BRANCHES = 25;
 const THREAD_EVERY = 3;
 const THREAD_REPLIES = 2;
 /** Names each awarder awards on the listed issue and on its first note: 3 awarders, 24 awards each. */
@@ -704,6 +708,8 @@ try {
   if (!targetLabel || !targetGroupLabel || !awardedNote) throw new Error('labels or discussions not seeded');
   await seedAwards(discussed, { userIds: awarders, names: AWARD_NAMES_ON_TARGET });
   await seedAwards(discussed, { userIds: awarders, names: AWARD_NAMES_ON_TARGET, noteId: awardedNote.id });
+  // The project's repository: its lists read the project and the repository pointer, nothing that grows.
+  await seedRepository(notesProject, { commits: REPOSITORY_COMMITS, branches: REPOSITORY_BRANCHES });
   const extrasSmallSeconds = (performance.now() - extrasStart) / 1000;
   // A project adds three rows (project, route, name) and its search postings; a group's first
   // project a counter row. Names are short at this size (few postings) so the 1k-row table holds
@@ -954,6 +960,17 @@ try {
       'discussions',
       `GET /projects/:id/issues/:iid/discussions (${DISCUSSIONS_ON_TARGET})`,
       `/projects/${P}/issues/${discussed.iid}/discussions`,
+    ),
+    ...extrasList(
+      'branches',
+      `GET /projects/:id/repository/branches (${REPOSITORY_BRANCHES + 1})`,
+      `/projects/${P}/repository/branches`,
+    ),
+    ...extrasList('tree', 'GET /projects/:id/repository/tree', `/projects/${P}/repository/tree`),
+    ...extrasList(
+      'commits',
+      `GET /projects/:id/repository/commits (${REPOSITORY_COMMITS})`,
+      `/projects/${P}/repository/commits`,
     ),
   ];
   // The table's stream feeds the webhook consumer in this process, whose reads go through the same

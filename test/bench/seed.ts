@@ -8,6 +8,9 @@
  * Seeding is not measured; it runs with the recorder off.
  */
 
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Visibility } from '#domain/access.ts';
 import { generateTokenSecret } from '#domain/access-tokens.ts';
 import type { AwardEmoji } from '#domain/award-emoji.ts';
@@ -21,6 +24,7 @@ import { type Milestone, type MilestoneOwner, newMilestoneFrom } from '#domain/m
 import type { Note } from '#domain/notes.ts';
 import { newProjectFrom, type Project, type ProjectNamespace } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
+import { commitStoredRefs, uploadPacks } from '#repository/storage.ts';
 import { addGroupMember } from '#store/access/members.ts';
 import { createGroup } from '#store/groups/group-writes.ts';
 import { appendHookLog } from '#store/hooks/hook-log.ts';
@@ -37,6 +41,7 @@ import { createProject } from '#store/projects/project-writes.ts';
 import { indexGroupForSearch, indexProjectForSearch } from '#store/search/search-index.ts';
 import { createAccessToken } from '#store/users/access-tokens.ts';
 import { getUser } from '#store/users/users.ts';
+import { git, makeRepository } from '../support/git-server.ts';
 
 export const VISIBILITY_CYCLE: readonly Visibility[] = ['public', 'internal', 'private'];
 
@@ -316,4 +321,40 @@ export async function seedDiscussions(
     threads.push(discussion);
   }
   return { threads, notes };
+}
+
+/**
+ * A repository for `project`, stored as an import stores one: a fixture of `commits` commits on
+ * `main` (HEAD) built by the git binary, `branches` more branches at older commits and an annotated
+ * tag, packed into one pack, uploaded, then committed through the pointer.
+ */
+export async function seedRepository(
+  project: Project,
+  options: { commits: number; branches: number },
+): Promise<{ head: string; branches: string[] }> {
+  const root = await mkdtemp(join(tmpdir(), 'bench-repository-'));
+  try {
+    const dir = join(root, 'fixture.git');
+    const { head } = await makeRepository(dir, { commits: options.commits, tag: 'v1.0' });
+    const branches: string[] = [];
+    for (let i = 0; i < options.branches; i++) {
+      const name = `topic-${String(i).padStart(3, '0')}`;
+      await git(['--git-dir', dir, 'branch', name, `main~${i % options.commits}`]);
+      branches.push(name);
+    }
+    const refs: Record<string, string> = {};
+    const listed = await git(['--git-dir', dir, 'for-each-ref', '--format=%(objectname) %(refname)']);
+    for (const line of listed.split('\n')) {
+      const [oid, ref] = line.split(' ');
+      if (oid && ref) refs[ref] = oid;
+    }
+    const packs = (await readdir(join(dir, 'objects', 'pack')))
+      .filter((name) => name.endsWith('.pack'))
+      .map((name) => name.replace(/\.pack$/, ''));
+    await uploadPacks(project.id, dir, packs);
+    await commitStoredRefs(project.id, { version: 1, head: 'refs/heads/main', refs, packs }, 0);
+    return { head, branches };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 }

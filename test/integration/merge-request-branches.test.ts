@@ -332,6 +332,30 @@ describe('merging', () => {
   });
 });
 
+describe('protected branches', () => {
+  it('a developer may not merge into a branch only maintainers merge into → 401; its maintainer may', async () => {
+    const project = await importedProject();
+    const developer = await createUser();
+    const member = await api('POST', `/projects/${project.id}/members`, {
+      token: owner.token,
+      json: { user_id: developer.id, access_level: 30 },
+    });
+    expect(member.status).toBe(201);
+    const protection = await api('POST', `/projects/${project.id}/protected_branches`, {
+      token: owner.token,
+      json: { name: 'main', merge_access_level: 40, push_access_level: 40 },
+    });
+    expect(protection.status, protection.text).toBe(201);
+    const mr = await openMr(project.id, 'ahead');
+    const refused = await api('PUT', `${mrPath(project.id, mr.iid)}/merge`, { token: developer.token });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ message: '401 Unauthorized' });
+    const merged = await api<Mr>('PUT', `${mrPath(project.id, mr.iid)}/merge`, { token: owner.token });
+    expect(merged.status).toBe(200);
+    expect(merged.body.state).toBe('merged');
+  });
+});
+
 describe('rebasing', () => {
   it('replays feature on main: the branch moves, its commits keep their authors and messages', async () => {
     const project = await importedProject();

@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repackRepository } from '../../shared/repository/repack.ts';
-import { copyRepository, materializeRepository, readStoredRefs } from '../../shared/repository/storage.ts';
+import {
+  copyRepository,
+  materializeRepository,
+  readStoredRefs,
+  storedRepositorySize,
+} from '../../shared/repository/storage.ts';
 import { api, createUser, idle, type TestUser, unique } from '../support/api.ts';
 import { type GitServer, git, makeRepository, startGitServer } from '../support/git-server.ts';
 
@@ -189,6 +194,19 @@ describe('tags', () => {
       json: { tag_name: 'v2.0', ref: 'main' },
     });
     expect(again).toMatchObject({ status: 400, body: { message: 'Tag v2.0 already exists' } });
+
+    // The tag's pack counts in repository_size once the pointer's change is read from the stream.
+    await idle();
+    const stats = await api<{ statistics: { repository_size: number; commit_count: number } }>(
+      'GET',
+      `/projects/${projectId}?statistics=true`,
+      { token: owner.token },
+    );
+    expect(stats.status).toBe(200);
+    expect(stats.body.statistics).toMatchObject({
+      repository_size: await storedRepositorySize(projectId),
+      commit_count: 5,
+    });
 
     const refs = await storedRefs(projectId);
     expect(refs['refs/tags/v2.0']).toBe(annotated.body.target);

@@ -1,5 +1,16 @@
 /** Parameters of the repository read routes (branches, tags, tree, files, blobs, commits). */
-import { bool, idOrPath, oneOf, optional, params, reference, required, str, timestamp } from '../params.ts';
+import {
+  bool,
+  id,
+  idOrPath,
+  oneOf,
+  optional,
+  params,
+  reference,
+  required,
+  str,
+  timestamp,
+} from '../params.ts';
 
 const byId = { id: required(idOrPath()) };
 
@@ -43,6 +54,7 @@ export const repositorySchemas = {
     from: required(reference()),
     to: required(reference()),
     straight: optional(bool()),
+    from_project_id: optional(id()),
   }),
   contributors: params({
     ...byId,

@@ -335,3 +335,26 @@ export async function readableForkSource(
   const [readable] = await readableOnly([source], scope);
   return readable;
 }
+
+/** Fork links followed up from a project at most (a network deeper than this is cut there). */
+const FORK_NETWORK_MAX_DEPTH = 16;
+
+/** The ids from a project up its fork sources (itself first), as far as they are still there. */
+async function forkLineOf(project: Project): Promise<number[]> {
+  const line = [project.id];
+  let sourceId = project.forked_from_project_id ?? null;
+  while (sourceId !== null && line.length < FORK_NETWORK_MAX_DEPTH && !line.includes(sourceId)) {
+    const source = await getProject(sourceId);
+    if (!source) break;
+    line.push(source.id);
+    sourceId = source.forked_from_project_id ?? null;
+  }
+  return line;
+}
+
+/** Whether two projects are of one fork network: the same root up their fork sources. */
+export async function inSameForkNetwork(a: Project, b: Project): Promise<boolean> {
+  if (a.id === b.id) return true;
+  const [lineA, lineB] = await Promise.all([forkLineOf(a), forkLineOf(b)]);
+  return lineA[lineA.length - 1] === lineB[lineB.length - 1];
+}

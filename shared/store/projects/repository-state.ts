@@ -122,16 +122,12 @@ export interface RepositoryStatistics {
   repositorySize: number;
 }
 
-/** Statistics of the stored repository (after housekeeping, an import, a fork or a mirror update). */
+/** Statistics of the stored repository (after housekeeping, an import, a fork, a mirror update or an API write). */
 export const recordRepositoryStatistics = (projectId: number, statistics: RepositoryStatistics) =>
   recordState(projectId, {
     commit_count: statistics.commitCount,
     repository_size: statistics.repositorySize,
   });
-
-/** repository_size after an API write of a branch or tag (commit_count follows HEAD, which it keeps). */
-export const recordRepositorySize = (projectId: number, bytes: number) =>
-  recordState(projectId, { repository_size: bytes });
 
 /**
  * The job ended well: import_status `finished`, statistics, and the default branch the

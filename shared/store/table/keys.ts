@@ -40,6 +40,9 @@ export const LDAP_LINK_PREFIX = `${LDAP_PREFIX}LINK#`;
 /** A project's forks sort by id in its partition. */
 export const FORK_PREFIX = 'FORK#';
 
+/** A project's protected branches sort by name in its partition. */
+export const PROTECTED_BRANCH_PREFIX = 'PROTBRANCH#';
+
 /** The index of a part of a long text, in sort order (see store/table/long-text.ts). */
 const partIndex = (index: number) => String(index).padStart(3, '0');
 
@@ -214,6 +217,11 @@ export const keys = {
    * version, moved only by a conditional update (store/projects/repository-pointer.ts).
    */
   repository: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'REPOSITORY' }),
+  /** A protected branch (a name or a pattern) of a project, by name in its partition. */
+  protectedBranch: (projectId: number, name: string): Key => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `${PROTECTED_BRANCH_PREFIX}${name}`,
+  }),
   /** The last housekeeping's lease: a second request within it is refused. */
   housekeepingLease: (projectId: number): Key => ({ pk: `PROJECT#${projectId}`, sk: 'HOUSEKEEPING' }),
   /** Marks a pull mirror in the list the schedule reads (see store/projects/mirrors.ts). */

@@ -6,6 +6,7 @@ import { COUNT_PREFIX, COUNTED_PARTITION_PREFIXES } from './counters.ts';
 import {
   AWARD_PREFIX,
   ISSUE_SK,
+  keys,
   LABEL_PREFIX,
   MERGE_REQUEST_SK,
   MILESTONE_PREFIX,
@@ -30,4 +31,6 @@ export const streamKeys = {
   milestonePrefix: MILESTONE_PREFIX,
   /** Projects' own items (not their members, hooks, …), by sort key. */
   projectSortKey: PROJECT_SK,
+  /** Projects' repository pointers (the commit point of each state), by sort key. */
+  repositorySortKey: keys.repository(0).sk,
 } as const;

@@ -1,0 +1,28 @@
+/**
+ * Statistics after an API write of the repository (a branch, a tag, a commit, a merge): the write
+ * itself is one conditional move of the repository pointer, so commit_count and repository_size
+ * are recorded from the pointer's change on the table's stream. Job states (import, mirror, fork,
+ * housekeeping: no pusher) record their own statistics with their outcome.
+ */
+import { readRefsDocument } from '#repository/push-events.ts';
+import { stateStatistics } from '#repository/statistics.ts';
+import { recordRepositoryStatistics } from '#store/projects/repository-state.ts';
+import type { Raw } from '#store/table/raw.ts';
+
+const refsKeyOf = (image: Raw | undefined) =>
+  typeof image?.refs_key === 'string' ? image.refs_key : undefined;
+
+/** Records the statistics of the state a pointer change committed, when an API write committed it. */
+export async function recordWrittenStatistics(
+  projectId: number,
+  newImage: Raw | undefined,
+  oldImage: Raw | undefined,
+): Promise<void> {
+  const key = refsKeyOf(newImage);
+  if (key === undefined || key === refsKeyOf(oldImage)) return;
+  if (typeof newImage?.pushed_by !== 'number') return;
+  const stored = await readRefsDocument(projectId, key);
+  if (stored === undefined) return;
+  const statistics = await stateStatistics(projectId, stored);
+  if (statistics) await recordRepositoryStatistics(projectId, statistics);
+}

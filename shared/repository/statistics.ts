@@ -1,0 +1,29 @@
+/** Statistics of one committed state of a stored repository, read from its packs. */
+import { countCommitsFrom } from './history.ts';
+import type { StoredRefs } from './layout.ts';
+import { openPackSet } from './pack-cache.ts';
+import { storedRepositorySize } from './storage.ts';
+
+/**
+ * commit_count (commits reachable from HEAD) and repository_size (the bytes stored under the
+ * project's prefix) of `stored`; undefined when its packs are gone (a later state replaced them,
+ * and that state's own statistics follow).
+ */
+export async function stateStatistics(
+  projectId: number,
+  stored: StoredRefs,
+): Promise<{ commitCount: number; repositorySize: number } | undefined> {
+  const head = stored.head === null ? undefined : stored.refs[stored.head];
+  let set: Awaited<ReturnType<typeof openPackSet>>;
+  try {
+    set = await openPackSet(projectId, stored.packs);
+  } catch {
+    return undefined;
+  }
+  try {
+    const commitCount = head === undefined ? 0 : await countCommitsFrom(set.gitdir, head, set.cache);
+    return { commitCount, repositorySize: await storedRepositorySize(projectId) };
+  } finally {
+    set.release();
+  }
+}
