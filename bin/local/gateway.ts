@@ -25,8 +25,15 @@ interface CompiledRoute {
   handler: RouteHandler;
 }
 
-/** API Gateway prefers, segment by segment from the left, a literal over a `{param}`. */
+/** A greedy path variable (`{proxy+}`): the last segment, matching one or more segments. */
+const isGreedy = (route: CompiledRoute) => route.segments.at(-1)?.endsWith('+}') ?? false;
+
+/**
+ * API Gateway prefers, segment by segment from the left, a literal over a `{param}`, and any
+ * route without a greedy variable over one with it.
+ */
 function compare(a: CompiledRoute, b: CompiledRoute): number {
+  if (isGreedy(a) !== isGreedy(b)) return isGreedy(a) ? 1 : -1;
   for (let i = 0; i < Math.max(a.segments.length, b.segments.length); i++) {
     const left = a.segments[i]?.startsWith('{') ? 1 : 0;
     const right = b.segments[i]?.startsWith('{') ? 1 : 0;
@@ -58,13 +65,17 @@ export class RouteMatcher {
     const wanted = method === 'HEAD' ? 'GET' : method;
     for (const route of this.compiled) {
       if (route.definition.method !== wanted && route.definition.method !== 'ANY') continue;
-      if (route.segments.length !== segments.length) continue;
+      const greedy = isGreedy(route);
+      if (greedy ? segments.length < route.segments.length : route.segments.length !== segments.length)
+        continue;
       const parameters: Record<string, string> = {};
       let matched = true;
-      for (let i = 0; i < segments.length; i++) {
+      for (let i = 0; i < route.segments.length; i++) {
         const pattern = route.segments[i] as string;
         const actual = segments[i] as string;
-        if (pattern.startsWith('{')) parameters[pattern.slice(1, -1)] = actual;
+        if (greedy && i === route.segments.length - 1)
+          parameters[pattern.slice(1, -2)] = segments.slice(i).join('/');
+        else if (pattern.startsWith('{')) parameters[pattern.slice(1, -1)] = actual;
         else if (pattern !== actual) {
           matched = false;
           break;

@@ -10,6 +10,9 @@ const readCode: Access = { table: 'read', bucket: 'read' };
 /** Writing a branch or tag: a new refs document (and a tag's pack) in the bucket, the pointer in the table. */
 const writeRefs: Access = { table: 'write', bucket: 'write' };
 
+/** Making a commit: its packs and a refs document in the bucket; the pointer, statistics and push rule in the table. */
+const writeCommits: Access = { table: 'write', bucket: 'write' };
+
 /** A project's repository: housekeeping, pull mirroring, reading it (branches, tags, tree, files, blobs, commits, compare, contributors, archives) and writing branches and tags. */
 export const repositoryRoutes: readonly RouteDefinition[] = [
   {
@@ -160,4 +163,37 @@ export const repositoryRoutes: readonly RouteDefinition[] = [
       access: readCode,
     }),
   ),
+  {
+    method: 'POST',
+    path: '/api/v4/projects/{id}/repository/files/{file_path}',
+    entry: 'functions/repository/create-file.ts',
+    access: writeCommits,
+  },
+  {
+    method: 'PUT',
+    path: '/api/v4/projects/{id}/repository/files/{file_path}',
+    entry: 'functions/repository/update-file.ts',
+    access: writeCommits,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v4/projects/{id}/repository/files/{file_path}',
+    entry: 'functions/repository/delete-file.ts',
+    access: writeCommits,
+  },
+  {
+    method: 'POST',
+    path: '/api/v4/projects/{id}/repository/commits',
+    entry: 'functions/repository/create-commit.ts',
+    access: writeCommits,
+  },
+  {
+    // git's dumb HTTP protocol under each project's http_url_to_repo (`/<namespace>/<project>.git/…`):
+    // API Gateway takes no parameter inside a segment, so the row is greedy and its handler hands
+    // every path that names no repository file to the catch-all's answer.
+    method: 'GET',
+    path: '/{proxy+}',
+    entry: 'functions/repository/git-http.ts',
+    access: readCode,
+  },
 ];

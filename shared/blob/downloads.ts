@@ -65,6 +65,32 @@ export async function getBlobDownload(
 }
 
 /**
+ * A stored object answered with the type the caller names (no sniffing, no disposition): its bytes
+ * when they fit a Lambda response, else a presigned URL; undefined when the bucket does not hold
+ * it. The length is known before the body is read, so a large object is never read here.
+ */
+export async function getTypedDownload(
+  key: string,
+  contentType: string,
+): Promise<{ body: Buffer; contentType: string } | { location: string } | undefined> {
+  const { GetObjectCommand, NoSuchKey } = await sdk();
+  const client = await s3();
+  let object: GetObjectCommandOutput;
+  try {
+    object = await client.send(new GetObjectCommand({ Bucket: config.bucketName, Key: key }));
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchKey'))
+      return undefined;
+    throw error;
+  }
+  if (object.ContentLength !== undefined && answeredDirectly(object.ContentLength)) {
+    return { body: Buffer.from((await object.Body?.transformToByteArray()) ?? []), contentType };
+  }
+  (object.Body as Partial<Readable> | undefined)?.destroy?.();
+  return { location: await presignedDownloadUrl(key, contentType) };
+}
+
+/**
  * The first `count` bytes of an object's body (fewer when it is shorter); the connection is then
  * closed rather than the rest read.
  */
@@ -94,7 +120,7 @@ async function leadingBytes(body: Partial<Readable> | undefined, count: number):
 async function presignedDownloadUrl(
   key: string,
   contentType: string,
-  contentDisposition: string,
+  contentDisposition?: string,
 ): Promise<string> {
   const [{ GetObjectCommand }, { getSignedUrl }] = await Promise.all([
     sdk(),

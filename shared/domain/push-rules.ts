@@ -161,3 +161,97 @@ export function pushRuleEntity(rule: PushRule) {
     reject_unsigned_commits: rule.reject_unsigned_commits,
   };
 }
+
+// A commit made through the API, judged by the rule -------------------------------------------
+
+/** What the rule judges of one commit. */
+export interface CommitFacts {
+  branch: string;
+  /** The project's default branch: a commit to it is never refused for its branch name. */
+  defaultBranch: string | null;
+  message: string;
+  authorEmail: string;
+  committerEmail: string;
+  /** The paths the commit adds or renames to (file names are judged on these only). */
+  newPaths: readonly string[];
+  /** Every file the commit writes content to, with its size in bytes. */
+  written: readonly { path: string; size: number }[];
+}
+
+/**
+ * Files that hold secrets (GitLab's "prevent_secrets" list): cloud credentials, private SSH keys
+ * under their usual names, keys and certificates by extension, shell and REPL histories.
+ */
+export const SECRET_FILE_PATTERNS: readonly string[] = [
+  '(^|/)\\.?aws/credentials$',
+  '(^|/)\\.?id_(rsa|dsa|ed25519|ecdsa|ecdsa_sk|ed25519_sk)$',
+  '(^|/)\\.?ssh/personal_(rsa|dsa|ed25519|ecdsa|ecdsa_sk|ed25519_sk)$',
+  '(^|/)config/server_(rsa|dsa|ed25519|ecdsa|ecdsa_sk|ed25519_sk)$',
+  '\\.(pem|key)$',
+  '[._]history$',
+];
+
+/** Whether RE2 finds `pattern` in `value` (GitLab's untrusted regexps: RE2, never backtracking). */
+async function re2Finds(pattern: string, value: string, multiline = false): Promise<boolean> {
+  const { RE2JS } = await import('re2js');
+  return RE2JS.compile(pattern, multiline ? RE2JS.MULTILINE : 0)
+    .matcher(value)
+    .find();
+}
+
+/**
+ * The refusal of a commit by the project's push rule, worded as GitLab words it, in GitLab's
+ * order (branch name, message, emails, membership, then each file's name and size); undefined
+ * when the commit passes. `isUserEmail` says whether an email is a user's (member_check).
+ */
+export async function commitPushRuleRefusal(
+  rule: PushRuleFields | undefined,
+  facts: CommitFacts,
+  isUserEmail: (email: string) => Promise<boolean>,
+): Promise<string | undefined> {
+  if (!rule) return undefined;
+  if (
+    rule.branch_name_regex &&
+    facts.branch !== facts.defaultBranch &&
+    !(await re2Finds(rule.branch_name_regex, facts.branch))
+  )
+    return `Branch name does not follow the pattern '${rule.branch_name_regex}'`;
+  if (rule.commit_message_regex && !(await re2Finds(rule.commit_message_regex, facts.message, true)))
+    return `Commit message does not follow the pattern '${rule.commit_message_regex}'`;
+  if (
+    rule.commit_message_negative_regex &&
+    (await re2Finds(rule.commit_message_negative_regex, facts.message, true))
+  )
+    return `Commit message contains the forbidden pattern '${rule.commit_message_negative_regex}'`;
+  if (rule.author_email_regex) {
+    if (!(await re2Finds(rule.author_email_regex, facts.committerEmail)))
+      return `Committer's email '${facts.committerEmail}' does not follow the pattern '${rule.author_email_regex}'`;
+    if (!(await re2Finds(rule.author_email_regex, facts.authorEmail)))
+      return `Author's email '${facts.authorEmail}' does not follow the pattern '${rule.author_email_regex}'`;
+  }
+  if (rule.member_check) {
+    if (!(await isUserEmail(facts.authorEmail.toLowerCase())))
+      return `Author '${facts.authorEmail}' is not a member of team`;
+    if (
+      facts.committerEmail.toLowerCase() !== facts.authorEmail.toLowerCase() &&
+      !(await isUserEmail(facts.committerEmail.toLowerCase()))
+    )
+      return `Committer '${facts.committerEmail}' is not a member of team`;
+  }
+  for (const path of facts.newPaths) {
+    const patterns = [
+      ...(rule.file_name_regex ? [rule.file_name_regex] : []),
+      ...(rule.prevent_secrets ? SECRET_FILE_PATTERNS : []),
+    ];
+    for (const pattern of patterns)
+      if (await re2Finds(pattern, path))
+        return `File name ${path} was prohibited by the pattern ${JSON.stringify(pattern)}.`;
+  }
+  if (rule.max_file_size > 0) {
+    const limit = rule.max_file_size * 1024 * 1024;
+    const over = facts.written.find((file) => file.size > limit);
+    if (over)
+      return `File ${JSON.stringify(over.path)} is larger than the allowed size of ${rule.max_file_size} MiB. Use Git LFS to manage this file.`;
+  }
+  return undefined;
+}

@@ -27,6 +27,7 @@ import {
   unauthorized,
   validationFailed,
 } from '#domain/errors.ts';
+import { basicPassword, gitReadScopeAllows } from '#domain/git-http.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagination.ts';
 import { int, issueCode, modelSentence, optional } from '#domain/params.ts';
 import { type ReadScope, readScopeOf } from '#domain/read-scope.ts';
@@ -79,6 +80,11 @@ export interface RouteSpec<S extends ObjectSchema, C extends AuthMode, F, L> {
   userRead?: boolean;
   /** Allowed to a token of any scope (revoking the token itself). */
   anyScope?: boolean;
+  /**
+   * Git over HTTP: the token may also come as the password of Basic authorization, and the scopes
+   * that let it in are those for fetching code (`read_repository`, `write_repository`, `api`).
+   */
+  gitRead?: boolean;
   params: S;
   paginated?: boolean;
   /**
@@ -140,13 +146,22 @@ function baseUrlOf(event: ApiEvent): string {
   return `${proto}://${host}`;
 }
 
-/** The presented credential: `private_token`/`access_token` param, PRIVATE-TOKEN header, Bearer. */
-function presentedToken(event: ApiEvent, params: Record<string, unknown>): string | undefined {
+/**
+ * The presented credential: `private_token`/`access_token` param, PRIVATE-TOKEN header, Bearer;
+ * for git over HTTP also Basic authorization's password.
+ */
+function presentedToken(
+  event: ApiEvent,
+  params: Record<string, unknown>,
+  basic: boolean,
+): string | undefined {
+  const authorization = headerValue(event.headers, 'authorization');
   const candidates = [
     params.private_token,
     headerValue(event.headers, 'private-token'),
     params.access_token,
-    /^Bearer\s+(.+)$/i.exec(headerValue(event.headers, 'authorization') ?? '')?.[1],
+    /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1],
+    basic ? basicPassword(authorization) : undefined,
   ];
   for (const candidate of candidates) {
     if (typeof candidate === 'string' && candidate.trim() !== '') return candidate.trim();
@@ -158,6 +173,7 @@ function presentedToken(event: ApiEvent, params: Record<string, unknown>): strin
 interface ScopeRule {
   userRead: boolean;
   anyScope: boolean;
+  gitRead: boolean;
 }
 
 /**
@@ -172,7 +188,7 @@ async function resolveCaller(
   grantRead?: Promise<TokenGrant | undefined>,
 ): Promise<Caller | undefined> {
   const state = requestStateOf(event);
-  const secret = presentedSecret(event);
+  const secret = presentedSecret(event, rule);
   let caller: Caller | undefined;
   if (secret !== undefined) {
     const grant = await (grantRead ?? findGrant(secret));
@@ -187,7 +203,9 @@ async function resolveCaller(
     caller = state.sudo === undefined ? grant.user : await impersonated(grant, state.sudo);
     // Acting as someone else takes the `sudo` scope alone; otherwise the route's scopes apply.
     const scoped = caller.id === grant.user.id && !rule.anyScope;
-    if (scoped && !scopeAllows(grant.scopes, state.info?.method ?? 'GET', rule.userRead)) {
+    if (scoped && rule.gitRead) {
+      if (!gitReadScopeAllows(grant.scopes)) throw insufficientScope('read_repository');
+    } else if (scoped && !scopeAllows(grant.scopes, state.info?.method ?? 'GET', rule.userRead)) {
       throw insufficientScope('api');
     }
     if (caller.id !== grant.user.id) state.impersonatedBy = grant.user.id;
@@ -226,8 +244,8 @@ function readAheadKey(secret: string, sudo: string | undefined): Key {
   return sudo === undefined ? key : { ...key, pk: `${key.pk}#SUDO#${sudo.toLowerCase()}` };
 }
 
-const presentedSecret = (event: ApiEvent) =>
-  presentedToken(event, requestStateOf(event).parsed?.params ?? {});
+const presentedSecret = (event: ApiEvent, rule: ScopeRule) =>
+  presentedToken(event, requestStateOf(event).parsed?.params ?? {}, rule.gitRead);
 
 /** Authenticates once per request, whoever asks first (a parameter error or the handler). */
 function authenticateOnce(
@@ -333,11 +351,15 @@ export function defineRoute<
   L = unknown,
 >(spec: RouteSpec<S, C, F, L>) {
   const mode: AuthMode = spec.auth ?? 'optional';
-  const rule: ScopeRule = { userRead: spec.userRead ?? false, anyScope: spec.anyScope ?? false };
+  const rule: ScopeRule = {
+    userRead: spec.userRead ?? false,
+    anyScope: spec.anyScope ?? false,
+    gitRead: spec.gitRead ?? false,
+  };
   const base = async (event: ApiEvent, lambda: Context): Promise<Response> => {
     const state = requestStateOf(event);
     const params = state.params as v.InferOutput<S>;
-    const secret = presentedSecret(event);
+    const secret = presentedSecret(event, rule);
     let grantRead: Promise<TokenGrant | undefined> | undefined;
     let authenticating = false;
     const context: CredentialBatch = {

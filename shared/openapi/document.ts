@@ -211,7 +211,9 @@ export function openApiDocument(routes: readonly DocumentedRoute[], version: str
   const bodies: Record<string, JsonSchema> = {};
   const taken = new Set<string>();
   for (const route of routes) {
-    if (!route.path.startsWith('/')) continue; // `$default`, the catch-all
+    // `$default`, the catch-all, and a greedy route (`/{proxy+}`: git's files under a project's
+    // clone URL) describe no API path.
+    if (!route.path.startsWith('/') || route.path.includes('+}')) continue;
     const { parameters, body, requestBody } = parametersOf(route);
     const name = functionNameOf(route);
     if (body) bodies[bodySchemaName(name)] = body;

@@ -123,6 +123,20 @@ export class RepositoryView {
     return undefined;
   }
 
+  /**
+   * What an annotated tag finally tags (through tags of tags), as `info/refs` names it beside the
+   * tag; undefined when the object is not an annotated tag.
+   */
+  async peeledTag(start: string): Promise<string | undefined> {
+    let oid = start;
+    for (let depth = 0; depth < 32; depth++) {
+      if ((await this.header(oid))?.type !== 'tag') return depth === 0 ? undefined : oid;
+      const { tag } = await git.readTag({ ...this.where, oid });
+      oid = tag.object;
+    }
+    return undefined;
+  }
+
   async commit(oid: string): Promise<GitCommit> {
     const { commit } = await git.readCommit({ ...this.where, oid });
     return {
@@ -177,6 +191,11 @@ export class RepositoryView {
     }
     const commitId = await this.peelToCommit(target);
     return { name, target, annotation, commit: commitId ? await this.commit(commitId) : null };
+  }
+
+  /** The entries of one tree object, as git stores them. */
+  async treeEntries(oid: string): Promise<{ path: string; oid: string; type: string; mode: string }[]> {
+    return (await git.readTree({ ...this.where, oid })).tree;
   }
 
   /** The entry at `path` in the commit's tree (the root tree for ''), or undefined when none is there. */

@@ -30,14 +30,15 @@ export interface Change<T> {
 }
 
 /**
- * Runs `change` on the committed state (undefined: the project has no repository) and commits
- * what it makes, as `pushedBy`'s write; `change` throws the write's refusal. Other writers
+ * Runs `change` on the committed state (undefined: the project has no repository) and its
+ * version, and commits what it makes (as version + 1), as `pushedBy`'s write; `change` throws the
+ * write's refusal. Other writers
  * winning every try → 409.
  */
 export async function writeRefs<T>(
   projectId: number,
   pushedBy: number,
-  change: (view: RepositoryView | undefined) => Promise<Change<T>>,
+  change: (view: RepositoryView | undefined, version: number) => Promise<Change<T>>,
 ): Promise<T> {
   for (let attempt = 1; attempt <= writeTries; attempt++) {
     const committed = await readCommittedState(projectId);
@@ -51,15 +52,19 @@ export async function writeRefs<T>(
     }
     try {
       const view = stored && set ? new RepositoryView(stored, set) : undefined;
-      const { next, answer, pendingPacks } = await change(view);
+      let made: Change<T>;
       try {
-        await commitStoredRefs(projectId, next, committed.version, pendingPacks, pushedBy);
+        // A change may find the state already overtaken (RepositoryChanged) before it writes much.
+        made = await change(view, committed.version);
+        await commitStoredRefs(projectId, made.next, committed.version, made.pendingPacks, pushedBy);
       } catch (error) {
         if (!(error instanceof RepositoryChanged)) throw error;
-        // A short random pause: writers that lost together do not collide again in lockstep.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * Math.min(attempt, 8)));
+        // A random pause, longer after each loss: writers that lost together do not collide again
+        // in lockstep, and many racing writers spread out instead of all redoing their work at once.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** Math.min(attempt, 6)));
         continue;
       }
+      const { next, answer } = made;
       // A new pack (an annotated tag's) is read through a set that holds it.
       const samePacks = set !== undefined && next.packs.length === stored?.packs.length;
       const after = samePacks ? set : await openPackSet(projectId, next.packs);
@@ -191,7 +196,7 @@ async function packTag(
  * Whether a ref of the state would share a path with `full` as a directory (`a` beside `a/b`):
  * git cannot store both, so a state holding both could not be written out as a repository.
  */
-function hasPrefixConflict(stored: StoredRefs, full: string): boolean {
+export function hasPrefixConflict(stored: StoredRefs, full: string): boolean {
   return Object.keys(stored.refs).some((ref) => ref.startsWith(`${full}/`) || full.startsWith(`${ref}/`));
 }
 

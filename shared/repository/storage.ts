@@ -110,15 +110,11 @@ export async function uploadPacks(
   gitdir: string,
   packs: readonly string[],
 ): Promise<void> {
-  await eachLimited(packs, async (pack) => {
-    for (const file of ['pack', 'idx'] as const) {
-      await putBlobFile(
-        packKey(projectId, pack, file),
-        join(gitdir, packPath(pack, file)),
-        contentTypes[file],
-      );
-    }
-  });
+  // A pack and its index travel side by side: neither is read before the state naming both commits.
+  const files = packs.flatMap((pack) => (['pack', 'idx'] as const).map((file) => ({ pack, file })));
+  await eachLimited(files, ({ pack, file }) =>
+    putBlobFile(packKey(projectId, pack, file), join(gitdir, packPath(pack, file)), contentTypes[file]),
+  );
 }
 
 /**

@@ -466,6 +466,8 @@ const anonymousAnswers: Record<string, { status: number; body: Json }> = {
 /** Routes that never read a token: every caller gets the same answer. */
 const tokenlessAnswers: Record<string, { status: number; body: Json }> = {
   'ANY $default': { status: 404, body: { error: '404 Not Found' } },
+  // git's dumb HTTP route hands a path that names no repository file to the catch-all's answer.
+  'GET /{proxy+}': { status: 404, body: { error: '404 Not Found' } },
   'GET /api/v4/openapi.json': {
     status: 200,
     body: expect.objectContaining({ openapi: expect.stringMatching(/^3\.1\./), paths: expect.any(Object) }),

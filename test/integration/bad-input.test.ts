@@ -9,7 +9,12 @@ import { api, apiUrl, createUser, rootToken } from '../support/api.ts';
 const concrete = routes.filter((route) => route.path !== '$default');
 /** The API description is served to anyone without reading a token (functions/meta/openapi.ts). */
 /** The OpenAPI document and the default avatar are served without reading a token. */
-const TOKENLESS = new Set(['functions/meta/openapi.ts', 'functions/avatars/default.ts']);
+// git's route (`/{proxy+}`) answers a path naming no repository file as the catch-all does.
+const TOKENLESS = new Set([
+  'functions/meta/openapi.ts',
+  'functions/avatars/default.ts',
+  'functions/repository/git-http.ts',
+]);
 const tokenRead = concrete.filter((route) => !TOKENLESS.has(route.entry));
 
 /**

@@ -60,3 +60,35 @@ describe('RouteMatcher', () => {
     expect(matched('GET', '/api/v4/projects')?.routeKey).toBe('GET /api/v4/projects');
   });
 });
+
+describe('RouteMatcher with a greedy route', () => {
+  const greedy = new RouteMatcher(
+    [
+      route('GET', '/api/v4/projects/{id}', 'functions/projects/get.ts'),
+      route('GET', '/{proxy+}', 'functions/repository/git-http.ts'),
+      route('ANY', '$default', 'functions/not-found.ts'),
+    ].map((definition) => ({ definition, handler })),
+  );
+  const found = (method: string, path: string) => {
+    const match = greedy.match(method, path);
+    return (
+      match && { entry: match.route.definition.entry, routeKey: match.routeKey, parameters: match.parameters }
+    );
+  };
+
+  it('takes the rest of the path, one segment or more, into its variable', () => {
+    expect(found('GET', '/group/sub/project.git/info/refs')).toEqual({
+      entry: 'functions/repository/git-http.ts',
+      routeKey: 'GET /{proxy+}',
+      parameters: { proxy: 'group/sub/project.git/info/refs' },
+    });
+    expect(found('HEAD', '/nope')?.routeKey).toBe('HEAD /{proxy+}');
+  });
+
+  it('yields to any route without a greedy variable, and leaves other methods to $default', () => {
+    expect(found('GET', '/api/v4/projects/42')?.routeKey).toBe('GET /api/v4/projects/{id}');
+    expect(found('GET', '/api/v4/projects/42/nothing')?.routeKey).toBe('GET /{proxy+}');
+    expect(found('POST', '/group/project.git/info/refs')?.routeKey).toBe('$default');
+    expect(found('GET', '/')?.routeKey).toBe('$default');
+  });
+});

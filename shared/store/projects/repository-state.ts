@@ -181,3 +181,16 @@ export const recordUploadsSize = (projectId: number, bytes: number) => {
     ),
   );
 };
+
+/** The first branch of an empty repository becomes the project's default branch, as its HEAD does. */
+export const adoptDefaultBranch = (projectId: number, branch: string) =>
+  writeAlone(
+    setFields(
+      keys.project(projectId),
+      { default_branch: branch },
+      `${LIVE_ITEM} AND default_branch <> :branch`,
+      {
+        ':branch': branch,
+      },
+    ),
+  );
