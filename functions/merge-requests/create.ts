@@ -1,21 +1,36 @@
 import { labelsAfter } from '#domain/labels.ts';
-import { mergeRequestEntity, newMergeRequestFrom, notAFork } from '#domain/merge-requests.ts';
+import {
+  checkedBranches,
+  mergeRequestEntity,
+  missingBranchRefusal,
+  newMergeRequestFrom,
+  notAFork,
+} from '#domain/merge-requests.ts';
 import { attachedMilestoneId } from '#domain/milestones.ts';
 import { mayCreateMergeRequest } from '#domain/noteable-policy.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { readBranchesPresent, readMergeRequestCode } from '#repository/merge-request-code.ts';
 import { prepareIssuableMetadata } from '#store/issuables/issuable-metadata.ts';
 import { createMergeRequest } from '#store/issuables/merge-request-writes.ts';
 
-/** Developers and up open merge requests between two branches of the project. */
+/**
+ * Developers and up open merge requests between two branches of the project (branches its
+ * repository holds, when it has one).
+ */
 export const handler = defineRoute({
   auth: 'user',
   params: mergeRequestSchemas.create,
   load: project({ allow: mayCreateMergeRequest, ahead: true }),
   run: async ({ params: input, caller, request, project }) => {
     if (input.target_project_id !== undefined && input.target_project_id !== project.id) throw notAFork();
+    checkedBranches(input.source_branch, input.target_branch);
+    // A project with a repository takes merge requests between its branches only.
+    const present = await readBranchesPresent(project.id, input.source_branch, input.target_branch);
+    const missing = present && missingBranchRefusal(present.source, present.target);
+    if (missing) throw missing;
     const labels = labelsAfter([], input);
     // Only a milestone of the project or of a group above it is attached; titles no available
     // label has become project labels first, as GitLab creates them.
@@ -28,8 +43,9 @@ export const handler = defineRoute({
         caller.id,
       ),
     );
+    const code = present && (await readMergeRequestCode(mergeRequest));
     return reply.created(
-      mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller.id, usable),
+      mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller.id, usable, code),
     );
   },
 });

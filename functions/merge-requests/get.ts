@@ -3,17 +3,22 @@ import { projectMilestoneOwners } from '#domain/milestones.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestWithUsers } from '#http/merge-request-loaders.ts';
 import { defineRoute } from '#http/route.ts';
+import { readMergeRequestCode } from '#repository/merge-request-code.ts';
 import { readMilestonesById } from '#store/issuables/milestones.ts';
 
-/** One merge request, to whoever may read it (anonymous readers: public projects only). */
+/**
+ * One merge request, to whoever may read it (anonymous readers: public projects only), with what
+ * its branches hold now.
+ */
 export const handler = defineRoute({
   auth: 'optional',
   params: mergeRequestSchemas.one,
   load: mergeRequestWithUsers(),
   run: async ({ caller, request, project, mergeRequest, users }) => {
-    const milestones = await readMilestonesById(projectMilestoneOwners(project, true), [
-      mergeRequest.milestone_id,
+    const [milestones, code] = await Promise.all([
+      readMilestonesById(projectMilestoneOwners(project, true), [mergeRequest.milestone_id]),
+      readMergeRequestCode(mergeRequest),
     ]);
-    return mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller?.id, milestones);
+    return mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller?.id, milestones, code);
   },
 });

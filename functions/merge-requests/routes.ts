@@ -2,9 +2,18 @@
  * The rows of the route table (functions/routes.ts, which assembles them) whose handlers live in
  * functions/merge-requests/. Plain data: imports no handler.
  */
-import { type RouteDefinition, read, write } from '../route-kit.ts';
+import { type Access, type RouteDefinition, read, write } from '../route-kit.ts';
 
-/** Merge requests of a project (their notes: functions/notes/routes.ts). */
+/** Reads that also read the repository's refs document and packs (what the branches hold). */
+const readCode: Access = { table: 'read', bucket: 'read' };
+
+/** Writes that check the branches in the repository. */
+const writeCheckingCode: Access = { table: 'write', bucket: 'read' };
+
+/** A merge or rebase: new packs and refs documents in the bucket, the pointer and the merge request in the table. */
+const writeCode: Access = { table: 'write', bucket: 'write' };
+
+/** Merge requests of a project, their diffs, commits, merge and rebase (their notes: functions/notes/routes.ts). */
 export const mergeRequestRoutes: readonly RouteDefinition[] = [
   {
     method: 'GET',
@@ -16,24 +25,54 @@ export const mergeRequestRoutes: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/api/v4/projects/{id}/merge_requests',
     entry: 'functions/merge-requests/create.ts',
-    access: write,
+    access: writeCheckingCode,
   },
   {
     method: 'GET',
     path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}',
     entry: 'functions/merge-requests/get.ts',
-    access: read,
+    access: readCode,
   },
   {
     method: 'PUT',
     path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}',
     entry: 'functions/merge-requests/update.ts',
-    access: write,
+    access: writeCheckingCode,
   },
   {
     method: 'DELETE',
     path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}',
     entry: 'functions/merge-requests/delete.ts',
     access: write,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/changes',
+    entry: 'functions/merge-requests/changes.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/diffs',
+    entry: 'functions/merge-requests/diffs.ts',
+    access: readCode,
+  },
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/commits',
+    entry: 'functions/merge-requests/commits.ts',
+    access: readCode,
+  },
+  {
+    method: 'PUT',
+    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/merge',
+    entry: 'functions/merge-requests/merge.ts',
+    access: writeCode,
+  },
+  {
+    method: 'PUT',
+    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/rebase',
+    entry: 'functions/merge-requests/rebase.ts',
+    access: writeCode,
   },
 ];

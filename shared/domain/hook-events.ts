@@ -57,12 +57,18 @@ function issuableAction<T extends { state: string; updated_at: string }>(
 export const issueAction = (previous: Issue | undefined, current: Issue) =>
   issuableAction(previous, current, ISSUE_FIELDS);
 
-export const mergeRequestAction = (previous: MergeRequest | undefined, current: MergeRequest) =>
-  issuableAction(previous, current, MERGE_REQUEST_FIELDS);
+/** As an issue's, and `merge` when it became merged. */
+export const mergeRequestAction = (
+  previous: MergeRequest | undefined,
+  current: MergeRequest,
+): IssuableAction | 'merge' | undefined =>
+  previous && previous.state !== current.state && current.state === 'merged'
+    ? 'merge'
+    : issuableAction(previous, current, MERGE_REQUEST_FIELDS);
 
 /** The actor of an issuable's event: who opened, closed or last changed it. */
 export function issuableActor(
-  action: IssuableAction,
+  action: IssuableAction | 'merge',
   current: { author_id: number; closed_by_id: number | null; updated_by_id?: number },
 ): number {
   if (action === 'open') return current.author_id;

@@ -20,4 +20,4 @@ export const stateFields = (next: 'opened' | 'closed', now: string, actorId: num
     : { state: 'opened' as const, closed_at: null, closed_by_id: null };
 
 /** The system note recording a state change. */
-export const stateNote = (next: 'opened' | 'closed') => (next === 'closed' ? 'closed' : 'reopened');
+export const stateNote = (next: 'opened' | 'closed' | 'merged') => (next === 'opened' ? 'reopened' : next);

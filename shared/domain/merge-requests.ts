@@ -1,5 +1,5 @@
 /** Project merge requests: the stored shape, the changes a request makes and the entity GitLab presents. */
-import { ApiError, conflict } from './errors.ts';
+import { ApiError, conflict, validationFailed } from './errors.ts';
 import {
   carriesMatchingMilestone,
   issuableMilestone,
@@ -47,6 +47,36 @@ export interface MergeRequest {
   downvotes?: number;
   /** The milestone it carries (its project's or a group's above it), read with it when shown. */
   milestone_id?: number | null;
+  /** Set when it is merged: the commits the merge made (see repository/merge-request-code.ts). */
+  merge_commit_sha?: string | null;
+  squash_commit_sha?: string | null;
+  /** Its diff as merged, kept as its source branch may go: an open one's is read from the branches. */
+  merged_diff?: MergedDiff;
+}
+
+/** GitLab's DiffRefs: the merge base, the source tip and the target tip a diff is made between. */
+export interface DiffRefs {
+  base_sha: string;
+  head_sha: string;
+  start_sha: string;
+}
+
+export interface MergedDiff {
+  diff_refs: DiffRefs;
+  changes_count: number;
+}
+
+/**
+ * What the repository says of a merge request's branches, read with it: the tips of its source and
+ * target (undefined where the branch is not there), their merge base, how many files the source
+ * changes from it and whether merging meets conflicts.
+ */
+export interface MergeRequestCode {
+  sourceId: string | undefined;
+  targetId: string | undefined;
+  baseId: string | undefined;
+  changesCount: number;
+  conflicts: boolean;
 }
 
 /** GitLab's Issuable validates titles to 255 characters; descriptions are held to 1,000,000. */
@@ -88,6 +118,18 @@ export const uniqueLabels = (labels: readonly string[]) => [
 
 /** MergeRequest#validate_branches: source and target may not be the same branch of one project. */
 export const SAME_BRANCH_MESSAGE = "You can't use same project/branch for source and target";
+
+/**
+ * Merge request validation of branches the repository lacks: 400 `{"message": {"source_branch":
+ * ["does not exist"]}}` (each missing one named); undefined when both are there.
+ */
+export function missingBranchRefusal(source: boolean, target: boolean): ApiError | undefined {
+  const errors: Record<string, string[]> = {
+    ...(source ? {} : { source_branch: ['does not exist'] }),
+    ...(target ? {} : { target_branch: ['does not exist'] }),
+  };
+  return Object.keys(errors).length ? validationFailed(errors) : undefined;
+}
 
 export function checkedBranches(source: string, target: string): void {
   if (source === target) throw conflict([SAME_BRANCH_MESSAGE]);
@@ -360,7 +402,7 @@ export function mergeRequestBasic(
     merge_when_pipeline_succeeds: false,
     merge_status: 'can_be_merged',
     sha: null,
-    merge_commit_sha: null,
+    merge_commit_sha: mr.merge_commit_sha ?? null,
     discussion_locked: mr.discussion_locked,
     should_remove_source_branch: null,
     force_remove_source_branch: mr.force_remove_source_branch,
@@ -378,7 +420,8 @@ export function mergeRequestBasic(
 
 /**
  * GitLab's MergeRequest: the single read and the answer to writes. `subscribed` is true for the
- * participants GitLab subscribes without asking (the author and the assignees).
+ * participants GitLab subscribes without asking (the author and the assignees). `code` is what the
+ * repository says of its branches (undefined when the project has no repository).
  */
 export function mergeRequestEntity(
   mr: MergeRequest,
@@ -387,15 +430,187 @@ export function mergeRequestEntity(
   baseUrl: string,
   viewerId: number | undefined,
   milestones: ReadonlyMap<number, Milestone> = new Map(),
+  code?: MergeRequestCode,
 ) {
+  const diff = mergeRequestDiff(mr, code);
   return {
     ...mergeRequestBasic(mr, project, users, baseUrl, milestones),
+    merge_status: mergeStatusOf(mr, code),
+    detailed_merge_status: detailedMergeStatusOf(mr, code, project.merge_method),
+    has_conflicts: mr.state === 'opened' && code?.conflicts === true,
+    sha: diff?.diff_refs.head_sha ?? code?.sourceId ?? null,
+    squash_commit_sha: mr.squash_commit_sha ?? null,
     subscribed: mr.author_id === viewerId || mr.assignee_ids.some((id) => id === viewerId),
-    changes_count: null,
+    changes_count: diff === undefined ? null : changesCountText(diff.changes_count),
     latest_build_started_at: null,
     latest_build_finished_at: null,
     first_deployed_to_production_at: null,
     pipeline: null,
-    diff_refs: null,
+    diff_refs: diff?.diff_refs ?? null,
   };
+}
+
+// Code: diffs, statuses, merging -------------------------------------------------------------------
+
+/**
+ * The diff a merge request shows: as merged once merged, else from the merge base to the source
+ * tip as the branches stand; undefined without both branches (or a merge base).
+ */
+export function mergeRequestDiff(
+  mr: MergeRequest,
+  code: MergeRequestCode | undefined,
+): MergedDiff | undefined {
+  if (mr.merged_diff) return mr.merged_diff;
+  if (code?.sourceId === undefined || code.targetId === undefined || code.baseId === undefined)
+    return undefined;
+  return {
+    diff_refs: { base_sha: code.baseId, head_sha: code.sourceId, start_sha: code.targetId },
+    changes_count: code.changesCount,
+  };
+}
+
+/** Most files a merge request's diff lists (GitLab's diff limit); past it the count reads `1000+`. */
+export const MERGE_REQUEST_MAX_FILES = 1_000;
+
+/** changes_count as GitLab gives it: a string, `1000+` past the files a diff lists. */
+export const changesCountText = (count: number) =>
+  count > MERGE_REQUEST_MAX_FILES ? `${MERGE_REQUEST_MAX_FILES}+` : String(count);
+
+/**
+ * Whether a merge request can merge as its branches stand: open, both branches there, the source
+ * holding commits the target lacks, no conflicts.
+ */
+const mergeable = (mr: MergeRequest, code: MergeRequestCode) =>
+  mr.state === 'opened' &&
+  code.sourceId !== undefined &&
+  code.targetId !== undefined &&
+  code.baseId !== undefined &&
+  code.baseId !== code.sourceId &&
+  !code.conflicts;
+
+/** merge_status: worked out on every read, so never `unchecked` or `checking`. */
+export function mergeStatusOf(mr: MergeRequest, code: MergeRequestCode | undefined) {
+  if (code === undefined || mr.state !== 'opened') return 'can_be_merged';
+  return mergeable(mr, code) ? 'can_be_merged' : 'cannot_be_merged';
+}
+
+/** detailed_merge_status: the first thing that stops the merge, else `mergeable`. */
+export function detailedMergeStatusOf(
+  mr: MergeRequest,
+  code: MergeRequestCode | undefined,
+  method: MergeMethod = 'merge',
+) {
+  if (mr.state !== 'opened') return 'not_open';
+  if (isWorkInProgress(mr.title) || /^\s*(\[draft\]|\(draft\)|draft:|draft\s)/i.test(mr.title))
+    return 'draft_status';
+  if (code === undefined) return 'mergeable';
+  if (code.sourceId === undefined || code.targetId === undefined || code.baseId === code.sourceId)
+    return 'commits_status';
+  if (code.baseId === undefined || code.conflicts) return 'conflict';
+  if (mergeWay(method, code.baseId === code.targetId) === 'refused') return 'need_rebase';
+  return 'mergeable';
+}
+
+/** GitLab's merge methods: a merge commit always, one only on a fast-forward, or fast-forward only. */
+export type MergeMethod = 'merge' | 'rebase_merge' | 'ff';
+
+/**
+ * How a merge is made: a merge commit (`merge` always; `rebase_merge` only when the target could
+ * fast-forward), a fast-forward (`ff`), or refused (406) when the method needs a fast-forward the
+ * branches do not allow.
+ */
+export function mergeWay(
+  method: MergeMethod,
+  fastForward: boolean,
+): 'merge-commit' | 'fast-forward' | 'refused' {
+  if (method === 'merge') return 'merge-commit';
+  if (!fastForward) return 'refused';
+  return method === 'ff' ? 'fast-forward' : 'merge-commit';
+}
+
+/**
+ * The merge's refusals, as GitLab's merge endpoint answers them: 405 for a merge request that
+ * cannot merge now (not open, a draft, branches gone or holding nothing new, conflicts, or a
+ * fast-forward the method needs and the branches do not allow: GitLab's `mergeable?`), 409 for a
+ * sha other than the source tip.
+ */
+export const mergeRefusals = {
+  notMergeable: () => new ApiError(405, { message: '405 Method Not Allowed' }),
+  shaMismatch: () => new ApiError(409, { message: 'SHA does not match HEAD of source branch' }),
+  /** A rebase runs in the request here, so its failure (GitLab's merge_error) is the answer. */
+  rebaseConflict: () =>
+    new ApiError(409, {
+      message: 'Rebase failed: Rebase locally, resolve all conflicts, then push the branch.',
+    }),
+};
+
+/**
+ * Whether a merge request may be merged as its branches stand; the refusal otherwise (the sha,
+ * when sent, must be the source tip).
+ */
+export function mergeRefusal(
+  mr: MergeRequest,
+  code: MergeRequestCode,
+  method: MergeMethod,
+  sha: string | undefined,
+): ApiError | undefined {
+  if (detailedMergeStatusOf(mr, code, method) !== 'mergeable' || !mergeable(mr, code))
+    return mergeRefusals.notMergeable();
+  if (sha !== undefined && sha !== code.sourceId) return mergeRefusals.shaMismatch();
+  return undefined;
+}
+
+/** The default merge commit message: the branches, the title, the issues it closes and the reference. */
+export function defaultMergeCommitMessage(
+  mr: MergeRequest,
+  projectPath: string,
+  closes: readonly string[],
+): string {
+  const closing = closes.length ? `${closes.map((ref) => `Closes ${ref}`).join(', ')}\n\n` : '';
+  return `Merge branch '${mr.source_branch}' into '${mr.target_branch}'\n\n${mr.title}\n\n${closing}See merge request ${projectPath}!${mr.iid}`;
+}
+
+/** An issue a text names to close: in the same project (`path` undefined) or in the project at `path`. */
+export interface ClosedIssueReference {
+  path: string | undefined;
+  iid: number;
+}
+
+// A closing word (close, closes, closed, closing, fix, fixes, fixed, fixing, resolve, resolves,
+// resolved, resolving, implement, implements, implemented, implementing), an optional colon, then
+// one or more issue references joined by commas, spaces or "and", each optionally after "issue"
+// or "issues". A reference is `#n`, `path#n` or an issue URL.
+const CLOSING_WORD = '(?:clos(?:e[sd]?|ing)|fix(?:e[sd]|ing)?|resolv(?:e[sd]?|ing)|implement(?:s|ed|ing)?)';
+const ISSUE_REFERENCE = String.raw`(?:[A-Za-z0-9_.\-]+(?:\/[A-Za-z0-9_.\-]+)*)?#\d+|https?:\/\/\S+?\/-\/issues\/\d+`;
+const CLOSING = new RegExp(
+  String.raw`\b${CLOSING_WORD}:? +(?:(?:issues? +)?(?:${ISSUE_REFERENCE})(?: *,? +and +| *,? *)?)+`,
+  'gi',
+);
+const ONE_REFERENCE = new RegExp(ISSUE_REFERENCE, 'g');
+
+/**
+ * The issues a text closes (GitLab's default closing pattern), each once, in the order named.
+ * URLs name the project by their path below the host; `projectBaseUrl` is the instance's base.
+ */
+export function closedIssueReferences(text: string, baseUrl: string): ClosedIssueReference[] {
+  const found = new Map<string, ClosedIssueReference>();
+  for (const match of text.matchAll(CLOSING)) {
+    for (const reference of match[0].matchAll(ONE_REFERENCE)) {
+      const parsed = parseIssueReference(reference[0], baseUrl);
+      if (parsed) found.set(`${parsed.path ?? ''}#${parsed.iid}`, parsed);
+    }
+  }
+  return [...found.values()];
+}
+
+function parseIssueReference(reference: string, baseUrl: string): ClosedIssueReference | undefined {
+  if (/^https?:/.test(reference)) {
+    const prefix = `${baseUrl}/`;
+    if (!reference.startsWith(prefix)) return undefined;
+    const url = /^(.+)\/-\/issues\/(\d+)$/.exec(reference.slice(prefix.length));
+    return url ? { path: url[1], iid: Number(url[2]) } : undefined;
+  }
+  const at = reference.lastIndexOf('#');
+  const path = reference.slice(0, at);
+  return { path: path === '' ? undefined : path, iid: Number(reference.slice(at + 1)) };
 }

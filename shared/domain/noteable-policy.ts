@@ -118,6 +118,15 @@ export const mayUpdateMergeRequest = (context: InProject & { mergeRequest: Merge
   (level(context) >= ACCESS.developer || authorOrAssignee(context, context.mergeRequest));
 
 /**
+ * Who merges or rebases a merge request: whoever may push to its target (developers and up, in a
+ * project that is not archived, and admins).
+ */
+export const mayMergeMergeRequest = (context: InProject & { mergeRequest: MergeRequestPeople }) =>
+  writable(context) &&
+  canReadMergeRequest(context, context.mergeRequest) &&
+  (context.caller?.admin === true || level(context) >= ACCESS.developer);
+
+/**
  * Whether the caller sets a merge request's milestone (GitLab's admin_merge_request, developers
  * and up); for an author or assignee below that it is silently dropped, as GitLab does.
  */

@@ -116,6 +116,8 @@ export interface Project extends Record<FeatureFlag, boolean> {
   ci_config_path: string | null;
   repository_storage: string;
   approvals_before_merge: number;
+  /** How merge requests merge (`merge` when unset): see domain/merge-requests.ts mergeWay. */
+  merge_method?: 'merge' | 'rebase_merge' | 'ff';
   runners_token: string;
   shared_with_groups: ProjectShare[];
   custom_attributes: Record<string, string>;
@@ -343,7 +345,7 @@ export function projectEntity(project: Project, options: ProjectEntityOptions) {
     })),
     repository_storage: project.repository_storage,
     approvals_before_merge: project.approvals_before_merge,
-    merge_method: 'merge',
+    merge_method: project.merge_method ?? 'merge',
     public: project.visibility === 'public',
     ...(options.forkedFrom && project.forked_from_project_id === options.forkedFrom.id
       ? { forked_from_project: projectSimpleEntity(options.forkedFrom, options.baseUrl) }

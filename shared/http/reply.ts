@@ -30,6 +30,8 @@ export const reply = {
   created: (body: unknown) => tag({ kind: 'body', status: 201, body }),
   /** 202 with GitLab's `{"message":"202 Accepted"}`. */
   accepted: () => tag({ kind: 'body', status: 202, body: { message: '202 Accepted' } }),
+  /** 202 with a body of the route's own. */
+  acceptedWith: (body: unknown) => tag({ kind: 'body', status: 202, body }),
   /** 202 whose body is the bare number, as Grape renders an endpoint ending in `status 202`. */
   acceptedStatus: () => tag({ kind: 'body', status: 202, body: 202 }),
   noContent: () => tag({ kind: 'empty', status: 204 }),

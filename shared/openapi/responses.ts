@@ -63,6 +63,7 @@ export const otherStatuses: Readonly<Record<string, readonly number[]>> = {
   'functions/projects/delete.ts': [202],
   'functions/groups/ldap-sync.ts': [202],
   'functions/repository/mirror-pull.ts': [200],
+  'functions/merge-requests/rebase.ts': [202],
   // Files over a Lambda response's size redirect to a presigned S3 URL (shared/blob/downloads.ts).
   'functions/projects/get-upload.ts': [200, 302],
   'functions/avatars/get.ts': [200, 302],

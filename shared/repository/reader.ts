@@ -58,6 +58,11 @@ export class RepositoryView {
     return { fs, gitdir: this.set.gitdir, cache: this.set.cache };
   }
 
+  /** The pack files of this state, for writers that build new objects on top of it (merges.ts). */
+  get packFiles(): readonly { idx: string; pack: string }[] {
+    return this.set.packs;
+  }
+
   get defaultBranch(): string | null {
     return defaultBranchOf(this.stored);
   }
@@ -720,6 +725,23 @@ async function compareIn(
   const fromId = await fromView.resolveCommit(options.from);
   const toId = await repository.resolveCommit(options.to);
   if (fromId === undefined || toId === undefined) return undefined;
+  const { base, commits } = await commitsBetween(repository, fromId, toId);
+  const start = options.straight ? fromId : base;
+  if (start === toId) return { fromId, toId, same: true, commits: [], changes: [] };
+  const changed = (await changesFrom(repository, start, toId)).slice(0, COMPARE_MAX_FILES);
+  return { fromId, toId, same: false, commits, changes: await repository.fileChanges(changed) };
+}
+
+/**
+ * The commits of `toId` that `fromId` lacks, oldest first, and their merge base (undefined for
+ * unrelated histories). Each history is walked at most LOG_MAX_WALK commits: a `from` deeper than
+ * that may leave its oldest commits among those listed.
+ */
+export async function commitsBetween(
+  repository: RepositoryView,
+  fromId: string,
+  toId: string,
+): Promise<{ base: string | undefined; commits: GitCommit[] }> {
   const excluded = await ancestors(repository, fromId, LOG_MAX_WALK);
   // Newest committed first from `to`, stopping at what `from` reaches: the first such commit
   // met is the merge base, and those met before it are the commits to list.
@@ -741,18 +763,17 @@ async function compareIn(
       queue.push(await repository.commit(parent));
     }
   }
-  const start = options.straight ? fromId : base;
-  if (start === toId) return { fromId, toId, same: true, commits: [], changes: [] };
+  return { base, commits: listed.reverse() };
+}
+
+/** The files that differ from commit `start` (from nothing when undefined) to commit `end`. */
+export async function changesFrom(
+  repository: RepositoryView,
+  start: string | undefined,
+  end: string,
+): Promise<ChangedFile[]> {
   const before = start === undefined ? undefined : (await repository.commit(start)).tree;
-  const after = (await repository.commit(toId)).tree;
-  const changed = (await repository.changesBetween(before, after)).slice(0, COMPARE_MAX_FILES);
-  return {
-    fromId,
-    toId,
-    same: false,
-    commits: listed.reverse(),
-    changes: await repository.fileChanges(changed),
-  };
+  return repository.changesBetween(before, (await repository.commit(end)).tree);
 }
 
 /**

@@ -3,7 +3,9 @@
  * mocked DocumentClient: the whole answer and every command sent, with the merge request, the
  * item holding its branches and its notes written out literally as the table holds them.
  */
+import { GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { keys, MILESTONE_PREFIX } from '#store/table/keys.ts';
 import { lists } from '#store/table/list-keys.ts';
@@ -190,7 +192,10 @@ const mrView = (fields: Item = {}) => ({
   milestone: null,
   merge_when_pipeline_succeeds: false,
   merge_status: 'can_be_merged',
+  detailed_merge_status: 'mergeable',
+  has_conflicts: false,
   sha: null,
+  squash_commit_sha: null,
   merge_commit_sha: null,
   discussion_locked: null,
   should_remove_source_branch: null,
@@ -224,8 +229,15 @@ const countOnMergeRequest = (delta: number) =>
 
 pinCounterShards();
 
+/** No project here has a repository: the merge requests name branches of none. */
+const s3 = mockClient(S3Client);
+
 beforeEach(() => {
   resetMocks();
+  s3.reset();
+  s3.on(GetObjectCommand).rejects(
+    new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} }),
+  );
   givenWorld();
   warmContainer();
   store(mrItem(), ...MR_COUNTS, noteItem(rootsNote), noteItem(systemNote));
@@ -319,6 +331,8 @@ describe('POST /projects/:id/merge_requests', () => {
    * the iid, taken alone before the transaction.
    */
   const creationReads = [
+    // Whether the branches are there: the project has no repository (no pointer, no refs document).
+    getCommand(keys.repository(42)),
     ...apiLabelReads,
     counterReservation('merge_request'),
     batchGet(userKey(2), userKey(7), userKey(99)),
@@ -386,10 +400,12 @@ describe('POST /projects/:id/merge_requests', () => {
       keys.milestone('GROUP#3', 8),
       keys.milestone('GROUP#5', 8),
     );
+    const [repositoryRead, ...otherReads] = creationReads;
     expect(sentCommands()).toEqual([
       aliceOnApi,
+      repositoryRead,
       milestoneRead,
-      ...creationReads,
+      ...otherReads,
       newMergeRequest(5, { milestone_id: 8 }),
     ]);
   });
@@ -505,6 +521,8 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid', () => {
       // The merge request and its counter shards, side by side.
       ...threadRead(mrKey(42, MR_IID)),
       batchGet(userKey(2), userKey(1)),
+      // What its branches hold: the project has no repository.
+      getCommand(keys.repository(42)),
     ]);
   });
 
@@ -552,6 +570,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
         mrView({
           title: 'Search, later',
           state: 'closed',
+          detailed_merge_status: 'not_open',
           closed_at: NOW,
           closed_by: basicView(aliceUser),
           updated_at: NOW,

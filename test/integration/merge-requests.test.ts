@@ -186,7 +186,11 @@ describe('POST /projects/:id/merge_requests', () => {
       milestone: null,
       merge_when_pipeline_succeeds: false,
       merge_status: 'can_be_merged',
+      // Its WIP: title makes it a draft.
+      detailed_merge_status: 'draft_status',
+      has_conflicts: false,
       sha: null,
+      squash_commit_sha: null,
       merge_commit_sha: null,
       discussion_locked: null,
       should_remove_source_branch: null,

@@ -471,6 +471,9 @@ describe('entities', () => {
     const entity = mergeRequestEntity(mergeRequest(), project, users, BASE, ASSIGNEE);
     expect(entity).toEqual({
       ...mergeRequestBasic(mergeRequest(), project, users, BASE),
+      detailed_merge_status: 'mergeable',
+      has_conflicts: false,
+      squash_commit_sha: null,
       subscribed: true,
       changes_count: null,
       latest_build_started_at: null,

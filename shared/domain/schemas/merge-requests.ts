@@ -107,6 +107,19 @@ export const mergeRequestSchemas = {
     target_project_id: optional(id()),
     ...fields,
   }),
+  /** The merge: messages, squash, the source's removal, the sha seen (pipelines are ignored). */
+  merge: params({
+    ...one,
+    merge_commit_message: optional(str()),
+    squash_commit_message: optional(str()),
+    squash: optional(bool()),
+    should_remove_source_branch: optional(bool()),
+    merge_when_pipeline_succeeds: optional(bool()),
+    auto_merge: optional(bool()),
+    sha: optional(str()),
+  }),
+  rebase: params({ ...one, skip_ci: optional(bool()) }),
+  changes: params({ ...one, access_raw_diffs: optional(bool()), unidiff: optional(bool()) }),
   /** `title` and `target_branch` may not be blank: Grape's `allow_blank: false` (see updateParamsError). */
   update: params({
     ...one,

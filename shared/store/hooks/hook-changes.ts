@@ -68,7 +68,7 @@ export type HookChange =
     }
   | {
       kind: 'merge_request';
-      action: IssuableAction;
+      action: IssuableAction | 'merge';
       projectId: number;
       mergeRequest: MergeRequest;
       previous?: MergeRequest;

@@ -112,8 +112,8 @@ interface Change {
   values: Raw;
   /** REMOVE clauses after the SETs (forms of a long text no longer used). */
   removing?: string;
-  /** The state a close or reopen moves it to; undefined when it stays. */
-  next: 'opened' | 'closed' | undefined;
+  /** The state a close, reopen or merge moves it to; undefined when it stays. */
+  next: 'opened' | 'closed' | 'merged' | undefined;
   actorId: number;
 }
 

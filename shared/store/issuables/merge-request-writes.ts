@@ -266,6 +266,40 @@ async function writeChange(
   };
 }
 
+// Merging -------------------------------------------------------------------------------------------------
+
+/**
+ * Records a merge request merged by `actorId` (its code already merged): its state, who and when,
+ * the commits made and the diff merged, with the "merged" system note, its move between the state
+ * lists and the release of its branches, in one transaction on the condition that it is still
+ * open on the target it was read with.
+ */
+export async function markMergeRequestMerged(
+  mr: StoredMergeRequest,
+  merged: Pick<MergeRequest, 'merge_commit_sha' | 'squash_commit_sha' | 'merged_diff'>,
+  actorId: number,
+): Promise<StoredMergeRequest> {
+  const now = new Date().toISOString();
+  const fields: Partial<MergeRequest> = {
+    state: 'merged',
+    merged_at: now,
+    merged_by_id: actorId,
+    ...merged,
+    updated_by_id: actorId,
+  };
+  const { update: write, moves } = await changeSteps(MERGE_REQUEST, mr, {
+    now,
+    fields,
+    condition: stillAsRead.condition,
+    names: { ...stillAsRead.names },
+    values: stillAsRead.values(mr),
+    next: 'merged',
+    actorId,
+  });
+  await commit([write, releaseBranches(mr, mr.target_branch), ...moves]);
+  return { ...mr, ...fields, updated_at: now, notes_count: mr.notes_count + 1 };
+}
+
 // Removing -------------------------------------------------------------------------------------------------
 
 /**

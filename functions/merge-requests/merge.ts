@@ -1,0 +1,78 @@
+import { unauthorized } from '#domain/errors.ts';
+import {
+  closedIssueReferences,
+  defaultMergeCommitMessage,
+  mergeRequestEntity,
+} from '#domain/merge-requests.ts';
+import { mayMergeMergeRequest } from '#domain/noteable-policy.ts';
+import { branchProtectionRefusal, isProtected, protectionLevelOf } from '#domain/protected-branches.ts';
+import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
+import { mergeRequestWithUsers } from '#http/merge-request-loaders.ts';
+import { defineRoute } from '#http/route.ts';
+import { mergeMergeRequest } from '#repository/merge-request-code.ts';
+import { closeIssuesNamed } from '#store/issuables/merge-closing.ts';
+import { mergeRequestUsers } from '#store/issuables/merge-request-items.ts';
+import { markMergeRequestMerged } from '#store/issuables/merge-request-writes.ts';
+import { readProtectedBranches } from '#store/projects/protected-branches.ts';
+import { getUsers } from '#store/users/users.ts';
+
+/**
+ * Merges a merge request as the project's merge method asks (squashed when asked or set), then
+ * records it merged and closes the issues its description and merged commits name to close.
+ * 401 for callers who may not merge into its target (protected branches too); 405 when it cannot merge now; 409 for a sha
+ * other than the source tip.
+ */
+export const handler = defineRoute({
+  auth: 'user',
+  params: mergeRequestSchemas.merge,
+  load: mergeRequestWithUsers(),
+  run: async ({ params, caller, request, project, access, mergeRequest: mr }) => {
+    if (!mayMergeMergeRequest({ project, access, caller, mergeRequest: mr })) throw unauthorized();
+    const [protections, people] = await Promise.all([
+      readProtectedBranches(project.id),
+      getUsers([caller.id, mr.author_id]),
+    ]);
+    // GitLab's can_be_merged_by?: a protected target the caller may not merge into is 401 here too.
+    if (branchProtectionRefusal(protections, mr.target_branch, protectionLevelOf(caller, access), 'merge'))
+      throw unauthorized();
+    const at = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+    const person = (id: number) => ({
+      name: people.get(id)?.name ?? caller.username,
+      email: people.get(id)?.email ?? `${caller.username}@users.noreply`,
+      ...at,
+    });
+    const description = mr.description ?? '';
+    const closesIn = (text: string) => closedIssueReferences(text, request.baseUrl);
+    const merged = await mergeMergeRequest(mr, caller.id, {
+      method: project.merge_method ?? 'merge',
+      sha: params.sha,
+      squash: params.squash ?? mr.squash,
+      squashMessage: params.squash_commit_message ?? mr.title,
+      mergeMessage: () =>
+        params.merge_commit_message ??
+        defaultMergeCommitMessage(
+          mr,
+          project.path_with_namespace,
+          closesIn(description).map((ref) => `${ref.path ?? ''}#${ref.iid}`),
+        ),
+      // A protected source branch is never removed by a merge.
+      removeSourceBranch:
+        !isProtected(protections, mr.source_branch) &&
+        (params.should_remove_source_branch ?? mr.force_remove_source_branch ?? false),
+      committer: person(caller.id),
+      squashAuthor: person(mr.author_id),
+    });
+    const changed = await markMergeRequestMerged(
+      mr,
+      {
+        merge_commit_sha: merged.mergeCommitSha,
+        squash_commit_sha: merged.squashCommitSha,
+        merged_diff: merged.diff,
+      },
+      caller.id,
+    );
+    const texts = [description, ...merged.commits.map((commit) => commit.message)];
+    await closeIssuesNamed(project, texts.flatMap(closesIn), caller.id);
+    return mergeRequestEntity(changed, project, await mergeRequestUsers(changed), request.baseUrl, caller.id);
+  },
+});
