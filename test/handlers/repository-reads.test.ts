@@ -18,7 +18,15 @@ import { packKey, refsKey } from '../../shared/repository/layout.ts';
 import { keys } from '../../shared/store/table/keys.ts';
 import { apiEvent, invoke, lambdaContext } from '../support/events.ts';
 import { git, makeRepository, revParse } from '../support/git-server.ts';
-import { BUCKET, emptyHeaders, jsonHeaders, pinCounterShards, resetMocks, sentCommands } from './fixtures.ts';
+import {
+  BUCKET,
+  emptyHeaders,
+  jsonHeaders,
+  pinCounterShards,
+  resetMocks,
+  sentCommands,
+  TABLE,
+} from './fixtures.ts';
 import {
   BOB_TOKEN,
   getCommand,
@@ -117,8 +125,22 @@ describe('GET /projects/:id/repository/branches/:branch', () => {
         web_url: 'https://gitlab.example.com/bob/dotfiles/-/tree/main',
       }),
     );
-    // The repository pointer is read consistently; without one, the document stored before it is read.
-    expect(sentCommands()).toEqual([...projectRead(43), getCommand(keys.repository(43))]);
+    // The repository pointer is read consistently (without one, the document stored before it is
+    // read), the branch protections beside it.
+    expect(sentCommands()).toEqual([
+      ...projectRead(43),
+      getCommand(keys.repository(43)),
+      {
+        QueryCommand: {
+          TableName: TABLE,
+          ConsistentRead: true,
+          ExclusiveStartKey: undefined,
+          ExpressionAttributeValues: { ':pk': 'PROJECT#43', ':prefix': 'PROTBRANCH#' },
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ProjectionExpression: undefined,
+        },
+      },
+    ]);
     const keysRead = s3Keys().map(({ Key }) => Key);
     expect(keysRead[0]).toBe(refsKey(43));
     // The packs are held by this container from an earlier test or this one: never read twice.
