@@ -124,6 +124,7 @@ export class RouteFunctions extends NestedStack {
 
     const targets = new Map<string, RouteTarget>();
     const permitted = new Set<string>();
+    const routeIds = new Set<string>();
     for (const route of props.routes) {
       const name = functionNameOf(route);
       const fnId = constructIdFor(name);
@@ -147,7 +148,11 @@ export class RouteFunctions extends NestedStack {
         target = { fn, integration };
         targets.set(name, target);
       }
-      for (const { id, key } of apiRoutesOf(route)) {
+      for (const { id: firstId, key } of apiRoutesOf(route)) {
+        // Rows of one function and method (a route spelled several ways, as archive.<format>):
+        // the first keeps its id, the others are told apart by their path.
+        const id = routeIds.has(firstId) ? `${firstId}${constructIdFor(route.path)}` : firstId;
+        routeIds.add(id);
         const cfnRoute = new CfnRoute(new Construct(this, id), 'Resource', {
           apiId: props.api.apiId,
           routeKey: key,
