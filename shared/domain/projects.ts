@@ -39,6 +39,10 @@ export interface ProjectShare {
 /** GitLab's Project validates its description to this length. */
 export const PROJECT_DESCRIPTION_MAX_LENGTH = 2000;
 
+/** How merge requests are merged: a merge commit always, one only when the source is rebased (else fast-forward required), or fast-forward only. */
+export const MERGE_METHODS = ['merge', 'rebase_merge', 'ff'] as const;
+export type MergeMethod = (typeof MERGE_METHODS)[number];
+
 export const FEATURE_FLAGS = [
   'issues_enabled',
   'merge_requests_enabled',
@@ -117,7 +121,7 @@ export interface Project extends Record<FeatureFlag, boolean> {
   repository_storage: string;
   approvals_before_merge: number;
   /** How merge requests merge (`merge` when unset): see domain/merge-requests.ts mergeWay. */
-  merge_method?: 'merge' | 'rebase_merge' | 'ff';
+  merge_method?: MergeMethod;
   runners_token: string;
   shared_with_groups: ProjectShare[];
   custom_attributes: Record<string, string>;
@@ -419,6 +423,7 @@ export interface ProjectAttributes extends Partial<Record<FeatureFlag, boolean>>
   ci_config_path?: string;
   repository_storage?: string;
   approvals_before_merge?: number;
+  merge_method?: MergeMethod;
 }
 
 function attributeErrors(
@@ -494,6 +499,7 @@ export function newProjectFrom(
     ci_config_path: input.ci_config_path ?? null,
     repository_storage: input.repository_storage ?? 'default',
     approvals_before_merge: input.approvals_before_merge ?? 0,
+    ...(input.merge_method !== undefined ? { merge_method: input.merge_method } : {}),
     runners_token: runnersToken,
     shared_with_groups: [],
     custom_attributes: {},
@@ -530,6 +536,7 @@ export function updatedProject(project: Project, input: ProjectAttributes, now: 
   if (input.ci_config_path !== undefined) next.ci_config_path = input.ci_config_path;
   if (input.repository_storage !== undefined) next.repository_storage = input.repository_storage;
   if (input.approvals_before_merge !== undefined) next.approvals_before_merge = input.approvals_before_merge;
+  if (input.merge_method !== undefined) next.merge_method = input.merge_method;
   next.path_with_namespace = `${project.namespace.full_path}/${next.path}`;
   const prefix = project.name_with_namespace.slice(
     0,

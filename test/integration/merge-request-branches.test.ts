@@ -330,6 +330,36 @@ describe('merging', () => {
     expect(merged.status).toBe(200);
     expect(merged.body.diff_refs).toEqual({ base_sha: fx.main, head_sha: fx.ahead, start_sha: fx.main });
   });
+
+  it('merge_method ff: a diverged source is refused (405), one on the target tip fast-forwards', async () => {
+    const project = await importedProject();
+    const set = await api<{ merge_method: string }>('PUT', `/projects/${project.id}`, {
+      token: owner.token,
+      json: { merge_method: 'ff' },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.merge_method).toBe('ff');
+    const bad = await api('PUT', `/projects/${project.id}`, {
+      token: owner.token,
+      json: { merge_method: 'octopus' },
+    });
+    expect(bad).toMatchObject({ status: 400, body: { error: 'merge_method does not have a valid value' } });
+    const diverged = await openMr(project.id, 'feature');
+    const refused = await api('PUT', `${mrPath(project.id, diverged.iid)}/merge`, { token: owner.token });
+    expect(refused).toMatchObject({ status: 405, body: { message: '405 Method Not Allowed' } });
+    const ahead = await openMr(project.id, 'ahead');
+    const merged = await api<Mr>('PUT', `${mrPath(project.id, ahead.iid)}/merge`, { token: owner.token });
+    expect(merged.status).toBe(200);
+    expect(merged.body).toMatchObject({ state: 'merged', merge_commit_sha: null });
+    const main = await api<{ commit: { id: string } }>(
+      'GET',
+      `/projects/${project.id}/repository/branches/main`,
+      {
+        token: owner.token,
+      },
+    );
+    expect(main.body.commit.id).toBe(fx.ahead);
+  });
 });
 
 describe('protected branches', () => {

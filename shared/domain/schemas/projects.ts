@@ -20,7 +20,7 @@ import {
   timestamp,
   URL_MAX_LENGTH,
 } from '../params.ts';
-import { PROJECT_DESCRIPTION_MAX_LENGTH } from '../projects.ts';
+import { MERGE_METHODS, PROJECT_DESCRIPTION_MAX_LENGTH } from '../projects.ts';
 
 /** Attributes accepted by POST /projects, POST /projects/user/:user_id and PUT /projects/:id. */
 const projectAttributes = {
@@ -55,6 +55,7 @@ const projectAttributes = {
   ci_config_path: optional(str()),
   repository_storage: optional(str()),
   approvals_before_merge: optional(int()),
+  merge_method: optional(oneOf(MERGE_METHODS)),
   // A file arrives among the request's files; as a parameter only a blank value (removal).
   avatar: avatarParam(),
 };
