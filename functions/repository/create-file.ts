@@ -1,11 +1,10 @@
-import { fileCommitOf } from '#domain/commit-writes.ts';
 import { protectionLevelOf } from '#domain/protected-branches.ts';
 import { canPushCode } from '#domain/repository.ts';
 import { commitWriteSchemas } from '#domain/schemas/commit-writes.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { commitChanges } from '#repository/commit-writes.ts';
+import { commitFile } from '#repository/commit-writes.ts';
 
 /** A new file on a branch, in one commit (developers and up); 201 with the path and branch. */
 export const handler = defineRoute({
@@ -13,16 +12,7 @@ export const handler = defineRoute({
   params: commitWriteSchemas.createFile,
   load: project({ reads: canPushCode }),
   run: async ({ params, project, caller, access }) => {
-    const { action, start } = fileCommitOf('create', params);
-    await commitChanges(project.id, caller.id, {
-      ...start,
-      message: params.commit_message,
-      author: { name: params.author_name, email: params.author_email },
-      actions: [action],
-      dialect: 'files',
-      defaultBranch: project.default_branch,
-      protectionLevel: protectionLevelOf(caller, access),
-    });
+    await commitFile('create', project, caller.id, protectionLevelOf(caller, access), params);
     return reply.created({ file_path: params.file_path, branch: params.branch });
   },
 });

@@ -241,6 +241,8 @@ export interface FileParams {
   encoding?: 'base64' | 'text';
   last_commit_id?: string;
   execute_filemode?: boolean;
+  author_name?: string;
+  author_email?: string;
 }
 
 /**

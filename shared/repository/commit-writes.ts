@@ -16,6 +16,8 @@ import {
   type CommitDialect,
   type CommitStart,
   commitErrors,
+  type FileParams,
+  fileCommitOf,
   startsElsewhere,
 } from '#domain/commit-writes.ts';
 import { badRequest } from '#domain/errors.ts';
@@ -307,6 +309,29 @@ export async function commitChanges(
     if (firstBranch) await adoptDefaultBranch(projectId, request.branch);
     // commit_count and repository_size follow from the pointer's change (jobs/repository-statistics.ts).
     return result;
+  });
+}
+
+/**
+ * One file created, updated or deleted in a commit of its own (the files routes), by `pushedBy`
+ * at branch-protection level `protectionLevel`.
+ */
+export async function commitFile(
+  kind: 'create' | 'update' | 'delete',
+  project: { id: number; default_branch: string | null },
+  pushedBy: number,
+  protectionLevel: number,
+  params: FileParams,
+): Promise<MadeCommit> {
+  const { action, start } = fileCommitOf(kind, params);
+  return commitChanges(project.id, pushedBy, {
+    ...start,
+    message: params.commit_message,
+    author: { name: params.author_name, email: params.author_email },
+    actions: [action],
+    dialect: 'files',
+    defaultBranch: project.default_branch,
+    protectionLevel,
   });
 }
 
