@@ -19,7 +19,7 @@ import {
   notePayload,
   payloadJson,
 } from '#domain/hook-payloads.ts';
-import { type HookTrigger, subscribes } from '#domain/hooks.ts';
+import { type Hook, type HookTrigger, subscribes } from '#domain/hooks.ts';
 import { noteHookParent } from '#domain/noteables.ts';
 import { publish } from '#queue/publish.ts';
 import {
@@ -99,8 +99,22 @@ export async function fanOut(record: ItemChange, eventId: string): Promise<numbe
   const { trigger } = event;
   const subscribed = hooks.filter((hook) => subscribes(hook, trigger));
   if (subscribed.length === 0) return 0;
-  const json = payloadJson(event.payload);
-  const eventUuid = uuidFrom(`event|${eventId}`);
+  return deliverEvent(change.projectId, subscribed, trigger, payloadJson(event.payload), eventId);
+}
+
+/**
+ * One event's deliveries to `hooks`, each written once (ids from `eventKey` and the hook, so a
+ * replay finds them), the payload beside them or, when too long for an item, in the bucket; then
+ * the messages of those still pending. The count of messages sent.
+ */
+export async function deliverEvent(
+  projectId: number,
+  hooks: readonly Hook[],
+  trigger: HookTrigger,
+  json: string,
+  eventKey: string,
+): Promise<number> {
+  const eventUuid = uuidFrom(`event|${eventKey}`);
   let stored = storedPayload(json);
   if (!stored) {
     const key = `hook-payloads/${eventUuid}.json`;
@@ -108,10 +122,10 @@ export async function fanOut(record: ItemChange, eventId: string): Promise<numbe
     stored = { payload_blob: key };
   }
   const pending = await recordDeliveries(
-    subscribed.map((hook) => ({
-      id: uuidFrom(`delivery|${eventId}|${hook.id}`),
+    hooks.map((hook) => ({
+      id: uuidFrom(`delivery|${eventKey}|${hook.id}`),
       hook_id: hook.id,
-      project_id: change.projectId,
+      project_id: projectId,
       trigger,
       event_uuid: eventUuid,
       // What its attempts need of the hook, as read now: they read no hook item.

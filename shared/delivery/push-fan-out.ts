@@ -5,21 +5,18 @@
  * delivery's id is made from the new document and the ref, so a replayed record, or the same state
  * read twice, finds the deliveries written the first time.
  */
-import { putBlob } from '#blob/s3.ts';
 import { config } from '#config/env.ts';
 import { ghostHookUser, payloadJson } from '#domain/hook-payloads.ts';
 import { subscribes } from '#domain/hooks.ts';
 import { isProtected } from '#domain/protected-branches.ts';
 import { branchOfRef, isTagRef, pushPayload, pushTriggerOf, takesPush } from '#domain/push-payloads.ts';
-import { publish } from '#queue/publish.ts';
 import { readPushes, readRefsDocument } from '#repository/push-events.ts';
-import { deliveryTargetOf, recordDeliveries, storedPayload } from '#store/hooks/hook-deliveries.ts';
 import { readProjectHooks } from '#store/hooks/hooks.ts';
 import { getProject } from '#store/projects/project-items.ts';
 import { readProtectedBranches } from '#store/projects/protected-branches.ts';
 import type { Raw } from '#store/table/raw.ts';
 import { getUsers } from '#store/users/users.ts';
-import { uuidFrom } from './fan-out.ts';
+import { deliverEvent } from './fan-out.ts';
 
 /** A change of a project's repository pointer as the stream records it. */
 export interface PointerChange {
@@ -79,37 +76,7 @@ export async function fanOutPushes(record: PointerChange): Promise<number> {
       baseUrl,
     });
     const eventKey = `push|${projectId}|${newKey}|${ref}`;
-    sent += await deliver(projectId, taking, pushTriggerOf(ref), payloadJson(payload), eventKey);
+    sent += await deliverEvent(projectId, taking, pushTriggerOf(ref), payloadJson(payload), eventKey);
   }
   return sent;
-}
-
-/** One event's deliveries to `hooks` (each written once) and the messages of those still pending. */
-async function deliver(
-  projectId: number,
-  hooks: Awaited<ReturnType<typeof readProjectHooks>>,
-  trigger: ReturnType<typeof pushTriggerOf>,
-  json: string,
-  eventKey: string,
-): Promise<number> {
-  const eventUuid = uuidFrom(`event|${eventKey}`);
-  let stored = storedPayload(json);
-  if (!stored) {
-    const key = `hook-payloads/${eventUuid}.json`;
-    await putBlob(key, Buffer.from(json), 'application/json');
-    stored = { payload_blob: key };
-  }
-  const pending = await recordDeliveries(
-    hooks.map((hook) => ({
-      id: uuidFrom(`delivery|${eventKey}|${hook.id}`),
-      hook_id: hook.id,
-      project_id: projectId,
-      trigger,
-      event_uuid: eventUuid,
-      target: deliveryTargetOf(hook),
-    })),
-    stored,
-  );
-  await Promise.all(pending.map((deliveryId) => publish('hook-delivery', { deliveryId })));
-  return pending.length;
 }
