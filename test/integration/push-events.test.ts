@@ -274,6 +274,50 @@ describe('push events', () => {
     });
   });
 
+  it('sends API commits: a branch a commit starts, then a commit on it, each with its files', async () => {
+    const commit = (branch: string, actions: object[], extra: object = {}) =>
+      must(
+        api<{ id: string; title: string }>('POST', `/projects/${projectId}/repository/commits`, {
+          token: pusher.token,
+          json: { branch, commit_message: `Change ${branch}`, actions, ...extra },
+        }),
+        201,
+        'commit',
+      );
+    const first = await commit('feature/two', [{ action: 'create', file_path: 'api.txt', content: 'one' }], {
+      start_branch: 'main',
+    });
+    const second = await commit('feature/two', [
+      { action: 'update', file_path: 'api.txt', content: 'two' },
+      { action: 'delete', file_path: 'file-0.txt' },
+    ]);
+    await idle();
+    const sent = bodies(byRef('features', 'refs/heads/feature/two'));
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatchObject({
+      object_kind: 'push',
+      before: BLANK,
+      after: first.id,
+      checkout_sha: first.id,
+      user_id: pusher.id,
+      total_commits_count: 1,
+    });
+    expect(sent[0]?.commits).toEqual([
+      expect.objectContaining({
+        id: first.id,
+        title: 'Change feature/two',
+        author: { name: pusher.username, email: pusher.email },
+        added: ['api.txt'],
+        modified: [],
+        removed: [],
+      }),
+    ]);
+    expect(sent[1]).toMatchObject({ before: first.id, after: second.id, total_commits_count: 1 });
+    expect(sent[1]?.commits).toEqual([
+      expect.objectContaining({ id: second.id, added: [], modified: ['api.txt'], removed: ['file-0.txt'] }),
+    ]);
+  });
+
   it("sends a mirror update's new commits on a protected branch, newest last, with their files", async () => {
     await must(
       api('POST', `/projects/${projectId}/protected_branches`, { token: owner.token, json: { name: 'ma*' } }),
