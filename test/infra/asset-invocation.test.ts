@@ -461,6 +461,13 @@ const anonymousAnswers: Record<string, { status: number; body: Json }> = {
   },
   'GET /api/v4/projects/{id}/repository/contributors': notFound('Project'),
   'GET /api/v4/projects/{id}/repository/archive': notFound('Project'),
+  // The archive route spelled with its format (one row per suffix, the same function).
+  ...Object.fromEntries(
+    ['zip', 'tar', 'tar.gz', 'tgz', 'gz', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2'].map((suffix) => [
+      `GET /api/v4/projects/{id}/repository/archive.${suffix}`,
+      notFound('Project'),
+    ]),
+  ),
 };
 
 /** Routes that never read a token: every caller gets the same answer. */
