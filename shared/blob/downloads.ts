@@ -28,6 +28,19 @@ export const answeredDirectly = (size: number) => size <= DIRECT_DOWNLOAD_MAX_BY
 
 const sdk = () => import('@aws-sdk/client-s3');
 
+/** One GET of a stored object, its body unread; undefined when the bucket does not hold it. */
+async function getStoredObject(key: string): Promise<GetObjectCommandOutput | undefined> {
+  const { GetObjectCommand, NoSuchKey } = await sdk();
+  const client = await s3();
+  try {
+    return await client.send(new GetObjectCommand({ Bucket: config.bucketName, Key: key }));
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchKey'))
+      return undefined;
+    throw error;
+  }
+}
+
 /**
  * A stored object for a download, or undefined when the bucket does not hold it. Its leading bytes
  * decide how it is served (`downloadOf`: its type and disposition, never the type it was stored
@@ -40,16 +53,8 @@ export async function getBlobDownload(
   filename: string,
   options: { attachment?: boolean } = {},
 ): Promise<FileDownload | undefined> {
-  const { GetObjectCommand, NoSuchKey } = await sdk();
-  const client = await s3();
-  let object: GetObjectCommandOutput;
-  try {
-    object = await client.send(new GetObjectCommand({ Bucket: config.bucketName, Key: key }));
-  } catch (error) {
-    if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchKey'))
-      return undefined;
-    throw error;
-  }
+  const object = await getStoredObject(key);
+  if (object === undefined) return undefined;
   let leading: Buffer;
   if (object.ContentLength === undefined || answeredDirectly(object.ContentLength)) {
     const body = Buffer.from((await object.Body?.transformToByteArray()) ?? []);
@@ -73,16 +78,8 @@ export async function getTypedDownload(
   key: string,
   contentType: string,
 ): Promise<{ body: Buffer; contentType: string } | { location: string } | undefined> {
-  const { GetObjectCommand, NoSuchKey } = await sdk();
-  const client = await s3();
-  let object: GetObjectCommandOutput;
-  try {
-    object = await client.send(new GetObjectCommand({ Bucket: config.bucketName, Key: key }));
-  } catch (error) {
-    if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchKey'))
-      return undefined;
-    throw error;
-  }
+  const object = await getStoredObject(key);
+  if (object === undefined) return undefined;
   if (object.ContentLength !== undefined && answeredDirectly(object.ContentLength)) {
     return { body: Buffer.from((await object.Body?.transformToByteArray()) ?? []), contentType };
   }

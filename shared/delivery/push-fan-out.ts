@@ -14,6 +14,7 @@ import { readPushes, readRefsDocument } from '#repository/push-events.ts';
 import { readProjectHooks } from '#store/hooks/hooks.ts';
 import { getProject } from '#store/projects/project-items.ts';
 import { readProtectedBranches } from '#store/projects/protected-branches.ts';
+import { pointerRefsKey } from '#store/projects/repository-pointer.ts';
 import type { Raw } from '#store/table/raw.ts';
 import { getUsers } from '#store/users/users.ts';
 import { deliverEvent } from './fan-out.ts';
@@ -26,17 +27,14 @@ export interface PointerChange {
   oldImage?: Raw;
 }
 
-const refsKeyOf = (image: Raw | undefined) =>
-  typeof image?.refs_key === 'string' ? image.refs_key : undefined;
-
 /**
  * Turns one committed state into its push deliveries; the count of queue messages sent. A change
  * that names no new document (pending packs announced, a removal) or the same one sends nothing.
  */
 export async function fanOutPushes(record: PointerChange): Promise<number> {
   if (record.eventName === 'REMOVE') return 0;
-  const newKey = refsKeyOf(record.newImage);
-  const oldKey = refsKeyOf(record.oldImage);
+  const newKey = pointerRefsKey(record.newImage);
+  const oldKey = pointerRefsKey(record.oldImage);
   if (newKey === undefined || newKey === oldKey) return 0;
   const projectId = Number(record.keys.pk.replace(/^PROJECT#/, ''));
   const hooks = (await readProjectHooks(projectId)).filter(

@@ -6,11 +6,9 @@
  */
 import { readRefsDocument } from '#repository/push-events.ts';
 import { stateStatistics } from '#repository/statistics.ts';
+import { pointerRefsKey } from '#store/projects/repository-pointer.ts';
 import { recordRepositoryStatistics } from '#store/projects/repository-state.ts';
 import type { Raw } from '#store/table/raw.ts';
-
-const refsKeyOf = (image: Raw | undefined) =>
-  typeof image?.refs_key === 'string' ? image.refs_key : undefined;
 
 /** Records the statistics of the state a pointer change committed, when an API write committed it. */
 export async function recordWrittenStatistics(
@@ -18,8 +16,8 @@ export async function recordWrittenStatistics(
   newImage: Raw | undefined,
   oldImage: Raw | undefined,
 ): Promise<void> {
-  const key = refsKeyOf(newImage);
-  if (key === undefined || key === refsKeyOf(oldImage)) return;
+  const key = pointerRefsKey(newImage);
+  if (key === undefined || key === pointerRefsKey(oldImage)) return;
   if (typeof newImage?.pushed_by !== 'number') return;
   const stored = await readRefsDocument(projectId, key);
   if (stored === undefined) return;

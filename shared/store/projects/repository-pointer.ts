@@ -10,6 +10,7 @@
  */
 import { getItem } from '../table/items.ts';
 import { keys } from '../table/keys.ts';
+import type { Raw } from '../table/raw.ts';
 import { remove, update, writeAlone } from '../table/transaction.ts';
 
 export interface RepositoryPointer {
@@ -20,13 +21,17 @@ export interface RepositoryPointer {
   pendingPacks: string[];
 }
 
+/** The refs document a pointer item (or a stream image of one) names; undefined when none. */
+export const pointerRefsKey = (item: Raw | undefined): string | undefined =>
+  typeof item?.refs_key === 'string' ? item.refs_key : undefined;
+
 /** The pointer as it is now (a consistent read); undefined when the project has none. */
 export async function readRepositoryPointer(projectId: number): Promise<RepositoryPointer | undefined> {
   const item = await getItem(keys.repository(projectId));
   if (item === undefined) return undefined;
   const pending = item.pending_packs;
   return {
-    refsKey: typeof item.refs_key === 'string' ? item.refs_key : undefined,
+    refsKey: pointerRefsKey(item),
     version: typeof item.version === 'number' ? item.version : 0,
     pendingPacks: pending instanceof Set ? [...pending].map(String) : [],
   };
