@@ -7,11 +7,7 @@
 import fs from 'node:fs';
 import * as git from 'isomorphic-git';
 import { badRequest } from '#domain/errors.ts';
-import {
-  branchProtectionRefusal,
-  mayWriteBranch,
-  type ProtectedBranch,
-} from '#domain/protected-branches.ts';
+import { branchProtectionRefusal, mayWriteBranch, type ProtectedBranch } from '#domain/protected-branches.ts';
 import { branchNameRuleRefusal, isNewRefNameValid, refErrors } from '#domain/ref-writes.ts';
 import type { GitBranch, GitTag } from '#domain/repository.ts';
 import { readProtectedBranches } from '#store/projects/protected-branches.ts';

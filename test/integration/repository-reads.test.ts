@@ -268,7 +268,7 @@ describe('tree', () => {
     expect(climbing.body).toEqual({ error: 'path should be a valid file path' });
   });
 
-  it('a path in no tree of the ref is 404 with git\'s words; a path naming a file lists nothing', async () => {
+  it("a path in no tree of the ref is 404 with git's words; a path naming a file lists nothing", async () => {
     for (const query of ['path=nowhere', 'path=src/nowhere&recursive=true', 'path=docs&ref=feature/x']) {
       const missing = await api('GET', `${base()}/tree?${query}`, { token: null });
       expect(missing.status).toBe(404);
