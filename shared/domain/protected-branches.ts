@@ -196,6 +196,29 @@ export const defaultBranchProtection = (branch: string): ProtectedBranchInput =>
 export const emptyRepositoryPushRefusal = (accessLevel: number): ApiError | undefined =>
   accessLevel >= DEFAULT_PROTECTION_LEVEL ? undefined : REFUSALS.push();
 
+/** What a push judges of a repository state: its HEAD and its refs by full name. */
+interface RefsState {
+  head: string | null;
+  refs: Readonly<Record<string, string>>;
+}
+
+/**
+ * Whether a push of the branch `ref` (a full name) from state `before` to `after` is of a
+ * protected branch: a protection covers it, or it is the first branch of a repository that had
+ * none and becomes its HEAD, which the default branch protection covers from that first push on
+ * (its item is written just after the state is committed).
+ */
+export function pushedBranchProtected(
+  protections: readonly ProtectedBranch[],
+  before: RefsState | undefined,
+  after: RefsState,
+  ref: string,
+): boolean {
+  if (isProtected(protections, ref.replace(/^refs\/heads\//, ''))) return true;
+  const hadBranches = Object.keys(before?.refs ?? {}).some((name) => name.startsWith('refs/heads/'));
+  return !hadBranches && after.head === ref;
+}
+
 /** GitLab's refusal of a rebase by a caller who may not push to the merge request's source branch. */
 export const sourcePushRefusal = () => forbidden('Cannot push to source branch');
 
