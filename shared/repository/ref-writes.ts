@@ -1,8 +1,9 @@
 /**
- * Branch and tag writes through the API. Each reads the committed state, makes the new refs
- * document from it and commits it by moving the repository pointer from the version read; when
- * another writer committed first, the change is made again on the new state (so concurrent writes
- * of different refs all land, and of the same ref exactly one), a bounded number of times.
+ * Branch and tag writes through the API, each judging its own rules (names, the push rule, branch
+ * protection at the caller's level). Each reads the committed state, makes the new refs document
+ * from it and commits it by moving the repository pointer from the version read; when another
+ * writer committed first, the change is made again on the new state (so concurrent writes of
+ * different refs all land, and of the same ref exactly one), a bounded number of times.
  */
 import fs from 'node:fs';
 import * as git from 'isomorphic-git';
