@@ -4,6 +4,8 @@
  * stored copy to keep current), its diff and commits, and the writes that merge and rebase it.
  * A merged merge request keeps the diff it was merged with (its source branch may go).
  */
+
+import { unauthorized } from '#domain/errors.ts';
 import {
   MERGE_REQUEST_MAX_FILES,
   type MergedDiff,
@@ -15,7 +17,14 @@ import {
   mergeRequestDiff,
   mergeWay,
 } from '#domain/merge-requests.ts';
+import {
+  branchProtectionRefusal,
+  isProtected,
+  mayWriteBranch,
+  sourcePushRefusal,
+} from '#domain/protected-branches.ts';
 import type { GitCommit, GitFileChange } from '#domain/repository.ts';
+import { readProtectedBranches } from '#store/projects/protected-branches.ts';
 import type { StoredRefs } from './layout.ts';
 import {
   isMergeConflict,
@@ -112,7 +121,10 @@ export interface MergeOptions {
   squashMessage: string;
   /** The merge commit's message, given the commits merged. */
   mergeMessage: (commits: readonly GitCommit[]) => string;
+  /** Removal of the source branch asked for (a protected source is kept all the same). */
   removeSourceBranch: boolean;
+  /** The merger's level for branch protection (protectionLevelOf). */
+  protectionLevel: number;
   /** Who merges (the committer of what the merge makes) and who the squash commit is by. */
   committer: Signature;
   squashAuthor: Signature;
@@ -129,14 +141,19 @@ export interface MergeResult {
 /**
  * Merges a merge request's source into its target as the project's merge method asks, moving the
  * target (and removing the source when asked) in one commit of the refs document; a state that
- * moved meanwhile is merged again. Refusals are those of `mergeRefusal` (undefined repository:
- * 405).
+ * moved meanwhile is merged again. A protected target the merger may not merge into is 401 (as
+ * GitLab's can_be_merged_by?), judged before anything is written; other refusals are those of
+ * `mergeRefusal` (undefined repository: 405).
  */
-export function mergeMergeRequest(
+export async function mergeMergeRequest(
   mr: MergeRequest,
   pushedBy: number,
   options: MergeOptions,
 ): Promise<MergeResult> {
+  const protections = await readProtectedBranches(mr.project_id);
+  if (branchProtectionRefusal(protections, mr.target_branch, options.protectionLevel, 'merge'))
+    throw unauthorized();
+  const removeSource = options.removeSourceBranch && !isProtected(protections, mr.source_branch);
   return withScratchDirectory(async (gitdir) => {
     // What was made for a pair of tips is made once, however many times the change is redone.
     let made: { key: string; targetId: string; merge?: string; squash?: string; pack?: string } | undefined;
@@ -178,7 +195,7 @@ export function mergeMergeRequest(
       }
       const refs = { ...view.stored.refs, [`${HEADS}${mr.target_branch}`]: made.targetId };
       const source = `${HEADS}${mr.source_branch}`;
-      if (options.removeSourceBranch && view.stored.head !== source) delete refs[source];
+      if (removeSource && view.stored.head !== source) delete refs[source];
       const next: StoredRefs = {
         ...view.stored,
         refs,
@@ -206,13 +223,17 @@ export function mergeMergeRequest(
  * Rebases a merge request's source branch on its target: its commits the target lacks replayed
  * on the target's tip (authors kept, `committer` committing), the branch moved in one commit of
  * the refs document. Nothing to do when the target's tip is already below the source. Refused
- * (409 with GitLab's rebase failure) on conflicts; 405 when a branch is not there.
+ * (409 with GitLab's rebase failure) on conflicts; 405 when a branch is not there; 403 when the
+ * source is a protected branch the caller (at `protectionLevel`) may not push to.
  */
 export async function rebaseMergeRequest(
   mr: MergeRequest,
   pushedBy: number,
   committer: Signature,
+  protectionLevel: number,
 ): Promise<string> {
+  const protections = await readProtectedBranches(mr.project_id);
+  if (!mayWriteBranch(protections, mr.source_branch, protectionLevel, 'push')) throw sourcePushRefusal();
   // Already on the target's tip: nothing is written.
   const now = await readMergeRequestCode({ ...mr, state: 'closed' });
   if (now?.sourceId !== undefined && now.baseId !== undefined && now.baseId === now.targetId)
