@@ -10,13 +10,16 @@ import {
   type MergeMethod,
   type MergeRequest,
   type MergeRequestCode,
+  knownConflicts,
+  mergeRefRefusal,
   mergeRefusal,
+  mergesTips,
   mergeRefusals,
   mergeRequestDiff,
   mergeWay,
 } from '#domain/merge-requests.ts';
 import type { GitCommit, GitFileChange } from '#domain/repository.ts';
-import type { StoredRefs } from './layout.ts';
+import { mergeRequestRef, type StoredRefs } from './layout.ts';
 import {
   isMergeConflict,
   makeMerge,
@@ -31,10 +34,13 @@ import { withScratchDirectory } from './scratch.ts';
 
 const HEADS = 'refs/heads/';
 
-/** What the branches of a merge request hold in one state; conflicts only looked for when asked. */
+/**
+ * What the branches of a merge request hold in one state; conflicts only looked for when asked,
+ * and then taken from the verdict the merge request keeps when it is for the same tips.
+ */
 async function codeIn(
   view: RepositoryView,
-  mr: Pick<MergeRequest, 'source_branch' | 'target_branch'>,
+  mr: Pick<MergeRequest, 'source_branch' | 'target_branch' | 'merge_check'>,
   withConflicts: boolean,
 ): Promise<MergeRequestCode> {
   const sourceId = view.stored.refs[`${HEADS}${mr.source_branch}`];
@@ -46,8 +52,12 @@ async function codeIn(
   const changesCount = (await changesFrom(view, base, sourceId)).length;
   // Nothing to merge, or a fast-forward: no three-way merge, so no conflict.
   const trivial = base === targetId || base === sourceId;
-  const conflicts = withConflicts && !trivial && (await mergeConflicts(view, targetId, sourceId));
-  return { sourceId, targetId, baseId: base, changesCount, conflicts };
+  if (!withConflicts || trivial) return { sourceId, targetId, baseId: base, changesCount, conflicts: false };
+  const known = knownConflicts(mr.merge_check, sourceId, targetId);
+  if (known !== undefined) return { sourceId, targetId, baseId: base, changesCount, conflicts: known };
+  const conflicts = await mergeConflicts(view, targetId, sourceId);
+  const checked = { source_sha: sourceId, target_sha: targetId, conflicts };
+  return { sourceId, targetId, baseId: base, changesCount, conflicts, checked };
 }
 
 /**
@@ -244,6 +254,84 @@ export async function rebaseMergeRequest(
         packs: made.pack ? [...view.stored.packs, made.pack] : view.stored.packs,
       };
       return { next, ...(made.pack && { pendingPacks: [made.pack] }), answer: async () => tip };
+    });
+  });
+}
+
+// The merge ref ---------------------------------------------------------------------------------------
+
+/** The commit id of the merge ref when it merges the branches as they stand in `view`, and the head ref agrees. */
+async function currentMergeRef(
+  view: RepositoryView,
+  iid: number,
+  sourceId: string,
+  targetId: string,
+): Promise<string | undefined> {
+  const merge = view.stored.refs[mergeRequestRef(iid, 'merge')];
+  if (merge === undefined || view.stored.refs[mergeRequestRef(iid, 'head')] !== sourceId) return undefined;
+  const { parents } = await view.commit(merge);
+  return mergesTips(parents, targetId, sourceId) ? merge : undefined;
+}
+
+/**
+ * The merge ref of an open merge request: `refs/merge-requests/<iid>/merge`, the commit merging
+ * its source tip into its target tip as a merge commit does (whatever the project's merge
+ * method), with `refs/merge-requests/<iid>/head` at the source tip. One made for the tips as they
+ * stand is answered as it is, nothing written; else both refs are committed through writeRefs,
+ * made again on a state that moved meanwhile. 400 when it cannot merge (`mergeRefRefusal`).
+ */
+export async function writeMergeRef(
+  mr: MergeRequest,
+  pushedBy: number,
+  options: { message: string; committer: Signature },
+): Promise<string> {
+  // Most reads find the merge ref made for the tips as they stand: no write then.
+  const read = await withRepository(mr.project_id, async (view) => {
+    const code = await codeIn(view, mr, true);
+    const refused = mergeRefRefusal(mr, code);
+    if (refused) throw refused;
+    return { current: await currentMergeRef(view, mr.iid, code.sourceId as string, code.targetId as string) };
+  });
+  if (read === undefined) throw mergeRefusals.notMergeableForRef();
+  if (read.current !== undefined) return read.current;
+  return withScratchDirectory(async (gitdir) => {
+    let made: { key: string; commitId: string; pack?: string } | undefined;
+    return writeRefs(mr.project_id, pushedBy, async (view) => {
+      const code = view && (await codeIn(view, mr, true));
+      const refused = mergeRefRefusal(mr, code);
+      if (refused || !view || !code) throw refused ?? mergeRefusals.notMergeableForRef();
+      const sourceId = code.sourceId as string;
+      const targetId = code.targetId as string;
+      const current = await currentMergeRef(view, mr.iid, sourceId, targetId);
+      const key = `${targetId}:${sourceId}`;
+      if (current !== undefined) made = { key, commitId: current };
+      if (made?.key !== key) {
+        try {
+          const result = await makeMerge(view, gitdir, {
+            targetId,
+            sourceId,
+            baseId: code.baseId as string,
+            mergeCommit: { message: options.message },
+            committer: options.committer,
+          });
+          made = { key, commitId: result.targetId, pack: await packMade(mr.project_id, gitdir) };
+        } catch (error) {
+          if (isMergeConflict(error)) throw mergeRefRefusal(mr, { ...code, conflicts: true });
+          throw error;
+        }
+      }
+      const commitId = made.commitId;
+      const named = made.pack !== undefined && !view.stored.packs.includes(made.pack);
+      const next: StoredRefs = {
+        ...view.stored,
+        refs: {
+          ...view.stored.refs,
+          [mergeRequestRef(mr.iid, 'head')]: sourceId,
+          [mergeRequestRef(mr.iid, 'merge')]: commitId,
+        },
+        packs: named ? [...view.stored.packs, made.pack as string] : view.stored.packs,
+      };
+      return { next, ...(named && { pendingPacks: [made.pack as string] }), answer: async () => commitId };
     });
   });
 }
