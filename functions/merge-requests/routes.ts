@@ -2,7 +2,7 @@
  * The rows of the route table (functions/routes.ts, which assembles them) whose handlers live in
  * functions/merge-requests/. Plain data: imports no handler.
  */
-import { type Access, type RouteDefinition, read, write } from '../route-kit.ts';
+import { type Access, type RouteDefinition, write } from '../route-kit.ts';
 
 /** Reads that also read the repository's refs document and packs (what the branches hold). */
 const readCode: Access = { table: 'read', bucket: 'read' };
@@ -22,7 +22,7 @@ export const mergeRequestRoutes: readonly RouteDefinition[] = [
     method: 'GET',
     path: '/api/v4/projects/{id}/merge_requests',
     entry: 'functions/merge-requests/list.ts',
-    access: read,
+    access: readCode,
   },
   {
     method: 'POST',

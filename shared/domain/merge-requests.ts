@@ -403,13 +403,30 @@ export const mergeRequestSimple = (mr: MergeRequest, project: Project, baseUrl: 
   web_url: webUrl(mr, project, baseUrl),
 });
 
-/** GitLab's MergeRequestBasic: what lists show. No repository stands behind a merge request here. */
+/**
+ * The `sha` a list shows from the refs of its project's committed state: the head it was merged
+ * with once merged, else its source branch's tip, else (the branch gone) what its head ref keeps;
+ * null without a repository.
+ */
+export function listedSha(
+  mr: MergeRequest,
+  refs: Readonly<Record<string, string>> | undefined,
+): string | null {
+  if (mr.merged_diff) return mr.merged_diff.diff_refs.head_sha;
+  return refs?.[`refs/heads/${mr.source_branch}`] ?? refs?.[`refs/merge-requests/${mr.iid}/head`] ?? null;
+}
+
+/**
+ * GitLab's MergeRequestBasic: what lists show. `sha` is the source tip (`listedSha`), read once
+ * per project of the page; null where no repository was read.
+ */
 export function mergeRequestBasic(
   mr: MergeRequest,
   project: Project,
   users: ReadonlyMap<number, User>,
   baseUrl: string,
   milestones: ReadonlyMap<number, Milestone> = new Map(),
+  sha: string | null = null,
 ) {
   const assignees = mr.assignee_ids.map((id) => userBasicOrGhost(users, id, baseUrl));
   return {
@@ -440,7 +457,7 @@ export function mergeRequestBasic(
     milestone: issuableMilestone(mr.milestone_id, project, milestones, baseUrl),
     merge_when_pipeline_succeeds: false,
     merge_status: 'can_be_merged',
-    sha: null,
+    sha,
     merge_commit_sha: mr.merge_commit_sha ?? null,
     discussion_locked: mr.discussion_locked,
     should_remove_source_branch: null,

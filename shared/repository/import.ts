@@ -61,7 +61,10 @@ async function importOnce(projectId: number, url: string, options: ImportOptions
     const fetched = await fetchRemote({ url, gitdir, cache, ...options });
     // Merge request refs are kept here, not fetched: an update keeps them (their objects are in
     // the stored packs the directory holds), and the remote's never replace them.
-    const next: StoredRefs = { ...fetched, refs: { ...fetched.refs, ...mergeRequestRefsOf(previous.stored) } };
+    const next: StoredRefs = {
+      ...fetched,
+      refs: { ...fetched.refs, ...mergeRequestRefsOf(previous.stored) },
+    };
     const { uploaded } = await storeRepository(projectId, gitdir, next, previous);
     return {
       stored: next,

@@ -5,17 +5,17 @@
  * A merged merge request keeps the diff it was merged with (its source branch may go).
  */
 import {
+  knownConflicts,
   MERGE_REQUEST_MAX_FILES,
   type MergedDiff,
   type MergeMethod,
   type MergeRequest,
   type MergeRequestCode,
-  knownConflicts,
   mergeRefRefusal,
   mergeRefusal,
-  mergesTips,
   mergeRefusals,
   mergeRequestDiff,
+  mergesTips,
   mergeWay,
 } from '#domain/merge-requests.ts';
 import type { GitCommit, GitFileChange } from '#domain/repository.ts';
@@ -31,6 +31,7 @@ import {
 import { changesFrom, commitsBetween, type RepositoryView, withRepository } from './reader.ts';
 import { writeRefs } from './ref-writes.ts';
 import { withScratchDirectory } from './scratch.ts';
+import { readStoredRefs } from './storage.ts';
 
 const HEADS = 'refs/heads/';
 
@@ -66,6 +67,32 @@ async function codeIn(
  */
 export function readMergeRequestCode(mr: MergeRequest): Promise<MergeRequestCode | undefined> {
   return withRepository(mr.project_id, (view) => codeIn(view, mr, mr.state === 'opened'));
+}
+
+/** The refs of a project's committed state (what list entries show of their branches); undefined without a repository. */
+export async function readProjectRefs(
+  projectId: number,
+): Promise<Readonly<Record<string, string>> | undefined> {
+  return (await readStoredRefs(projectId))?.refs;
+}
+
+/** Projects whose refs are read at once for a page spanning many: enough to hide latency, few enough for a small function. */
+const REFS_READS_AT_ONCE = 8;
+
+/** The refs of each project's committed state (none for a project without a repository), a few projects at a time. */
+export async function readRefsOfProjects(
+  projectIds: readonly number[],
+): Promise<Map<number, Readonly<Record<string, string>>>> {
+  const pending = [...new Set(projectIds)];
+  const found = new Map<number, Readonly<Record<string, string>>>();
+  const worker = async () => {
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+      const refs = await readProjectRefs(id);
+      if (refs) found.set(id, refs);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(REFS_READS_AT_ONCE, pending.length) }, worker));
+  return found;
 }
 
 /** Whether each branch exists; undefined when the project has no repository. */

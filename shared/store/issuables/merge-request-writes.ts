@@ -15,7 +15,12 @@
 
 import { notFound } from '#domain/errors.ts';
 import { stateFields } from '#domain/issuables.ts';
-import { branchesTaken, type MergeCheck, type MergeRequest, type NewMergeRequest } from '#domain/merge-requests.ts';
+import {
+  branchesTaken,
+  type MergeCheck,
+  type MergeRequest,
+  type NewMergeRequest,
+} from '#domain/merge-requests.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { nextId, withNextIid } from '../table/ids.ts';
@@ -322,6 +327,9 @@ export function deleteMergeRequest(mr: StoredMergeRequest): Promise<void> {
  */
 export async function keepMergeCheck(mr: MergeRequest, check: MergeCheck): Promise<void> {
   await writeAlone(
-    update(mergeRequestKey(mr), 'SET merge_check = :check', { condition: LIVE_ITEM, values: { ':check': check } }),
+    update(mergeRequestKey(mr), 'SET merge_check = :check', {
+      condition: LIVE_ITEM,
+      values: { ':check': check },
+    }),
   );
 }
