@@ -213,7 +213,12 @@ export function mergeMergeRequest(
           throw error;
         }
       }
-      const refs = { ...view.stored.refs, [`${HEADS}${mr.target_branch}`]: made.targetId };
+      // The head ref keeps the source tip merged, so its commits stay reachable when the branch goes.
+      const refs = {
+        ...view.stored.refs,
+        [`${HEADS}${mr.target_branch}`]: made.targetId,
+        [mergeRequestRef(mr.iid, 'head')]: sourceId,
+      };
       const source = `${HEADS}${mr.source_branch}`;
       if (options.removeSourceBranch && view.stored.head !== source) delete refs[source];
       const next: StoredRefs = {
@@ -277,7 +282,11 @@ export async function rebaseMergeRequest(
       const tip = made.tip;
       const next: StoredRefs = {
         ...view.stored,
-        refs: { ...view.stored.refs, [`${HEADS}${mr.source_branch}`]: tip },
+        refs: {
+          ...view.stored.refs,
+          [`${HEADS}${mr.source_branch}`]: tip,
+          [mergeRequestRef(mr.iid, 'head')]: tip,
+        },
         packs: made.pack ? [...view.stored.packs, made.pack] : view.stored.packs,
       };
       return { next, ...(made.pack && { pendingPacks: [made.pack] }), answer: async () => tip };
