@@ -28,7 +28,8 @@ export const mergeRequestRoutes: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/api/v4/projects/{id}/merge_requests',
     entry: 'functions/merge-requests/create.ts',
-    access: writeCheckingCode,
+    // A new merge request's head ref is committed in its project's repository.
+    access: writeCode,
   },
   {
     method: 'GET',

@@ -95,6 +95,33 @@ export async function readRefsOfProjects(
   return found;
 }
 
+/**
+ * Records a new merge request's head ref (`refs/merge-requests/<iid>/head` at its source tip: a
+ * merge request keeps one from its start) and answers what its branches hold in the state
+ * written; undefined when the project has no repository (nothing written then).
+ */
+export async function writeMergeRequestHead(
+  mr: MergeRequest,
+  pushedBy: number,
+): Promise<MergeRequestCode | undefined> {
+  const head = mergeRequestRef(mr.iid, 'head');
+  const noRepository = new Error('no repository');
+  try {
+    return await writeRefs(mr.project_id, pushedBy, async (view) => {
+      if (view === undefined) throw noRepository;
+      const code = await codeIn(view, mr, mr.state === 'opened');
+      const refs = { ...view.stored.refs };
+      // A source gone meanwhile leaves no head to keep.
+      if (code.sourceId === undefined) delete refs[head];
+      else refs[head] = code.sourceId;
+      return { next: { ...view.stored, refs }, answer: async () => code };
+    });
+  } catch (error) {
+    if (error === noRepository) return undefined;
+    throw error;
+  }
+}
+
 /** Whether each branch exists; undefined when the project has no repository. */
 export function readBranchesPresent(
   projectId: number,

@@ -1,7 +1,8 @@
 /**
  * Merge request refs against the shared runtime: a fixture built with the git CLI (`feature`
  * merging cleanly into main, `clash` changing the line main changed) imported from
- * `git http-backend` into a fresh project per test. The merge ref (GET …/merge_ref) and its
+ * `git http-backend` into a fresh project per test. The head ref a new merge request gets, the
+ * merge ref (GET …/merge_ref) and its
  * commit read through the commits API and advertised by `info/refs`, its 400 on conflicts, the
  * source tips lists show, the merge check kept on the merge request for one pair of tips and
  * checked again after a push, and a mirror update that keeps the merge request refs.
@@ -104,6 +105,9 @@ describe('GET merge_ref', () => {
   it('answers the commit merging source into target, readable and advertised; made once per pair of tips', async () => {
     const project = await importedProject();
     const mr = await openMr(project.id, 'feature');
+    const created = await advertised(project);
+    expect(created[`refs/merge-requests/${mr.iid}/head`]).toBe(fx.feature);
+    expect(created[`refs/merge-requests/${mr.iid}/merge`]).toBeUndefined();
     const first = await api<{ commit_id: string }>('GET', `${mrPath(project.id, mr.iid)}/merge_ref`, {
       token: owner.token,
     });
@@ -157,7 +161,10 @@ describe('GET merge_ref', () => {
     const refused = await api('GET', `${mrPath(project.id, mr.iid)}/merge_ref`, { token: owner.token });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ message: 'Merge request is not mergeable' });
-    expect(Object.keys(await advertised(project)).filter((ref) => ref.startsWith('refs/merge-'))).toEqual([]);
+    // Its head ref is there from its creation; no merge ref.
+    expect(Object.keys(await advertised(project)).filter((ref) => ref.startsWith('refs/merge-'))).toEqual([
+      `refs/merge-requests/${mr.iid}/head`,
+    ]);
   });
 
   it('404 for a merge request that is not there', async () => {
@@ -179,6 +186,19 @@ describe('lists', () => {
       [clash.iid, fx.clash],
       [feature.iid, fx.feature],
     ]);
+
+    // A source branch gone: its head ref still names the tip.
+    const removed = await api('DELETE', `/projects/${project.id}/repository/branches/clash`, {
+      token: owner.token,
+    });
+    expect(removed.status).toBe(204);
+    const after = await api<Mr[]>('GET', `/projects/${project.id}/merge_requests`, { token: owner.token });
+    expect(after.status).toBe(200);
+    expect(after.body.map((mr) => [mr.iid, mr.sha])).toEqual([
+      [clash.iid, fx.clash],
+      [feature.iid, fx.feature],
+    ]);
+    await idle();
   });
 });
 
