@@ -2,7 +2,10 @@
  * A merge request's code: what its branches hold, read from the committed refs document on every
  * read (the document is read anyway, so sha, diff_refs and merge status follow every push with no
  * stored copy to keep current), its diff and commits, and the writes that merge and rebase it.
- * A merged merge request keeps the diff it was merged with (its source branch may go).
+ * A merged merge request keeps the diff it was merged with (its source branch may go). Only the
+ * conflict check (a three-way merge) is not repeated: its verdict is kept on the merge request for
+ * the pair of tips it judged. Its refs (`refs/merge-requests/<iid>/head|merge`) live in the refs
+ * document beside branches and tags.
  */
 import {
   knownConflicts,
