@@ -168,7 +168,8 @@ describe('branches', () => {
       name,
       commit: await commitFromGit(sha),
       merged,
-      protected: false,
+      // The import protected its default branch, as GitLab's first import does.
+      protected: isDefault,
       developers_can_push: false,
       developers_can_merge: false,
       can_push: false,
