@@ -4,10 +4,12 @@ import {
   defaultMergeCommitMessage,
   mergeRequestEntity,
 } from '#domain/merge-requests.ts';
-import { mayMergeMergeRequest } from '#domain/noteable-policy.ts';
+import { mayCloseIssueByMerge, mayMergeMergeRequest } from '#domain/noteable-policy.ts';
 import { branchProtectionRefusal, isProtected, protectionLevelOf } from '#domain/protected-branches.ts';
+import { canPushCode } from '#domain/repository.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestWithUsers } from '#http/merge-request-loaders.ts';
+import { forkSourceOf } from '#http/merge-request-projects.ts';
 import { defineRoute } from '#http/route.ts';
 import { mergeMergeRequest } from '#repository/merge-request-code.ts';
 import { closeIssuesNamed } from '#store/issuables/merge-closing.ts';
@@ -26,11 +28,14 @@ export const handler = defineRoute({
   auth: 'user',
   params: mergeRequestSchemas.merge,
   load: mergeRequestWithUsers(),
-  run: async ({ params, caller, request, project, access, mergeRequest: mr }) => {
+  run: async ({ params, caller, readScope, request, project, access, mergeRequest: mr }) => {
     if (!mayMergeMergeRequest({ project, access, caller, mergeRequest: mr })) throw unauthorized();
-    const [protections, people] = await Promise.all([
+    const fromFork = mr.source_project_id !== project.id;
+    const [protections, people, fork, forkProtections] = await Promise.all([
       readProtectedBranches(project.id),
       getUsers([caller.id, mr.author_id]),
+      fromFork ? forkSourceOf(mr.source_project_id, { caller, readScope }) : undefined,
+      fromFork ? readProtectedBranches(mr.source_project_id) : undefined,
     ]);
     // GitLab's can_be_merged_by?: a protected target the caller may not merge into is 401 here too.
     if (branchProtectionRefusal(protections, mr.target_branch, protectionLevelOf(caller, access), 'merge'))
@@ -55,9 +60,13 @@ export const handler = defineRoute({
           project.path_with_namespace,
           closesIn(description).map((ref) => `${ref.path ?? ''}#${ref.iid}`),
         ),
-      // A protected source branch is never removed by a merge.
+      // A protected source branch is never removed by a merge, nor a fork's by one who may not push there.
       removeSourceBranch:
-        !isProtected(protections, mr.source_branch) &&
+        (fromFork
+          ? fork !== undefined &&
+            canPushCode({ ...fork, caller }) &&
+            !isProtected(forkProtections ?? [], mr.source_branch)
+          : !isProtected(protections, mr.source_branch)) &&
         (params.should_remove_source_branch ?? mr.force_remove_source_branch ?? false),
       committer: person(caller.id),
       squashAuthor: person(mr.author_id),
@@ -72,7 +81,11 @@ export const handler = defineRoute({
       caller.id,
     );
     const texts = [description, ...merged.commits.map((commit) => commit.message)];
-    await closeIssuesNamed(project, texts.flatMap(closesIn), caller.id);
+    await closeIssuesNamed(project, texts.flatMap(closesIn), {
+      actorId: caller.id,
+      readScope,
+      mayClose: (found, issue) => mayCloseIssueByMerge({ ...found, caller }, issue),
+    });
     return mergeRequestEntity(changed, project, await mergeRequestUsers(changed), request.baseUrl, caller.id);
   },
 });

@@ -1,4 +1,5 @@
 import { unauthorized } from '#domain/errors.ts';
+import { mergeRefusals } from '#domain/merge-requests.ts';
 import { mayMergeMergeRequest } from '#domain/noteable-policy.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestWithUsers } from '#http/merge-request-loaders.ts';
@@ -9,7 +10,8 @@ import { getUsers } from '#store/users/users.ts';
 
 /**
  * Rebases the source branch on the target's tip within the request, so the answer (202, as GitLab)
- * says no rebase is in progress any more; 409 when its commits conflict with the target.
+ * says no rebase is in progress any more; 409 when its commits conflict with the target. A fork's
+ * merge request is not rebased here (403).
  */
 export const handler = defineRoute({
   auth: 'user',
@@ -17,6 +19,7 @@ export const handler = defineRoute({
   load: mergeRequestWithUsers(),
   run: async ({ caller, project, access, mergeRequest: mr }) => {
     if (!mayMergeMergeRequest({ project, access, caller, mergeRequest: mr })) throw unauthorized();
+    if (mr.source_project_id !== project.id) throw mergeRefusals.forkRebase();
     const me = (await getUsers([caller.id])).get(caller.id);
     await rebaseMergeRequest(mr, caller.id, {
       name: me?.name ?? caller.username,
