@@ -56,9 +56,10 @@ async function codeIn(
   mr: Pick<MergeRequest, 'source_branch' | 'target_branch'>,
   withConflicts: boolean,
   sourceRefs: Refs = view.stored.refs,
+  targetRefs: Refs = view.stored.refs,
 ): Promise<MergeRequestCode> {
   const sourceId = sourceRefs[`${HEADS}${mr.source_branch}`];
-  const targetId = view.stored.refs[`${HEADS}${mr.target_branch}`];
+  const targetId = targetRefs[`${HEADS}${mr.target_branch}`];
   if (sourceId === undefined || targetId === undefined)
     return { sourceId, targetId, baseId: undefined, changesCount: 0, conflicts: false };
   const { base } = await commitsBetween(view, targetId, sourceId);
@@ -285,24 +286,24 @@ export async function mergeMergeRequest(
 }
 
 /**
- * Runs `work` on a view of the target's state that reaches a fork's objects too (the target's own
- * view when there is no fork, or no repository of it).
+ * Runs `work` on a view of a project's state that reaches the objects of another state of its fork
+ * network too (the project's own view when there is no other, or no repository of it).
  */
 async function withForkObjects<T>(
-  target: RepositoryView,
-  targetProjectId: number,
-  forkProjectId: number,
-  fork: StoredRefs | undefined,
+  view: RepositoryView,
+  projectId: number,
+  otherProjectId: number,
+  other: StoredRefs | undefined,
   work: (view: RepositoryView) => Promise<T>,
 ): Promise<T> {
-  if (fork === undefined) return work(target);
-  // The fork's packs are held (fetched from its prefix) before the set naming both is opened.
-  const held = await openPackSet(forkProjectId, fork.packs);
+  if (other === undefined) return work(view);
+  // The other's packs are held (fetched from its prefix) before the set naming both is opened.
+  const held = await openPackSet(otherProjectId, other.packs);
   try {
-    const packs = [...new Set([...target.stored.packs, ...fork.packs])];
-    const set = await openPackSet(targetProjectId, packs);
+    const packs = [...new Set([...view.stored.packs, ...other.packs])];
+    const set = await openPackSet(projectId, packs);
     try {
-      return await work(new RepositoryView(target.stored, set));
+      return await work(new RepositoryView(view.stored, set));
     } finally {
       set.release();
     }
@@ -374,8 +375,10 @@ class BranchKept extends Error {}
 /**
  * Rebases a merge request's source branch on its target: its commits the target lacks replayed
  * on the target's tip (authors kept, `committer` committing), the branch moved in one commit of
- * the refs document. Nothing to do when the target's tip is already below the source. Refused
- * (409 with GitLab's rebase failure) on conflicts; 405 when a branch is not there.
+ * the refs document of the project that holds it (a fork's: the target read as it stood when the
+ * rebase began, and the objects the fork lacks carried in the new pack). Nothing to do when the
+ * target's tip is already below the source. Refused (409 with GitLab's rebase failure) on
+ * conflicts; 405 when a branch is not there.
  */
 export async function rebaseMergeRequest(
   mr: MergeRequest,
@@ -386,33 +389,40 @@ export async function rebaseMergeRequest(
   const now = await readMergeRequestCode({ ...mr, state: 'closed' });
   if (now?.sourceId !== undefined && now.baseId !== undefined && now.baseId === now.targetId)
     return now.sourceId;
+  const target = fromFork(mr) ? await readStoredRefs(mr.project_id) : undefined;
+  if (fromFork(mr) && target === undefined) throw mergeRefusals.notMergeable();
   return withScratchDirectory(async (gitdir) => {
     let made: { key: string; tip: string; pack?: string } | undefined;
-    return writeRefs(mr.project_id, pushedBy, async (view) => {
-      const code = view && (await codeIn(view, mr, false));
-      if (!view || code?.sourceId === undefined || code.targetId === undefined || code.baseId === undefined)
-        throw mergeRefusals.notMergeable();
-      const sourceId = code.sourceId;
-      const targetId = code.targetId;
-      if (code.baseId === targetId) return { next: view.stored, answer: async () => sourceId };
-      const key = `${targetId}:${sourceId}`;
-      if (made?.key !== key) {
-        const { commits } = await commitsBetween(view, targetId, sourceId);
-        try {
-          const tip = await makeRebase(view, gitdir, targetId, commits, committer);
-          made = { key, tip, pack: await packMade(mr.project_id, gitdir) };
-        } catch (error) {
-          if (isMergeConflict(error)) throw mergeRefusals.rebaseConflict();
-          throw error;
+    return writeRefs(mr.source_project_id, pushedBy, async (own) => {
+      if (!own) throw mergeRefusals.notMergeable();
+      return withForkObjects(own, mr.source_project_id, mr.project_id, target, async (view) => {
+        const code = await codeIn(view, mr, false, view.stored.refs, target?.refs);
+        if (code.sourceId === undefined || code.targetId === undefined || code.baseId === undefined)
+          throw mergeRefusals.notMergeable();
+        const sourceId = code.sourceId;
+        const targetId = code.targetId;
+        if (code.baseId === targetId) return { next: view.stored, answer: async () => sourceId };
+        const key = `${targetId}:${sourceId}`;
+        if (made?.key !== key) {
+          const { commits } = await commitsBetween(view, targetId, sourceId);
+          try {
+            const tip = await makeRebase(view, gitdir, targetId, commits, committer);
+            // The target's objects a fork lacks travel in the rebase's pack.
+            const carried = target ? await objectsMissingIn(own, view, tip) : [];
+            made = { key, tip, pack: await packMade(mr.source_project_id, gitdir, carried) };
+          } catch (error) {
+            if (isMergeConflict(error)) throw mergeRefusals.rebaseConflict();
+            throw error;
+          }
         }
-      }
-      const tip = made.tip;
-      const next: StoredRefs = {
-        ...view.stored,
-        refs: { ...view.stored.refs, [`${HEADS}${mr.source_branch}`]: tip },
-        packs: made.pack ? [...view.stored.packs, made.pack] : view.stored.packs,
-      };
-      return { next, ...(made.pack && { pendingPacks: [made.pack] }), answer: async () => tip };
+        const tip = made.tip;
+        const next: StoredRefs = {
+          ...view.stored,
+          refs: { ...view.stored.refs, [`${HEADS}${mr.source_branch}`]: tip },
+          packs: made.pack ? [...view.stored.packs, made.pack] : view.stored.packs,
+        };
+        return { next, ...(made.pack && { pendingPacks: [made.pack] }), answer: async () => tip };
+      });
     });
   });
 }
