@@ -1,4 +1,5 @@
 /** Project merge requests: the stored shape, the changes a request makes and the entity GitLab presents. */
+import { ACCESS } from './access.ts';
 import { ApiError, conflict, validationFailed } from './errors.ts';
 import {
   carriesMatchingMilestone,
@@ -7,9 +8,10 @@ import {
   type MilestoneMatch,
 } from './milestones.ts';
 import { atLeastOneOf } from './params.ts';
-import type { Project } from './projects.ts';
+import type { Project, ProjectAccess } from './projects.ts';
+import { branchProtectionRefusal, type ProtectedBranch, protectionLevelOf } from './protected-branches.ts';
 import { passesReaction, type ReactionMatch } from './reactions.ts';
-import { type User, userBasicOrGhost } from './users.ts';
+import { type Caller, type User, userBasicOrGhost } from './users.ts';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 export const MERGE_REQUEST_STATES = ['opened', 'closed', 'merged', 'locked'] as const;
@@ -562,11 +564,8 @@ export function mergeWay(
 export const mergeRefusals = {
   notMergeable: () => new ApiError(405, { message: '405 Method Not Allowed' }),
   shaMismatch: () => new ApiError(409, { message: 'SHA does not match HEAD of source branch' }),
-  /**
-   * A fork's source branch would be rebased in the fork, which no rebase here writes: refused as
-   * GitLab refuses one who may not push to the source branch.
-   */
-  forkRebase: () => new ApiError(403, { message: '403 Forbidden' }),
+  /** A fork's source branch is rebased in the fork: only by one who may push to it there. */
+  cannotPushToSource: () => new ApiError(403, { message: '403 Forbidden  - Cannot push to source branch' }),
   /** A rebase runs in the request here, so its failure (GitLab's merge_error) is the answer. */
   rebaseConflict: () =>
     new ApiError(409, {
@@ -588,6 +587,22 @@ export function mergeRefusal(
     return mergeRefusals.notMergeable();
   if (sha !== undefined && sha !== code.sourceId) return mergeRefusals.shaMismatch();
   return undefined;
+}
+
+/**
+ * Whether the caller may push to a fork's source branch (GitLab's can_push_to_branch in the source
+ * project): who may push code there, unless a protection of the branch keeps them out. `fork` is
+ * undefined when the caller does not see the fork (or it is gone).
+ */
+export function maySetForkSource(
+  fork: { project: Project; access: ProjectAccess; caller: Caller } | undefined,
+  protections: readonly ProtectedBranch[],
+  branch: string,
+): boolean {
+  if (fork === undefined || fork.project.archived) return false;
+  const level = protectionLevelOf(fork.caller, fork.access);
+  if (!fork.caller.admin && level < ACCESS.developer) return false;
+  return branchProtectionRefusal(protections, branch, level, 'push') === undefined;
 }
 
 /** The default merge commit message: the branches, the title, the issues it closes and the reference. */

@@ -407,8 +407,9 @@ export async function rebaseMergeRequest(
           const { commits } = await commitsBetween(view, targetId, sourceId);
           try {
             const tip = await makeRebase(view, gitdir, targetId, commits, committer);
-            // The target's objects a fork lacks travel in the rebase's pack.
-            const carried = target ? await objectsMissingIn(own, view, tip) : [];
+            // The target's objects the fork lacks travel in the rebase's pack (what the replay
+            // made is loose in the scratch repository, packed anyway).
+            const carried = target ? await objectsMissingIn(own, view, targetId) : [];
             made = { key, tip, pack: await packMade(mr.source_project_id, gitdir, carried) };
           } catch (error) {
             if (isMergeConflict(error)) throw mergeRefusals.rebaseConflict();

@@ -199,7 +199,7 @@ describe('a merge request from a fork', () => {
     expect(commits.body.map((commit) => [commit.id, commit.title])).toEqual([[tip, 'Add from-fork.txt']]);
   });
 
-  it('refuses a second open one of the same branches (409) and a rebase (403)', async () => {
+  it('refuses a second open one of the same branches (409), and a rebase by one who may not push to the fork (403)', async () => {
     const again = await api('POST', `/projects/${fork.id}/merge_requests`, {
       token: forker.token,
       json: {
@@ -215,7 +215,7 @@ describe('a merge request from a fork', () => {
     });
     const rebase = await api('PUT', `${mrPath(upstream.id, mr.iid)}/rebase`, { token: owner.token });
     expect(rebase.status).toBe(403);
-    expect(rebase.body).toEqual({ message: '403 Forbidden' });
+    expect(rebase.body).toEqual({ message: '403 Forbidden  - Cannot push to source branch' });
   });
 
   it("merges into the upstream, which then holds the fork's commit; issues named close where the merger may", async () => {
@@ -285,6 +285,35 @@ describe('a merge request from a fork', () => {
       squash: true,
     });
     expect(opened.iid).toBe(3);
+    // The fork's main is behind the upstream's now: the rebase replays the branch in the fork on
+    // the upstream's merge commit, whose objects the fork's repository then holds.
+    const upstreamHead = (
+      await api<{ id: string }>('GET', `/projects/${upstream.id}/repository/commits/main`, {
+        token: owner.token,
+      })
+    ).body.id;
+    const rebased = await api('PUT', `${mrPath(upstream.id, opened.iid)}/rebase`, { token: forker.token });
+    expect(rebased.status, rebased.text).toBe(202);
+    expect(rebased.body).toEqual({ rebase_in_progress: false });
+    const moved = await api<{ commit: { id: string; parent_ids: string[]; title: string } }>(
+      'GET',
+      `/projects/${fork.id}/repository/branches/feature-2`,
+      { token: forker.token },
+    );
+    expect(moved.status).toBe(200);
+    expect(moved.body.commit.parent_ids).toEqual([upstreamHead]);
+    expect(moved.body.commit.title).toBe('Add second.txt');
+    const read = await api<Mr>('GET', mrPath(upstream.id, opened.iid), { token: forker.token });
+    expect(read.body).toMatchObject({
+      sha: moved.body.commit.id,
+      diff_refs: { base_sha: upstreamHead, head_sha: moved.body.commit.id, start_sha: upstreamHead },
+    });
+    await idle();
+    const forkClone = join(root, unique('fork-clone'));
+    await git(['-c', 'http.followRedirects=true', 'clone', '--quiet', fork.http_url_to_repo, forkClone]);
+    await git(['fsck', '--strict', '--no-dangling'], forkClone);
+    expect(await git(['rev-parse', 'origin/feature-2^'], forkClone)).toBe(upstreamHead);
+
     const merged = await api<Mr>('PUT', `${mrPath(upstream.id, opened.iid)}/merge`, {
       token: forker.token,
       json: { should_remove_source_branch: true },

@@ -57,7 +57,9 @@ export async function closeIssuesNamed(
       closer.readScope,
     );
     if (!found || !readsProject(closer.readScope, found.project, found.access)) continue;
-    const done = await closeOpen(found.project.id, iids, closer.actorId, (issue) => closer.mayClose(found, issue));
+    const done = await closeOpen(found.project.id, iids, closer.actorId, (issue) =>
+      closer.mayClose(found, issue),
+    );
     closed.push(...done.map((iid) => ({ path: found.project.path_with_namespace, iid })));
   }
   return closed;
