@@ -14,7 +14,7 @@ import { lookupProject, projectWithAccess } from '../access/access.ts';
 import { changeIssue, readIssue } from './issues.ts';
 
 /** Who closes: the merger's id, what they read, and whether they may close an issue they see elsewhere. */
-export interface Closer {
+interface Closer {
   actorId: number;
   readScope: ReadScope;
   mayClose: (found: { project: Project; access: ProjectAccess }, issue: Issue) => boolean;
