@@ -20,7 +20,9 @@ import { getUsers } from '#store/users/users.ts';
 
 /**
  * Merges a merge request as the project's merge method asks (squashed when asked or set), then
- * records it merged and closes the issues its description and merged commits name to close.
+ * records it merged and closes the issues its description and merged commits name to close (in
+ * other projects too, where the merger may close them). A fork's source branch is removed, when
+ * asked, only by one who may push to it in the fork, after the merge and apart from it.
  * 401 for callers who may not merge into its target (protected branches too); 405 when it cannot merge now; 409 for a sha
  * other than the source tip.
  */
