@@ -1,4 +1,5 @@
 /** Project merge requests: the stored shape, the changes a request makes and the entity GitLab presents. */
+import { ACCESS } from './access.ts';
 import { ApiError, badRequest, conflict, validationFailed } from './errors.ts';
 import {
   carriesMatchingMilestone,
@@ -7,9 +8,10 @@ import {
   type MilestoneMatch,
 } from './milestones.ts';
 import { atLeastOneOf } from './params.ts';
-import type { Project } from './projects.ts';
+import type { Project, ProjectAccess } from './projects.ts';
+import { branchProtectionRefusal, type ProtectedBranch, protectionLevelOf } from './protected-branches.ts';
 import { passesReaction, type ReactionMatch } from './reactions.ts';
-import { type User, userBasicOrGhost } from './users.ts';
+import { type Caller, type User, userBasicOrGhost } from './users.ts';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 export const MERGE_REQUEST_STATES = ['opened', 'closed', 'merged', 'locked'] as const;
@@ -179,20 +181,26 @@ export const branchesTaken = (otherIid: number) =>
   conflict([`Another open merge request already exists for this source branch: !${otherIid}`]);
 
 /**
- * MergeRequest#validate_fork for a target project other than the source: only a fork may ask to
- * merge into another project, and no project here is a fork (422 `{"error": [...]}`).
+ * MergeRequest#validate_fork: a merge request between two projects needs them in one fork network
+ * (422 `{"error": [...]}`).
  */
 export const notAFork = () =>
   new ApiError(422, { error: ['Source project is not a fork of the target project'] });
 
 export type NewMergeRequest = Omit<MergeRequest, 'id' | 'iid' | 'created_at' | 'updated_at'>;
 
+/**
+ * A new merge request of the project it targets (`projectId`), its source branch in
+ * `sourceProjectId` (a fork's, or the project's own).
+ */
 export function newMergeRequestFrom(
   input: MergeRequestFields & { title: string; source_branch: string; target_branch: string },
   projectId: number,
   authorId: number,
+  sourceProjectId = projectId,
 ): NewMergeRequest {
-  checkedBranches(input.source_branch, input.target_branch);
+  // The same branch name is two branches in two projects.
+  if (sourceProjectId === projectId) checkedBranches(input.source_branch, input.target_branch);
   return {
     project_id: projectId,
     title: input.title,
@@ -200,7 +208,7 @@ export function newMergeRequestFrom(
     state: 'opened',
     source_branch: input.source_branch,
     target_branch: input.target_branch,
-    source_project_id: projectId,
+    source_project_id: sourceProjectId,
     target_project_id: projectId,
     labels: uniqueLabels(input.labels ?? []),
     assignee_ids: assigneesOf(input) ?? [],
@@ -216,6 +224,25 @@ export function newMergeRequestFrom(
     // Kept only when set, as a merge request without one has never carried the attribute.
     ...(typeof input.milestone_id === 'number' && { milestone_id: input.milestone_id }),
   };
+}
+
+/**
+ * A create's parameters without what only the target's developers set (labels, milestone,
+ * assignees): GitLab drops them, unannounced, for a contributor from a fork who is not one.
+ */
+export function withoutMetadata<
+  T extends MergeRequestFields & { add_labels?: unknown; remove_labels?: unknown },
+>(input: T): T {
+  const {
+    labels: _l,
+    add_labels: _a,
+    remove_labels: _r,
+    milestone_id: _m,
+    assignee_id: _i,
+    assignee_ids: _s,
+    ...rest
+  } = input;
+  return rest as T;
 }
 
 /** The fields a PUT changes (only those sent); 409 when the new target is the source branch. */
@@ -595,6 +622,8 @@ export const mergeRefusals = {
   /** The merge ref's answer to a merge request that cannot merge. */
   notMergeableForRef: () => badRequest('Merge request is not mergeable'),
   shaMismatch: () => new ApiError(409, { message: 'SHA does not match HEAD of source branch' }),
+  /** A fork's source branch is rebased in the fork: only by one who may push to it there. */
+  cannotPushToSource: () => new ApiError(403, { message: '403 Forbidden  - Cannot push to source branch' }),
   /** A rebase runs in the request here, so its failure (GitLab's merge_error) is the answer. */
   rebaseConflict: () =>
     new ApiError(409, {
@@ -632,6 +661,22 @@ export function mergeRefRefusal(mr: MergeRequest, code: MergeRequestCode | undef
  */
 export const mergesTips = (parents: readonly string[], targetId: string, sourceId: string) =>
   parents.length === 2 && parents[0] === targetId && parents[1] === sourceId;
+
+/**
+ * Whether the caller may push to a fork's source branch (GitLab's can_push_to_branch in the source
+ * project): who may push code there, unless a protection of the branch keeps them out. `fork` is
+ * undefined when the caller does not see the fork (or it is gone).
+ */
+export function maySetForkSource(
+  fork: { project: Project; access: ProjectAccess; caller: Caller } | undefined,
+  protections: readonly ProtectedBranch[],
+  branch: string,
+): boolean {
+  if (fork === undefined || fork.project.archived) return false;
+  const level = protectionLevelOf(fork.caller, fork.access);
+  if (!fork.caller.admin && level < ACCESS.developer) return false;
+  return branchProtectionRefusal(protections, branch, level, 'push') === undefined;
+}
 
 /** The default merge commit message: the branches, the title, the issues it closes and the reference. */
 export function defaultMergeCommitMessage(
@@ -674,6 +719,43 @@ export function closedIssueReferences(text: string, baseUrl: string): ClosedIssu
     }
   }
   return [...found.values()];
+}
+
+/** Most issues one merge closes, and most other projects whose issues it closes: the merge's writes stay bounded. */
+export const CLOSED_ISSUES_MAX = 50;
+export const CLOSED_PROJECTS_MAX = 10;
+
+/**
+ * The issues a merge closes, by project: those of `project` itself, and by full path those of
+ * others (`project#n` names a project of the same namespace, as GitLab reads a reference), at
+ * most CLOSED_PROJECTS_MAX other projects and CLOSED_ISSUES_MAX issues in all, in the order named.
+ */
+export function closingTargets(
+  references: readonly ClosedIssueReference[],
+  project: Pick<Project, 'path_with_namespace' | 'namespace'>,
+): { own: number[]; others: Map<string, number[]> } {
+  const own: number[] = [];
+  const others = new Map<string, number[]>();
+  let count = 0;
+  for (const reference of references) {
+    if (count >= CLOSED_ISSUES_MAX) break;
+    const path =
+      reference.path === undefined || reference.path.includes('/')
+        ? reference.path
+        : `${project.namespace.full_path}/${reference.path}`;
+    if (path === undefined || path.toLowerCase() === project.path_with_namespace.toLowerCase()) {
+      if (!own.includes(reference.iid)) own.push(reference.iid);
+    } else {
+      const key = path.toLowerCase();
+      const iids = others.get(key);
+      if (iids === undefined) {
+        if (others.size >= CLOSED_PROJECTS_MAX) continue;
+        others.set(key, [reference.iid]);
+      } else if (!iids.includes(reference.iid)) iids.push(reference.iid);
+    }
+    count++;
+  }
+  return { own, others };
 }
 
 function parseIssueReference(reference: string, baseUrl: string): ClosedIssueReference | undefined {

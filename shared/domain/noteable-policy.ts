@@ -74,6 +74,13 @@ export const mayCreateIssue = (context: InProject) =>
 export const mayUpdateIssue = (context: InProject & { issue: Issue }) =>
   writable(context) && (level(context) >= ACCESS.reporter || authorOrAssignee(context, context.issue));
 
+/**
+ * Whether a merge closes an issue of another project it names: the merger must be able to read
+ * and update it there, as GitLab's close service asks.
+ */
+export const mayCloseIssueByMerge = (context: InProject, issue: Issue) =>
+  canReadIssue(context, issue) && mayUpdateIssue({ ...context, issue });
+
 /** Whether issues are listed at all (a project with issues switched off lists none). */
 export const listsIssues = (context: InProject) => context.project.issues_enabled;
 
@@ -110,6 +117,14 @@ export const canReadMergeRequest = (context: InProject, mr: MergeRequestPeople) 
 
 export const mayCreateMergeRequest = (context: InProject) =>
   writable(context) && canReadMergeRequests(context) && level(context) >= ACCESS.developer;
+
+/**
+ * GitLab's create_merge_request_in: the target of a merge request from another project of its fork
+ * network takes it from whoever may read its merge requests and code (developers of the source
+ * need not be members of the target).
+ */
+export const mayCreateMergeRequestIn = (context: InProject) =>
+  context.caller !== undefined && writable(context) && canReadMergeRequests(context);
 
 /** Developers and up, the author and the assignees (archived projects are read-only). */
 export const mayUpdateMergeRequest = (context: InProject & { mergeRequest: MergeRequestPeople }) =>

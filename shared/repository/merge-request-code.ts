@@ -7,7 +7,6 @@
  * the pair of tips it judged. Its refs (`refs/merge-requests/<iid>/head|merge`) live in the refs
  * document beside branches and tags.
  */
-
 import { unauthorized } from '#domain/errors.ts';
 import {
   knownConflicts,
@@ -30,6 +29,7 @@ import {
   sourcePushRefusal,
 } from '#domain/protected-branches.ts';
 import type { GitCommit, GitFileChange } from '#domain/repository.ts';
+import { log } from '#observability/log.ts';
 import { readProtectedBranches } from '#store/projects/protected-branches.ts';
 import { mergeRequestRef, type StoredRefs } from './layout.ts';
 import {
@@ -40,24 +40,40 @@ import {
   packMade,
   type Signature,
 } from './merges.ts';
-import { changesFrom, commitsBetween, type RepositoryView, withRepository } from './reader.ts';
+import { openPackSet } from './pack-cache.ts';
+import {
+  changesFrom,
+  commitsBetween,
+  RepositoryView,
+  withRepositoriesAcross,
+  withRepository,
+} from './reader.ts';
 import { writeRefs } from './ref-writes.ts';
 import { withScratchDirectory } from './scratch.ts';
 import { readStoredRefs } from './storage.ts';
 
 const HEADS = 'refs/heads/';
 
+type Refs = StoredRefs['refs'];
+
+/** Whether a merge request's source branch is another project's (a fork's). */
+const fromFork = (mr: Pick<MergeRequest, 'project_id' | 'source_project_id'>) =>
+  mr.source_project_id !== mr.project_id;
+
 /**
- * What the branches of a merge request hold in one state; conflicts only looked for when asked,
- * and then taken from the verdict the merge request keeps when it is for the same tips.
+ * What the branches of a merge request hold in one state of its project (its source read in
+ * `sourceRefs`: a fork's refs, whose objects the view reaches too); conflicts only looked for when
+ * asked, and then taken from the verdict the merge request keeps when it is for the same tips.
  */
 async function codeIn(
   view: RepositoryView,
   mr: Pick<MergeRequest, 'source_branch' | 'target_branch' | 'merge_check'>,
   withConflicts: boolean,
+  sourceRefs: Refs = view.stored.refs,
+  targetRefs: Refs = view.stored.refs,
 ): Promise<MergeRequestCode> {
-  const sourceId = view.stored.refs[`${HEADS}${mr.source_branch}`];
-  const targetId = view.stored.refs[`${HEADS}${mr.target_branch}`];
+  const sourceId = sourceRefs[`${HEADS}${mr.source_branch}`];
+  const targetId = targetRefs[`${HEADS}${mr.target_branch}`];
   if (sourceId === undefined || targetId === undefined)
     return { sourceId, targetId, baseId: undefined, changesCount: 0, conflicts: false };
   const { base } = await commitsBetween(view, targetId, sourceId);
@@ -74,11 +90,34 @@ async function codeIn(
 }
 
 /**
+ * Runs `work` on the committed state of a merge request's project, with the refs its source branch
+ * is read in: the project's own, or a fork's (whose packs the view then reads too; none when the
+ * fork has no repository any more, so its branch is missing). Undefined when the project has none.
+ */
+async function withMergeRequestRepository<T>(
+  mr: Pick<MergeRequest, 'project_id' | 'source_project_id'>,
+  work: (view: RepositoryView, sourceRefs: Refs) => Promise<T>,
+): Promise<T | undefined> {
+  if (!fromFork(mr)) return withRepository(mr.project_id, (view) => work(view, view.stored.refs));
+  const across = await withRepositoriesAcross(
+    mr.source_project_id,
+    mr.project_id,
+    async (source, target) => ({
+      read: await work(target, source.stored.refs),
+    }),
+  );
+  if (across) return across.read;
+  return withRepository(mr.project_id, (view) => work(view, {}));
+}
+
+/**
  * What the branches of a merge request hold now (conflicts looked for while it is open); undefined
  * when the project has no repository.
  */
 export function readMergeRequestCode(mr: MergeRequest): Promise<MergeRequestCode | undefined> {
-  return withRepository(mr.project_id, (view) => codeIn(view, mr, mr.state === 'opened'));
+  return withMergeRequestRepository(mr, (view, sourceRefs) =>
+    codeIn(view, mr, mr.state === 'opened', sourceRefs),
+  );
 }
 
 /** The refs of a project's committed state (what list entries show of their branches); undefined without a repository. */
@@ -116,6 +155,8 @@ export async function writeMergeRequestHead(
   mr: MergeRequest,
   pushedBy: number,
 ): Promise<MergeRequestCode | undefined> {
+  // A fork's source tip is not among the target's objects until a merge carries it there.
+  if (fromFork(mr)) return readMergeRequestCode(mr);
   const head = mergeRequestRef(mr.iid, 'head');
   const noRepository = new Error('no repository');
   try {
@@ -134,16 +175,28 @@ export async function writeMergeRequestHead(
   }
 }
 
-/** Whether each branch exists; undefined when the project has no repository. */
-export function readBranchesPresent(
-  projectId: number,
+/**
+ * Whether each branch exists, the source in `sourceProjectId` and the target in `targetProjectId`
+ * (the same project unless a fork's branch is merged into another of its network); a side whose
+ * project has no repository is not judged (true), and undefined when neither has one.
+ */
+export async function readBranchesPresent(
+  sourceProjectId: number,
   source: string,
   target: string,
+  targetProjectId = sourceProjectId,
 ): Promise<{ source: boolean; target: boolean } | undefined> {
-  return withRepository(projectId, async (view) => ({
-    source: view.stored.refs[`${HEADS}${source}`] !== undefined,
-    target: view.stored.refs[`${HEADS}${target}`] !== undefined,
-  }));
+  if (targetProjectId === sourceProjectId)
+    return withRepository(sourceProjectId, async (view) => ({
+      source: view.stored.refs[`${HEADS}${source}`] !== undefined,
+      target: view.stored.refs[`${HEADS}${target}`] !== undefined,
+    }));
+  const [from, to] = await Promise.all([readStoredRefs(sourceProjectId), readStoredRefs(targetProjectId)]);
+  if (from === undefined && to === undefined) return undefined;
+  return {
+    source: from === undefined || from.refs[`${HEADS}${source}`] !== undefined,
+    target: to === undefined || to.refs[`${HEADS}${target}`] !== undefined,
+  };
 }
 
 /** A merge request's diff: its files (at most MERGE_REQUEST_MAX_FILES) with their contents. */
@@ -156,8 +209,8 @@ export interface MergeRequestFiles {
 
 /** The files of a merge request's diff; none when its branches are not both there. */
 export async function readMergeRequestFiles(mr: MergeRequest): Promise<MergeRequestFiles> {
-  const read = await withRepository(mr.project_id, async (view): Promise<MergeRequestFiles> => {
-    const code = await codeIn(view, mr, mr.state === 'opened');
+  const read = await withMergeRequestRepository(mr, async (view, sourceRefs): Promise<MergeRequestFiles> => {
+    const code = await codeIn(view, mr, mr.state === 'opened', sourceRefs);
     const diff = mergeRequestDiff(mr, code);
     if (!diff) return { code, changes: [], overflow: false };
     const all = await changesFrom(view, diff.diff_refs.base_sha, diff.diff_refs.head_sha);
@@ -169,8 +222,8 @@ export async function readMergeRequestFiles(mr: MergeRequest): Promise<MergeRequ
 
 /** A merge request's commits, newest first: those of its source its target lacked. */
 export async function readMergeRequestCommits(mr: MergeRequest): Promise<GitCommit[]> {
-  const read = await withRepository(mr.project_id, async (view) => {
-    const diff = mergeRequestDiff(mr, await codeIn(view, mr, false));
+  const read = await withMergeRequestRepository(mr, async (view, sourceRefs) => {
+    const diff = mergeRequestDiff(mr, await codeIn(view, mr, false, sourceRefs));
     if (!diff) return [];
     const { commits } = await commitsBetween(view, diff.diff_refs.start_sha, diff.diff_refs.head_sha);
     return commits.reverse();
@@ -188,7 +241,10 @@ export interface MergeOptions {
   squashMessage: string;
   /** The merge commit's message, given the commits merged. */
   mergeMessage: (commits: readonly GitCommit[]) => string;
-  /** Removal of the source branch asked for (a protected source is kept all the same). */
+  /**
+   * Remove the source branch once merged (a fork's in a write of its own, after the merge's; a
+   * protected source of the project is kept all the same).
+   */
   removeSourceBranch: boolean;
   /** The merger's level for branch protection (protectionLevelOf). */
   protectionLevel: number;
@@ -211,92 +267,212 @@ export interface MergeResult {
  * moved meanwhile is merged again. A protected target the merger may not merge into is 401 (as
  * GitLab's can_be_merged_by?), judged before anything is written; other refusals are those of
  * `mergeRefusal` (undefined repository: 405).
+ *
+ * A fork's source is read as its state stood when the merge began; the new pack then also holds
+ * every object reachable from the source tip that the target's packs lack, so the target's state
+ * is whole without the fork. The fork's branch is removed afterwards in a write of the fork's
+ * own: the merge stands whether or not that write lands.
  */
 export async function mergeMergeRequest(
   mr: MergeRequest,
   pushedBy: number,
   options: MergeOptions,
 ): Promise<MergeResult> {
-  const protections = await readProtectedBranches(mr.project_id);
+  const [protections, fork] = await Promise.all([
+    readProtectedBranches(mr.project_id),
+    fromFork(mr) ? readStoredRefs(mr.source_project_id) : undefined,
+  ]);
   if (branchProtectionRefusal(protections, mr.target_branch, options.protectionLevel, 'merge'))
     throw unauthorized();
-  const removeSource = options.removeSourceBranch && !isProtected(protections, mr.source_branch);
-  return withScratchDirectory(async (gitdir) => {
+  const removeSource =
+    options.removeSourceBranch && (fromFork(mr) || !isProtected(protections, mr.source_branch));
+  const sourceRefs = fromFork(mr) ? (fork?.refs ?? {}) : undefined;
+  const merged = await withScratchDirectory(async (gitdir) => {
     // What was made for a pair of tips is made once, however many times the change is redone.
     let made: { key: string; targetId: string; merge?: string; squash?: string; pack?: string } | undefined;
-    return writeRefs(mr.project_id, pushedBy, async (view) => {
-      if (view === undefined) throw mergeRefusals.notMergeable();
-      const code = await codeIn(view, mr, true);
-      const refused = mergeRefusal(mr, code, options.method, options.sha);
-      if (refused) throw refused;
-      const sourceId = code.sourceId as string;
-      const targetId = code.targetId as string;
-      const baseId = code.baseId as string;
-      const { commits } = await commitsBetween(view, targetId, sourceId);
-      commits.reverse();
-      const key = `${targetId}:${sourceId}`;
-      if (made?.key !== key) {
-        const way = mergeWay(options.method, baseId === targetId);
-        try {
-          const result = await makeMerge(view, gitdir, {
-            targetId,
-            sourceId,
-            baseId,
-            ...(options.squash && {
-              squash: { message: options.squashMessage, author: options.squashAuthor },
-            }),
-            ...(way === 'merge-commit' && { mergeCommit: { message: options.mergeMessage(commits) } }),
-            committer: options.committer,
-          });
-          made = {
-            key,
-            targetId: result.targetId,
-            merge: result.mergeCommitId,
-            squash: result.squashCommitId,
-            pack: await packMade(mr.project_id, gitdir),
-          };
-        } catch (error) {
-          if (isMergeConflict(error)) throw mergeRefusals.notMergeable();
-          throw error;
+    return writeRefs(mr.project_id, pushedBy, async (target) => {
+      if (target === undefined) throw mergeRefusals.notMergeable();
+      return withForkObjects(target, mr.project_id, mr.source_project_id, fork, async (view) => {
+        const code = await codeIn(view, mr, true, sourceRefs);
+        const refused = mergeRefusal(mr, code, options.method, options.sha);
+        if (refused) throw refused;
+        const sourceId = code.sourceId as string;
+        const targetId = code.targetId as string;
+        const baseId = code.baseId as string;
+        const { commits } = await commitsBetween(view, targetId, sourceId);
+        commits.reverse();
+        const key = `${targetId}:${sourceId}`;
+        if (made?.key !== key) {
+          const way = mergeWay(options.method, baseId === targetId);
+          try {
+            const result = await makeMerge(view, gitdir, {
+              targetId,
+              sourceId,
+              baseId,
+              ...(options.squash && {
+                squash: { message: options.squashMessage, author: options.squashAuthor },
+              }),
+              ...(way === 'merge-commit' && { mergeCommit: { message: options.mergeMessage(commits) } }),
+              committer: options.committer,
+            });
+            // A fork's objects the target lacks travel in the merge's pack.
+            const carried = fork ? await objectsMissingIn(target, view, sourceId) : [];
+            made = {
+              key,
+              targetId: result.targetId,
+              merge: result.mergeCommitId,
+              squash: result.squashCommitId,
+              pack: await packMade(mr.project_id, gitdir, carried),
+            };
+          } catch (error) {
+            if (isMergeConflict(error)) throw mergeRefusals.notMergeable();
+            throw error;
+          }
         }
-      }
-      // The head ref keeps the source tip merged, so its commits stay reachable when the branch goes.
-      const refs = {
-        ...view.stored.refs,
-        [`${HEADS}${mr.target_branch}`]: made.targetId,
-        [mergeRequestRef(mr.iid, 'head')]: sourceId,
-      };
-      const source = `${HEADS}${mr.source_branch}`;
-      if (removeSource && view.stored.head !== source) delete refs[source];
-      const next: StoredRefs = {
-        ...view.stored,
-        refs,
-        packs: made.pack ? [...view.stored.packs, made.pack] : view.stored.packs,
-      };
-      const result: MergeResult = {
-        mergeCommitSha: made.merge ?? null,
-        squashCommitSha: made.squash ?? null,
-        diff: {
-          diff_refs: { base_sha: baseId, head_sha: sourceId, start_sha: targetId },
-          changes_count: code.changesCount,
-        },
-        commits,
-      };
-      return {
-        next,
-        ...(made.pack && { pendingPacks: [made.pack] }),
-        answer: async () => result,
-      };
+        // The head ref keeps the source tip merged, so its commits stay reachable when the branch
+        // goes (a fork's are carried into this project's pack).
+        const refs = {
+          ...view.stored.refs,
+          [`${HEADS}${mr.target_branch}`]: made.targetId,
+          [mergeRequestRef(mr.iid, 'head')]: sourceId,
+        };
+        const source = `${HEADS}${mr.source_branch}`;
+        if (!fork && removeSource && view.stored.head !== source) delete refs[source];
+        const next: StoredRefs = {
+          ...view.stored,
+          refs,
+          packs: made.pack ? [...view.stored.packs, made.pack] : view.stored.packs,
+        };
+        const result: MergeResult = {
+          mergeCommitSha: made.merge ?? null,
+          squashCommitSha: made.squash ?? null,
+          diff: {
+            diff_refs: { base_sha: baseId, head_sha: sourceId, start_sha: targetId },
+            changes_count: code.changesCount,
+          },
+          commits,
+        };
+        return {
+          next,
+          ...(made.pack && { pendingPacks: [made.pack] }),
+          answer: async () => result,
+        };
+      });
     });
   });
+  if (fork && removeSource) {
+    await removeBranchAt(
+      mr.source_project_id,
+      pushedBy,
+      mr.source_branch,
+      merged.diff.diff_refs.head_sha,
+    ).catch((error: unknown) =>
+      log('warn', 'source branch of a merged fork merge request not removed', {
+        projectId: mr.source_project_id,
+        branch: mr.source_branch,
+        error: String(error),
+      }),
+    );
+  }
+  return merged;
 }
+
+/**
+ * Runs `work` on a view of a project's state that reaches the objects of another state of its fork
+ * network too (the project's own view when there is no other, or no repository of it).
+ */
+async function withForkObjects<T>(
+  view: RepositoryView,
+  projectId: number,
+  otherProjectId: number,
+  other: StoredRefs | undefined,
+  work: (view: RepositoryView) => Promise<T>,
+): Promise<T> {
+  if (other === undefined) return work(view);
+  // The other's packs are held (fetched from its prefix) before the set naming both is opened.
+  const held = await openPackSet(otherProjectId, other.packs);
+  try {
+    const packs = [...new Set([...view.stored.packs, ...other.packs])];
+    const set = await openPackSet(projectId, packs);
+    try {
+      return await work(new RepositoryView(view.stored, set));
+    } finally {
+      set.release();
+    }
+  } finally {
+    held.release();
+  }
+}
+
+/** Most objects a merge carries from a fork into its target (past it the merge is refused). */
+const CARRIED_MAX = 200_000;
+
+/**
+ * The objects reachable from `tip` (read in `wide`) that the target's packs lack: commits until
+ * one the target holds, and the trees and blobs below them the target does not hold (a tree it
+ * holds is held whole, as its state is).
+ */
+async function objectsMissingIn(
+  target: RepositoryView,
+  wide: RepositoryView,
+  tip: string,
+): Promise<string[]> {
+  const missing: string[] = [];
+  const seen = new Set<string>();
+  const lacks = async (oid: string) => {
+    if (seen.has(oid)) return false;
+    seen.add(oid);
+    if ((await target.header(oid)) !== undefined) return false;
+    if (missing.length >= CARRIED_MAX) throw mergeRefusals.notMergeable();
+    missing.push(oid);
+    return true;
+  };
+  const tree = async (oid: string): Promise<void> => {
+    if (!(await lacks(oid))) return;
+    for (const entry of await wide.treeEntries(oid)) {
+      if (entry.type === 'tree') await tree(entry.oid);
+      else if (entry.type === 'blob') await lacks(entry.oid);
+    }
+  };
+  const pending = [tip];
+  while (pending.length > 0) {
+    const oid = pending.pop() as string;
+    if (!(await lacks(oid))) continue;
+    const commit = await wide.commit(oid);
+    await tree(commit.tree);
+    pending.push(...commit.parents);
+  }
+  return missing;
+}
+
+/**
+ * Removes a branch still at `at` (not the default branch): a merged fork's source. Nothing is
+ * written when it moved or went meanwhile.
+ */
+async function removeBranchAt(projectId: number, pushedBy: number, name: string, at: string): Promise<void> {
+  const full = `${HEADS}${name}`;
+  await writeRefs(projectId, pushedBy, async (view) => {
+    if (view === undefined || view.stored.refs[full] !== at || view.stored.head === full)
+      throw new BranchKept();
+    const { [full]: _removed, ...refs } = view.stored.refs;
+    return { next: { ...view.stored, refs }, answer: async () => undefined };
+  }).catch((error: unknown) => {
+    if (!(error instanceof BranchKept)) throw error;
+  });
+}
+
+/** The branch is not what was merged any more (or is the default): it stays. */
+class BranchKept extends Error {}
 
 /**
  * Rebases a merge request's source branch on its target: its commits the target lacks replayed
  * on the target's tip (authors kept, `committer` committing), the branch moved in one commit of
- * the refs document. Nothing to do when the target's tip is already below the source. Refused
- * (409 with GitLab's rebase failure) on conflicts; 405 when a branch is not there; 403 when the
- * source is a protected branch the caller (at `protectionLevel`) may not push to.
+ * the refs document of the project that holds it (a fork's: the target read as it stood when the
+ * rebase began, and the objects the fork lacks carried in the new pack). Nothing to do when the
+ * target's tip is already below the source. Refused (409 with GitLab's rebase failure) on
+ * conflicts; 405 when a branch is not there; 403 when the source is a protected branch of the
+ * project the caller (at `protectionLevel`) may not push to (a fork's source is judged by the
+ * caller, in the fork).
  */
 export async function rebaseMergeRequest(
   mr: MergeRequest,
@@ -304,43 +480,54 @@ export async function rebaseMergeRequest(
   committer: Signature,
   protectionLevel: number,
 ): Promise<string> {
-  const protections = await readProtectedBranches(mr.project_id);
-  if (!mayWriteBranch(protections, mr.source_branch, protectionLevel, 'push')) throw sourcePushRefusal();
+  if (!fromFork(mr)) {
+    const protections = await readProtectedBranches(mr.project_id);
+    if (!mayWriteBranch(protections, mr.source_branch, protectionLevel, 'push')) throw sourcePushRefusal();
+  }
   // Already on the target's tip: nothing is written.
   const now = await readMergeRequestCode({ ...mr, state: 'closed' });
   if (now?.sourceId !== undefined && now.baseId !== undefined && now.baseId === now.targetId)
     return now.sourceId;
+  const target = fromFork(mr) ? await readStoredRefs(mr.project_id) : undefined;
+  if (fromFork(mr) && target === undefined) throw mergeRefusals.notMergeable();
   return withScratchDirectory(async (gitdir) => {
     let made: { key: string; tip: string; pack?: string } | undefined;
-    return writeRefs(mr.project_id, pushedBy, async (view) => {
-      const code = view && (await codeIn(view, mr, false));
-      if (!view || code?.sourceId === undefined || code.targetId === undefined || code.baseId === undefined)
-        throw mergeRefusals.notMergeable();
-      const sourceId = code.sourceId;
-      const targetId = code.targetId;
-      if (code.baseId === targetId) return { next: view.stored, answer: async () => sourceId };
-      const key = `${targetId}:${sourceId}`;
-      if (made?.key !== key) {
-        const { commits } = await commitsBetween(view, targetId, sourceId);
-        try {
-          const tip = await makeRebase(view, gitdir, targetId, commits, committer);
-          made = { key, tip, pack: await packMade(mr.project_id, gitdir) };
-        } catch (error) {
-          if (isMergeConflict(error)) throw mergeRefusals.rebaseConflict();
-          throw error;
+    return writeRefs(mr.source_project_id, pushedBy, async (own) => {
+      if (!own) throw mergeRefusals.notMergeable();
+      return withForkObjects(own, mr.source_project_id, mr.project_id, target, async (view) => {
+        const code = await codeIn(view, mr, false, view.stored.refs, target?.refs);
+        if (code.sourceId === undefined || code.targetId === undefined || code.baseId === undefined)
+          throw mergeRefusals.notMergeable();
+        const sourceId = code.sourceId;
+        const targetId = code.targetId;
+        if (code.baseId === targetId) return { next: view.stored, answer: async () => sourceId };
+        const key = `${targetId}:${sourceId}`;
+        if (made?.key !== key) {
+          const { commits } = await commitsBetween(view, targetId, sourceId);
+          try {
+            const tip = await makeRebase(view, gitdir, targetId, commits, committer);
+            // The target's objects the fork lacks travel in the rebase's pack (what the replay
+            // made is loose in the scratch repository, packed anyway).
+            const carried = target ? await objectsMissingIn(own, view, targetId) : [];
+            made = { key, tip, pack: await packMade(mr.source_project_id, gitdir, carried) };
+          } catch (error) {
+            if (isMergeConflict(error)) throw mergeRefusals.rebaseConflict();
+            throw error;
+          }
         }
-      }
-      const tip = made.tip;
-      const next: StoredRefs = {
-        ...view.stored,
-        refs: {
-          ...view.stored.refs,
-          [`${HEADS}${mr.source_branch}`]: tip,
-          [mergeRequestRef(mr.iid, 'head')]: tip,
-        },
-        packs: made.pack ? [...view.stored.packs, made.pack] : view.stored.packs,
-      };
-      return { next, ...(made.pack && { pendingPacks: [made.pack] }), answer: async () => tip };
+        const tip = made.tip;
+        const next: StoredRefs = {
+          ...view.stored,
+          refs: {
+            ...view.stored.refs,
+            [`${HEADS}${mr.source_branch}`]: tip,
+            // A fork holds no refs of the target's merge requests.
+            ...(target === undefined && { [mergeRequestRef(mr.iid, 'head')]: tip }),
+          },
+          packs: made.pack ? [...view.stored.packs, made.pack] : view.stored.packs,
+        };
+        return { next, ...(made.pack && { pendingPacks: [made.pack] }), answer: async () => tip };
+      });
     });
   });
 }
@@ -372,6 +559,8 @@ export async function writeMergeRef(
   pushedBy: number,
   options: { message: string; committer: Signature },
 ): Promise<string> {
+  // A fork's source objects are not the target's until a merge carries them there.
+  if (fromFork(mr)) throw mergeRefusals.notMergeableForRef();
   // Most reads find the merge ref made for the tips as they stand: no write then.
   const read = await withRepository(mr.project_id, async (view) => {
     const code = await codeIn(view, mr, true);

@@ -174,11 +174,16 @@ async function looseObjects(gitdir: string): Promise<string[]> {
 }
 
 /**
- * Packs the objects made in `gitdir` alone, announces the pack as pending (housekeeping keeps
- * it until a refs document names it) and uploads it; undefined when nothing was made.
+ * Packs the objects made in `gitdir` alone (with `carried`: objects its packs hold that the
+ * project's state lacks), announces the pack as pending (housekeeping keeps it until a refs
+ * document names it) and uploads it; undefined when there is nothing to pack.
  */
-export async function packMade(projectId: number, gitdir: string): Promise<string | undefined> {
-  const oids = await looseObjects(gitdir);
+export async function packMade(
+  projectId: number,
+  gitdir: string,
+  carried: readonly string[] = [],
+): Promise<string | undefined> {
+  const oids = [...new Set([...(await looseObjects(gitdir)), ...carried])];
   if (oids.length === 0) return undefined;
   const { filename } = await git.packObjects({ fs, gitdir, oids, write: true });
   const pack = filename.replace(/\.pack$/, '');

@@ -705,21 +705,48 @@ export async function readCompareAcross(
   toProjectId: number,
   options: { from: string; to: string; straight: boolean },
 ): Promise<GitCompare | undefined> {
-  const [fromStored, toStored] = await Promise.all([
-    readStoredRefs(fromProjectId),
-    readStoredRefs(toProjectId),
-  ]);
-  if (fromStored === undefined || toStored === undefined) return undefined;
-  // The source's packs are held (fetched from its prefix) before the set naming both is opened.
-  const fromSet = await openPackSet(fromProjectId, fromStored.packs);
-  try {
-    const set = await openPackSet(toProjectId, [...new Set([...toStored.packs, ...fromStored.packs])]);
+  return withRepositoriesAcross(fromProjectId, toProjectId, (from, to) => compareIn(from, to, options));
+}
+
+/**
+ * Runs `work` on the committed states of two projects (of one fork network) read together: each
+ * view has its own refs document, and both read the objects of both states' packs, opened as
+ * one set. Undefined when either project has no repository.
+ */
+export async function withRepositoriesAcross<T>(
+  fromProjectId: number,
+  toProjectId: number,
+  work: (from: RepositoryView, to: RepositoryView) => Promise<T>,
+): Promise<T | undefined> {
+  const open = async () => {
+    const [fromStored, toStored] = await Promise.all([
+      readStoredRefs(fromProjectId),
+      readStoredRefs(toProjectId),
+    ]);
+    if (fromStored === undefined || toStored === undefined) return undefined;
+    // The source's packs are held (fetched from its prefix) before the set naming both is opened.
+    const fromSet = await openPackSet(fromProjectId, fromStored.packs);
     try {
-      return await compareIn(new RepositoryView(fromStored, set), new RepositoryView(toStored, set), options);
-    } finally {
-      set.release();
+      const set = await openPackSet(toProjectId, [...new Set([...toStored.packs, ...fromStored.packs])]);
+      return { fromStored, toStored, fromSet, set };
+    } catch (error) {
+      fromSet.release();
+      throw error;
     }
+  };
+  let opened: Awaited<ReturnType<typeof open>>;
+  try {
+    opened = await open();
+  } catch {
+    // A pack housekeeping removed after the pointer moved on: the states are read again, once.
+    opened = await open();
+  }
+  if (opened === undefined) return undefined;
+  const { fromStored, toStored, fromSet, set } = opened;
+  try {
+    return await work(new RepositoryView(fromStored, set), new RepositoryView(toStored, set));
   } finally {
+    set.release();
     fromSet.release();
   }
 }

@@ -64,7 +64,7 @@ const fields = {
   add_labels: optional(bounded(commaList(str()))),
   remove_labels: optional(bounded(commaList(str()))),
   remove_source_branch: optional(bool()),
-  /** Accepted: they only matter for merge requests from forks, which there are none of. */
+  /** Accepted: no one but the author pushes to a fork's source branch here, so they change nothing. */
   allow_collaboration: optional(bool()),
   allow_maintainer_to_push: optional(bool()),
   squash: optional(bool()),

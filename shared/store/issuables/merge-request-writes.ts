@@ -65,7 +65,7 @@ import {
 // The open merge request of two branches ---------------------------------------------------------------
 
 const openBranchesItem = (mr: MergeRequest, target: string): Raw => ({
-  ...keys.openMergeRequestBranches(mr.project_id, mr.source_branch, target),
+  ...keys.openMergeRequestBranches(mr.project_id, mr.source_branch, target, mr.source_project_id),
   kind: 'merge_request_branches',
   iid: mr.iid,
   source_branch: mr.source_branch,
@@ -88,7 +88,7 @@ const takeBranches = (mr: MergeRequest, target: string, refusal: (holder: number
 /** Releases the branches a merge request held (only while it is the one holding them). */
 const releaseBranches = (mr: MergeRequest, target: string) =>
   remove(
-    keys.openMergeRequestBranches(mr.project_id, mr.source_branch, target),
+    keys.openMergeRequestBranches(mr.project_id, mr.source_branch, target, mr.source_project_id),
     'attribute_not_exists(pk) OR iid = :iid',
     { ':iid': mr.iid },
   );

@@ -128,11 +128,22 @@ export const keys = {
     pk: mergeRequest.pk,
     sk: `DESCRIPTION#${version}#${partIndex(index)}`,
   }),
-  /** The item an open merge request holds for its two branches, in its project's partition. */
-  openMergeRequestBranches: (projectId: number, source: string, target: string): Key => ({
+  /**
+   * The item an open merge request holds for its two branches, in its (target) project's
+   * partition; a source branch of another project (a fork's) is named with that project.
+   */
+  openMergeRequestBranches: (
+    projectId: number,
+    source: string,
+    target: string,
+    sourceProjectId = projectId,
+  ): Key => ({
     pk: `PROJECT#${projectId}`,
     sk: `MROPEN#${createHash('sha256')
-      .update(JSON.stringify([source, target]), 'utf8')
+      .update(
+        JSON.stringify(sourceProjectId === projectId ? [source, target] : [sourceProjectId, source, target]),
+        'utf8',
+      )
       .digest('hex')}`,
   }),
   snippet: (id: number): Key => ({ pk: `SNIPPET#${id}`, sk: 'SNIPPET' }),
