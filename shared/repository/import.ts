@@ -7,6 +7,7 @@
 import type { AddressPolicy } from '#egress/address-guard.ts';
 import { countCommits } from './history.ts';
 import { defaultBranchOf, type StoredRefs } from './layout.ts';
+import type { FetchLimits } from './pack-scan.ts';
 import { checkRemoteUrl, fetchRemote } from './remote.ts';
 import { withScratchDirectory } from './scratch.ts';
 import {
@@ -35,6 +36,8 @@ export interface ImportResult {
 
 export interface ImportOptions {
   policy?: AddressPolicy;
+  /** What the remote may send (default: the fetch limits of pack-scan.ts). */
+  limits?: FetchLimits;
 }
 
 /** Imports `url` into the project's repository, or brings an imported one (a mirror) up to date. */
