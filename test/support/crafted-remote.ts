@@ -6,9 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
+import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { createDeflate, deflateSync } from 'node:zlib';
+import { git } from './git-server.ts';
 
 export const OBJECT_TYPES = { commit: 1, tree: 2, blob: 3, tag: 4, ofsDelta: 6, refDelta: 7 } as const;
 
@@ -143,4 +146,32 @@ export async function startCraftedRemote(head: string, pack: Buffer): Promise<Cr
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * A bare repository at `dir` whose `main` is a linear history of `commits` commits sharing one
+ * tree, one a minute: its pack is built here and indexed by git (`git fast-import` takes minutes
+ * for 20,000 commits on a busy machine, this a few seconds). Answers the head.
+ */
+export async function makeLinearHistory(dir: string, commits: number): Promise<string> {
+  const blob = Buffer.from('deep history\n');
+  const tree = Buffer.concat([Buffer.from('100644 README\0'), Buffer.from(objectId('blob', blob), 'hex')]);
+  const treeId = objectId('tree', tree);
+  const entries = [plainEntry(OBJECT_TYPES.blob, blob), plainEntry(OBJECT_TYPES.tree, tree)];
+  let head = '';
+  for (let index = 0; index < commits; index++) {
+    const when = `${1_700_000_000 + index * 60} +0000`;
+    const commit = Buffer.from(
+      `tree ${treeId}\n${head ? `parent ${head}\n` : ''}author A <a@example.com> ${when}\ncommitter A <a@example.com> ${when}\n\nCommit ${index + 1}\n`,
+    );
+    head = objectId('commit', commit);
+    entries.push(entry(OBJECT_TYPES.commit, commit.length, deflateSync(commit, { level: 1 })));
+  }
+  await git(['init', '--quiet', '--bare', '--initial-branch=main', dir]);
+  const pack = buildPack(entries);
+  const packFile = join(dir, 'objects', 'pack', `pack-${pack.subarray(-20).toString('hex')}.pack`);
+  await writeFile(packFile, pack);
+  await git(['--git-dir', dir, 'index-pack', packFile]);
+  await git(['--git-dir', dir, 'update-ref', 'refs/heads/main', head]);
+  return head;
 }
