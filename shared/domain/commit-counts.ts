@@ -22,7 +22,11 @@ export const INCREMENTAL_VISITS_MAX = 20_000;
  * `git rev-list --count <start>`: every commit reachable from `start` through all parents, each
  * once, up to `max`.
  */
-export async function countReachable(read: ReadCommit, start: string, max = COMMIT_COUNT_MAX): Promise<number> {
+export async function countReachable(
+  read: ReadCommit,
+  start: string,
+  max = COMMIT_COUNT_MAX,
+): Promise<number> {
   const seen = new Set<string>([start]);
   const pending = [start];
   while (pending.length > 0 && seen.size < max) {
@@ -144,8 +148,10 @@ class TimeQueue {
         const left = at * 2 + 1;
         const right = left + 1;
         let newest = at;
-        if (left < this.times.length && (this.times[left] as number) > (this.times[newest] as number)) newest = left;
-        if (right < this.times.length && (this.times[right] as number) > (this.times[newest] as number)) newest = right;
+        if (left < this.times.length && (this.times[left] as number) > (this.times[newest] as number))
+          newest = left;
+        if (right < this.times.length && (this.times[right] as number) > (this.times[newest] as number))
+          newest = right;
         if (newest === at) break;
         this.swap(at, newest);
         at = newest;

@@ -110,9 +110,7 @@ async function* bounded(
     received.bytes += chunk.length;
     if (received.bytes > maxBytes) {
       response.destroy();
-      throw new FetchLimitExceeded(
-        `The remote sent more than the ${sizeText(maxBytes)} a fetch may take`,
-      );
+      throw new FetchLimitExceeded(`The remote sent more than the ${sizeText(maxBytes)} a fetch may take`);
     }
     yield chunk;
   }

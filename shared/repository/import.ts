@@ -12,7 +12,6 @@ import { checkRemoteUrl, fetchRemote } from './remote.ts';
 import { withScratchDirectory } from './scratch.ts';
 import {
   materializeCommittedState,
-  materializeRepository,
   RepositoryChanged,
   storedRepositorySize,
   storeRepository,
@@ -91,6 +90,10 @@ export async function repositoryStatistics(projectId: number): Promise<{
     const { stored, version } = await materializeCommittedState(projectId, gitdir, cache);
     const head = stored === undefined ? null : headCommit(stored);
     const commitCount = head === null ? 0 : await countCommitsFrom(gitdir, head, cache);
-    return { commitCount, repositorySize: await storedRepositorySize(projectId), countedAt: { head, version } };
+    return {
+      commitCount,
+      repositorySize: await storedRepositorySize(projectId),
+      countedAt: { head, version },
+    };
   });
 }

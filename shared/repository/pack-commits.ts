@@ -64,7 +64,11 @@ export async function openCommitReader(files: readonly PackFilePaths[]): Promise
     return undefined;
   };
 
-  const readAt = async (pack: OpenPack, offset: number, depth: number): Promise<{ type: number; data: Buffer }> => {
+  const readAt = async (
+    pack: OpenPack,
+    offset: number,
+    depth: number,
+  ): Promise<{ type: number; data: Buffer }> => {
     if (depth > MAX_CHAIN) throw new Error('Delta chain too deep');
     const head = Buffer.alloc(32);
     const { bytesRead } = await pack.handle.read(head, 0, head.length, offset);
@@ -161,10 +165,13 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
     if (op & 0x80) {
       let offset = 0;
       let length = 0;
-      for (let bit = 0; bit < 4; bit++) if (op & (1 << bit)) offset += (delta[at++] as number) * 2 ** (8 * bit);
-      for (let bit = 0; bit < 3; bit++) if (op & (1 << (4 + bit))) length += (delta[at++] as number) * 2 ** (8 * bit);
+      for (let bit = 0; bit < 4; bit++)
+        if (op & (1 << bit)) offset += (delta[at++] as number) * 2 ** (8 * bit);
+      for (let bit = 0; bit < 3; bit++)
+        if (op & (1 << (4 + bit))) length += (delta[at++] as number) * 2 ** (8 * bit);
       if (length === 0) length = 0x10000;
-      if (offset + length > base.length || written + length > result.length) throw new Error('Bad delta copy');
+      if (offset + length > base.length || written + length > result.length)
+        throw new Error('Bad delta copy');
       base.copy(result, written, offset, offset + length);
       written += length;
     } else if (op > 0) {

@@ -50,7 +50,8 @@ function deltaVarint(bytes: Buffer, at: number): { value: number; next: number }
   let position = at;
   for (;;) {
     const byte = bytes[position++];
-    if (byte === undefined) throw new FetchLimitExceeded('The remote sent a corrupt pack: a delta is truncated');
+    if (byte === undefined)
+      throw new FetchLimitExceeded('The remote sent a corrupt pack: a delta is truncated');
     value += (byte & 0x7f) * 2 ** shift;
     shift += 7;
     if ((byte & 0x80) === 0) return { value, next: position };

@@ -10,11 +10,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { fetchLimits } from '../../shared/repository/pack-scan.ts';
 import { importFromRemote } from '../../shared/repository/import.ts';
+import { fetchLimits } from '../../shared/repository/pack-scan.ts';
 import { RemoteFetchError } from '../../shared/repository/remote.ts';
 import { materializeRepository, readStoredRefs } from '../../shared/repository/storage.ts';
-import { readCountedCommits, recordRepositoryStatistics } from '../../shared/store/projects/repository-state.ts';
+import {
+  readCountedCommits,
+  recordRepositoryStatistics,
+} from '../../shared/store/projects/repository-state.ts';
 import { api, createUser, idle, type TestUser, unique } from '../support/api.ts';
 import {
   type CraftedRemote,
@@ -141,7 +144,9 @@ describe('a hostile remote', () => {
       { token: user.token },
     );
     expect(branch.status).toBe(200);
-    expect(branch.body.commit.id).toBe(await git(['--git-dir', join(root, 'small.git'), 'rev-parse', 'main']));
+    expect(branch.body.commit.id).toBe(
+      await git(['--git-dir', join(root, 'small.git'), 'rev-parse', 'main']),
+    );
   });
 
   it('fails a fetch whose answers are larger than a fetch may take, committing nothing', async () => {
@@ -187,9 +192,13 @@ describe('a deep history', () => {
     expect(await commitCount(dir)).toBe(20_000);
 
     started = Date.now();
-    const page = await api<{ id: string }[]>('GET', `/projects/${created.id}/repository/commits?per_page=20`, {
-      token: user.token,
-    });
+    const page = await api<{ id: string }[]>(
+      'GET',
+      `/projects/${created.id}/repository/commits?per_page=20`,
+      {
+        token: user.token,
+      },
+    );
     console.log(`first page of commits of 20,000: ${Date.now() - started} ms`);
     expect(page.status).toBe(200);
     const expected = (await git(['--git-dir', dir, 'rev-list', '--max-count=20', 'main'])).split('\n');
@@ -200,7 +209,9 @@ describe('a deep history', () => {
       { token: user.token },
     );
     expect(second.status).toBe(200);
-    const next = (await git(['--git-dir', dir, 'rev-list', '--skip=20', '--max-count=20', 'main'])).split('\n');
+    const next = (await git(['--git-dir', dir, 'rev-list', '--skip=20', '--max-count=20', 'main'])).split(
+      '\n',
+    );
     expect(second.body.map((commit) => commit.id)).toEqual(next);
 
     // Commits through the API: each state's count starts from the one counted before it.

@@ -5,11 +5,11 @@
  * a pack and so cannot serve it.
  */
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
+import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import { createDeflate, deflateSync } from 'node:zlib';
 import { git } from './git-server.ts';
 
@@ -42,7 +42,8 @@ export const entry = (type: number, declared: number, stream: Buffer, between: B
   Buffer.concat([entryHeader(type, declared), between, stream]);
 
 /** An honest entry of a base object. */
-export const plainEntry = (type: number, content: Buffer) => entry(type, content.length, deflateSync(content));
+export const plainEntry = (type: number, content: Buffer) =>
+  entry(type, content.length, deflateSync(content));
 
 /** A pack of `entries` (version 2) with its checksum; `count` may lie about how many there are. */
 export function buildPack(entries: Buffer[], count = entries.length): Buffer {

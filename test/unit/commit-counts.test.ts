@@ -75,7 +75,10 @@ describe('countAdded', () => {
   });
 
   it('counts commits made within one second, the counted one among them', async () => {
-    const lines = [...linear(100), ...Array.from({ length: 6 }, (_, i) => `s${i + 1}: 6000 ${i === 0 ? 'c100' : `s${i}`}`)];
+    const lines = [
+      ...linear(100),
+      ...Array.from({ length: 6 }, (_, i) => `s${i + 1}: 6000 ${i === 0 ? 'c100' : `s${i}`}`),
+    ];
     const { read } = graph(lines);
     expect(await countAdded(read, 's6', 's2')).toBe(4);
     expect(await countAdded(read, 's6', 'c100')).toBe(6);

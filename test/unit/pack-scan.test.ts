@@ -56,7 +56,12 @@ describe('checkPack', () => {
     const pack = buildPack([
       plainEntry(OBJECT_TYPES.blob, Buffer.alloc(0)),
       plainEntry(OBJECT_TYPES.blob, base),
-      entry(OBJECT_TYPES.refDelta, instructions.length, deflateSync(instructions), Buffer.from(objectId('blob', base), 'hex')),
+      entry(
+        OBJECT_TYPES.refDelta,
+        instructions.length,
+        deflateSync(instructions),
+        Buffer.from(objectId('blob', base), 'hex'),
+      ),
     ]);
     expect(refusal(pack)).toBeUndefined();
   });
@@ -77,7 +82,9 @@ describe('checkPack', () => {
     const started = process.memoryUsage().rss;
     const pack = buildPack([entry(OBJECT_TYPES.blob, 16, await zeros(64 * 1024 * 1024))]);
     expect(pack.length).toBeLessThan(128 * 1024);
-    expect(refusal(pack)).toBe("The remote's pack holds an object that inflates past the 16 bytes it declares");
+    expect(refusal(pack)).toBe(
+      "The remote's pack holds an object that inflates past the 16 bytes it declares",
+    );
     // Nothing near the 64 MiB was held.
     expect(process.memoryUsage().rss - started).toBeLessThan(48 * 1024 * 1024);
   });
@@ -87,7 +94,9 @@ describe('checkPack', () => {
     const pack = buildPack([
       entry(OBJECT_TYPES.ofsDelta, instructions.length, deflateSync(instructions), Buffer.from([0x05])),
     ]);
-    expect(refusal(pack)).toBe("The remote's pack holds an object of 2 MiB, more than the 1 MiB an object may have");
+    expect(refusal(pack)).toBe(
+      "The remote's pack holds an object of 2 MiB, more than the 1 MiB an object may have",
+    );
   });
 
   it('refuses objects inflating to more than allowed in all', () => {
@@ -95,15 +104,21 @@ describe('checkPack', () => {
     const entries = Array.from({ length: 5 }, (_, index) =>
       plainEntry(OBJECT_TYPES.blob, Buffer.concat([megabyte, Buffer.from([index])])),
     );
-    expect(refusal(buildPack(entries))).toBe("The remote's objects inflate to more than the 4 MiB a fetch may take");
+    expect(refusal(buildPack(entries))).toBe(
+      "The remote's objects inflate to more than the 4 MiB a fetch may take",
+    );
   });
 
   it('refuses malformed packs', () => {
-    expect(refusal(Buffer.from('not a pack at all, not at all, no'))).toBe('The remote sent a corrupt pack: no pack header');
+    expect(refusal(Buffer.from('not a pack at all, not at all, no'))).toBe(
+      'The remote sent a corrupt pack: no pack header',
+    );
     const short = buildPack([plainEntry(OBJECT_TYPES.blob, Buffer.from('x'))], 2);
     expect(refusal(short)).toBe('The remote sent a corrupt pack: it ends before its last object');
     const lying = buildPack([entry(OBJECT_TYPES.blob, 9, deflateSync(Buffer.from('abc')))]);
-    expect(refusal(lying)).toBe('The remote sent a corrupt pack: an object inflates to another size than it declares');
+    expect(refusal(lying)).toBe(
+      'The remote sent a corrupt pack: an object inflates to another size than it declares',
+    );
     const garbage = buildPack([entry(OBJECT_TYPES.blob, 3, Buffer.from('garbage!'))]);
     expect(refusal(garbage)).toBe('The remote sent a corrupt pack: an object does not inflate');
   });

@@ -10,6 +10,7 @@
  */
 import type { ImportStatus, Project } from '#domain/projects.ts';
 import { itemCounterChanges, LIVE_SHARD, PARENT_SHARDS, shardKey } from '../table/counters.ts';
+import { getItem } from '../table/items.ts';
 import { keys } from '../table/keys.ts';
 import {
   commitUnlessDone,
@@ -20,7 +21,6 @@ import {
   update,
   writeAlone,
 } from '../table/transaction.ts';
-import { getItem } from '../table/items.ts';
 import { getProject } from './project-items.ts';
 
 /** A job found another job writing the project's repository; its message is tried again later. */
