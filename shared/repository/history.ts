@@ -50,20 +50,11 @@ async function countFrom(read: ReadCommit, head: string, earlier: EarlierCount |
 }
 
 /**
- * commit_count as GitLab reports it: `git rev-list --count <ref>`, every commit reachable from the
- * ref through all parents (merges included), each once (bounded: COMMIT_COUNT_MAX). Pass the same
- * `cache` as the fetch or materialization before it for objects outside packs.
+ * commit_count as GitLab reports it: `git rev-list --count <start>`, every commit reachable from
+ * the commit through all parents (merges included), each once (bounded: COMMIT_COUNT_MAX), or
+ * `earlier`'s count and what `start` adds to its HEAD. Pass the same `cache` as the fetch or
+ * materialization before it for objects outside packs.
  */
-export async function countCommits(
-  gitdir: string,
-  ref: string,
-  cache: object = {},
-  earlier?: EarlierCount,
-): Promise<number> {
-  return countCommitsFrom(gitdir, await git.resolveRef({ fs, gitdir, ref }), cache, earlier);
-}
-
-/** countCommits from a commit's object id. */
 export async function countCommitsFrom(
   gitdir: string,
   start: string,
