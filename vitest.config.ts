@@ -27,7 +27,9 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
-          // One synth bundles every function (97 and growing) with the local esbuild.
+          // One synth, shared by the files that need bundled assets, bundles every function with
+          // the local esbuild.
+          globalSetup: ['test/infra/bundled-synth-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 420_000,
         },

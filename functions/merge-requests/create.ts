@@ -12,13 +12,13 @@ import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
-import { readBranchesPresent, readMergeRequestCode } from '#repository/merge-request-code.ts';
+import { readBranchesPresent, writeMergeRequestHead } from '#repository/merge-request-code.ts';
 import { prepareIssuableMetadata } from '#store/issuables/issuable-metadata.ts';
 import { createMergeRequest } from '#store/issuables/merge-request-writes.ts';
 
 /**
  * Developers and up open merge requests between two branches of the project (branches its
- * repository holds, when it has one).
+ * repository holds, when it has one, which then keeps the new merge request's head ref).
  */
 export const handler = defineRoute({
   auth: 'user',
@@ -43,7 +43,8 @@ export const handler = defineRoute({
         caller.id,
       ),
     );
-    const code = present && (await readMergeRequestCode(mergeRequest));
+    // Its head ref is written in the repository, and what its branches hold read from that state.
+    const code = present && (await writeMergeRequestHead(mergeRequest, caller.id));
     return reply.created(
       mergeRequestEntity(mergeRequest, project, users, request.baseUrl, caller.id, usable, code),
     );

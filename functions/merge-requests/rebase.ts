@@ -1,5 +1,6 @@
 import { unauthorized } from '#domain/errors.ts';
 import { mayMergeMergeRequest } from '#domain/noteable-policy.ts';
+import { protectionLevelOf } from '#domain/protected-branches.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestWithUsers } from '#http/merge-request-loaders.ts';
 import { reply } from '#http/reply.ts';
@@ -9,7 +10,8 @@ import { getUsers } from '#store/users/users.ts';
 
 /**
  * Rebases the source branch on the target's tip within the request, so the answer (202, as GitLab)
- * says no rebase is in progress any more; 409 when its commits conflict with the target.
+ * says no rebase is in progress any more; 409 when its commits conflict with the target, 403 when
+ * the source is a protected branch the caller may not push to.
  */
 export const handler = defineRoute({
   auth: 'user',
@@ -18,12 +20,17 @@ export const handler = defineRoute({
   run: async ({ caller, project, access, mergeRequest: mr }) => {
     if (!mayMergeMergeRequest({ project, access, caller, mergeRequest: mr })) throw unauthorized();
     const me = (await getUsers([caller.id])).get(caller.id);
-    await rebaseMergeRequest(mr, caller.id, {
-      name: me?.name ?? caller.username,
-      email: me?.email ?? `${caller.username}@users.noreply`,
-      timestamp: Math.floor(Date.now() / 1000),
-      timezoneOffset: 0,
-    });
+    await rebaseMergeRequest(
+      mr,
+      caller.id,
+      {
+        name: me?.name ?? caller.username,
+        email: me?.email ?? `${caller.username}@users.noreply`,
+        timestamp: Math.floor(Date.now() / 1000),
+        timezoneOffset: 0,
+      },
+      protectionLevelOf(caller, access),
+    );
     return reply.acceptedWith({ rebase_in_progress: false });
   },
 });

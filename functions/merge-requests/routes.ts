@@ -2,10 +2,13 @@
  * The rows of the route table (functions/routes.ts, which assembles them) whose handlers live in
  * functions/merge-requests/. Plain data: imports no handler.
  */
-import { type Access, type RouteDefinition, read, write } from '../route-kit.ts';
+import { type Access, type RouteDefinition, write } from '../route-kit.ts';
 
 /** Reads that also read the repository's refs document and packs (what the branches hold). */
 const readCode: Access = { table: 'read', bucket: 'read' };
+
+/** Reads of what the branches hold that keep a merge check's verdict on the merge request. */
+const readCodeKeepingCheck: Access = { table: 'write', bucket: 'read' };
 
 /** Writes that check the branches in the repository. */
 const writeCheckingCode: Access = { table: 'write', bucket: 'read' };
@@ -19,19 +22,20 @@ export const mergeRequestRoutes: readonly RouteDefinition[] = [
     method: 'GET',
     path: '/api/v4/projects/{id}/merge_requests',
     entry: 'functions/merge-requests/list.ts',
-    access: read,
+    access: readCode,
   },
   {
     method: 'POST',
     path: '/api/v4/projects/{id}/merge_requests',
     entry: 'functions/merge-requests/create.ts',
-    access: writeCheckingCode,
+    // A new merge request's head ref is committed in its project's repository.
+    access: writeCode,
   },
   {
     method: 'GET',
     path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}',
     entry: 'functions/merge-requests/get.ts',
-    access: readCode,
+    access: readCodeKeepingCheck,
   },
   {
     method: 'PUT',
@@ -49,7 +53,7 @@ export const mergeRequestRoutes: readonly RouteDefinition[] = [
     method: 'GET',
     path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/changes',
     entry: 'functions/merge-requests/changes.ts',
-    access: readCode,
+    access: readCodeKeepingCheck,
   },
   {
     method: 'GET',
@@ -73,6 +77,13 @@ export const mergeRequestRoutes: readonly RouteDefinition[] = [
     method: 'PUT',
     path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/rebase',
     entry: 'functions/merge-requests/rebase.ts',
+    access: writeCode,
+  },
+  // A read for GitLab, but it commits the merge ref when the branches moved since the last one.
+  {
+    method: 'GET',
+    path: '/api/v4/projects/{id}/merge_requests/{merge_request_iid}/merge_ref',
+    entry: 'functions/merge-requests/merge-ref.ts',
     access: writeCode,
   },
 ];

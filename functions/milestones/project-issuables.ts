@@ -1,5 +1,5 @@
 import { issueBasicEntity } from '#domain/issues.ts';
-import { mergeRequestBasic } from '#domain/merge-requests.ts';
+import { listedSha, mergeRequestBasic } from '#domain/merge-requests.ts';
 import { type Milestone, ownMilestone } from '#domain/milestones.ts';
 import {
   canReadMergeRequests,
@@ -13,6 +13,7 @@ import { project } from '#http/load.ts';
 import { type MilestoneIssuableKind, perMilestoneIssuable } from '#http/milestone-issuables.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { readProjectRefs } from '#repository/merge-request-code.ts';
 import { listIssuesWithUsers } from '#store/issuables/issues.ts';
 import { listMergeRequestsWithMilestones } from '#store/issuables/merge-request-items.ts';
 import { readMilestone } from '#store/issuables/milestones.ts';
@@ -54,14 +55,20 @@ const KINDS: Record<
   merge_requests: {
     lists: canReadMergeRequests,
     read: async ({ project, caller, milestone, page, baseUrl }) => {
-      const { items, total, users, milestones } = await listMergeRequestsWithMilestones(project, {
-        filter: { milestones: carrying(milestone) },
-        order: 'created_at',
-        sort: 'desc',
-        page,
-        viewerId: caller?.id,
-      });
-      return { shown: items.map((mr) => mergeRequestBasic(mr, project, users, baseUrl, milestones)), total };
+      const [{ items, total, users, milestones }, refs] = await Promise.all([
+        listMergeRequestsWithMilestones(project, {
+          filter: { milestones: carrying(milestone) },
+          order: 'created_at',
+          sort: 'desc',
+          page,
+          viewerId: caller?.id,
+        }),
+        readProjectRefs(project.id),
+      ]);
+      const shown = items.map((mr) =>
+        mergeRequestBasic(mr, project, users, baseUrl, milestones, listedSha(mr, refs)),
+      );
+      return { shown, total };
     },
   },
 };

@@ -54,7 +54,8 @@ const projectMilestoneMergeRequests: RouteDefinition = {
   path: '/api/v4/projects/{id}/milestones/{milestone_id}/merge_requests',
   entry: 'functions/milestones/project-issuables.ts',
   name: 'functions/milestones/project-merge-requests.ts',
-  access: read,
+  // Each entry shows its source tip: its project's refs document is read.
+  access: { table: 'read', bucket: 'read' },
 };
 
 /** The issues and merge requests carrying a group milestone, in the group's projects and its subgroups'. */
@@ -71,7 +72,8 @@ const groupMilestoneIssuables: RouteDefinition[] = [
     path: '/api/v4/groups/{id}/milestones/{milestone_id}/merge_requests',
     entry: 'functions/milestones/group-issuables.ts',
     name: 'functions/milestones/group-merge-requests.ts',
-    access: read,
+    // Each entry shows its source tip: its project's refs document is read.
+    access: { table: 'read', bucket: 'read' },
   },
 ];
 

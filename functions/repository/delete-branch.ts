@@ -1,11 +1,10 @@
-import { branchProtectionRefusal, protectionLevelOf } from '#domain/protected-branches.ts';
+import { protectionLevelOf } from '#domain/protected-branches.ts';
 import { canPushCode } from '#domain/repository.ts';
 import { refWriteSchemas } from '#domain/schemas/ref-writes.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
 import { deleteBranch } from '#repository/ref-writes.ts';
-import { readProtectedBranches } from '#store/projects/protected-branches.ts';
 
 /**
  * Removes a branch (developers and up; a protected one maintainers and up); 404 when there is
@@ -16,15 +15,7 @@ export const handler = defineRoute({
   params: refWriteSchemas.deleteBranch,
   load: project({ reads: canPushCode }),
   run: async ({ params, project, caller, access }) => {
-    const protections = await readProtectedBranches(project.id);
-    const refusal = branchProtectionRefusal(
-      protections,
-      params.branch,
-      protectionLevelOf(caller, access),
-      'delete',
-    );
-    if (refusal) throw refusal;
-    await deleteBranch(project.id, caller.id, params.branch);
+    await deleteBranch(project.id, caller.id, params.branch, protectionLevelOf(caller, access));
     return reply.noContent();
   },
 });

@@ -8,8 +8,8 @@
 import { config } from '#config/env.ts';
 import { ghostHookUser, payloadJson } from '#domain/hook-payloads.ts';
 import { subscribes } from '#domain/hooks.ts';
-import { isProtected } from '#domain/protected-branches.ts';
-import { branchOfRef, isTagRef, pushPayload, pushTriggerOf, takesPush } from '#domain/push-payloads.ts';
+import { pushedBranchProtected } from '#domain/protected-branches.ts';
+import { isTagRef, pushPayload, pushTriggerOf, takesPush } from '#domain/push-payloads.ts';
 import { readPushes, readRefsDocument } from '#repository/push-events.ts';
 import { readProjectHooks } from '#store/hooks/hooks.ts';
 import { getProject } from '#store/projects/project-items.ts';
@@ -68,7 +68,7 @@ export async function fanOutPushes(record: PointerChange): Promise<number> {
     if (taking.length === 0) continue;
     const payload = pushPayload({
       ...push,
-      refProtected: !isTagRef(ref) && isProtected(protections, branchOfRef(ref)),
+      refProtected: !isTagRef(ref) && pushedBranchProtected(protections, before, after, ref),
       user,
       project,
       baseUrl,

@@ -1,5 +1,5 @@
 /** Project merge requests: the stored shape, the changes a request makes and the entity GitLab presents. */
-import { ApiError, conflict, validationFailed } from './errors.ts';
+import { ApiError, badRequest, conflict, validationFailed } from './errors.ts';
 import {
   carriesMatchingMilestone,
   issuableMilestone,
@@ -52,6 +52,43 @@ export interface MergeRequest {
   squash_commit_sha?: string | null;
   /** Its diff as merged, kept as its source branch may go: an open one's is read from the branches. */
   merged_diff?: MergedDiff;
+  /** The last three-way merge check of its branches (see `knownConflicts`). */
+  merge_check?: MergeCheck;
+}
+
+/**
+ * Whether merging one source tip into one target tip meets conflicts. It is a fact about the pair
+ * of commits, true for as long as either is anyone's tip, so it is kept on the merge request and
+ * read again only for that same pair.
+ */
+export interface MergeCheck {
+  source_sha: string;
+  target_sha: string;
+  conflicts: boolean;
+}
+
+/** The kept verdict when it is for these tips; undefined when the merge must be tried. */
+export function knownConflicts(
+  check: MergeCheck | undefined,
+  sourceId: string,
+  targetId: string,
+): boolean | undefined {
+  return check?.source_sha === sourceId && check.target_sha === targetId ? check.conflicts : undefined;
+}
+
+/** The verdict a read found that the merge request does not keep yet; undefined when none is new. */
+export function mergeCheckToKeep(
+  mr: Pick<MergeRequest, 'merge_check'>,
+  code: MergeRequestCode | undefined,
+): MergeCheck | undefined {
+  const found = code?.checked;
+  if (found === undefined) return undefined;
+  const kept = mr.merge_check;
+  const same =
+    kept?.source_sha === found.source_sha &&
+    kept.target_sha === found.target_sha &&
+    kept.conflicts === found.conflicts;
+  return same ? undefined : found;
 }
 
 /** GitLab's DiffRefs: the merge base, the source tip and the target tip a diff is made between. */
@@ -77,6 +114,8 @@ export interface MergeRequestCode {
   baseId: string | undefined;
   changesCount: number;
   conflicts: boolean;
+  /** The verdict of a three-way merge this read made (none when it was known or not needed). */
+  checked?: MergeCheck;
 }
 
 /** GitLab's Issuable validates titles to 255 characters; descriptions are held to 1,000,000. */
@@ -364,13 +403,30 @@ export const mergeRequestSimple = (mr: MergeRequest, project: Project, baseUrl: 
   web_url: webUrl(mr, project, baseUrl),
 });
 
-/** GitLab's MergeRequestBasic: what lists show. No repository stands behind a merge request here. */
+/**
+ * The `sha` a list shows from the refs of its project's committed state: the head it was merged
+ * with once merged, else its source branch's tip, else (the branch gone) what its head ref keeps;
+ * null without a repository.
+ */
+export function listedSha(
+  mr: MergeRequest,
+  refs: Readonly<Record<string, string>> | undefined,
+): string | null {
+  if (mr.merged_diff) return mr.merged_diff.diff_refs.head_sha;
+  return refs?.[`refs/heads/${mr.source_branch}`] ?? refs?.[`refs/merge-requests/${mr.iid}/head`] ?? null;
+}
+
+/**
+ * GitLab's MergeRequestBasic: what lists show. `sha` is the source tip (`listedSha`), read once
+ * per project of the page; null where no repository was read.
+ */
 export function mergeRequestBasic(
   mr: MergeRequest,
   project: Project,
   users: ReadonlyMap<number, User>,
   baseUrl: string,
   milestones: ReadonlyMap<number, Milestone> = new Map(),
+  sha: string | null = null,
 ) {
   const assignees = mr.assignee_ids.map((id) => userBasicOrGhost(users, id, baseUrl));
   return {
@@ -401,7 +457,7 @@ export function mergeRequestBasic(
     milestone: issuableMilestone(mr.milestone_id, project, milestones, baseUrl),
     merge_when_pipeline_succeeds: false,
     merge_status: 'can_be_merged',
-    sha: null,
+    sha,
     merge_commit_sha: mr.merge_commit_sha ?? null,
     discussion_locked: mr.discussion_locked,
     should_remove_source_branch: null,
@@ -536,6 +592,8 @@ export function mergeWay(
  */
 export const mergeRefusals = {
   notMergeable: () => new ApiError(405, { message: '405 Method Not Allowed' }),
+  /** The merge ref's answer to a merge request that cannot merge. */
+  notMergeableForRef: () => badRequest('Merge request is not mergeable'),
   shaMismatch: () => new ApiError(409, { message: 'SHA does not match HEAD of source branch' }),
   /** A rebase runs in the request here, so its failure (GitLab's merge_error) is the answer. */
   rebaseConflict: () =>
@@ -559,6 +617,21 @@ export function mergeRefusal(
   if (sha !== undefined && sha !== code.sourceId) return mergeRefusals.shaMismatch();
   return undefined;
 }
+
+/**
+ * The merge ref's refusal (GitLab's mergeability check, 400): a merge request that is not open,
+ * lacks a branch, holds nothing its target lacks or conflicts with it has no merge ref.
+ */
+export function mergeRefRefusal(mr: MergeRequest, code: MergeRequestCode | undefined): ApiError | undefined {
+  return code !== undefined && mergeable(mr, code) ? undefined : mergeRefusals.notMergeableForRef();
+}
+
+/**
+ * Whether a merge ref's commit merges exactly these tips (its parents: the target's, then the
+ * source's), so it is the merge ref of the branches as they stand and need not be made again.
+ */
+export const mergesTips = (parents: readonly string[], targetId: string, sourceId: string) =>
+  parents.length === 2 && parents[0] === targetId && parents[1] === sourceId;
 
 /** The default merge commit message: the branches, the title, the issues it closes and the reference. */
 export function defaultMergeCommitMessage(

@@ -3,7 +3,7 @@
  * merge into, delete or unprotect, and GitLab's entity of them. Pure rules: the store keeps them
  * (store/projects/protected-branches.ts), handlers and writers ask `branchProtectionRefusal`.
  */
-import { ApiError } from './errors.ts';
+import { ApiError, forbidden } from './errors.ts';
 import { effectiveAccess, type ProjectAccess } from './projects.ts';
 import type { Caller } from './users.ts';
 
@@ -179,6 +179,48 @@ export function branchProtectionRefusal(
       return accessLevel >= DEFAULT_PROTECTION_LEVEL ? undefined : REFUSALS.delete();
   }
 }
+
+/**
+ * The default branch protection this instance applies (GitLab's default setting, fully
+ * protected): a project's default branch, when it first comes into being, is protected with
+ * maintainers pushing and merging, and until then the empty repository takes a first push from
+ * maintainers and admins only.
+ */
+export const defaultBranchProtection = (branch: string): ProtectedBranchInput => ({
+  name: branch,
+  push_access_level: DEFAULT_PROTECTION_LEVEL,
+  merge_access_level: DEFAULT_PROTECTION_LEVEL,
+});
+
+/** The refusal of a push into a repository with no branch yet (any branch) below maintainer. */
+export const emptyRepositoryPushRefusal = (accessLevel: number): ApiError | undefined =>
+  accessLevel >= DEFAULT_PROTECTION_LEVEL ? undefined : REFUSALS.push();
+
+/** What a push judges of a repository state: its HEAD and its refs by full name. */
+interface RefsState {
+  head: string | null;
+  refs: Readonly<Record<string, string>>;
+}
+
+/**
+ * Whether a push of the branch `ref` (a full name) from state `before` to `after` is of a
+ * protected branch: a protection covers it, or it is the first branch of a repository that had
+ * none and becomes its HEAD, which the default branch protection covers from that first push on
+ * (its item is written just after the state is committed).
+ */
+export function pushedBranchProtected(
+  protections: readonly ProtectedBranch[],
+  before: RefsState | undefined,
+  after: RefsState,
+  ref: string,
+): boolean {
+  if (isProtected(protections, ref.replace(/^refs\/heads\//, ''))) return true;
+  const hadBranches = Object.keys(before?.refs ?? {}).some((name) => name.startsWith('refs/heads/'));
+  return !hadBranches && after.head === ref;
+}
+
+/** GitLab's refusal of a rebase by a caller who may not push to the merge request's source branch. */
+export const sourcePushRefusal = () => forbidden('Cannot push to source branch');
 
 /** GitLab's ProtectedRefAccess entity (roles only: no user, group or deploy key entries here). */
 const accessEntity = (entry: ProtectionAccess) => ({

@@ -43,6 +43,8 @@ export const refErrors = {
   tagExists: (name: string) => badRequest(`Tag ${name} already exists`),
   tagTargetInvalid: (ref: string) => badRequest(`Target ${ref} is invalid`),
   tagNotFound: () => notFound('Tag'),
+  /** The push rule's `deny_delete_tag`. */
+  tagDeletionDenied: () => badRequest('You cannot delete a tag'),
   /** Other writers kept committing first, every try: the client may send the request again. */
   raced: () => conflict('Repository was changed by another write, try again'),
 };

@@ -80,6 +80,12 @@ export type FileRead =
   | { file: 'too large' }
   | { found: GitFile };
 
+/**
+ * What listing a tree found: its entries (none for a path that names a file), no commit at the
+ * ref (or no repository yet), or no entry at the path.
+ */
+export type TreeRead = { entries: GitTreeEntry[] } | { commit: 'missing' } | { path: 'missing' };
+
 /** What reading a blob by id found. */
 export type BlobRead =
   | { found: { id: string; content: Buffer } }
@@ -171,6 +177,16 @@ export function foundFile(read: FileRead): GitFile {
   if ('commit' in read) throw notFound('Commit');
   if (read.file === 'too large') throw blobTooLarge();
   throw notFound('File');
+}
+
+/**
+ * The tree's entries, or GitLab's 404: `Tree` when the ref names no commit, git's own words when
+ * the path is in no tree of the commit.
+ */
+export function foundTree(read: TreeRead): GitTreeEntry[] {
+  if ('entries' in read) return read.entries;
+  if ('commit' in read) throw notFound('Tree');
+  throw notFound('invalid revision or path');
 }
 
 export function foundBlob(read: BlobRead): { id: string; content: Buffer } {

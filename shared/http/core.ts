@@ -16,6 +16,7 @@ import { handlerTracing } from '#observability/tracing.ts';
 import { paginationHeaders } from './pagination.ts';
 import type { ParsedRequest } from './parse.ts';
 import { isReply, type Reply } from './reply.ts';
+import { represent } from './representation.ts';
 
 export type Response = APIGatewayProxyStructuredResultV2;
 
@@ -114,8 +115,13 @@ export const requestLog = (): MiddlewareObj<ApiEvent, Response>[] => {
     countRequest(route ?? 'unknown', status ?? 500);
   };
   const finish = (event: ApiEvent, response: Response | null | undefined) => {
-    const answered = withHeaders(response, { 'X-Request-Id': requestStateOf(event).correlationId });
-    const final = event.requestContext?.http?.method === 'HEAD' ? withoutBody(answered) : answered;
+    const method = event.requestContext?.http?.method;
+    const answered = represent(
+      withHeaders(response, { 'X-Request-Id': requestStateOf(event).correlationId }),
+      method,
+      event.headers,
+    );
+    const final = method === 'HEAD' ? withoutBody(answered) : answered;
     write(event, final);
     return final;
   };

@@ -2,7 +2,8 @@
  * The frame of the jobs that write a project's repository and show their progress in its
  * import_status (import, mirror update, fork): one job at a time per project (the repository
  * lease), `started` while it runs, then `finished` with statistics, or `failed` with an error that
- * is safe to show. A remote that refuses or fails is final at once; any other failure is retried
+ * is safe to show; the first repository a project gets has its default branch protected. A
+ * remote that refuses or fails is final at once; any other failure is retried
  * by the queue and, on the message's last receive, recorded as failed before it goes to the DLQ,
  * so a project never stays `started`.
  */
@@ -10,6 +11,7 @@ import type { SQSRecord } from 'aws-lambda';
 import type { Project } from '#domain/projects.ts';
 import { RemoteFetchError } from '#repository/remote.ts';
 import { getProject } from '#store/projects/project-items.ts';
+import { protectDefaultBranch } from '#store/projects/protected-branches.ts';
 import {
   markImportStarted,
   type RepositoryStatistics,
@@ -54,7 +56,12 @@ export async function runRepositoryJob(
     const project = await markImportStarted(job.projectId);
     if (!project) return;
     try {
-      await recordImportFinished(project, await work(project));
+      const outcome = await work(project);
+      // The first repository a project gets (import or fork; not a mirror's later update) brings
+      // its default branch into being: protected as a first push's is, before `finished` shows.
+      if (outcome.defaultBranch !== null && !project.last_successful_update_at)
+        await protectDefaultBranch(project.id, outcome.defaultBranch);
+      await recordImportFinished(project, outcome);
     } catch (error) {
       if (error instanceof RemoteFetchError || isLastAttempt(job.record, job.maxReceiveCount)) {
         await recordImportFailed(job.projectId, shownError(error));

@@ -21,11 +21,11 @@ import {
   startsElsewhere,
 } from '#domain/commit-writes.ts';
 import { badRequest } from '#domain/errors.ts';
-import { branchProtectionRefusal } from '#domain/protected-branches.ts';
+import { branchProtectionRefusal, emptyRepositoryPushRefusal } from '#domain/protected-branches.ts';
 import { commitPushRuleRefusal } from '#domain/push-rules.ts';
 import { isNewRefNameValid } from '#domain/ref-writes.ts';
 import type { CommitStats, GitCommit } from '#domain/repository.ts';
-import { readProtectedBranches } from '#store/projects/protected-branches.ts';
+import { protectDefaultBranch, readProtectedBranches } from '#store/projects/protected-branches.ts';
 import { readPushRule } from '#store/projects/push-rules.ts';
 import { announcePendingPacks, readRepositoryPointer } from '#store/projects/repository-pointer.ts';
 import { adoptDefaultBranch } from '#store/projects/repository-state.ts';
@@ -195,7 +195,10 @@ class TreeEdit {
 /**
  * Makes one commit of `request.actions` on `request.branch` as `pushedBy` (the committer, and
  * the author unless named), answering it with its stats. Branch protection (push access to a
- * protected branch, 403) and the project's push rule are judged once, before anything is written. Refusals are GitLab's 400s; other writers winning every try is 409.
+ * protected branch, 403) and the project's push rule are judged once, before anything is written;
+ * a repository without branches takes a first commit from maintainers and up only (403), and the
+ * branch it makes, the default branch, is then protected. Refusals are GitLab's 400s; other
+ * writers winning every try is 409.
  */
 export async function commitChanges(
   projectId: number,
@@ -252,6 +255,9 @@ export async function commitChanges(
     const result = await writeRefs(projectId, pushedBy, async (view, version) => {
       const stored: StoredRefs = view?.stored ?? { version: 1, head: null, refs: {}, packs: [] };
       const hasBranches = Object.keys(stored.refs).some((ref) => ref.startsWith(HEADS));
+      // The default branch protection covers every branch of a repository that has none yet.
+      const emptyRefusal = hasBranches ? undefined : emptyRepositoryPushRefusal(request.protectionLevel);
+      if (emptyRefusal) throw emptyRefusal;
       const full = `${HEADS}${request.branch}`;
       const existing = stored.refs[full];
 
@@ -306,7 +312,10 @@ export async function commitChanges(
       };
     });
 
-    if (firstBranch) await adoptDefaultBranch(projectId, request.branch);
+    if (firstBranch) {
+      await adoptDefaultBranch(projectId, request.branch);
+      await protectDefaultBranch(projectId, request.branch);
+    }
     // commit_count and repository_size follow from the pointer's change (jobs/repository-statistics.ts).
     return result;
   });

@@ -6,7 +6,7 @@
  */
 import type { AddressPolicy } from '#egress/address-guard.ts';
 import { countCommitsFrom, type EarlierCount } from './history.ts';
-import { defaultBranchOf, headCommit, type StoredRefs } from './layout.ts';
+import { defaultBranchOf, headCommit, mergeRequestRefsOf, type StoredRefs } from './layout.ts';
 import type { FetchLimits } from './pack-scan.ts';
 import { checkRemoteUrl, fetchRemote } from './remote.ts';
 import { withScratchDirectory } from './scratch.ts';
@@ -64,7 +64,13 @@ async function importOnce(projectId: number, url: string, options: ImportOptions
   return withScratchDirectory(async (gitdir) => {
     const cache = {};
     const previous = await materializeCommittedState(projectId, gitdir, cache);
-    const next = await fetchRemote({ url, gitdir, cache, ...options });
+    const fetched = await fetchRemote({ url, gitdir, cache, ...options });
+    // Merge request refs are kept here, not fetched: an update keeps them (their objects are in
+    // the stored packs the directory holds), and the remote's never replace them.
+    const next: StoredRefs = {
+      ...fetched,
+      refs: { ...fetched.refs, ...mergeRequestRefsOf(previous.stored) },
+    };
     const { uploaded } = await storeRepository(projectId, gitdir, next, previous);
     const head = headCommit(next);
     return {

@@ -44,7 +44,10 @@ export interface StoredRefs {
   version: 1;
   /** What HEAD points at (`refs/heads/main`): the default branch; null while there is no branch. */
   head: string | null;
-  /** Every branch and tag (`refs/heads/…`, `refs/tags/…`) → object id (a tag's own object, not peeled). */
+  /**
+   * Every branch and tag (`refs/heads/…`, `refs/tags/…`) and every merge request's refs
+   * (`refs/merge-requests/<iid>/head|merge`) → object id (a tag's own object, not peeled).
+   */
   refs: Record<string, string>;
   /** The packs (`pack-<sha>`) that together hold every object the refs reach. */
   packs: string[];
@@ -66,13 +69,44 @@ export function isPackName(name: string): boolean {
   return packName.test(name);
 }
 
+const MERGE_REQUESTS = 'refs/merge-requests/';
+const mergeRequestRefName = /^refs\/merge-requests\/[1-9][0-9]{0,9}\/(head|merge)$/;
+
+/**
+ * A merge request's ref: `head` keeps its source tip (so its commits stay reachable whatever
+ * becomes of the branch), `merge` the commit merging its source into its target.
+ */
+export function mergeRequestRef(iid: number, kind: 'head' | 'merge'): string {
+  return `${MERGE_REQUESTS}${iid}/${kind}`;
+}
+
+/** Whether a ref is one of a merge request's (kept by this service, never a branch or tag of a remote). */
+export function isMergeRequestRef(name: string): boolean {
+  return name.startsWith(MERGE_REQUESTS);
+}
+
+/** The merge request refs of a state, to carry into a state rebuilt from elsewhere (a mirror's fetch). */
+export function mergeRequestRefsOf(stored: StoredRefs | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(stored?.refs ?? {}).filter(([name]) => isMergeRequestRef(name)));
+}
+
+/** A state without its merge request refs (a fork's copy: they belong to the source's merge requests). */
+export function withoutMergeRequestRefs(stored: StoredRefs): StoredRefs {
+  return {
+    ...stored,
+    refs: Object.fromEntries(Object.entries(stored.refs).filter(([name]) => !isMergeRequestRef(name))),
+  };
+}
+
 /**
  * A branch or tag name that is safe to write as a file under a repository directory: git's
  * check-ref-format rules that matter here (no `..`, no component starting with `.` or ending in
  * `.lock`, no control characters or `~^:?*[\`). The names come from a remote, so a name that
- * climbs out of the directory must never reach a path.
+ * climbs out of the directory must never reach a path. A merge request's refs have one exact
+ * shape.
  */
 export function isStorableRefName(name: string): boolean {
+  if (isMergeRequestRef(name)) return mergeRequestRefName.test(name);
   if (!/^refs\/(heads|tags)\/./.test(name)) return false;
   if (name.includes('..') || name.includes('@{') || name.endsWith('/') || name.endsWith('.')) return false;
   if (/[~^:?*[\\]/.test(name) || [...name].some((char) => char <= ' ' || char === '\u007f')) return false;

@@ -34,6 +34,7 @@ import {
   REFS_MAX_WALK,
   type RefKind,
   TREE_MAX_ENTRIES,
+  type TreeRead,
 } from '#domain/repository.ts';
 import { type ArchiveEntry, tarArchive, zipArchive } from './archive.ts';
 import { defaultBranchOf, type StoredRefs } from './layout.ts';
@@ -544,17 +545,24 @@ export async function readTag(projectId: number, name: string): Promise<GitTag |
   return withRepository(projectId, (repository) => repository.tag(name));
 }
 
-/** The tree at `path` of `ref` (the default branch when absent); undefined when the ref names no commit. */
+/**
+ * The tree at `path` of `ref` (the default branch when absent). A path that names a file lists
+ * nothing, as git's tree listing of a blob does; a path in no tree of the commit is missing.
+ */
 export async function readTree(
   projectId: number,
   options: { ref?: string; path: string; recursive: boolean },
-): Promise<GitTreeEntry[] | undefined> {
-  return withRepository(projectId, async (repository) => {
+): Promise<TreeRead> {
+  const read = await withRepository(projectId, async (repository): Promise<TreeRead> => {
     const ref = options.ref ?? repository.defaultBranch ?? undefined;
     const commitId = ref === undefined ? undefined : await repository.resolveCommit(ref);
-    if (commitId === undefined) return undefined;
-    return (await repository.tree(commitId, options.path, options.recursive)) ?? [];
+    if (commitId === undefined) return { commit: 'missing' };
+    const entry = await repository.entryAt(commitId, options.path);
+    if (entry === undefined) return { path: 'missing' };
+    if (entry.type !== 'tree') return { entries: [] };
+    return { entries: (await repository.tree(commitId, options.path, options.recursive)) ?? [] };
   });
+  return read ?? { commit: 'missing' };
 }
 
 /** A file at `path` of `ref` (the default branch when absent), with the last commit that changed it. */

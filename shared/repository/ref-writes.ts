@@ -1,14 +1,20 @@
 /**
- * Branch and tag writes through the API. Each reads the committed state, makes the new refs
- * document from it and commits it by moving the repository pointer from the version read; when
- * another writer committed first, the change is made again on the new state (so concurrent writes
- * of different refs all land, and of the same ref exactly one), a bounded number of times.
+ * Branch and tag writes through the API, each judging its own rules (names, the push rule, branch
+ * protection at the caller's level). Each reads the committed state, makes the new refs document
+ * from it and commits it by moving the repository pointer from the version read; when another
+ * writer committed first, the change is made again on the new state (so concurrent writes of
+ * different refs all land, and of the same ref exactly one), a bounded number of times.
  */
 import fs from 'node:fs';
 import * as git from 'isomorphic-git';
-import { refErrors } from '#domain/ref-writes.ts';
+import { badRequest } from '#domain/errors.ts';
+import { branchProtectionRefusal, mayWriteBranch, type ProtectedBranch } from '#domain/protected-branches.ts';
+import { branchNameRuleRefusal, isNewRefNameValid, refErrors } from '#domain/ref-writes.ts';
 import type { GitBranch, GitTag } from '#domain/repository.ts';
+import { readProtectedBranches } from '#store/projects/protected-branches.ts';
+import { readPushRule } from '#store/projects/push-rules.ts';
 import { announcePendingPacks } from '#store/projects/repository-pointer.ts';
+import { getUser } from '#store/users/users.ts';
 import { packPath, type StoredRefs } from './layout.ts';
 import { openPackSet, type PackSet } from './pack-cache.ts';
 import { RepositoryView } from './reader.ts';
@@ -81,14 +87,42 @@ export async function writeRefs<T>(
   throw refErrors.raced();
 }
 
-/** The new branch `name` at the commit `ref` names; 400 when it exists or `ref` names no commit. */
+/** A branch to create, and the level its creator acts at. */
+export interface BranchCreation {
+  name: string;
+  /** A branch, tag or commit naming the new branch's commit. */
+  ref: string;
+  /** The caller's level for branch protection (protectionLevelOf). */
+  protectionLevel: number;
+}
+
+export interface CreatedBranch {
+  branch: GitBranch;
+  /** The project's protections as judged, for the branch's entity. */
+  protections: ProtectedBranch[];
+  /** Whether the creator may push to the new branch. */
+  canPush: boolean;
+}
+
+/**
+ * The new branch at the commit `ref` names, as `pushedBy`. Judged before anything is written: a
+ * name git or GitLab refuses, or one the push rule's pattern refuses (400), and a name a
+ * protection covers that the creator may neither push nor merge to (400). 400 when it exists or
+ * `ref` names no commit.
+ */
 export async function createBranch(
   projectId: number,
   pushedBy: number,
-  name: string,
-  ref: string,
-): Promise<GitBranch> {
-  return writeRefs(projectId, pushedBy, async (view) => {
+  creation: BranchCreation,
+): Promise<CreatedBranch> {
+  const { name, ref, protectionLevel } = creation;
+  if (!isNewRefNameValid(name)) throw refErrors.branchNameInvalid();
+  const [rule, protections] = await Promise.all([readPushRule(projectId), readProtectedBranches(projectId)]);
+  const ruleRefusal = await branchNameRuleRefusal(rule?.branch_name_regex, name);
+  if (ruleRefusal !== undefined) throw badRequest(ruleRefusal);
+  const protectionRefusal = branchProtectionRefusal(protections, name, protectionLevel, 'create');
+  if (protectionRefusal) throw protectionRefusal;
+  const branch = await writeRefs(projectId, pushedBy, async (view) => {
     const commitId = view === undefined ? undefined : await view.resolveCommit(ref);
     if (view === undefined || commitId === undefined) throw refErrors.invalidReference(ref);
     const full = `${HEADS}${name}`;
@@ -97,14 +131,26 @@ export async function createBranch(
     const next: StoredRefs = { ...view.stored, refs: { ...view.stored.refs, [full]: commitId } };
     return { next, answer: async (after) => (await after.branch(name)) as GitBranch };
   });
+  return { branch, protections, canPush: mayWriteBranch(protections, name, protectionLevel, 'push') };
 }
 
-/** Removes the branch `name`; 404 when there is none, 405 for the default branch. */
-export async function deleteBranch(projectId: number, pushedBy: number, name: string): Promise<void> {
+/**
+ * Removes the branch `name` as `pushedBy`, acting at `protectionLevel`: 404 when there is none,
+ * 405 for the default branch, 400 for a protected one below maintainer.
+ */
+export async function deleteBranch(
+  projectId: number,
+  pushedBy: number,
+  name: string,
+  protectionLevel: number,
+): Promise<void> {
+  const protections = await readProtectedBranches(projectId);
   await writeRefs(projectId, pushedBy, async (view) => {
     const full = `${HEADS}${name}`;
     if (view?.stored.refs[full] === undefined) throw refErrors.branchNotFound();
     if (view.stored.head === full) throw refErrors.defaultBranch();
+    const refusal = branchProtectionRefusal(protections, name, protectionLevel, 'delete');
+    if (refusal) throw refusal;
     const { [full]: _removed, ...refs } = view.stored.refs;
     return { next: { ...view.stored, refs }, answer: async () => undefined };
   });
@@ -116,15 +162,18 @@ export interface Tagger {
 }
 
 /**
- * The new tag `name` at the commit `ref` names: annotated (a tag object by `tagger`, in a new
- * pack of its own) when there is a message, else lightweight. 400 when it exists or `ref` names
- * no commit.
+ * The new tag `name` at the commit `ref` names, as `pushedBy`: annotated (a tag object by the
+ * creator, in a new pack of its own) when there is a message, else lightweight. 400 for a name
+ * git or GitLab refuses, when it exists or when `ref` names no commit.
  */
 export async function createTag(
   projectId: number,
   pushedBy: number,
-  options: { name: string; ref: string; message: string | undefined; tagger: Tagger },
+  options: { name: string; ref: string; message: string | undefined },
 ): Promise<GitTag> {
+  if (!isNewRefNameValid(options.name)) throw refErrors.tagNameInvalid();
+  const user = await getUser(pushedBy);
+  const tagger: Tagger = { name: user?.name ?? user?.username ?? '', email: user?.email ?? '' };
   const message = options.message?.trim() ?? '';
   return withScratchDirectory(async (gitdir) => {
     // The tag object is made once, for the first state read: its target is the same commit in
@@ -143,7 +192,7 @@ export async function createTag(
         };
       }
       if (made?.target !== commitId)
-        made = await packTag(projectId, gitdir, commitId, options.name, message, options.tagger);
+        made = await packTag(projectId, gitdir, commitId, options.name, message, tagger);
       const next: StoredRefs = {
         ...view.stored,
         refs: { ...view.stored.refs, [full]: made.oid },
@@ -200,11 +249,17 @@ export function hasPrefixConflict(stored: StoredRefs, full: string): boolean {
   return Object.keys(stored.refs).some((ref) => ref.startsWith(`${full}/`) || full.startsWith(`${ref}/`));
 }
 
-/** Removes the tag `name`; 404 when there is none. Its tag object stays in its pack until housekeeping. */
+/**
+ * Removes the tag `name`; 404 when there is none, 400 when the push rule denies deleting tags. Its
+ * tag object stays in its pack until housekeeping.
+ */
 export async function deleteTag(projectId: number, pushedBy: number, name: string): Promise<void> {
+  const rule = await readPushRule(projectId);
   await writeRefs(projectId, pushedBy, async (view) => {
     const full = `${TAGS}${name}`;
+    // A missing tag is still 404: the rule is asked only of a tag that is there.
     if (view?.stored.refs[full] === undefined) throw refErrors.tagNotFound();
+    if (rule?.deny_delete_tag) throw refErrors.tagDeletionDenied();
     const { [full]: _removed, ...refs } = view.stored.refs;
     return { next: { ...view.stored, refs }, answer: async () => undefined };
   });

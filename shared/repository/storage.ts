@@ -34,6 +34,7 @@ import {
   refsVersionKey,
   repositoryPrefix,
   type StoredRefs,
+  withoutMergeRequestRefs,
 } from './layout.ts';
 
 // Packs move in parallel, a few at a time: enough to hide S3's latency, few enough for a small function.
@@ -217,9 +218,11 @@ export async function copyRepository(
   if (stored === undefined) return undefined;
   await copyPacks(fromProjectId, toProjectId, stored.packs);
   // The fork's state is replaced whole, whatever it holds: the version is only what it moves from.
+  // The source's merge request refs name its merge requests, none of the fork's.
+  const copied = withoutMergeRequestRefs(stored);
   const { version } = await readCommittedState(toProjectId);
-  await commitStoredRefs(toProjectId, stored, version);
-  return stored;
+  await commitStoredRefs(toProjectId, copied, version);
+  return copied;
 }
 
 /**

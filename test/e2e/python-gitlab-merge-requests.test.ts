@@ -48,7 +48,7 @@ afterAll(async () => {
 
 describe('python-gitlab merge requests', () => {
   it.skipIf(!pythonGitlabAvailable)(
-    'changes(), commits(), a refused merge(), rebase(), merge() closing "Fixes #1"',
+    'changes(), commits(), merge_ref(), a refused merge() and merge_ref(), rebase(), merge() closing "Fixes #1"',
     async () => {
       expect(
         await runCheck('check_merge_requests.py', [

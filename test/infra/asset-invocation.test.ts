@@ -29,7 +29,8 @@ import { envNames } from '../../shared/config/env.ts';
 import { DEFAULT_AVATAR_PNG } from '../../shared/domain/avatars.ts';
 import { ensureRootToken } from '../../shared/store/table/bootstrap.ts';
 import { createAccessToken } from '../../shared/store/users/access-tokens.ts';
-import { buildApp, type Json } from './support.ts';
+import { bundledSynth } from './bundled-synth.ts';
+import type { Json } from './support.ts';
 
 const run = promisify(execFile);
 
@@ -121,21 +122,9 @@ beforeAll(async () => {
     disposableToken,
   );
 
-  const { app, stack } = buildApp({ bundle: true, outdir: path.join(outdir, 'cdk.out') });
-  const assembly = app.synth();
-  // The root template and each nested one, as SAM CLI finds them: a nested stack's template is
-  // the file its AWS::CloudFormation::Stack resource names in `aws:asset:path`.
-  const rootTemplate = assembly.getStackByName(stack.stackName).template as Json;
-  const nestedFiles = Object.values(rootTemplate.Resources as Record<string, Json>)
-    .filter((resource) => resource.Type === 'AWS::CloudFormation::Stack')
-    .map((resource) => {
-      expect(resource.Metadata['aws:asset:property']).toBe('TemplateURL');
-      return resource.Metadata['aws:asset:path'] as string;
-    });
-  templates = [
-    rootTemplate,
-    ...nestedFiles.map((file) => JSON.parse(readFileSync(path.join(assembly.directory, file), 'utf8'))),
-  ];
+  // The root template and each nested one, as SAM CLI finds them.
+  const synth = await bundledSynth();
+  templates = synth.templates;
   functions = templates.flatMap((template) =>
     Object.entries(template.Resources as Record<string, Json>)
       .filter(([, resource]) => resource.Type === 'AWS::Lambda::Function')
@@ -147,7 +136,7 @@ beforeAll(async () => {
           handler: resource.Properties.Handler,
           timeout: resource.Properties.Timeout,
           memorySize: resource.Properties.MemorySize,
-          assetDir: path.join(assembly.directory, resource.Metadata['aws:asset:path']),
+          assetDir: path.join(synth.directory, resource.Metadata['aws:asset:path']),
           variables: resource.Properties.Environment?.Variables ?? {},
         };
       }),

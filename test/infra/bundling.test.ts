@@ -1,26 +1,20 @@
 /**
- * One synth with real bundling (the local esbuild, never Docker): every function's asset, in the
- * root stack or a nested one, is an ESM bundle with its source map and the AWS SDK inside, and Node
+ * The shared bundled synth (bundled-synth.ts): every function's asset, in the root stack or a
+ * nested one, is an ESM bundle with its source map and the AWS SDK inside, and Node
  * can load it and call its handler.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { functionNameOf, routes } from '../../functions/routes.ts';
 import { schedules } from '../../functions/schedules.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
-import { buildApp } from './support.ts';
-
-interface Template {
-  Resources: Record<
-    string,
-    { Type: string; Properties: { Description: string }; Metadata: Record<string, string> }
-  >;
-}
+import { bundledSynth } from './bundled-synth.ts';
+import type { Json } from './support.ts';
 
 interface Bundle {
   /** The function's name (its Description): its entry, or its route's `name`. */
@@ -28,37 +22,22 @@ interface Bundle {
   dir: string;
 }
 
-let outdir: string;
 let bundles: Bundle[] = [];
 let bundleSeconds = 0;
 
-beforeAll(() => {
-  outdir = mkdtempSync(path.join(tmpdir(), 'gitlab-api-synth-'));
-  const started = performance.now();
-  const { app, stack } = buildApp({ bundle: true, outdir });
-  const assembly = app.synth();
-  bundleSeconds = (performance.now() - started) / 1000;
-  // The root template holds the workers and scheduled functions; each nested stack's template (a file in the same
-  // assembly) holds its area's route functions.
-  const templates = [
-    assembly.getStackByName(stack.stackName).template as Template,
-    ...[...stack.routeStacks.values()].map(
-      (nested) =>
-        JSON.parse(readFileSync(path.join(assembly.directory, nested.templateFile), 'utf8')) as Template,
-    ),
-  ];
-  bundles = templates
-    .flatMap((template) => Object.values(template.Resources))
+beforeAll(async () => {
+  const synth = await bundledSynth();
+  bundleSeconds = synth.seconds;
+  // The root template holds the workers and scheduled functions; each nested stack's template
+  // holds its area's route functions.
+  bundles = synth.templates
+    .flatMap((template) => Object.values(template.Resources as Record<string, Json>))
     .filter((resource) => resource.Type === 'AWS::Lambda::Function')
     .map((resource) => ({
       name: resource.Properties.Description,
-      dir: path.join(assembly.directory, resource.Metadata['aws:asset:path']!),
+      dir: path.join(synth.directory, resource.Metadata['aws:asset:path']),
     }));
 }, 900_000);
-
-afterAll(() => {
-  if (outdir) rmSync(outdir, { recursive: true, force: true });
-});
 
 const entryByName = new Map(routes.map((route) => [functionNameOf(route), route.entry]));
 

@@ -371,11 +371,16 @@ describe('protected branches', () => {
       json: { user_id: developer.id, access_level: 30 },
     });
     expect(member.status).toBe(201);
-    const protection = await api('POST', `/projects/${project.id}/protected_branches`, {
+    // The import protected its default branch: maintainers push and merge.
+    const protection = await api('GET', `/projects/${project.id}/protected_branches/main`, {
       token: owner.token,
-      json: { name: 'main', merge_access_level: 40, push_access_level: 40 },
     });
-    expect(protection.status, protection.text).toBe(201);
+    expect(protection.status, protection.text).toBe(200);
+    expect(protection.body).toMatchObject({
+      name: 'main',
+      push_access_levels: [{ access_level: 40 }],
+      merge_access_levels: [{ access_level: 40 }],
+    });
     const mr = await openMr(project.id, 'ahead');
     const refused = await api('PUT', `${mrPath(project.id, mr.iid)}/merge`, { token: developer.token });
     expect(refused.status).toBe(401);
@@ -422,5 +427,38 @@ describe('rebasing', () => {
       { token: owner.token },
     );
     expect(branch.body.commit.id).toBe(fx.clash);
+  });
+
+  it('a developer may not rebase a protected source branch they may not push to → 403; an open one they may', async () => {
+    const project = await importedProject();
+    const developer = await createUser();
+    const member = await api('POST', `/projects/${project.id}/members`, {
+      token: owner.token,
+      json: { user_id: developer.id, access_level: 30 },
+    });
+    expect(member.status).toBe(201);
+    const protection = await api('POST', `/projects/${project.id}/protected_branches`, {
+      token: owner.token,
+      json: { name: 'feature', push_access_level: 40, merge_access_level: 30 },
+    });
+    expect(protection.status, protection.text).toBe(201);
+    const mr = await openMr(project.id, 'feature');
+    const refused = await api('PUT', `${mrPath(project.id, mr.iid)}/rebase`, { token: developer.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: '403 Forbidden  - Cannot push to source branch' });
+    const unmoved = await api<{ commit: { id: string } }>(
+      'GET',
+      `/projects/${project.id}/repository/branches/feature`,
+      { token: owner.token },
+    );
+    expect(unmoved.status).toBe(200);
+    expect(unmoved.body.commit.id).toBe(fx.feature);
+    const unprotected = await api('DELETE', `/projects/${project.id}/protected_branches/feature`, {
+      token: owner.token,
+    });
+    expect(unprotected.status).toBe(204);
+    const rebased = await api('PUT', `${mrPath(project.id, mr.iid)}/rebase`, { token: developer.token });
+    expect(rebased.status).toBe(202);
+    expect(rebased.body).toEqual({ rebase_in_progress: false });
   });
 });

@@ -71,6 +71,15 @@ const base = () => `/projects/${projectId}/protected_branches`;
 
 describe('protected branches', () => {
   it("protects names and patterns with GitLab's entity; 409 for a second; reads and 404s", async () => {
+    // The import protected its default branch; unprotected, it is protected again here.
+    const imported = await api<ProtectionBody[]>('GET', base(), { token: owner.token });
+    expect(imported.status).toBe(200);
+    expect(imported.body.map((protection) => protection.name)).toEqual(['main']);
+    const first = await api('POST', base(), { token: owner.token, json: { name: 'main' } });
+    expect(first.status).toBe(409);
+    expect(first.body).toEqual({ message: "Protected branch 'main' already exists" });
+    const unprotected = await api('DELETE', `${base()}/main`, { token: owner.token });
+    expect(unprotected.status).toBe(204);
     const main = await api<ProtectionBody>('POST', base(), { token: owner.token, json: { name: 'main' } });
     expect(main.status).toBe(201);
     const [push, merge, unprotect] = [
@@ -239,6 +248,15 @@ describe('protected branches', () => {
       message:
         'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.',
     });
+    // A branch that is not there is 404 and the default branch 405 before protection is judged.
+    const missing = await api('DELETE', `${branches}/${encodeURIComponent('release/none')}`, {
+      token: developer.token,
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ message: '404 Branch Not Found' });
+    const defaultBranch = await api('DELETE', `${branches}/main`, { token: developer.token });
+    expect(defaultBranch.status).toBe(405);
+    expect(defaultBranch.body).toEqual({ message: 'The default branch of a project cannot be deleted' });
     const byOwner = await api('DELETE', `${branches}/${encodeURIComponent('release/1')}`, {
       token: owner.token,
     });

@@ -146,7 +146,8 @@ describe('push events', () => {
       before: BLANK,
       after: source.head,
       ref: 'refs/heads/main',
-      ref_protected: false,
+      // The mirror's first state brought the default branch, which the job protected.
+      ref_protected: true,
       checkout_sha: source.head,
       message: null,
       user_id: owner.id,

@@ -267,6 +267,22 @@ describe('tree', () => {
     expect(climbing.status).toBe(400);
     expect(climbing.body).toEqual({ error: 'path should be a valid file path' });
   });
+
+  it("a path in no tree of the ref is 404 with git's words; a path naming a file lists nothing", async () => {
+    for (const query of ['path=nowhere', 'path=src/nowhere&recursive=true', 'path=docs&ref=feature/x']) {
+      const missing = await api('GET', `${base()}/tree?${query}`, { token: null });
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual({ message: '404 invalid revision or path Not Found' });
+    }
+    for (const query of ['path=README.md', 'path=src/lib/util.js&recursive=true']) {
+      const file = await api('GET', `${base()}/tree?${query}`, { token: null });
+      expect(file.status).toBe(200);
+      expect(file.body).toEqual([]);
+    }
+    const unknownRefAndPath = await api('GET', `${base()}/tree?ref=nope&path=nowhere`, { token: null });
+    expect(unknownRefAndPath.status).toBe(404);
+    expect(unknownRefAndPath.body).toEqual({ message: '404 Tree Not Found' });
+  });
 });
 
 describe('files', () => {

@@ -6,10 +6,15 @@ import {
   closedIssueReferences,
   defaultMergeCommitMessage,
   detailedMergeStatusOf,
+  knownConflicts,
+  listedSha,
   type MergeRequest,
   type MergeRequestCode,
+  mergeCheckToKeep,
+  mergeRefRefusal,
   mergeRefusal,
   mergeStatusOf,
+  mergesTips,
   mergeWay,
   missingBranchRefusal,
 } from '#domain/merge-requests.ts';
@@ -128,5 +133,68 @@ describe('hook action', () => {
     const opened = mr({ updated_at: '2026-01-01T00:00:00Z' });
     expect(mergeRequestAction(opened, { ...opened, state: 'merged' })).toBe('merge');
     expect(mergeRequestAction(opened, { ...opened, state: 'closed' })).toBe('close');
+  });
+});
+
+describe('the merge check kept for a pair of tips', () => {
+  const check = { source_sha: 's'.repeat(40), target_sha: 't'.repeat(40), conflicts: true };
+
+  it('is taken only for the same source and target tips', () => {
+    expect(knownConflicts(check, 's'.repeat(40), 't'.repeat(40))).toBe(true);
+    expect(knownConflicts({ ...check, conflicts: false }, 's'.repeat(40), 't'.repeat(40))).toBe(false);
+    expect(knownConflicts(check, 'x'.repeat(40), 't'.repeat(40))).toBeUndefined();
+    expect(knownConflicts(check, 's'.repeat(40), 'x'.repeat(40))).toBeUndefined();
+    expect(knownConflicts(undefined, 's'.repeat(40), 't'.repeat(40))).toBeUndefined();
+  });
+
+  it('a read keeps what it checked unless the merge request holds the same verdict', () => {
+    expect(mergeCheckToKeep(mr(), code({ checked: check }))).toEqual(check);
+    expect(mergeCheckToKeep(mr({ merge_check: check }), code({ checked: check }))).toBeUndefined();
+    expect(
+      mergeCheckToKeep(mr({ merge_check: { ...check, conflicts: false } }), code({ checked: check })),
+    ).toEqual(check);
+    expect(mergeCheckToKeep(mr({ merge_check: check }), code())).toBeUndefined();
+    expect(mergeCheckToKeep(mr(), undefined)).toBeUndefined();
+  });
+});
+
+describe('the merge ref', () => {
+  it('400 unless the merge request can merge; a draft or a merge method needing a rebase does not stop it', () => {
+    const refused = { message: 'Merge request is not mergeable' };
+    expect(mergeRefRefusal(mr(), code({ conflicts: true }))?.status).toBe(400);
+    expect(mergeRefRefusal(mr(), code({ conflicts: true }))?.body).toEqual(refused);
+    expect(mergeRefRefusal(mr({ state: 'merged' }), code())?.body).toEqual(refused);
+    expect(mergeRefRefusal(mr(), code({ sourceId: undefined }))?.status).toBe(400);
+    expect(mergeRefRefusal(mr(), code({ baseId: 's'.repeat(40) }))?.status).toBe(400);
+    expect(mergeRefRefusal(mr(), undefined)?.status).toBe(400);
+    expect(mergeRefRefusal(mr({ title: 'Draft: x' }), code())).toBeUndefined();
+    expect(mergeRefRefusal(mr(), code())).toBeUndefined();
+  });
+
+  it('is current only when it merges the target tip then the source tip', () => {
+    const [target, source] = ['t'.repeat(40), 's'.repeat(40)];
+    expect(mergesTips([target, source], target, source)).toBe(true);
+    expect(mergesTips([source, target], target, source)).toBe(false);
+    expect(mergesTips([target, 'x'.repeat(40)], target, source)).toBe(false);
+    expect(mergesTips([target], target, source)).toBe(false);
+  });
+});
+
+describe('the sha a list shows', () => {
+  const refs = {
+    'refs/heads/feature': 'f'.repeat(40),
+    'refs/merge-requests/7/head': 'h'.repeat(40),
+  };
+
+  it('the source tip; the head ref once the branch is gone; the merged head once merged; null without a repository', () => {
+    expect(listedSha(mr({ source_branch: 'feature', iid: 7 }), refs)).toBe('f'.repeat(40));
+    expect(listedSha(mr({ source_branch: 'gone', iid: 7 }), refs)).toBe('h'.repeat(40));
+    expect(listedSha(mr({ source_branch: 'gone', iid: 8 }), refs)).toBeNull();
+    const merged_diff = {
+      diff_refs: { base_sha: 'b'.repeat(40), head_sha: 'm'.repeat(40), start_sha: 't'.repeat(40) },
+      changes_count: 1,
+    };
+    expect(listedSha(mr({ source_branch: 'feature', iid: 7, merged_diff }), refs)).toBe('m'.repeat(40));
+    expect(listedSha(mr({ source_branch: 'feature' }), undefined)).toBeNull();
   });
 });

@@ -3,10 +3,13 @@ import { describe, expect, it } from 'vitest';
 import {
   defaultBranchOf,
   isStorableRefName,
+  mergeRequestRef,
+  mergeRequestRefsOf,
   packKey,
   parseStoredRefs,
   refsKey,
   repositoryPrefix,
+  withoutMergeRequestRefs,
 } from '../../shared/repository/layout.ts';
 
 const oid = 'a'.repeat(40);
@@ -73,5 +76,38 @@ describe('the refs document', () => {
     ['no refs', { ...valid, refs: [] }, /refs is not an object/],
   ])('refuses %s', (_case, document, why) => {
     expect(() => parseStoredRefs(JSON.stringify(document))).toThrow(why);
+  });
+});
+
+describe('merge request refs', () => {
+  it.each(['refs/merge-requests/1/head', 'refs/merge-requests/42/merge'])('stores %s', (name) => {
+    expect(isStorableRefName(name)).toBe(true);
+  });
+
+  it.each([
+    'refs/merge-requests/0/head',
+    'refs/merge-requests/01/head',
+    'refs/merge-requests/1/other',
+    'refs/merge-requests/1/head/x',
+    'refs/merge-requests/x/head',
+    'refs/merge-requests/../heads/head',
+    'refs/merge-requests/1',
+  ])('refuses %j', (name) => {
+    expect(isStorableRefName(name)).toBe(false);
+  });
+
+  it('are named by iid; a mirror keeps them, a fork leaves them', () => {
+    expect(mergeRequestRef(3, 'head')).toBe('refs/merge-requests/3/head');
+    expect(mergeRequestRef(3, 'merge')).toBe('refs/merge-requests/3/merge');
+    const stored = {
+      version: 1 as const,
+      head: 'refs/heads/main',
+      refs: { 'refs/heads/main': oid, 'refs/tags/v1': oid, 'refs/merge-requests/3/head': oid },
+      packs: [pack],
+    };
+    expect(parseStoredRefs(JSON.stringify(stored))).toEqual(stored);
+    expect(mergeRequestRefsOf(stored)).toEqual({ 'refs/merge-requests/3/head': oid });
+    expect(mergeRequestRefsOf(undefined)).toEqual({});
+    expect(withoutMergeRequestRefs(stored).refs).toEqual({ 'refs/heads/main': oid, 'refs/tags/v1': oid });
   });
 });

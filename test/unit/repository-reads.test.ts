@@ -17,6 +17,7 @@ import {
   filePathOf,
   foundBlob,
   foundFile,
+  foundTree,
   type GitCommit,
   type GitFile,
   gitTime,
@@ -330,6 +331,15 @@ describe('entities', () => {
       expect.objectContaining({ status: 404, body: { message: '404 File Not Found' } }),
     );
     expect(() => foundFile({ file: 'too large' })).toThrow(expect.objectContaining({ status: 413 }));
+    const entries = [{ id: 'a'.repeat(40), name: 'x', type: 'blob' as const, path: 'x', mode: '100644' }];
+    expect(foundTree({ entries })).toBe(entries);
+    expect(foundTree({ entries: [] })).toEqual([]);
+    expect(() => foundTree({ commit: 'missing' })).toThrow(
+      expect.objectContaining({ status: 404, body: { message: '404 Tree Not Found' } }),
+    );
+    expect(() => foundTree({ path: 'missing' })).toThrow(
+      expect.objectContaining({ status: 404, body: { message: '404 invalid revision or path Not Found' } }),
+    );
     expect(() => foundBlob({ blob: 'missing' })).toThrow(
       expect.objectContaining({ status: 404, body: { message: '404 Blob Not Found' } }),
     );

@@ -15,7 +15,12 @@
 
 import { notFound } from '#domain/errors.ts';
 import { stateFields } from '#domain/issuables.ts';
-import { branchesTaken, type MergeRequest, type NewMergeRequest } from '#domain/merge-requests.ts';
+import {
+  branchesTaken,
+  type MergeCheck,
+  type MergeRequest,
+  type NewMergeRequest,
+} from '#domain/merge-requests.ts';
 import type { Project } from '#domain/projects.ts';
 import type { User } from '#domain/users.ts';
 import { nextId, withNextIid } from '../table/ids.ts';
@@ -36,6 +41,8 @@ import {
   retrying,
   type Step,
   type TransactItem,
+  update,
+  writeAlone,
 } from '../table/transaction.ts';
 import { getUsers } from '../users/users.ts';
 import {
@@ -309,5 +316,20 @@ export async function markMergeRequestMerged(
 export function deleteMergeRequest(mr: StoredMergeRequest): Promise<void> {
   return removeIssuable(MERGE_REQUEST, mr, stillAsRead, (current) =>
     current.state === 'opened' ? [releaseBranches(current, current.target_branch)] : [],
+  );
+}
+
+/**
+ * Keeps a merge check's verdict on the merge request, so reads of the same tips do not merge again.
+ * The verdict is a fact about its two commits whatever else changed, so the only condition is that
+ * the merge request is there; it replaces the verdict of another pair, which no read takes for
+ * these tips. Updated time and the fields hooks follow stay as they are: no event is sent.
+ */
+export async function keepMergeCheck(mr: MergeRequest, check: MergeCheck): Promise<void> {
+  await writeAlone(
+    update(mergeRequestKey(mr), 'SET merge_check = :check', {
+      condition: LIVE_ITEM,
+      values: { ':check': check },
+    }),
   );
 }

@@ -5,8 +5,10 @@
  */
 
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { notFound, recordNotFound } from '#domain/errors.ts';
+import { ApiError, notFound, recordNotFound } from '#domain/errors.ts';
 import {
+  defaultBranchProtection,
+  isProtected,
   newProtectedBranch,
   type ProtectedBranch,
   type ProtectedBranchInput,
@@ -75,6 +77,21 @@ export async function createProtectedBranch(
     ),
   ]);
   return protection;
+}
+
+/**
+ * Protects the project's new default branch as the default branch protection says, unless a
+ * protection (a name or a pattern) covers it already; a protection of that name created
+ * meanwhile, or a project gone, leaves nothing to do. Safe to run twice.
+ */
+export async function protectDefaultBranch(projectId: number, branch: string): Promise<void> {
+  if (isProtected(await readProtectedBranches(projectId), branch)) return;
+  try {
+    await createProtectedBranch(projectId, defaultBranchProtection(branch));
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 409 || error.status === 404)) return;
+    throw error;
+  }
 }
 
 /** Sets the switches sent on the condition that the protection exists (else 404 as GitLab's find). */

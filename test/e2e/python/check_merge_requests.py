@@ -2,8 +2,9 @@
 
 A project imports the fixture (main; `feature` diverged from it, its last commit naming "Fixes #1";
 `clash` conflicting with main), issue 1 is opened, then: mr.changes() (diff_refs, changes_count,
-the files), mr.commits() (newest first), the conflicting merge request refused by mr.merge() (405),
-mr.rebase() (the source replayed on main), mr.merge(should_remove_source_branch=True) (merged, the
+the files), mr.commits() (newest first), mr.merge_ref() (the commit merging feature into main, read
+back by its id; the same one when asked again), the conflicting merge request refused by
+mr.merge() (405) and mr.merge_ref() (400), mr.rebase() (the source replayed on main), mr.merge(should_remove_source_branch=True) (merged, the
 merge commit on main, the source branch gone, issue 1 closed).
 
 Usage: python3 check_merge_requests.py <base url> <admin token> <remote url> <main> <base> <feature>
@@ -41,9 +42,25 @@ check(changes["changes"][1]["new_file"] is True, "n.txt is a new file")
 commits = list(mr.commits())
 check([c.title for c in commits] == ["Add n", "Capital A"], f"commits newest first, got {[c.title for c in commits]}")
 
+merge_ref = mr.merge_ref()
+check(sorted(merge_ref) == ["commit_id"], f"merge_ref answer, got {merge_ref!r}")
+merged_preview = project.commits.get(merge_ref["commit_id"])
+check(
+    merged_preview.parent_ids == [main_sha, feature_sha],
+    f"the merge ref merges feature into main, got {merged_preview.parent_ids}",
+)
+check(mr.merge_ref() == merge_ref, "the same merge ref for the same tips")
+
 clash = project.mergerequests.create({"source_branch": "clash", "target_branch": "main", "title": "Clash"})
 check(clash.has_conflicts is True, "the clash has conflicts")
 refused(lambda: clash.merge(), errors.GitlabMRClosedError, 405, "merging a conflicting merge request")
+error = refused(lambda: clash.merge_ref(), errors.GitlabGetError, 400, "the merge ref of a conflicting merge request")
+check(
+    error is not None and error.error_message == "Merge request is not mergeable",
+    f"its message, got {error and error.error_message!r}",
+)
+listed = {entry.iid: entry.sha for entry in project.mergerequests.list(state="opened")}
+check(listed == {mr.iid: feature_sha, clash.iid: clash.sha}, f"lists show each source tip, got {listed}")
 
 rebased = mr.rebase()
 check(rebased == {"rebase_in_progress": False}, f"rebase answer, got {rebased!r}")

@@ -1,8 +1,8 @@
 """python-gitlab, unchanged, against the API: protected branches.
 
-project.protectedbranches create (with access levels, a wildcard name), list, get (an encoded
-pattern too) and delete; 409 for a name protected twice, 404 once unprotected, 403 to a developer;
-and the branch's `protected` as project.branches shows it.
+The default branch an import protects; project.protectedbranches create (with access levels, a
+wildcard name), list, get (an encoded pattern too) and delete; 409 for a name protected twice, 404
+once unprotected, 403 to a developer; and the branch's `protected` as project.branches shows it.
 
 Usage: python3 check_protected_branches.py <base url> <admin token> <remote url>
 Exits non-zero with a message on the first mismatch; prints "ok" when every check holds.
@@ -24,6 +24,16 @@ project = gl.projects.create({"name": f"{prefix} protected", "import_url": remot
 idle(url)
 project = gl.projects.get(project.id)
 check(project.import_status == "finished", f"import finished, got {project.import_status}")
+
+# The import protected its default branch (maintainers push and merge); unprotected, it is protected again.
+imported = project.protectedbranches.get("trunk")
+check([level["access_level"] for level in imported.push_access_levels] == [40], f"default push {imported.push_access_levels}")
+check(
+    [level["access_level"] for level in imported.merge_access_levels] == [40],
+    f"default merge {imported.merge_access_levels}",
+)
+check([protection.name for protection in project.protectedbranches.list()] == ["trunk"], "only the default branch")
+project.protectedbranches.delete("trunk")
 
 trunk = project.protectedbranches.create(
     {
