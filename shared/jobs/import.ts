@@ -14,7 +14,7 @@ import { checkRemoteUrl, RemoteFetchError } from '#repository/remote.ts';
 import { forEachPullMirror, syncPullMirrorMarker, unmarkPullMirror } from '#store/projects/mirrors.ts';
 import { getProject } from '#store/projects/project-items.ts';
 import { updateProject } from '#store/projects/project-writes.ts';
-import { scheduleImport } from '#store/projects/repository-state.ts';
+import { readCountedCommits, scheduleImport } from '#store/projects/repository-state.ts';
 import { runRepositoryJob } from './repository-job.ts';
 
 // Saving ------------------------------------------------------------------------------------------
@@ -109,10 +109,13 @@ export async function importRepository(job: ImportJob): Promise<void> {
     job,
     async (project) => {
       const url = project.import_url as string;
-      const result = await importFromRemote(project.id, url);
+      // A mirror's update counts only the commits its new HEAD adds to the one counted last.
+      const counted = await readCountedCommits(project.id);
+      const result = await importFromRemote(project.id, url, counted ? { earlier: counted } : {});
       return {
         commitCount: result.commitCount,
         repositorySize: result.repositorySize,
+        countedAt: result.countedAt,
         defaultBranch: result.defaultBranch,
       };
     },

@@ -13,6 +13,7 @@ import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git
 import { type AddressPolicy, addressPolicy, resolveDestination } from '#egress/address-guard.ts';
 import { parseHookUrl } from '#egress/hook-url.ts';
 import { isIpLiteral, pinnedLookup } from '#egress/pinned-lookup.ts';
+import { FetchLimitExceeded, sizeText } from './pack-scan.ts';
 
 /** The guard refused the address: nothing was contacted. */
 export class RemoteRefusedError extends Error {
@@ -24,11 +25,17 @@ export interface GuardedHttpOptions {
   policy?: AddressPolicy;
   /** A connection silent for this long is dropped (default 60 s): a stalled remote must not hold a worker. */
   idleTimeoutMs?: number;
+  /**
+   * Bytes the answers of all this client's requests may carry together (one client per fetch);
+   * past it the answer is cut and its reading fails with FetchLimitExceeded.
+   */
+  maxBytes?: number;
 }
 
 const defaultIdleTimeoutMs = 60_000;
 
 export function guardedHttp(options: GuardedHttpOptions = {}): HttpClient {
+  const received = { bytes: 0 };
   return {
     async request(request: GitHttpRequest): Promise<GitHttpResponse> {
       const parsed = parseHookUrl(request.url);
@@ -61,7 +68,7 @@ export function guardedHttp(options: GuardedHttpOptions = {}): HttpClient {
             ...(secure ? { servername: isIpLiteral(host) ? undefined : host } : {}),
             ...(request.signal ? { signal: request.signal } : {}),
           },
-          (response: IncomingMessage) => resolve(answerOf(request, response)),
+          (response: IncomingMessage) => resolve(answerOf(request, response, received, options.maxBytes)),
         );
         outgoing.setTimeout(idleMs, () =>
           outgoing.destroy(new Error(`No answer from ${url.host} for ${idleMs} ms`)),
@@ -73,7 +80,12 @@ export function guardedHttp(options: GuardedHttpOptions = {}): HttpClient {
   };
 }
 
-function answerOf(request: GitHttpRequest, response: IncomingMessage): GitHttpResponse {
+function answerOf(
+  request: GitHttpRequest,
+  response: IncomingMessage,
+  received: { bytes: number },
+  maxBytes: number | undefined,
+): GitHttpResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -84,8 +96,24 @@ function answerOf(request: GitHttpRequest, response: IncomingMessage): GitHttpRe
     statusCode: response.statusCode ?? 0,
     statusMessage: response.statusMessage ?? '',
     headers,
-    body: response[Symbol.asyncIterator](),
+    body: maxBytes === undefined ? response[Symbol.asyncIterator]() : bounded(response, received, maxBytes),
   };
+}
+
+/** The answer's chunks, cut (the connection dropped) once the client's answers pass `maxBytes`. */
+async function* bounded(
+  response: IncomingMessage,
+  received: { bytes: number },
+  maxBytes: number,
+): AsyncGenerator<Uint8Array> {
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    received.bytes += chunk.length;
+    if (received.bytes > maxBytes) {
+      response.destroy();
+      throw new FetchLimitExceeded(`The remote sent more than the ${sizeText(maxBytes)} a fetch may take`);
+    }
+    yield chunk;
+  }
 }
 
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {

@@ -5,13 +5,13 @@
  * Repeating it after a failure at any point is safe: the committed state is always whole.
  */
 import type { AddressPolicy } from '#egress/address-guard.ts';
-import { countCommits } from './history.ts';
-import { defaultBranchOf, mergeRequestRefsOf, type StoredRefs } from './layout.ts';
+import { countCommitsFrom, type EarlierCount } from './history.ts';
+import { defaultBranchOf, headCommit, mergeRequestRefsOf, type StoredRefs } from './layout.ts';
+import type { FetchLimits } from './pack-scan.ts';
 import { checkRemoteUrl, fetchRemote } from './remote.ts';
 import { withScratchDirectory } from './scratch.ts';
 import {
   materializeCommittedState,
-  materializeRepository,
   RepositoryChanged,
   storedRepositorySize,
   storeRepository,
@@ -29,12 +29,18 @@ export interface ImportResult {
   commitCount: number;
   /** repository_size: bytes under the project's prefix after the import. */
   repositorySize: number;
+  /** The state counted: its HEAD commit and version. */
+  countedAt: { head: string | null; version: number };
   /** Packs this run uploaded (none when the remote had nothing new). */
   uploaded: string[];
 }
 
 export interface ImportOptions {
   policy?: AddressPolicy;
+  /** What the remote may send (default: the fetch limits of pack-scan.ts). */
+  limits?: FetchLimits;
+  /** The last count recorded: a new HEAD descending from its HEAD is counted from it. */
+  earlier?: EarlierCount;
 }
 
 /** Imports `url` into the project's repository, or brings an imported one (a mirror) up to date. */
@@ -66,24 +72,34 @@ async function importOnce(projectId: number, url: string, options: ImportOptions
       refs: { ...fetched.refs, ...mergeRequestRefsOf(previous.stored) },
     };
     const { uploaded } = await storeRepository(projectId, gitdir, next, previous);
+    const head = headCommit(next);
     return {
       stored: next,
       defaultBranch: defaultBranchOf(next),
-      commitCount: next.head === null ? 0 : await countCommits(gitdir, next.head, cache),
+      commitCount: head === null ? 0 : await countCommitsFrom(gitdir, head, cache, options.earlier),
       repositorySize: await storedRepositorySize(projectId),
+      // storeRepository moved the pointer from the version read to the next.
+      countedAt: { head, version: previous.version + 1 },
       uploaded,
     };
   });
 }
 
 /** Statistics of a stored repository (housekeeping, a fork): commit_count of HEAD and repository_size. */
-export async function repositoryStatistics(
-  projectId: number,
-): Promise<{ commitCount: number; repositorySize: number }> {
+export async function repositoryStatistics(projectId: number): Promise<{
+  commitCount: number;
+  repositorySize: number;
+  countedAt: { head: string | null; version: number };
+}> {
   return withScratchDirectory(async (gitdir) => {
     const cache = {};
-    const stored = await materializeRepository(projectId, gitdir, cache);
-    const commitCount = stored?.head ? await countCommits(gitdir, stored.head, cache) : 0;
-    return { commitCount, repositorySize: await storedRepositorySize(projectId) };
+    const { stored, version } = await materializeCommittedState(projectId, gitdir, cache);
+    const head = stored === undefined ? null : headCommit(stored);
+    const commitCount = head === null ? 0 : await countCommitsFrom(gitdir, head, cache);
+    return {
+      commitCount,
+      repositorySize: await storedRepositorySize(projectId),
+      countedAt: { head, version },
+    };
   });
 }

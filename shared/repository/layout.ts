@@ -58,6 +58,10 @@ export function defaultBranchOf(stored: StoredRefs): string | null {
   return stored.head === null ? null : stored.head.replace(/^refs\/heads\//, '');
 }
 
+/** The commit HEAD names; null without one. */
+export const headCommit = (stored: StoredRefs): string | null =>
+  (stored.head === null ? undefined : stored.refs[stored.head]) ?? null;
+
 const objectId = /^[0-9a-f]{40}$/;
 const packName = /^pack-[0-9a-f]{40}$/;
 

@@ -12,6 +12,7 @@ import { type AddressPolicy, addressPolicy, checkHookUrl } from '#egress/address
 import { displayUrl, parseHookUrl } from '#egress/hook-url.ts';
 import { guardedHttp, RemoteRefusedError } from './guarded-http.ts';
 import { isPackName, isStorableRefName, type StoredRefs } from './layout.ts';
+import { checkPack, FetchLimitExceeded, type FetchLimits, fetchLimits } from './pack-scan.ts';
 
 /** A fetch that did not happen or did not finish; the message is safe to show and to log. */
 export class RemoteFetchError extends Error {
@@ -50,6 +51,33 @@ export interface FetchOptions {
   policy?: AddressPolicy;
   /** isomorphic-git's object cache, shared with later reads of the same directory. */
   cache?: object;
+  /** What the remote may send (default: fetchLimits). */
+  limits?: FetchLimits;
+}
+
+// isomorphic-git writes the received pack whole, then indexes it: the pack is checked on that write.
+const receivedPack = /\/objects\/pack\/pack-[0-9a-f]{40}\.pack$/;
+
+/**
+ * node's fs for isomorphic-git, refusing to write a received pack that is over the limits, so
+ * that it is never indexed (isomorphic-git retries a failed write once: the verdict is kept).
+ */
+function checkingFs(limits: FetchLimits): typeof fs {
+  const verdicts = new WeakMap<object, Error>();
+  const writeFile = async (path: string, data: unknown, options?: unknown) => {
+    if (typeof path === 'string' && receivedPack.test(path) && Buffer.isBuffer(data)) {
+      const known = verdicts.get(data);
+      if (known) throw known;
+      try {
+        checkPack(data, limits);
+      } catch (error) {
+        verdicts.set(data, error as Error);
+        throw error;
+      }
+    }
+    return fs.promises.writeFile(path, data as Buffer, options as undefined);
+  };
+  return { promises: { ...fs.promises, writeFile } } as unknown as typeof fs;
 }
 
 /**
@@ -70,11 +98,12 @@ export async function fetchRemote(options: FetchOptions): Promise<StoredRefs> {
     path: 'remote.origin.fetch',
     value: '+refs/heads/*:refs/heads/*',
   });
+  const limits = options.limits ?? fetchLimits;
   let fetched: git.FetchResult;
   try {
     fetched = await git.fetch({
-      fs,
-      http: guardedHttp(options.policy ? { policy: options.policy } : {}),
+      fs: checkingFs(limits),
+      http: guardedHttp({ maxBytes: limits.bytes, ...(options.policy ? { policy: options.policy } : {}) }),
       gitdir: options.gitdir,
       url: url.toString(),
       remote: 'origin',
@@ -86,6 +115,9 @@ export async function fetchRemote(options: FetchOptions): Promise<StoredRefs> {
       ...(options.cache ? { cache: options.cache } : {}),
     });
   } catch (error) {
+    if (error instanceof FetchLimitExceeded) {
+      throw new RemoteFetchError(`Fetching ${shown} failed: ${error.message}`, false);
+    }
     const refused = error instanceof RemoteRefusedError;
     const reason = withoutSecrets(
       error instanceof Error ? error.message : String(error),

@@ -13,8 +13,8 @@
 import fs from 'node:fs';
 import * as git from 'isomorphic-git';
 import { deleteBlob, listBlobs } from '#blob/s3.ts';
-import { countCommits } from './history.ts';
-import { type PackFile, packKey, packPath, repositoryPrefix, type StoredRefs } from './layout.ts';
+import { countCommitsFrom } from './history.ts';
+import { headCommit, type PackFile, packKey, packPath, repositoryPrefix, type StoredRefs } from './layout.ts';
 import { withScratchDirectory } from './scratch.ts';
 import {
   type CommittedState,
@@ -38,6 +38,8 @@ export interface RepackResult {
   commitCount: number;
   /** repository_size: the bytes under the project's prefix once unnamed packs are gone. */
   repositorySize: number;
+  /** The state counted: its HEAD commit and version. */
+  countedAt: { head: string | null; version: number };
 }
 
 /** Repacks the project's repository; undefined (and nothing changed) when it has none. */
@@ -61,12 +63,16 @@ async function repackOnce(projectId: number): Promise<RepackResult | undefined> 
     const stored =
       previous.packs.length > 1 ? await packReachable(projectId, gitdir, committed, cache) : previous;
     const removed = await removeUnnamedPacks(projectId);
+    const repacked = stored !== previous;
+    const head = headCommit(stored);
     return {
       stored,
-      repacked: stored !== previous,
+      repacked,
       removed,
-      commitCount: stored.head === null ? 0 : await countCommits(gitdir, stored.head, cache),
+      commitCount: head === null ? 0 : await countCommitsFrom(gitdir, head, cache),
       repositorySize: await storedRepositorySize(projectId),
+      // A repack commits the next version; without one the state read is the one counted.
+      countedAt: { head, version: repacked ? committed.version + 1 : committed.version },
     };
   });
 }

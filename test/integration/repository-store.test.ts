@@ -135,6 +135,7 @@ describe('import from a remote into the bucket', () => {
     expect(await repositoryStatistics(projectId)).toEqual({
       commitCount: 200,
       repositorySize: result.repositorySize,
+      countedAt: { head: source.head, version: result.countedAt.version },
     });
 
     const { gitdir } = await rebuilt(projectId);

@@ -10,6 +10,7 @@
  */
 import type { ImportStatus, Project } from '#domain/projects.ts';
 import { itemCounterChanges, LIVE_SHARD, PARENT_SHARDS, shardKey } from '../table/counters.ts';
+import { getItem } from '../table/items.ts';
 import { keys } from '../table/keys.ts';
 import {
   commitUnlessDone,
@@ -120,14 +121,53 @@ export async function markImportStarted(projectId: number): Promise<Project | un
 export interface RepositoryStatistics {
   commitCount: number;
   repositorySize: number;
+  /**
+   * The state counted: its HEAD commit (null without one) and the pointer's version. Statistics
+   * with it are recorded only over those of an older state (or of none), so two states recorded
+   * out of order leave the newer's; a later count may start from that HEAD.
+   */
+  countedAt?: { head: string | null; version: number };
 }
 
-/** Statistics of the stored repository (after housekeeping, an import, a fork, a mirror update or an API write). */
+/** The commit_count recorded last and the HEAD commit and version it was counted at. */
+export interface CountedCommits {
+  count: number;
+  head: string;
+  version: number;
+}
+
+/** What the project's statistics were counted at; undefined when unknown (never counted, or counted before HEADs were recorded). */
+export async function readCountedCommits(projectId: number): Promise<CountedCommits | undefined> {
+  const shard = await getItem(shardKey(keys.project(projectId).pk, 0));
+  const { commit_count: count, commit_count_head: head, statistics_version: version } = shard ?? {};
+  if (typeof count !== 'number' || typeof head !== 'string' || typeof version !== 'number') return undefined;
+  return { count, head, version };
+}
+
+const statisticsFields = (statistics: RepositoryStatistics): Record<string, unknown> => ({
+  commit_count: statistics.commitCount,
+  repository_size: statistics.repositorySize,
+  ...(statistics.countedAt === undefined
+    ? {}
+    : { commit_count_head: statistics.countedAt.head, statistics_version: statistics.countedAt.version }),
+});
+
+/**
+ * Statistics of the stored repository (after housekeeping, an import, a fork, a mirror update or
+ * an API write); false when the project is gone or newer statistics are recorded. Recording the
+ * same state again writes the same values.
+ */
 export const recordRepositoryStatistics = (projectId: number, statistics: RepositoryStatistics) =>
-  recordState(projectId, {
-    commit_count: statistics.commitCount,
-    repository_size: statistics.repositorySize,
-  });
+  statistics.countedAt === undefined
+    ? recordState(projectId, statisticsFields(statistics))
+    : writeAlone(
+        setFields(
+          shardKey(keys.project(projectId).pk, 0),
+          statisticsFields(statistics),
+          `${LIVE_SHARD} AND (attribute_not_exists(statistics_version) OR statistics_version <= :version)`,
+          { ':version': statistics.countedAt.version },
+        ),
+      );
 
 /**
  * The job ended well: import_status `finished`, statistics, and the default branch the
@@ -149,14 +189,15 @@ export async function recordImportFinished(
       ),
     );
   }
+  // Statistics before `finished`, so a client that sees it sees them; newer ones recorded
+  // meanwhile (an API write after the job's state) stay.
+  await recordRepositoryStatistics(project.id, outcome);
   const now = new Date().toISOString();
   await recordState(project.id, {
     import_status: 'finished' satisfies ImportStatus,
     import_error: null,
     last_update_at: now,
     last_successful_update_at: now,
-    commit_count: outcome.commitCount,
-    repository_size: outcome.repositorySize,
   });
 }
 
