@@ -1,7 +1,7 @@
 import { unauthorized } from '#domain/errors.ts';
-import { maySetForkSource, mergeRefusals } from '#domain/merge-requests.ts';
+import { maySetForkSource } from '#domain/merge-requests.ts';
 import { mayMergeMergeRequest } from '#domain/noteable-policy.ts';
-import { protectionLevelOf } from '#domain/protected-branches.ts';
+import { protectionLevelOf, sourcePushRefusal } from '#domain/protected-branches.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestWithUsers } from '#http/merge-request-loaders.ts';
 import { forkSourceOf } from '#http/merge-request-projects.ts';
@@ -30,7 +30,7 @@ export const handler = defineRoute({
         readProtectedBranches(mr.source_project_id),
       ]);
       if (!maySetForkSource(fork && { ...fork, caller }, protections, mr.source_branch))
-        throw mergeRefusals.cannotPushToSource();
+        throw sourcePushRefusal();
     }
     const me = (await getUsers([caller.id])).get(caller.id);
     await rebaseMergeRequest(

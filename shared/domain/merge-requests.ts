@@ -623,7 +623,6 @@ export const mergeRefusals = {
   notMergeableForRef: () => badRequest('Merge request is not mergeable'),
   shaMismatch: () => new ApiError(409, { message: 'SHA does not match HEAD of source branch' }),
   /** A fork's source branch is rebased in the fork: only by one who may push to it there. */
-  cannotPushToSource: () => new ApiError(403, { message: '403 Forbidden  - Cannot push to source branch' }),
   /** A rebase runs in the request here, so its failure (GitLab's merge_error) is the answer. */
   rebaseConflict: () =>
     new ApiError(409, {

@@ -141,7 +141,7 @@ beforeAll(async () => {
         };
       }),
   );
-}, 900_000);
+}, 1_800_000);
 
 afterAll(async () => {
   await dynamodb?.stop();

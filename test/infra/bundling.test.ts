@@ -37,7 +37,7 @@ beforeAll(async () => {
       name: resource.Properties.Description,
       dir: path.join(synth.directory, resource.Metadata['aws:asset:path']),
     }));
-}, 900_000);
+}, 1_800_000);
 
 const entryByName = new Map(routes.map((route) => [functionNameOf(route), route.entry]));
 
