@@ -80,12 +80,15 @@ export const handler = defineRoute({
       },
       caller.id,
     );
-    const texts = [description, ...merged.commits.map((commit) => commit.message)];
-    await closeIssuesNamed(project, texts.flatMap(closesIn), {
-      actorId: caller.id,
-      readScope,
-      mayClose: (found, issue) => mayCloseIssueByMerge({ ...found, caller }, issue),
-    });
+    // Only a merge into the default branch closes the issues it names, as GitLab's.
+    if (mr.target_branch === project.default_branch) {
+      const texts = [description, ...merged.commits.map((commit) => commit.message)];
+      await closeIssuesNamed(project, texts.flatMap(closesIn), {
+        actorId: caller.id,
+        readScope,
+        mayClose: (found, issue) => mayCloseIssueByMerge({ ...found, caller }, issue),
+      });
+    }
     return mergeRequestEntity(changed, project, await mergeRequestUsers(changed), request.baseUrl, caller.id);
   },
 });

@@ -315,6 +315,30 @@ describe('merging', () => {
     expect(issue.body.state).toBe('closed');
   });
 
+  it('a merge into a branch other than the default closes nothing it names', async () => {
+    const project = await importedProject();
+    const created = await api<Mr>('POST', `/projects/${project.id}/merge_requests`, {
+      token: owner.token,
+      json: {
+        source_branch: 'feature',
+        target_branch: 'ahead',
+        title: 'Into ahead',
+        description: 'Closes #1',
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const merged = await api<Mr>('PUT', `${mrPath(project.id, created.body.iid)}/merge`, {
+      token: owner.token,
+    });
+    expect(merged.status, merged.text).toBe(200);
+    expect(merged.body.state).toBe('merged');
+    await idle();
+    const issue = await api<{ state: string }>('GET', `/projects/${project.id}/issues/1`, {
+      token: owner.token,
+    });
+    expect(issue.body.state).toBe('opened');
+  });
+
   it('a developer merges; a reporter → 401', async () => {
     const project = await importedProject();
     const reporter = await createUser();
