@@ -1,8 +1,8 @@
 /**
  * The rows of the route table (functions/routes.ts, which assembles them) whose handlers live in
- * functions/milestones/. A milestone's issues and merge requests routes of one owner level share
- * an entry (`project-issuables.ts`, `group-issuables.ts`), each with a function of its own, named
- * as if it had its own file. Plain data: imports no handler.
+ * functions/milestones/. A milestone's issues and its merge requests have an entry each per owner
+ * level: only the merge requests read the repository (their source tips), so only they carry the
+ * S3 client. Plain data: imports no handler.
  */
 import { type RouteDefinition, read, write } from '../route-kit.ts';
 
@@ -43,8 +43,7 @@ const rowsFor = (parent: 'projects' | 'groups', prefix: 'project' | 'group'): Ro
 const projectMilestoneIssues: RouteDefinition = {
   method: 'GET',
   path: '/api/v4/projects/{id}/milestones/{milestone_id}/issues',
-  entry: 'functions/milestones/project-issuables.ts',
-  name: 'functions/milestones/project-issues.ts',
+  entry: 'functions/milestones/project-issues.ts',
   access: read,
 };
 
@@ -52,8 +51,7 @@ const projectMilestoneIssues: RouteDefinition = {
 const projectMilestoneMergeRequests: RouteDefinition = {
   method: 'GET',
   path: '/api/v4/projects/{id}/milestones/{milestone_id}/merge_requests',
-  entry: 'functions/milestones/project-issuables.ts',
-  name: 'functions/milestones/project-merge-requests.ts',
+  entry: 'functions/milestones/project-merge-requests.ts',
   // Each entry shows its source tip: its project's refs document is read.
   access: { table: 'read', bucket: 'read' },
 };
@@ -63,15 +61,13 @@ const groupMilestoneIssuables: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/api/v4/groups/{id}/milestones/{milestone_id}/issues',
-    entry: 'functions/milestones/group-issuables.ts',
-    name: 'functions/milestones/group-issues.ts',
+    entry: 'functions/milestones/group-issues.ts',
     access: read,
   },
   {
     method: 'GET',
     path: '/api/v4/groups/{id}/milestones/{milestone_id}/merge_requests',
-    entry: 'functions/milestones/group-issuables.ts',
-    name: 'functions/milestones/group-merge-requests.ts',
+    entry: 'functions/milestones/group-merge-requests.ts',
     // Each entry shows its source tip: its project's refs document is read.
     access: { table: 'read', bucket: 'read' },
   },

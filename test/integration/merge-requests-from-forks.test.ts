@@ -268,10 +268,11 @@ describe('a merge request from a fork', () => {
   });
 
   it("a merger who is the fork's developer removes its source branch; the upstream clones fsck-clean", async () => {
+    // A maintainer of the upstream: its main, protected by its import, takes merges from them.
     await must(
       api('POST', `/projects/${upstream.id}/members`, {
         token: owner.token,
-        json: { user_id: forker.id, access_level: 30 },
+        json: { user_id: forker.id, access_level: 40 },
       }),
       201,
       'member',
