@@ -67,18 +67,30 @@ export function offsetInIndex(index: Buffer, oid: string): number | undefined {
   return undefined;
 }
 
-/** Reads a little-endian base-128 number (git's size encoding) at `at`. */
-function varint(bytes: Buffer, at: number): { value: number; next: number } {
+/** Reads a little-endian base-128 number (git's size encoding) at `at`; undefined when truncated. */
+function varint(bytes: Buffer, at: number): { value: number; next: number } | undefined {
   let value = 0;
   let shift = 0;
   let position = at;
   for (;;) {
     const byte = bytes[position++];
-    if (byte === undefined) throw new Error('Truncated size');
+    if (byte === undefined) return undefined;
     value += (byte & 0x7f) * 2 ** shift;
     shift += 7;
     if ((byte & 0x80) === 0) return { value, next: position };
   }
+}
+
+/**
+ * A delta's header: its base's size and the size of what it makes, then where its instructions
+ * start; undefined when the header is cut short.
+ */
+export function deltaHeader(
+  delta: Buffer,
+): { baseSize: number; resultSize: number; next: number } | undefined {
+  const base = varint(delta, 0);
+  const result = base && varint(delta, base.next);
+  return base && result && { baseSize: base.value, resultSize: result.value, next: result.next };
 }
 
 interface Entry {
@@ -135,12 +147,9 @@ async function deltaResultSize(pack: string, dataAt: number): Promise<number> {
       const inflated = inflateSync(compressed.subarray(0, bytesRead), {
         finishFlush: constants.Z_SYNC_FLUSH,
       });
-      try {
-        const base = varint(inflated, 0);
-        return varint(inflated, base.next).value;
-      } catch (error) {
-        if (bytesRead < length) throw error;
-      }
+      const header = deltaHeader(inflated);
+      if (header) return header.resultSize;
+      if (bytesRead < length) throw new Error('Truncated size');
     }
   } finally {
     await handle.close();

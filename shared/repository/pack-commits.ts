@@ -8,7 +8,7 @@ import { type FileHandle, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { CommitNode } from '#domain/commit-counts.ts';
-import { offsetInIndex } from './object-headers.ts';
+import { deltaHeader, offsetInIndex } from './object-headers.ts';
 
 const COMMIT = 1;
 const OFS_DELTA = 6;
@@ -138,28 +138,15 @@ async function inflateAt(handle: FileHandle, at: number, size: number): Promise<
   }
 }
 
-function deltaNumber(delta: Buffer, at: number): { value: number; next: number } {
-  let value = 0;
-  let shift = 0;
-  let position = at;
-  for (;;) {
-    const byte = delta[position++];
-    if (byte === undefined) throw new Error('Truncated delta');
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if ((byte & 0x80) === 0) return { value, next: position };
-  }
-}
-
 /** git's delta: the base's size, the result's size, then copies from the base and inserts. */
 export function applyDelta(base: Buffer, delta: Buffer): Buffer {
-  const baseSize = deltaNumber(delta, 0);
-  if (baseSize.value !== base.length) throw new Error('Delta does not apply to its base');
-  const resultSize = deltaNumber(delta, baseSize.next);
-  if (resultSize.value > MAX_COMMIT_BYTES) throw new Error('Object too large for a commit walk');
-  const result = Buffer.alloc(resultSize.value);
+  const header = deltaHeader(delta);
+  if (header === undefined) throw new Error('Truncated delta');
+  if (header.baseSize !== base.length) throw new Error('Delta does not apply to its base');
+  if (header.resultSize > MAX_COMMIT_BYTES) throw new Error('Object too large for a commit walk');
+  const result = Buffer.alloc(header.resultSize);
   let written = 0;
-  let at = resultSize.next;
+  let at = header.next;
   while (at < delta.length) {
     const op = delta[at++] as number;
     if (op & 0x80) {

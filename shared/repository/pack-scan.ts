@@ -9,6 +9,7 @@
  * and the size of the object it makes. The trailing checksum is isomorphic-git's to check.
  */
 import { inflateSync } from 'node:zlib';
+import { deltaHeader } from './object-headers.ts';
 
 export interface FetchLimits {
   /** Bytes of every answer of one fetch together (the ref advertisement and the pack). */
@@ -42,21 +43,6 @@ const TRAILER = 20;
 /** A bound or a size as a message shows it. */
 export const sizeText = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${Math.floor(bytes / (1024 * 1024))} MiB` : `${bytes} bytes`;
-
-/** The number at `at` in a delta's header (little-endian base 128). */
-function deltaVarint(bytes: Buffer, at: number): { value: number; next: number } {
-  let value = 0;
-  let shift = 0;
-  let position = at;
-  for (;;) {
-    const byte = bytes[position++];
-    if (byte === undefined)
-      throw new FetchLimitExceeded('The remote sent a corrupt pack: a delta is truncated');
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if ((byte & 0x80) === 0) return { value, next: position };
-  }
-}
 
 function corrupt(what: string): FetchLimitExceeded {
   return new FetchLimitExceeded(`The remote sent a corrupt pack: ${what}`);
@@ -121,7 +107,10 @@ export function checkPack(pack: Buffer, limits: FetchLimits = fetchLimits): void
     if (inflated.buffer.length !== size) throw corrupt('an object inflates to another size than it declares');
     let made = size;
     if (type === OFS_DELTA || type === REF_DELTA) {
-      made = deltaVarint(inflated.buffer, deltaVarint(inflated.buffer, 0).next).value;
+      const header = deltaHeader(inflated.buffer);
+      if (header === undefined)
+        throw new FetchLimitExceeded('The remote sent a corrupt pack: a delta is truncated');
+      made = header.resultSize;
       if (made > limits.objectBytes) throw tooLarge(made, limits);
     }
     inflatedTotal += made;
