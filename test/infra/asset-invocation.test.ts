@@ -417,6 +417,7 @@ const anonymousAnswers: Record<string, { status: number; body: Json }> = {
   'GET /api/v4/projects/{id}/merge_requests': notFound('Project'),
   'GET /api/v4/projects/{id}/merge_requests/{merge_request_iid}': notFound('Project'),
   'GET /api/v4/projects/{id}/merge_requests/{merge_request_iid}/changes': notFound('Project'),
+  'GET /api/v4/projects/{id}/merge_requests/{merge_request_iid}/merge_ref': notFound('Project'),
   'GET /api/v4/projects/{id}/merge_requests/{merge_request_iid}/diffs': notFound('Project'),
   'GET /api/v4/projects/{id}/merge_requests/{merge_request_iid}/commits': notFound('Project'),
   'GET /api/v4/projects/{id}/snippets/{snippet_id}': notFound('Project'),
