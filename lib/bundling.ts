@@ -10,6 +10,8 @@ export const bundleAliases: Readonly<Record<string, string>> = {
   'isomorphic-git': './node_modules/isomorphic-git/index.js',
   // Its SHA-1 from node:crypto instead of sha.js and the polyfills sha.js needs (shared/repository/sha1.ts).
   'sha.js/sha1.js': './shared/repository/sha1.ts',
+  // Its zlib from node:zlib instead of pako's 46 kB of JavaScript (shared/repository/pako-substitute.ts).
+  pako: './shared/repository/pako-substitute.ts',
   // Credentials from the environment only, where Lambda puts them (lib/bundle-substitutes/).
   '@aws-sdk/credential-provider-node': './lib/bundle-substitutes/credential-provider.ts',
 };

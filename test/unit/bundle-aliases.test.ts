@@ -1,7 +1,8 @@
 /**
  * The module substitutions of lib/bundling.ts: a function bundle built with them runs
- * isomorphic-git (its ESM build, SHA-1 from node:crypto) to the same objects, pack and index as
- * isomorphic-git unbundled does, and the bundle holds neither the CommonJS build nor sha.js.
+ * isomorphic-git (its ESM build, SHA-1 from node:crypto, zlib from node:zlib) to the same
+ * objects, pack and index as isomorphic-git unbundled does, and the bundle holds neither the
+ * CommonJS build nor sha.js nor pako.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -75,11 +76,12 @@ describe('bundle aliases', () => {
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs).toContain('node_modules/isomorphic-git/index.js');
     expect(
-      inputs.filter((input) => /isomorphic-git\/index\.cjs|node_modules\/sha\.js\//.test(input)),
+      inputs.filter((input) => /isomorphic-git\/index\.cjs|node_modules\/(sha\.js|pako)\//.test(input)),
     ).toEqual([]);
     expect(Object.keys(bundleAliases)).toEqual([
       'isomorphic-git',
       'sha.js/sha1.js',
+      'pako',
       '@aws-sdk/credential-provider-node',
     ]);
 
