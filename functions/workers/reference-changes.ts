@@ -1,4 +1,4 @@
-import { requestIssuableRewrite } from '#jobs/issuable-rewrites.ts';
+import { requestIssuableRewrite } from '#jobs/reference-changes.ts';
 import { defineStreamWorker } from '#queue/stream-worker.ts';
 
 /**

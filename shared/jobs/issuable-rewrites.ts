@@ -16,14 +16,12 @@ import { labelRewriteFor } from '#domain/issuable-rewrites.ts';
 import { groupLabelOwners, projectLabelOwners } from '#domain/labels.ts';
 import type { QueueMessage } from '#queue/messages.ts';
 import { publish } from '#queue/publish.ts';
-import type { StreamChange } from '#queue/stream-worker.ts';
 import { getGroup } from '#store/groups/group-items.ts';
 import {
   groupTreeGroupIds,
   groupTreeProjectIds,
   type IssuableRewrite,
   PROJECT_PARTITIONS,
-  referenceChangeOf,
   relabelEpicPage,
   rewriteIssuablePage,
 } from '#store/issuables/issuable-rewrites.ts';
@@ -36,12 +34,6 @@ type Step = NonNullable<RewriteMessage['at']>;
 
 /** Issues or merge requests read (and rewritten) per message, and projects of a group's tree. */
 const REWRITE_PAGE_SIZE = 100;
-
-/** The stream consumer's part: a label's or milestone's change that issuables must follow, queued. */
-export async function requestIssuableRewrite(change: StreamChange): Promise<void> {
-  const reference = referenceChangeOf(change);
-  if (reference) await publish('issuable-rewrite', { change: reference });
-}
 
 /** One page of the job (see the module comment), then the message of the next, if any. */
 export async function runIssuableRewrite(message: RewriteMessage): Promise<void> {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { labelReferenceChange, labelRewriteFor, relabelled } from '#domain/issuable-rewrites.ts';
 import type { Label, LabelOwner } from '#domain/labels.ts';
-import { referenceChangeOf } from '#store/issuables/issuable-rewrites.ts';
+import { referenceChangeOf } from '#store/issuables/reference-changes.ts';
 
 const project: LabelOwner = { kind: 'project', id: 10 };
 const group: LabelOwner = { kind: 'group', id: 2 };

@@ -17,7 +17,7 @@ import {
 } from '#domain/issuable-rewrites.ts';
 import type { Label, LabelOwner } from '#domain/labels.ts';
 import type { Milestone } from '#domain/milestones.ts';
-import { referenceChangeOf } from '#store/issuables/issuable-rewrites.ts';
+import { referenceChangeOf } from '#store/issuables/reference-changes.ts';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const root: LabelOwner = { kind: 'group', id: 2 };

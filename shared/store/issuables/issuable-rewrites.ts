@@ -12,25 +12,14 @@
  */
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { VISIBILITIES } from '#domain/access.ts';
-import {
-  type LabelRewrite,
-  labelReferenceChange,
-  type PlacedProject,
-  projectMoveChange,
-  type ReferenceCarry,
-  type ReferenceChange,
-  relabelled,
-} from '#domain/issuable-rewrites.ts';
+import { type LabelRewrite, type ReferenceCarry, relabelled } from '#domain/issuable-rewrites.ts';
 import { decodeGroup, getRawGroup } from '../groups/group-items.ts';
-import { decodeLabel } from '../labels/labels.ts';
 import { documentClient, tableName } from '../table/client.ts';
-import { PROJECT_SK } from '../table/keys.ts';
 import { type ListRef, lists } from '../table/list-keys.ts';
 import type { Raw } from '../table/raw.ts';
 import { indexName, treeIndex } from '../table/table.ts';
 import { update, writeAlone } from '../table/transaction.ts';
 import { tree } from '../table/tree-keys.ts';
-import { decodeMilestone } from './milestones.ts';
 import { carryReferences } from './reference-carry.ts';
 
 /** Where a walk stopped: the Query's LastEvaluatedKey, to start the next page after it. */
@@ -43,38 +32,6 @@ interface WalkPage<T> {
 }
 
 type Key = { pk: string; sk: string };
-
-/** The change a committed label or milestone record asks the issuables to follow, if any. */
-export function referenceChangeOf(change: {
-  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
-  oldImage?: Raw;
-  newImage?: Raw;
-}): ReferenceChange | undefined {
-  const before = change.oldImage;
-  if (!before || change.eventName === 'INSERT') return undefined;
-  if (before.kind === 'label') {
-    const after =
-      change.eventName === 'REMOVE' || !change.newImage ? undefined : decodeLabel(change.newImage);
-    return labelReferenceChange(decodeLabel(before), after);
-  }
-  if (before.kind === 'milestone' && change.eventName === 'REMOVE') {
-    const milestone = decodeMilestone(before);
-    return { kind: 'milestone', owner: milestone.owner, milestoneId: milestone.id };
-  }
-  if (before.sk === PROJECT_SK && change.eventName === 'MODIFY' && change.newImage) {
-    const [from, to] = [placedProject(before), placedProject(change.newImage)];
-    return from && to && projectMoveChange(from, to);
-  }
-  return undefined;
-}
-
-/** A project item's id and namespace (none when the image holds no namespace). */
-function placedProject(item: Raw): PlacedProject | undefined {
-  const namespace = item.namespace as Raw | undefined;
-  if (!namespace || typeof namespace !== 'object') return undefined;
-  const groupIds = Array.isArray(namespace.group_ids) ? namespace.group_ids.map(Number) : [];
-  return { id: Number(item.id), namespace: { id: Number(namespace.id), group_ids: groupIds } };
-}
 
 const asCursor = (key: Record<string, unknown> | undefined): WalkCursor | undefined =>
   key && Object.fromEntries(Object.entries(key).map(([name, value]) => [name, String(value)]));

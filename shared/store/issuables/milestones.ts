@@ -32,6 +32,7 @@ import {
   update,
   writeAlone,
 } from '../table/transaction.ts';
+import { decodeMilestone } from './milestone-records.ts';
 
 const ownerPk = (owner: MilestoneOwner) =>
   owner.kind === 'project' ? `PROJECT#${owner.id}` : `GROUP#${owner.id}`;
@@ -40,23 +41,6 @@ const ownerKey = (owner: MilestoneOwner) =>
 const ownerIids = (owner: MilestoneOwner) =>
   owner.kind === 'project' ? keys.projectIids(owner.id) : keys.groupIids(owner.id);
 const ownerGone = (owner: MilestoneOwner) => notFound(owner.kind === 'project' ? 'Project' : 'Group');
-
-const nullableString = (value: unknown) => (typeof value === 'string' ? value : null);
-
-export function decodeMilestone(item: Raw): Milestone {
-  return {
-    id: Number(item.id),
-    iid: Number(item.iid),
-    owner: { kind: item.owner_kind === 'group' ? 'group' : 'project', id: Number(item.owner_id) },
-    title: String(item.title),
-    description: nullableString(item.description),
-    state: item.state === 'closed' ? 'closed' : 'active',
-    due_date: nullableString(item.due_date),
-    start_date: nullableString(item.start_date),
-    created_at: String(item.created_at),
-    updated_at: String(item.updated_at),
-  };
-}
 
 const milestoneItem = (milestone: Milestone): Raw => ({
   ...keys.milestone(ownerPk(milestone.owner), milestone.id),

@@ -30,6 +30,7 @@ import {
   update,
   writeAlone,
 } from '../table/transaction.ts';
+import { decodeLabel } from './label-records.ts';
 
 const ownerPk = (owner: LabelOwner) =>
   owner.kind === 'project' ? `PROJECT#${owner.id}` : `GROUP#${owner.id}`;
@@ -37,19 +38,6 @@ const ownerKey = (owner: LabelOwner) =>
   owner.kind === 'project' ? keys.project(owner.id) : keys.group(owner.id);
 const ownerGone = (owner: LabelOwner) => notFound(owner.kind === 'project' ? 'Project' : 'Group');
 const labelExists = () => conflict('Label already exists');
-
-export function decodeLabel(item: Raw): Label {
-  return {
-    id: Number(item.id),
-    title: String(item.title),
-    color: String(item.color),
-    description: typeof item.description === 'string' ? item.description : null,
-    priority: typeof item.priority === 'number' ? item.priority : null,
-    owner: { kind: item.owner_kind === 'group' ? 'group' : 'project', id: Number(item.owner_id) },
-    created_at: String(item.created_at),
-    updated_at: String(item.updated_at),
-  };
-}
 
 const labelItem = (label: Label): Raw => ({
   ...keys.label(ownerPk(label.owner), label.id),
