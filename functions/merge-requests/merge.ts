@@ -2,11 +2,11 @@ import { unauthorized } from '#domain/errors.ts';
 import {
   closedIssueReferences,
   defaultMergeCommitMessage,
+  mayRemoveForkSource,
   mergeRequestEntity,
 } from '#domain/merge-requests.ts';
 import { mayCloseIssueByMerge, mayMergeMergeRequest } from '#domain/noteable-policy.ts';
-import { isProtected, protectionLevelOf } from '#domain/protected-branches.ts';
-import { canPushCode } from '#domain/repository.ts';
+import { protectionLevelOf } from '#domain/protected-branches.ts';
 import { mergeRequestSchemas } from '#domain/schemas/merge-requests.ts';
 import { mergeRequestWithUsers } from '#http/merge-request-loaders.ts';
 import { forkSourceOf } from '#http/merge-request-projects.ts';
@@ -62,9 +62,7 @@ export const handler = defineRoute({
       // project's own protected source is kept by the merge).
       removeSourceBranch:
         (!fromFork ||
-          (fork !== undefined &&
-            canPushCode({ ...fork, caller }) &&
-            !isProtected(forkProtections ?? [], mr.source_branch))) &&
+          mayRemoveForkSource(fork && { ...fork, caller }, forkProtections ?? [], mr.source_branch)) &&
         (params.should_remove_source_branch ?? mr.force_remove_source_branch ?? false),
       // GitLab's can_be_merged_by?: a protected target the caller may not merge into is 401 too.
       protectionLevel: protectionLevelOf(caller, access),

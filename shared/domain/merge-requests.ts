@@ -9,8 +9,14 @@ import {
 } from './milestones.ts';
 import { atLeastOneOf } from './params.ts';
 import type { Project, ProjectAccess } from './projects.ts';
-import { branchProtectionRefusal, type ProtectedBranch, protectionLevelOf } from './protected-branches.ts';
+import {
+  branchProtectionRefusal,
+  isProtected,
+  type ProtectedBranch,
+  protectionLevelOf,
+} from './protected-branches.ts';
 import { passesReaction, type ReactionMatch } from './reactions.ts';
+import { canPushCode } from './repository.ts';
 import { type Caller, type User, userBasicOrGhost } from './users.ts';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
@@ -660,6 +666,18 @@ export function mergeRefRefusal(mr: MergeRequest, code: MergeRequestCode | undef
  */
 export const mergesTips = (parents: readonly string[], targetId: string, sourceId: string) =>
   parents.length === 2 && parents[0] === targetId && parents[1] === sourceId;
+
+/**
+ * Whether a merge may remove a fork's source branch (when asked): only by one who may push code to
+ * the fork, and never a protected branch. `fork` is undefined when the caller does not see it.
+ */
+export function mayRemoveForkSource(
+  fork: { project: Project; access: ProjectAccess; caller: Caller } | undefined,
+  protections: readonly ProtectedBranch[],
+  branch: string,
+): boolean {
+  return fork !== undefined && canPushCode(fork) && !isProtected(protections, branch);
+}
 
 /**
  * Whether the caller may push to a fork's source branch (GitLab's can_push_to_branch in the source

@@ -15,7 +15,7 @@ import {
   uniqueLabels,
 } from '#domain/issues.ts';
 import { FEATURE_DEFAULTS, type Project } from '#domain/projects.ts';
-import type { User } from '#domain/users.ts';
+import { user } from './hook-fixtures.ts';
 
 const BASE = 'https://gitlab.example.com';
 
@@ -247,29 +247,6 @@ describe('issueUserIds()', () => {
     expect(issueUserIds(issue())).toEqual([2, 7, 9]);
     expect(issueUserIds(issue({ assignee_ids: [], state: 'closed', closed_by_id: 1 }))).toEqual([2, 1]);
   });
-});
-
-const user = (id: number, username: string, name: string): User => ({
-  id,
-  username,
-  email: `${username}@example.com`,
-  name,
-  state: 'active',
-  admin: false,
-  can_create_group: true,
-  projects_limit: 100000,
-  external: false,
-  bio: '',
-  location: '',
-  skype: '',
-  linkedin: '',
-  twitter: '',
-  website_url: '',
-  organization: '',
-  created_at: '2026-01-15T08:00:00.000Z',
-  updated_at: '2026-01-15T08:00:00.000Z',
-  confirmed_at: null,
-  password_hash: 'hash',
 });
 
 const project = {
