@@ -153,6 +153,43 @@ describe('GET /projects with pagination=keyset', () => {
   });
 });
 
+describe('lists sorted in memory', () => {
+  it('walks a group’s subgroups and its whole subtree’s projects by cursor', async () => {
+    for (let index = 0; index < 3; index++) {
+      const path = unique('keyset-sub');
+      await must(
+        api('POST', '/groups', {
+          token: owner.token,
+          json: { name: path, path, parent_id: groupId, visibility: 'public' },
+        }),
+        201,
+        'subgroup',
+      );
+    }
+    const subgroups = await walk<Named>(
+      `/groups/${groupId}/subgroups?pagination=keyset&per_page=2&order_by=name&sort=desc`,
+      owner.token,
+    );
+    expect(subgroups.items).toHaveLength(3);
+    expect(ids(subgroups.items)).toEqual(
+      ids(await offsetAll(`/groups/${groupId}/subgroups?order_by=name&sort=desc`, owner.token)),
+    );
+    const subtree = await walk<Named>(
+      `/groups/${groupId}/projects?include_subgroups=true&pagination=keyset&per_page=2&order_by=id&sort=asc`,
+      owner.token,
+    );
+    expect(subtree.pages).toBe(3);
+    expect(ids(subtree.items)).toEqual(
+      ids(
+        await offsetAll(
+          `/groups/${groupId}/projects?include_subgroups=true&order_by=id&sort=asc`,
+          owner.token,
+        ),
+      ),
+    );
+  });
+});
+
 describe('issues with a filter', () => {
   beforeAll(async () => {
     for (let index = 0; index < 7; index++) {

@@ -15,7 +15,7 @@ import { type CredentialBatch, directAccessTo } from '../access/access.ts';
 import { groupSearchCandidateIds } from '../search/search-index.ts';
 import { keys } from '../table/keys.ts';
 import { type ListName, type ListRef, lists, listsOfItem, sortAttributes } from '../table/list-keys.ts';
-import { type ListPage, listMerged, mergeSorted, readWholeList } from '../table/lists.ts';
+import { type ListPage, listMerged, mergeSorted, pageOfSorted, readWholeList } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import type { ListOrder } from '../table/table.ts';
 import { tree } from '../table/tree-keys.ts';
@@ -35,12 +35,10 @@ function pageOf(
   page: PageRequest,
   filter?: (group: Group) => boolean,
 ): ListPage<Group> {
-  const offset = offsetOf(page);
   const raw = groups.map((group) => ({ ...keys.group(group.id), ...sortAttributes(group), group }));
-  const sorted = mergeSorted([raw], order, sort)
-    .map((item) => item.group as Group)
-    .filter(filter ?? (() => true));
-  return { items: sorted.slice(offset, offset + page.perPage), total: sorted.length };
+  const sorted = mergeSorted([raw], order, sort).filter((item) => !filter || filter(item.group as Group));
+  const { items, total } = pageOfSorted(sorted, order, sort, page);
+  return { items: items.map((item) => item.group as Group), total };
 }
 
 /**

@@ -5,7 +5,7 @@
 
 import { ACCESS, VISIBILITIES } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
-import { offsetOf, type PageRequest } from '#domain/pagination.ts';
+import type { PageRequest } from '#domain/pagination.ts';
 import { projectListFilter } from '#domain/project-lists.ts';
 import type { ProjectPage } from '#domain/project-views.ts';
 import { NO_ACCESS, type Project, type ProjectAccess } from '#domain/projects.ts';
@@ -25,7 +25,7 @@ import type { ProjectListRequest } from '../projects/project-pages.ts';
 import { projectsSharedWith, sharedLinksOfGroup } from '../projects/project-shares.ts';
 import { starredProjectIds } from '../projects/project-stars.ts';
 import { moveNamespaceProjects, updateProject } from '../projects/project-writes.ts';
-import { type ListPage, mergeSorted } from '../table/lists.ts';
+import { type ListPage, mergeSorted, pageOfSorted } from '../table/lists.ts';
 import type { Raw } from '../table/raw.ts';
 import { tree } from '../table/tree-keys.ts';
 import { decodeGroup } from './group-items.ts';
@@ -171,7 +171,9 @@ export async function subtreeProjectsPage(
     memberId !== undefined && input.owned ? memberProjectsOf(memberId) : undefined,
   ]);
   const order = input.order_by ?? 'created_at';
-  const sorted = mergeSorted(parts, order, input.sort ?? 'desc').map(decodeProject);
+  const sort = input.sort ?? 'desc';
+  const raw = mergeSorted(parts, order, sort);
+  const sorted = raw.map(decodeProject);
   const access =
     memberId !== undefined
       ? await accessFromLevels(memberId, sorted, levels)
@@ -183,11 +185,11 @@ export async function subtreeProjectsPage(
   }
   if (owned) narrowing.push((project) => (owned.levels.get(project.id) ?? 0) >= ACCESS.owner);
   const filter = projectListFilter(input, scope, narrowing) ?? (() => true);
-  const visible = sorted.filter(
-    (project) =>
-      filter(project) && (seesAll || readsProject(scope, project, access.get(project.id) ?? NO_ACCESS)),
-  );
-  const offset = offsetOf(page);
-  const items = await withProjectCounters(visible.slice(offset, offset + page.perPage));
-  return { items, total: visible.length, access };
+  const visible = raw.filter((_, index) => {
+    const project = sorted[index] as Project;
+    return filter(project) && (seesAll || readsProject(scope, project, access.get(project.id) ?? NO_ACCESS));
+  });
+  const shown = pageOfSorted(visible, order, sort, page);
+  const items = await withProjectCounters(shown.items.map(decodeProject));
+  return { items, total: shown.total, access };
 }

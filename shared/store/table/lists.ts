@@ -541,3 +541,26 @@ async function keysetMerged<T, O extends ListOrder>(
   recordNext(page, order, more ? (index < merged.length ? last : (horizon ?? last)) : undefined);
   return { items: (await withCounters(chosen)).map(query.decode), total: undefined };
 }
+
+/**
+ * One page of raw items already sorted in `order` (by mergeSorted): by offset with their total,
+ * or for a keyset page the items just after the cursor's item, found by its sort value, so items
+ * that came or went before it shift nothing.
+ */
+export function pageOfSorted<R extends Record<string, unknown>>(
+  sorted: R[],
+  order: ListOrder,
+  sort: 'asc' | 'desc',
+  page: PageRequest,
+): { items: R[]; total: number | undefined } {
+  if (!page.keyset) {
+    const offset = offsetOf(page);
+    return { items: sorted.slice(offset, offset + page.perPage), total: sorted.length };
+  }
+  const start = keysetStart(page);
+  const from = start === undefined ? 0 : sorted.findIndex((item) => isAfter(item, order, sort, start));
+  const first = from < 0 ? sorted.length : from;
+  const items = sorted.slice(first, first + page.perPage);
+  recordNext(page, order, first + page.perPage < sorted.length ? items.at(-1) : undefined);
+  return { items, total: undefined };
+}
