@@ -2,7 +2,7 @@ import { presentProjects, projectViewOptions } from '#domain/project-views.ts';
 import { groupSchemas } from '#domain/schemas/groups.ts';
 import { group } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
-import { defineRoute, pageRequest } from '#http/route.ts';
+import { defineRoute, pageRequestOf } from '#http/route.ts';
 import { subtreeProjectsPage } from '#store/groups/group-projects.ts';
 import { forkSourcesFor } from '#store/projects/forks.ts';
 import {
@@ -30,7 +30,7 @@ export const handler = defineRoute({
   // members see it.
   load: group({
     alongside: (item, { readScope }, params: GroupProjectsParams) =>
-      startGroupProjectsPage(item, readScope, params, pageRequest(params.page, params.per_page)),
+      startGroupProjectsPage(item, readScope, params, pageRequestOf(params)),
   }),
   run: async ({ params: input, caller, readScope, page, request, group, access, alongside }) => {
     const result = input.include_subgroups

@@ -35,6 +35,12 @@ export const envNames = {
   hookDeliverySweepAgeSeconds: 'HOOK_DELIVERY_SWEEP_AGE_SECONDS',
   /** Most hooks a project may have (GitLab's plan limit `project_hooks`: default 100, 0 for no limit). */
   projectHooksLimit: 'PROJECT_HOOKS_LIMIT',
+  /**
+   * The key that signs keyset cursors (any string, 32 random bytes or more): the same in every API
+   * function of a deployment, so a cursor one function wrote another accepts. Unset, each process
+   * draws its own (a cursor then holds only within that process).
+   */
+  cursorKey: 'CURSOR_KEY',
   /** The `service` of every log line and metric (Powertools' own variable). */
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   /** CloudWatch namespace of the EMF metrics (Powertools' own variable). */
@@ -77,6 +83,9 @@ export const config = {
   },
   queueDlqUrl(queue: string): string | undefined {
     return read(queueDlqUrlVariable(queue));
+  },
+  get cursorKey(): string | undefined {
+    return read(envNames.cursorKey);
   },
   get externalUrl(): string | undefined {
     return read(envNames.externalUrl);

@@ -199,6 +199,7 @@ export function toResponse(value: unknown, state: ApiState): Response {
       const info = state.info as RequestInfo;
       const headers = paginationHeaders(r.request, r.total, r.items.length, {
         base: `${info.baseUrl}${info.path}`,
+        path: info.path,
         query: info.query,
       });
       return json(200, r.items, headers);

@@ -22,7 +22,7 @@ import { getUsers } from '#store/users/users.ts';
 import type { Loader } from './load.ts';
 import { allowing } from './note-reads.ts';
 import type { AnyNoteable } from './noteables.ts';
-import { pageRequest } from './route.ts';
+import { pageRequestOf } from './route.ts';
 
 type ById = { id: string | number };
 type InDiscussion = ById & { discussion_id: string };
@@ -49,10 +49,7 @@ export const discussionLoaders = {
   /** The parent and a page of its discussions with their total and users. */
   page: (noteable: AnyNoteable) =>
     noteable.reading(async (partition, params: ById & { page?: number; per_page?: number }) => {
-      const { discussions, total } = await readDiscussionsPage(
-        partition,
-        pageRequest(params.page, params.per_page),
-      );
+      const { discussions, total } = await readDiscussionsPage(partition, pageRequestOf(params));
       return { discussions, total, users: await getUsers(discussionUserIds(discussions)) };
     }),
 

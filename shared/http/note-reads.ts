@@ -11,7 +11,7 @@ import type { User } from '#domain/users.ts';
 import { getNote, readNotesPage, type StoredNote } from '#store/issuables/notes.ts';
 import { getUsers } from '#store/users/users.ts';
 import { inGroup, inProject, type Loader } from './load.ts';
-import { pageRequest } from './route.ts';
+import { pageRequestOf } from './route.ts';
 
 /** Parameters of a notes list. */
 interface NotesListParams {
@@ -26,7 +26,7 @@ async function notesPageOf(pk: string, params: NotesListParams) {
   const notes = await readNotesPage(pk, {
     order: params.order_by ?? 'created_at',
     sort: params.sort ?? 'desc',
-    page: pageRequest(params.page, params.per_page),
+    page: pageRequestOf(params),
   });
   return { notes, users: await getUsers(noteAuthorIds(notes)) };
 }

@@ -29,7 +29,7 @@ import {
 } from '#domain/errors.ts';
 import { basicPassword, gitReadScopeAllows } from '#domain/git-http.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type PageRequest } from '#domain/pagination.ts';
-import { int, issueCode, modelSentence, optional } from '#domain/params.ts';
+import { int, issueCode, modelSentence, oneOf, optional, reference } from '#domain/params.ts';
 import { type ReadScope, readScopeOf } from '#domain/read-scope.ts';
 import { apiAccessDenial, isBlockedState } from '#domain/user-states.ts';
 import { type Caller, callerOf } from '#domain/users.ts';
@@ -49,8 +49,10 @@ import {
   requestStateOf,
   toResponse,
 } from './core.ts';
+import { MAX_CURSOR_LENGTH } from './cursor.ts';
 import { idempotently } from './idempotency.ts';
 import type { Loader, Reader } from './load.ts';
+import { keysetRequest } from './pagination.ts';
 import { headerValue, parseQueryString, parseRequest, type UploadedFile } from './parse.ts';
 
 export type { ApiEvent, RequestInfo, Response, UploadedFile };
@@ -265,6 +267,13 @@ function authenticateOnce(
 const pageParams = {
   page: optional(int()),
   per_page: optional(int()),
+  pagination: optional(oneOf(['offset', 'keyset'])),
+  cursor: optional(
+    v.pipe(
+      reference(),
+      v.check((value) => value.length <= MAX_CURSOR_LENGTH, issueCode.invalid),
+    ),
+  ),
 };
 
 /** Grape's sentences for each failed parameter, joined like Grape joins them. */
@@ -325,9 +334,18 @@ const validate = (
       try {
         const result = v.safeParse(full, state.parsed?.params ?? {}, { abortEarly: false });
         if (!result.success) throw parameterError(result.issues);
-        const output = result.output as Record<string, unknown> & { page?: number; per_page?: number };
+        const output = result.output as Record<string, unknown> & {
+          page?: number;
+          per_page?: number;
+          pagination?: string;
+          cursor?: string;
+        };
         state.params = output;
         state.page = pageRequest(output.page, output.per_page);
+        if (paginated) {
+          state.page = withKeyset(state.page, output, state.info);
+          pagesOfParams.set(output, state.page);
+        }
       } catch (error) {
         // A bad credential is reported before bad parameters, as GitLab does.
         await authenticateOnce(request.event, mode, rule);
@@ -342,6 +360,27 @@ export function pageRequest(page: number | undefined, perPage: number | undefine
   if (perPage === 0) throw invalidParams('per_page does not have a valid value');
   const size = perPage === undefined || perPage < 0 ? DEFAULT_PER_PAGE : Math.min(perPage, MAX_PER_PAGE);
   return { page: page === undefined || page < 1 ? 1 : page, perPage: size };
+}
+
+const pagesOfParams = new WeakMap<object, PageRequest>();
+
+/**
+ * The page a paginated route's validated parameters ask for, keyset included: the very request
+ * the handler gets as `page` (a keyset reader records the next page's start on it), for reads
+ * started from the parameters before the handler runs.
+ */
+export function pageRequestOf(params: { page?: number; per_page?: number }): PageRequest {
+  return pagesOfParams.get(params) ?? pageRequest(params.page, params.per_page);
+}
+
+/** A keyset request is always the first page by number; where it starts is its cursor's. */
+function withKeyset(
+  page: PageRequest,
+  params: { pagination?: string; cursor?: string },
+  info: RequestInfo | undefined,
+): PageRequest {
+  const keyset = keysetRequest(params, { path: info?.path ?? '/', query: info?.query ?? {} });
+  return keyset ? { page: 1, perPage: page.perPage, keyset } : page;
 }
 
 export function defineRoute<

@@ -1,5 +1,5 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { offsetOf, type PageRequest } from '#domain/pagination.ts';
+import { type ItemPosition, keysetStart, offsetOf, type PageRequest } from '#domain/pagination.ts';
 import { batchGetItems, withCounters } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { counterChange, shardKeys, sumOf } from './counters.ts';
@@ -31,6 +31,12 @@ export interface ListPage<T> {
 
 /** A filtered list reads at most this many items to count matches. */
 export const MAX_COUNTED_ITEMS = 10_000;
+
+/**
+ * A filtered keyset page reads at most this many items past its cursor; when they hold fewer
+ * matches than the page size the page is short and its cursor resumes after the last item read.
+ */
+export const KEYSET_READ_BOUND = 1_000;
 
 /**
  * Bounds on a list's sort attribute (in its stored form), both inclusive, read as part of the key
@@ -93,10 +99,94 @@ async function queryChunk(query: ChunkQuery, limit: number | undefined, startKey
   );
 }
 
-/** Reads one page of a list: a Query on the list's GSI in the requested order, never a Scan. */
+/**
+ * Reads one page of a list: a Query on the list's GSI in the requested order, never a Scan. A
+ * keyset page starts the Query just after the cursor's item, so page 10,000 costs what page 1
+ * does, and counts nothing (keyset answers carry no total).
+ */
 export async function queryList<T, O extends ListOrder>(query: ListQuery<T, O>): Promise<ListPage<T>> {
+  if (query.page.keyset) {
+    const start = keysetStart(query.page);
+    return query.filter ? keysetFiltered(query, start) : keysetUnfiltered(query, start);
+  }
   const offset = offsetOf(query.page);
   return query.filter ? queryFiltered(query, offset) : queryUnfiltered(query, offset);
+}
+
+/** Where a list's item stands in the given order: what a cursor carries to resume after it. */
+export function itemPosition(item: Record<string, unknown>, order: ListOrder): ItemPosition {
+  return { sort: String(item[listSortAttributes[order]]), pk: String(item.pk), sk: String(item.sk) };
+}
+
+/**
+ * The ExclusiveStartKey that resumes a list's Query just after a position: the index's keys and
+ * the table's. Built from the item, not from a LastEvaluatedKey, since a page may end mid-read;
+ * the item need not be in this list (a merged list resumes each of its lists at one position).
+ */
+const startKeyAt = (list: ListName, order: ListOrder, position: ItemPosition) => ({
+  [list.attribute]: list.partition,
+  [listSortAttributes[order]]: position.sort,
+  pk: position.pk,
+  sk: position.sk,
+});
+
+/** Records where the page after this one starts (after `last`), or that none follows. */
+function recordNext(page: PageRequest, order: ListOrder, last: Record<string, unknown> | undefined) {
+  if (page.keyset) page.keyset.next = last === undefined ? undefined : { after: itemPosition(last, order) };
+}
+
+/**
+ * Up to `limit` raw items of a list from just after `start`, and whether the read reached the
+ * list's end (several Queries when a read is cut at 1 MB).
+ */
+async function readListFrom(
+  query: ChunkQuery,
+  start: ItemPosition | undefined,
+  limit: number,
+): Promise<{ items: Record<string, unknown>[]; complete: boolean }> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined = start && startKeyAt(query.list, query.order, start);
+  do {
+    const result: QueryCommandOutput = await queryChunk(query, limit - items.length, startKey);
+    items.push(...((result.Items ?? []) as Record<string, unknown>[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && items.length < limit);
+  return { items, complete: !startKey };
+}
+
+/** One more item than the page is read: it tells whether a next page exists, so none is empty. */
+async function keysetUnfiltered<T, O extends ListOrder>(
+  query: ListQuery<T, O>,
+  start: ItemPosition | undefined,
+): Promise<ListPage<T>> {
+  const perPage = query.page.perPage;
+  const { items } = await readListFrom(query, start, perPage + 1);
+  const page = items.slice(0, perPage);
+  recordNext(query.page, query.order, items.length > perPage ? page.at(-1) : undefined);
+  query.onPage?.(page.map(query.decode));
+  return { items: (await withCounters(page)).map(query.decode), total: undefined };
+}
+
+async function keysetFiltered<T, O extends ListOrder>(
+  query: ListQuery<T, O>,
+  start: ItemPosition | undefined,
+): Promise<ListPage<T>> {
+  const filter = query.filter as (entity: T) => boolean;
+  const perPage = query.page.perPage;
+  const { items, complete } = await readListFrom(query, start, KEYSET_READ_BOUND);
+  const matches: Record<string, unknown>[] = [];
+  let last: Record<string, unknown> | undefined;
+  let index = 0;
+  for (; index < items.length && matches.length < perPage; index++) {
+    const raw = items[index] as Record<string, unknown>;
+    last = raw;
+    if (filter(query.decode(raw))) matches.push(raw);
+  }
+  // More may follow when items were left unread here or the read stopped at its bound.
+  const more = index < items.length || !complete;
+  recordNext(query.page, query.order, more ? last : undefined);
+  query.onPage?.(matches.map(query.decode));
+  return { items: (await withCounters(matches)).map(query.decode), total: undefined };
 }
 
 async function queryUnfiltered<T, O extends ListOrder>(
@@ -341,6 +431,7 @@ const refName = (ref: ListName) => `${ref.attribute}|${ref.partition}`;
  * extra item that belongs to one of the lists counts (and is found) there.
  */
 export async function listMerged<T, O extends ListOrder>(query: MergedListQuery<T, O>): Promise<ListPage<T>> {
+  if (query.page.keyset) return keysetMerged(query, keysetStart(query.page));
   const offset = offsetOf(query.page);
   const wanted = offset + query.page.perPage;
   const first = query.lists;
@@ -381,3 +472,72 @@ export async function listMerged<T, O extends ListOrder>(query: MergedListQuery<
 
 const distinctCount = (items: Record<string, unknown>[]) =>
   new Set(items.map((item) => `${String(item.pk)}|${String(item.sk)}`)).size;
+
+/** Whether `item` lies after `position` in the order (sort values are unique per item). */
+const isAfter = (
+  item: Record<string, unknown>,
+  order: ListOrder,
+  sort: 'asc' | 'desc',
+  position: ItemPosition,
+) => {
+  const value = String(item[listSortAttributes[order]] ?? '');
+  return sort === 'asc' ? value > position.sort : value < position.sort;
+};
+
+/**
+ * A keyset page merged from several lists: each list is read from just after the cursor's item
+ * (one more item than the page without a filter; up to KEYSET_READ_BOUND with one), the caller's
+ * own items after it merged in, nothing counted. With a filter, only what lies before the first
+ * point where a list's read stopped is known in full, so the page ends there at the latest.
+ */
+async function keysetMerged<T, O extends ListOrder>(
+  query: MergedListQuery<T, O>,
+  start: ItemPosition | undefined,
+): Promise<ListPage<T>> {
+  const { order, sort, page } = query;
+  const limit = query.filter ? KEYSET_READ_BOUND : page.perPage + 1;
+  const sets = [Promise.resolve(query.lists), ...(query.laterLists ?? [])];
+  const refs = Promise.all(sets).then((known) => known.flat());
+  const [parts, extra, listed] = await Promise.all([
+    Promise.all(
+      sets.map((set) =>
+        set.then((known) =>
+          Promise.all(
+            known.map((list) => readListFrom({ list, order, sort, range: query.range }, start, limit)),
+          ),
+        ),
+      ),
+    ).then((read) => read.flat()),
+    Promise.resolve(query.extra),
+    refs.then((known) => new Set(known.map(refName))),
+  ]);
+  const own = extra.filter(
+    (item) =>
+      (start === undefined || isAfter(item, order, sort, start)) &&
+      !listsOfItem(item).some((ref) => listed.has(refName(ref))),
+  );
+  let merged = mergeSorted([...parts.map((part) => part.items), own], order, sort);
+  // The first item past which some list was not read: nothing beyond it is known to be complete.
+  const horizons = parts.filter((part) => !part.complete).map((part) => part.items.at(-1));
+  const horizon = mergeSorted(
+    [horizons.filter((item): item is Record<string, unknown> => item !== undefined)],
+    order,
+    sort,
+  )[0];
+  if (horizon) {
+    const bound = itemPosition(horizon, order);
+    merged = merged.filter((item) => !isAfter(item, order, sort, bound));
+  }
+  const filter = query.filter;
+  const chosen: Record<string, unknown>[] = [];
+  let last: Record<string, unknown> | undefined;
+  let index = 0;
+  for (; index < merged.length && chosen.length < page.perPage; index++) {
+    const raw = merged[index] as Record<string, unknown>;
+    last = raw;
+    if (!filter || filter(query.decode(raw))) chosen.push(raw);
+  }
+  const more = index < merged.length || horizon !== undefined;
+  recordNext(page, order, more ? (index < merged.length ? last : (horizon ?? last)) : undefined);
+  return { items: (await withCounters(chosen)).map(query.decode), total: undefined };
+}
