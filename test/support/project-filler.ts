@@ -108,19 +108,23 @@ export function fillerProject(
 }
 
 /** JSON with object keys sorted, to compare items whatever order their attributes were set in. */
-const canonical = (value: unknown): string =>
+export const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, inner: unknown) =>
     inner && typeof inner === 'object' && !Array.isArray(inner)
       ? Object.fromEntries(Object.entries(inner as Raw).sort(([a], [b]) => a.localeCompare(b)))
       : inner,
   );
 
-async function getRaw(key: { pk: string; sk: string }): Promise<Raw | undefined> {
+/** An item as the table holds it (getItem would add the sums of its counter shards). */
+export async function getRaw(key: { pk: string; sk: string }): Promise<Raw | undefined> {
   const result = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
   );
   return result.Item;
 }
+
+/** What fillerProjectItems gives, in its order (postings after these). */
+const ITEM_NAMES = ['project item', 'route item', 'name item'] as const;
 
 /**
  * Throws unless the filler's items for each of `stored` (projects createProject made and the search
@@ -130,16 +134,17 @@ async function getRaw(key: { pk: string; sk: string }): Promise<Raw | undefined>
 export async function checkProjectLayout(stored: readonly Project[]): Promise<string[]> {
   const checked: string[] = [];
   for (const project of stored) {
-    for (const mine of fillerProjectItems(project)) {
+    for (const [index, mine] of fillerProjectItems(project).entries()) {
+      const what = ITEM_NAMES[index] ?? 'search posting';
       const theirs = await getRaw({ pk: String(mine.pk), sk: String(mine.sk) });
       if (canonical(mine) !== canonical(theirs)) {
         const names = new Set([...Object.keys(mine), ...Object.keys(theirs ?? {})]);
         const differing = [...names].filter((name) => canonical(mine[name]) !== canonical(theirs?.[name]));
         throw new Error(
-          `filler item ${String(mine.sk)} differs from what createProject and the search worker store (attributes: ${differing.join(', ')}); update test/support/project-filler.ts to the store's layout`,
+          `filler ${what} differs from what createProject and the search worker store (attributes: ${differing.join(', ')}); update test/support/project-filler.ts to the store's layout`,
         );
       }
-      checked.push(`${String(mine.kind)} of a ${project.visibility} project`);
+      checked.push(`${what} of a ${project.visibility} project`);
     }
   }
   return checked;
