@@ -574,9 +574,11 @@ async function deepestCursor(
       throw new Error(`B5 keyset walk: ${response.status} at ${listed} items`);
     listed += page.length;
     const link = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
-    const cursor = link ? new URL(link).searchParams.get('cursor') : null;
+    const linked = link ? new URL(link) : undefined;
+    const cursor = linked?.searchParams.get('cursor');
     if (cursor) starts.push({ cursor, before: listed });
-    next = link;
+    // This runtime, whatever address the environment gave Link URLs.
+    next = linked ? `${bench.runtime.url}${linked.pathname}${linked.search}` : undefined;
   }
   const deepest = starts.filter((start) => listed - start.before >= options.perPage).at(-1);
   if (!deepest) throw new Error(`B5 keyset walk: ${listed} items, no page after the first`);
