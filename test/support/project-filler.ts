@@ -15,7 +15,7 @@
  * runtime of its own, or a benchmark's measuring process.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Visibility } from '#domain/access.ts';
+import { type Visibility, visibilityLevel } from '#domain/access.ts';
 import { newProjectFrom, type Project, type ProjectNamespace } from '#domain/projects.ts';
 import { searchColumns } from '#domain/search.ts';
 import { getGroup } from '#store/groups/group-items.ts';
@@ -188,7 +188,6 @@ export interface FilledProjects {
 }
 
 const VISIBILITIES: readonly Visibility[] = ['public', 'internal', 'private'];
-const LEVEL: Record<Visibility, number> = { private: 0, internal: 10, public: 20 };
 /** Ids reserved per counter write while filling (one ADD per this many projects). */
 const FILL_ID_BLOCK = 1000;
 const PROJECTS_PER_BATCH = 25;
@@ -211,7 +210,7 @@ export async function fillGroupProjects(
   const pathOf = options.pathOf ?? compactPath;
   const visibilityOf = (index: number): Visibility => {
     const wanted = options.visibilityOf?.(index) ?? VISIBILITIES[index % VISIBILITIES.length] ?? 'private';
-    return LEVEL[wanted] > LEVEL[group.visibility] ? group.visibility : wanted;
+    return visibilityLevel[wanted] > visibilityLevel[group.visibility] ? group.visibility : wanted;
   };
   if (count <= 0) return { ids: [], items: 0, lists: 0, seconds: 0, layoutChecked: [] };
 
