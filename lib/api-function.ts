@@ -75,6 +75,11 @@ export interface AccessTargets {
   deadLetterQueues?: ReadonlyMap<string, IQueue>;
   /** The LDAP providers (LDAP_PROVIDERS' JSON) and the ARNs of their bind password secrets. */
   ldap?: { providers: string; secretArns: readonly string[] };
+  /**
+   * The keyset cursor key for API functions: a dynamic reference to the stack's secret, resolved
+   * by CloudFormation at deploy, so no function reads Secrets Manager at run time.
+   */
+  cursorKey?: string;
 }
 
 /** The module shared/observability/tracing.ts imports when tracing is on. */

@@ -13,6 +13,7 @@ import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { functionNameOf, type RouteDefinition } from '../functions/routes.ts';
+import { envNames } from '../shared/config/env.ts';
 import type { AccessRoles } from './access-roles.ts';
 import { type AccessTargets, ApiFunction, constructIdFor } from './api-function.ts';
 import { type FunctionAlarms, functionAlarms } from './monitoring.ts';
@@ -139,6 +140,8 @@ export class RouteFunctions extends NestedStack {
           logGroup: props.logGroup,
           tracing: props.tracing,
         });
+        // Every API function signs and checks keyset cursors with the deployment's one key.
+        if (props.targets.cursorKey) fn.addEnvironment(envNames.cursorKey, props.targets.cursorKey);
         const integration = new HttpIntegration(this, `${fnId}Integration`, {
           httpApi: props.api,
           integrationType: HttpIntegrationType.AWS_PROXY,

@@ -4,7 +4,7 @@
  * behind the local gateway, and the first admin's token. `npm start`,
  * the integration tests and the end-to-end tests all start it through here.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -111,6 +111,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         options.allowLocalRequests ?? process.env[envNames.allowLocalRequests] !== 'false',
       ),
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      // Cursors hold for this start only, as a deployment's hold for its key's life.
+      [envNames.cursorKey]: process.env[envNames.cursorKey] || randomBytes(32).toString('base64url'),
     });
     await ensureTable(dynamodb.endpoint, TABLE_NAME);
 

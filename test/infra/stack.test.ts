@@ -26,6 +26,7 @@ const only = (type: string) => {
 
 const tableId = logicalId(stack.table);
 const bucketId = logicalId(stack.bucket);
+const cursorKeyId = () => Object.keys(rootResources('AWS::SecretsManager::Secret'))[0]!;
 const apiId = logicalId(stack.api);
 const routeEntries = [...new Set(routes.map((route) => route.entry))];
 /** A function per name: routes sharing an entry (the note routes) each have a name of their own. */
@@ -325,6 +326,12 @@ describe('functions', () => {
       const { queue, deadLetterQueue } = stack.workerQueues.get(worker.queue)!;
       expected[queueUrlVariable(worker.queue)] = ref(logicalId(queue));
       expected[queueDlqUrlVariable(worker.queue)] = ref(logicalId(deadLetterQueue));
+    }
+    // API functions sign keyset cursors with the stack's secret, resolved by CloudFormation.
+    if (routeFunctionNames.includes(_entry)) {
+      expected[envNames.cursorKey] = {
+        'Fn::Join': ['', ['{{resolve:secretsmanager:', ref(cursorKeyId()), ':SecretString:::}}']],
+      };
     }
     const variables = synth.resourceOf(fn).Properties.Environment.Variables;
     expect(synth.inRoot(Stack.of(fn), variables)).toEqual(expected);
