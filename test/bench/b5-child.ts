@@ -223,8 +223,9 @@ export interface KeysetResult {
   before: number;
   first: Measurement;
   deep: Measurement;
-  /** Seconds the unmeasured walk to the deep page's cursor took. */
+  /** Seconds the unmeasured walk to the deep page's cursor took, and its page size. */
   walkSeconds: number;
+  walkPerPage: number;
 }
 
 export interface B5ChildResult {
@@ -561,7 +562,9 @@ async function deepestCursor(
   path: string,
   token: string | undefined,
   walkPerPage: number,
-): Promise<{ cursor: string; before: number; listed: number; seconds: number } | undefined> {
+): Promise<
+  { cursor: string; before: number; listed: number; seconds: number; walkPerPage: number } | undefined
+> {
   const since = performance.now();
   const starts: { cursor: string; before: number }[] = [];
   let listed = 0;
@@ -583,7 +586,9 @@ async function deepestCursor(
     next = linked ? `${bench.runtime.url}${linked.pathname}${linked.search}` : undefined;
   }
   const deepest = starts.filter((start) => listed - start.before >= options.perPage).at(-1);
-  return deepest && { ...deepest, listed, seconds: round((performance.now() - since) / 1000, 1) };
+  return (
+    deepest && { ...deepest, listed, walkPerPage, seconds: round((performance.now() - since) / 1000, 1) }
+  );
 }
 
 // The run ---------------------------------------------------------------------------------------------
@@ -1368,6 +1373,7 @@ try {
       first: await measure(bench, paged, tokens[who]),
       deep: await measure(bench, `${paged}&cursor=${encodeURIComponent(walked.cursor)}`, tokens[who]),
       walkSeconds: walked.seconds,
+      walkPerPage: walked.walkPerPage,
     });
   }
   phaseDone('keyset pages measured');
