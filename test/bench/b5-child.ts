@@ -8,17 +8,18 @@
  * 2. Grows the table to ≈ `large` rows: more groups, then projects, written with BatchWriteItem
  *    (25 items a request, several requests in flight) — a group's item, route, owner membership
  *    and search postings laid out as createGroup and the search worker write them, a project's
- *    item, route item, name item and postings as createProject and the worker do (each checked
- *    item for item against store-written ones before the first write), ids from the store's
- *    nextId, list counters moved with the store's listCountChange. Through the store a group
- *    costs ≈ 12 requests and a project about as many (one transaction each, then the search
- *    worker's reads and one counter write per posting), which would not reach 100k rows in the
- *    time the bench has on 2 cores. The projects' filler starts once the groups are in and runs
+ *    item, route item, name item and postings as createProject and the worker do
+ *    (test/support/project-filler.ts; each checked item for item against store-written ones
+ *    before the first write), ids from the store's nextId, list counters moved with the store's
+ *    listCountChange. Through the store a group costs ≈ 12 requests and a project about as many
+ *    (one transaction each, then the search worker's reads and one counter write per posting),
+ *    which would not reach 100k rows in the time the bench has on 2 cores. The projects' filler starts once the groups are in and runs
  *    beside the growth of notes, labels and the rest, until the table holds `large` rows or the
  *    seeding deadline (seconds from the growth's start) passes; the size reached is what is
  *    reported, with the seconds each step took.
  * 3. Measures the same lists again, then pages 1, 5 and 10 at per_page 20 against what a Query
- *    skipping the same keys costs.
+ *    skipping the same keys costs, then GET /projects by keyset (order_by=id): page 1 against the
+ *    deepest full page, reached by walking the cursors unmeasured.
  *
  * Notes: a private project of its own group holds an issue with a page and a half of notes (the
  * list measured at both sizes) and other issues with 10 notes between them at the small size —
@@ -41,20 +42,19 @@
  * argv: one JSON object (see Options). Prints one JSON line (B5ChildResult) last.
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ACCESS, type Visibility, visibilityLevel } from '#domain/access.ts';
 import type { Group } from '#domain/groups.ts';
 import { HOOK_LOG_DAYS } from '#domain/hook-deliveries.ts';
 import { type Note, newNote } from '#domain/notes.ts';
-import { newProjectFrom, type Project } from '#domain/projects.ts';
-import { groupSearchColumns, searchColumns } from '#domain/search.ts';
+import type { Project } from '#domain/projects.ts';
+import { groupSearchColumns } from '#domain/search.ts';
 import { groupOwnerItem } from '#store/access/members.ts';
 import { groupItem, groupRouteItem } from '#store/groups/group-items.ts';
 import { hookLogNow, logPeriodsBack } from '#store/hooks/hook-log.ts';
 import { issueAsParent, type StoredIssue } from '#store/issuables/issues.ts';
 import { subscribeToLabel } from '#store/labels/labels.ts';
 import { groupNamespace } from '#store/projects/namespace-lookup.ts';
-import { newRunnersToken } from '#store/projects/project-items.ts';
 import { groupSearchIndex, postingItems, searchPostingItems } from '#store/search/search-index.ts';
 import { batchWriteItems } from '#store/table/batch.ts';
 import { documentClient, tableName } from '#store/table/client.ts';
@@ -62,18 +62,17 @@ import { itemCounterChanges } from '#store/table/counters.ts';
 import { HOOK_LOG_PREFIX, hookLogPartition } from '#store/table/hook-delivery-keys.ts';
 import { nextId } from '#store/table/ids.ts';
 import { keys } from '#store/table/keys.ts';
-import {
-  inLists,
-  type ListName,
-  type ListRef,
-  lists,
-  listsOfItem,
-  sortAttributes,
-} from '#store/table/list-keys.ts';
-import { listCountChange } from '#store/table/lists.ts';
+import { inLists, type ListRef, lists, sortAttributes } from '#store/table/list-keys.ts';
 import { indexName, keyAttributes, type ListOrder, listSortAttributes } from '#store/table/table.ts';
 import { commit } from '#store/table/transaction.ts';
-import { tree } from '#store/table/tree-keys.ts';
+import {
+  canonical,
+  checkProjectLayout,
+  fillerProject,
+  fillerProjectItems,
+  getRaw,
+  ListCountTally,
+} from '../support/project-filler.ts';
 import { median, round } from './common.ts';
 import { type BenchRuntime, READ_COMMANDS, type SendRecord, startBenchRuntime } from './runtime.ts';
 import {
@@ -213,6 +212,22 @@ export interface PageResult {
   skipItems: number;
 }
 
+/** A keyset list's page 1 and its deepest full page, reached by cursor. */
+export interface KeysetResult {
+  key: string;
+  label: string;
+  who: Who;
+  /** Items the list holds for the caller, walked by cursor (per_page 100) before measuring. */
+  listed: number;
+  /** Items before the deep page: it is page before / per_page + 1 of the list. */
+  before: number;
+  first: Measurement;
+  deep: Measurement;
+  /** Seconds the unmeasured walk to the deep page's cursor took, and its page size. */
+  walkSeconds: number;
+  walkPerPage: number;
+}
+
 export interface B5ChildResult {
   options: Options;
   scenarios: ListScenario[];
@@ -232,6 +247,8 @@ export interface B5ChildResult {
   layoutChecked: string[];
   sanity: string[];
   pages: PageResult[];
+  /** Keyset pages: page 1 against the deepest full page, per caller. */
+  keyset: KeysetResult[];
   /** Seconds spent waiting for the table's stream to reach its consumer before each measurement. */
   streamWaits: number[];
   /** Seconds each step of the run took, in order. */
@@ -443,35 +460,6 @@ async function skipCost(
   };
 }
 
-// Filler projects: the three items createProject writes, checked against store-written ones -------
-
-/** The project's item: its counters (stars, forks, open issues) live on shards createProject does not write. */
-function projectItem(project: Project): Raw {
-  const { star_count: _stars, forks_count: _forks, open_issues_count: _issues, ...fields } = project;
-  return {
-    ...keys.project(project.id),
-    ...fields,
-    kind: 'project',
-    ...inLists(
-      lists.projectsWithVisibility(project.visibility),
-      lists.namespaceProjects(project.namespace.id, project.visibility),
-    ),
-    ...sortAttributes(project),
-    ...tree.project(project.namespace.group_ids, project.id, project.visibility),
-  };
-}
-const routeItem = (project: Project): Raw => ({
-  ...keys.route(project.path_with_namespace),
-  kind: 'project',
-  id: project.id,
-  full_path: project.path_with_namespace,
-});
-const nameItem = (project: Project): Raw => ({
-  ...keys.projectName(project.namespace.id, project.name),
-  kind: 'project_name',
-  id: project.id,
-});
-
 // Filler groups: the items createGroup and the search worker write, checked against store-written ones
 
 /** A top-level group as createGroup makes it from the same fields, id and time. */
@@ -562,49 +550,45 @@ const countedOnIssue = (issue: StoredIssue, count: number) =>
     user_notes_count: count,
   });
 
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Raw).sort(([a], [b]) => a.localeCompare(b)))
-      : inner,
-  );
+/** Walked by cursor per WALK_PER_PAGE (a cursor holds no page size): fewer requests to the deep end. */
+const WALK_PER_PAGE = 100;
 
-async function getRaw(key: { pk: string; sk: string }): Promise<Raw | undefined> {
-  const result = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key }));
-  return result.Item;
-}
-
-/** Throws unless the filler's items equal what createProject (and the search worker) stored for the same project. */
-async function checkLayout(stored: Project[]): Promise<string[]> {
-  const checked: string[] = [];
-  for (const project of stored) {
-    // The item as stored (getItem would add the sums of its counter shards).
-    const raw = await getRaw(keys.project(project.id));
-    if (!raw) throw new Error(`project ${project.id} not stored`);
-    const pairs: [string, Raw, Raw | undefined][] = [
-      ['project item', projectItem(project), raw],
-      ['route item', routeItem(project), await getRaw(keys.route(project.path_with_namespace))],
-      ['name item', nameItem(project), await getRaw(keys.projectName(project.namespace.id, project.name))],
-    ];
-    for (const posting of postingItems(project.id, searchColumns(project))) {
-      pairs.push([
-        'search posting',
-        posting,
-        await getRaw({ pk: String(posting.pk), sk: String(posting.sk) }),
-      ]);
-    }
-    for (const [what, mine, theirs] of pairs) {
-      if (canonical(mine) !== canonical(theirs)) {
-        const names = new Set([...Object.keys(mine), ...Object.keys(theirs ?? {})]);
-        const differing = [...names].filter((name) => canonical(mine[name]) !== canonical(theirs?.[name]));
-        throw new Error(
-          `B5 filler ${what} differs from what createProject stores (attributes: ${differing.join(', ')}); update b5-child.ts to the store's layout`,
-        );
-      }
-      checked.push(`${what} of a ${project.visibility} project`);
-    }
+/**
+ * Walks a keyset list to its end by its Link headers, unmeasured, `walkPerPage` items a request,
+ * and gives the cursor of the latest page start with a full page of `options.perPage` items after
+ * it: the deepest full page (none when no page start but the first has one after it).
+ */
+async function deepestCursor(
+  path: string,
+  token: string | undefined,
+  walkPerPage: number,
+): Promise<
+  { cursor: string; before: number; listed: number; seconds: number; walkPerPage: number } | undefined
+> {
+  const since = performance.now();
+  const starts: { cursor: string; before: number }[] = [];
+  let listed = 0;
+  let next: string | undefined = `${bench.runtime.apiUrl}${path}&per_page=${walkPerPage}`;
+  while (next) {
+    const response: Response = await fetch(next, {
+      headers: token ? { 'PRIVATE-TOKEN': token } : {},
+      signal: AbortSignal.timeout(60_000),
+    });
+    const page = (await response.json()) as unknown[];
+    if (response.status !== 200 || !Array.isArray(page))
+      throw new Error(`B5 keyset walk: ${response.status} at ${listed} items`);
+    listed += page.length;
+    const link = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+    const linked = link ? new URL(link) : undefined;
+    const cursor = linked?.searchParams.get('cursor');
+    if (cursor) starts.push({ cursor, before: listed });
+    // This runtime, whatever address the environment gave Link URLs.
+    next = linked ? `${bench.runtime.url}${linked.pathname}${linked.search}` : undefined;
   }
-  return checked;
+  const deepest = starts.filter((start) => listed - start.before >= options.perPage).at(-1);
+  return (
+    deepest && { ...deepest, listed, walkPerPage, seconds: round((performance.now() - since) / 1000, 1) }
+  );
 }
 
 // The run ---------------------------------------------------------------------------------------------
@@ -741,7 +725,7 @@ try {
     await smallWorker();
   }
   projectsMade += smallProjects;
-  const layoutChecked = await checkLayout(
+  const layoutChecked = await checkProjectLayout(
     [fixedProjects[0], fixedProjects[1], fixedProjects[2]].filter(
       (project): project is Project => project !== undefined,
     ),
@@ -1012,9 +996,7 @@ try {
   process.env.ID_BLOCK_SIZE = '1000';
   // The list counters the fillers' items join, moved once at the end with the change the store's
   // transactions make per item (listCountChange).
-  const counters = new Map<string, { list: ListName; delta: number }>();
-  const bump = (list: ListName) =>
-    counters.set(list.partition, { list, delta: (counters.get(list.partition)?.delta ?? 0) + 1 });
+  const counters = new ListCountTally();
   // The first groups through createGroup (and the search worker's step), each visibility once; the
   // rest by BatchWriteItem laid out as those were (checked first), beside the steps that follow:
   // it only adds rows, and the projects' filler waits for it.
@@ -1040,7 +1022,7 @@ try {
         others.push(group);
         items.push(...groupItems(group, seeder.id));
       }
-      for (const item of items) for (const list of listsOfItem(item)) bump(list);
+      counters.addItems(items);
       if (items.length) await batchWriteItems(items);
     }
   };
@@ -1106,24 +1088,14 @@ try {
           if (group === growing) growingFilled++;
           const path = `f${pad(index)}`;
           const at = new Date(base + index).toISOString();
-          const project: Project = {
-            ...newProjectFrom(
-              { name: path, path, visibility: capped(projectVisibility(index), group) },
-              namespaceOf(group),
-              root.id,
-              newRunnersToken(),
-            ),
-            id: await nextId('project'),
-            created_at: at,
-            updated_at: at,
-            last_activity_at: at,
-          };
-          const postings = postingItems(project.id, searchColumns(project));
-          items.push(projectItem(project), routeItem(project), nameItem(project), ...postings);
-          for (const posting of postings) bump(lists.searchPostings(String(posting.search_key)));
-          bump(lists.projectsWithVisibility(project.visibility));
-          bump(lists.namespaceProjects(group.id, project.visibility));
+          const project = fillerProject(
+            namespaceOf(group),
+            { path, visibility: capped(projectVisibility(index), group), id: await nextId('project'), at },
+            root.id,
+          );
+          items.push(...fillerProjectItems(project));
         }
+        counters.addItems(items);
         fillerItems += items.length;
         if (items.length) await batchWriteItems(items);
       }
@@ -1260,15 +1232,7 @@ try {
   );
   // The list counters createGroup, createProject and the search worker would have moved, with the
   // same change they put in their writes.
-  const counterChanges = [...counters.values()].map(({ list, delta }) => listCountChange(list, delta));
-  const chunks: (typeof counterChanges)[] = [];
-  for (let start = 0; start < counterChanges.length; start += 90)
-    chunks.push(counterChanges.slice(start, start + 90));
-  // Each list's change is in one chunk only: the chunks commit side by side.
-  const commitChunks = async () => {
-    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) await commit(chunk);
-  };
-  await Promise.all(Array.from({ length: 4 }, commitChunks));
+  await counters.commit();
   projectsMade += filled;
   phaseDone('list counters of the fillers');
 
@@ -1391,6 +1355,28 @@ try {
   }
 
   phaseDone('pages measured');
+  const keyset: KeysetResult[] = [];
+  for (const who of ['anon', 'admin'] as const) {
+    const path = `/projects?pagination=keyset&order_by=id&sort=asc`;
+    // A list shorter than a walking page and a measured one is walked again a measured page at a time.
+    const walked =
+      (await deepestCursor(path, tokens[who], WALK_PER_PAGE)) ??
+      (await deepestCursor(path, tokens[who], options.perPage));
+    if (!walked) throw new Error(`B5 keyset walk: GET ${path} as ${who} holds a page or less`);
+    const paged = `${path}&per_page=${options.perPage}`;
+    keyset.push({
+      key: `keyset-projects-${who}`,
+      label: 'GET /projects?pagination=keyset&order_by=id&sort=asc',
+      who,
+      listed: walked.listed,
+      before: walked.before,
+      first: await measure(bench, paged, tokens[who]),
+      deep: await measure(bench, `${paged}&cursor=${encodeURIComponent(walked.cursor)}`, tokens[who]),
+      walkSeconds: walked.seconds,
+      walkPerPage: walked.walkPerPage,
+    });
+  }
+  phaseDone('keyset pages measured');
   const result: B5ChildResult = {
     options,
     scenarios,
@@ -1436,6 +1422,7 @@ try {
     layoutChecked,
     sanity,
     pages,
+    keyset,
     streamWaits,
     phases,
     commandCounts: bench.commandCounts(),
