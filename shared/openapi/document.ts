@@ -5,6 +5,7 @@
  * PUT: JSON, form or multipart, as the parser takes them).
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
+import { MAX_CURSOR_LENGTH } from '#http/cursor.ts';
 import type { RouteContract } from '#http/route.ts';
 import { entities } from './entities.ts';
 import { entityJsonSchema, isOptional, parameterJsonSchema } from './json-schema.ts';
@@ -139,6 +140,21 @@ function parametersOf(route: DocumentedRoute) {
     for (const name of ['page', 'per_page']) {
       parameters.push({ name, in: 'query', required: false, schema: { type: 'integer', minimum: 1 } });
     }
+    parameters.push(
+      {
+        name: 'pagination',
+        in: 'query',
+        required: false,
+        schema: { type: 'string', enum: ['offset', 'keyset'] },
+      },
+      // Opaque: the `rel="next"` link of a keyset page carries it.
+      {
+        name: 'cursor',
+        in: 'query',
+        required: false,
+        schema: { type: 'string', maxLength: MAX_CURSOR_LENGTH },
+      },
+    );
   }
   if (!inBody || rest.length === 0) return { parameters };
   const body: JsonSchema = {
