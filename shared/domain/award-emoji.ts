@@ -3,7 +3,7 @@
  * model): which names are emoji, the aliases GitLab stores under another name, which awards are
  * votes, who may remove one, the entity and the API's refusals.
  */
-import { gemoji } from 'gemoji';
+import { EMOJI_NAMES } from './emoji-names.ts';
 import { type ApiError, notFound, unauthorized } from './errors.ts';
 import type { Caller, User } from './users.ts';
 import { userBasicOrGhost } from './users.ts';
@@ -34,7 +34,7 @@ const ALIASES: Readonly<Record<string, string>> = { '+1': 'thumbsup', '-1': 'thu
 export const normalizedEmojiName = (name: string): string => ALIASES[name] ?? name;
 
 export function isEmojiName(name: string): boolean {
-  emojiNames ??= new Set(gemoji.flatMap((emoji) => emoji.names));
+  emojiNames ??= new Set(EMOJI_NAMES.split(' '));
   return emojiNames.has(name);
 }
 
