@@ -52,7 +52,8 @@ const seedScript = join(import.meta.dirname, 'b11-seed.ts');
 
 export async function prepareColdStartGround(targets: readonly BundleTarget[]): Promise<ColdStartGround> {
   const dir = mkdtempSync(join(tmpdir(), 'gitlab-api-b11-'));
-  const dynamodb = await startDynamoDbLocal({});
+  // A second try: on a saturated machine the engine can miss its start-up wait once.
+  const dynamodb = await startDynamoDbLocal({}).catch(() => startDynamoDbLocal({}));
   const s3 = await startS3rver({ dataDir: join(dir, 's3'), bucket: LOCAL_BUCKET_NAME }).catch(
     async (error) => {
       await dynamodb.stop();
