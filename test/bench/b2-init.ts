@@ -201,6 +201,8 @@ export async function runInitAndColdStart(
   let seq = 0;
   let probes = 0;
   const decidedHow = new Map<string, 'early' | 'cap'>();
+  /** The probe count when each bundle was decided: its report uses the reference samples it was decided on. */
+  const decidedAt = new Map<string, number>();
   const referenceLeast = Math.max(options.minSamples, 7);
 
   const sample = async (bundle: BundleInfo) => {
@@ -237,7 +239,8 @@ export async function runInitAndColdStart(
   };
 
   const compare = (entry: Entry) => {
-    const reference = entryOf(entry.bundle.reference).samples;
+    const until = decidedAt.get(entry.bundle.name) ?? Number.POSITIVE_INFINITY;
+    const reference = entryOf(entry.bundle.reference).samples.filter((sample) => sample.seq < until);
     const near = nearestReferenceSamples(reference, entry.samples, referenceLeast);
     const pick = (key: keyof Omit<Sample, 'seq'>) => [
       entry.samples.map((sample) => sample[key]),
@@ -293,6 +296,7 @@ export async function runInitAndColdStart(
         await Promise.all(tasks.map((task) => sample(task)));
         if (entry.failures.length >= 3) {
           decidedHow.set(bundle.name, 'cap');
+          decidedAt.set(bundle.name, seq);
           break;
         }
         const n = entry.samples.length;
@@ -300,10 +304,12 @@ export async function runInitAndColdStart(
         const { init, cold } = compare(entry);
         if (clearOf(init, INIT_RATIO_BUDGET) && clearOf(cold, COLD_START_RATIO_BUDGET)) {
           decidedHow.set(bundle.name, 'early');
+          decidedAt.set(bundle.name, seq);
           break;
         }
         if (n >= cap) {
           decidedHow.set(bundle.name, 'cap');
+          decidedAt.set(bundle.name, seq);
           break;
         }
       }
