@@ -128,25 +128,35 @@ const referenceName = (access: Access) => ['reference', ...extraClients(access)]
 
 const referenceDir = join(bundleDir, '..', 'references');
 
-/** What each extra client adds to a reference: its import and one command built on first use. */
-const referenceClients: Record<string, { from: string; command: string; call: string }> = {
+/**
+ * What each extra client adds to a reference: its import, and its construction on first use with
+ * the options the project's own client takes (s3rver when S3_ENDPOINT names one). The first request
+ * stays the reference's GetItem: a function's first request rarely reaches its bucket or queue.
+ */
+const referenceClients: Record<string, { from: string; construct: string }> = {
   S3Client: {
     from: '@aws-sdk/client-s3',
-    command: 'GetObjectCommand',
-    call: "new GetObjectCommand({ Bucket: 'uploads', Key: String(event.id) })",
+    construct: `new S3Client(
+    process.env.S3_ENDPOINT
+      ? {
+          endpoint: process.env.S3_ENDPOINT,
+          forcePathStyle: true,
+          region: process.env.AWS_REGION ?? 'us-east-1',
+          credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        }
+      : {},
+  )`,
   },
-  SQSClient: {
-    from: '@aws-sdk/client-sqs',
-    command: 'SendMessageCommand',
-    call: "new SendMessageCommand({ QueueUrl: 'https://sqs.invalid/q', MessageBody: '{}' })",
-  },
+  SQSClient: { from: '@aws-sdk/client-sqs', construct: 'new SQSClient({})' },
 };
 
 /**
- * One reference per set of SDK clients the functions use (B2 compares each function with the
- * reference holding its clients): reference-handler.ts for DynamoDB alone, and for each set with
- * S3 and/or SQS a source written beside the bundles that adds those clients to it, used on the
- * handler's first call as the project's are.
+ * One reference per set of SDK clients the functions use (B2 and B11 compare each function with
+ * the reference holding its clients): reference-handler.ts for DynamoDB alone, and for each set
+ * with S3 and/or SQS a source written beside the bundles that adds those clients to it, built on
+ * the handler's first call as the project's are.
  */
 function referenceTargets(accesses: Access[]): BundleTarget[] {
   const sets = new Map(accesses.map((access) => [referenceName(access), extraClients(access)]));
@@ -163,15 +173,11 @@ function referenceTargets(accesses: Access[]): BundleTarget[] {
         [
           `import { handler as tableHandler } from ${JSON.stringify(base)};`,
           ...clients.map(
-            (client, index) =>
-              `import { ${client}, ${used[index]?.command} } from ${JSON.stringify(used[index]?.from)};`,
+            (client, index) => `import { ${client} } from ${JSON.stringify(used[index]?.from)};`,
           ),
-          ...clients.map((client, index) => `let client${index}: ${client} | undefined;`),
+          ...clients.map((client, index) => `export let client${index}: ${client} | undefined;`),
           'export const handler = async (event: { id?: string }) => {',
-          ...clients.map(
-            (client, index) =>
-              `  client${index} ??= new ${client}({});\n  await client${index}.send(${used[index]?.call}).catch(() => undefined);`,
-          ),
+          ...clients.map((_, index) => `  client${index} ??= ${used[index]?.construct};`),
           '  return tableHandler(event, {} as never);',
           '};',
           '',
