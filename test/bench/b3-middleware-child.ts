@@ -216,7 +216,10 @@ const eventSchema = transpileSchema({
     },
   },
 });
-const referenceLogger = new Logger({ serviceName: 'bench-reference', logLevel: logLevel.toUpperCase() as 'INFO' });
+const referenceLogger = new Logger({
+  serviceName: 'bench-reference',
+  logLevel: logLevel.toUpperCase() as 'INFO',
+});
 
 /**
  * The route's work, written plainly: the credential and the project (with the caller's memberships

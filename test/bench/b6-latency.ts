@@ -190,7 +190,8 @@ async function seedIssues(bench: BenchRuntime, url: string, count: number): Prom
       body: JSON.stringify({ title: `Latency issue ${i + 1}`, description: 'An issue to list.' }),
       signal: AbortSignal.timeout(30_000),
     });
-    if (response.status !== 201) throw new Error(`issue ${i + 1}: ${response.status} ${await response.text()}`);
+    if (response.status !== 201)
+      throw new Error(`issue ${i + 1}: ${response.status} ${await response.text()}`);
   }
   await bench.runtime.idle({ timeoutMs: 60_000 });
 }
@@ -344,7 +345,9 @@ export async function runB6(
     title: `Latency through the local gateway ≤ ${MEDIAN_RATIO_BUDGET}× (median) and ≤ ${P99_RATIO_BUDGET}× (p99) the raw read that serves it: GET /projects/:id against a GetItem of the project, GET /projects/:id/issues against its page's Query`,
     holds,
     summary: `at ${options.loaded.connections} connections: ${decidingRatios
-      .map(({ target, ratio }) => `${named[target.key] ?? target.key} median ${ratio.median}× p99 ${ratio.p99}×`)
+      .map(
+        ({ target, ratio }) => `${named[target.key] ?? target.key} median ${ratio.median}× p99 ${ratio.p99}×`,
+      )
       .join('; ')}`,
     table: table(rows),
     notes: [
@@ -354,7 +357,7 @@ export async function runB6(
           : ''
       }`,
       "GET /projects/:id as root: the credential, the project, its counters and (once this container has seen that credential and project) root's memberships that decide access come in one BatchGetItem; anonymously one BatchGetItem of the project and its counters. LOG_LEVEL=silent.",
-      `GET /projects/:id/issues as root (${ISSUES} issues, the default page): a warm request sends ${issues.sends.join(' → ')}; the raw read is the page's Query alone, as the route sends it.`,
+      `GET /projects/:id/issues as root (${ISSUES} issues, the default page): a warm request sends, in the order they start, ${issues.sends.join(', ')}; the raw read is the page's Query alone, as the route sends it.`,
       ...problems.map((problem) => `PROBLEM ${problem}`),
     ],
     details: { project: project.id, issueSends: issues.sends, targets, loaded, unloaded },

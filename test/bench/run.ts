@@ -161,7 +161,9 @@ if (wanted('B4') || wanted('B6') || wanted('B8') || wanted('B9') || wanted('B10'
           root.id,
           quick
             ? { loaded: { connections: 10, durationSec: 1.5, warmupSec: 1, rounds: 2, maxRequests: 50_000 } }
-            : { loaded: { connections: 10, durationSec: 2, warmupSec: 1.5, rounds: 5, maxRequests: 200_000 } },
+            : {
+                loaded: { connections: 10, durationSec: 2, warmupSec: 1.5, rounds: 5, maxRequests: 200_000 },
+              },
         ),
       );
     }
