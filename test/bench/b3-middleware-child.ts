@@ -21,9 +21,9 @@ delete process.env.EXTERNAL_URL;
 
 const PER_ROUND = Number(perRoundArg);
 const ROUNDS = Number(roundsArg);
-const WARMUP = 10_000;
+const WARMUP = 5_000;
 /** Each measured loop stops after this long even if it has not reached its count. */
-const LOOP_LIMIT_MS = 20_000;
+const LOOP_LIMIT_MS = 30_000;
 
 const { BatchGetCommand } = await import('@aws-sdk/lib-dynamodb');
 const { documentClient } = await import('#store/table/client.ts');

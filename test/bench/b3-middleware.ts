@@ -83,7 +83,7 @@ async function measure(logLevel: 'silent' | 'info', perRound: number, rounds: nu
         String(perRound),
         String(rounds),
       ],
-      { timeoutMs: 240_000, discardStdout: true },
+      { timeoutMs: 600_000, discardStdout: true },
     );
     if (child.code !== 0)
       throw new Error(`B3 child (${logLevel}) exit ${child.code}: ${child.stderr.slice(-800)}`);
@@ -143,7 +143,7 @@ export async function runB3(options: { perRound: number; rounds: number }): Prom
       2,
     )}× wall): ${silent.cpu.medianUs.chain.toFixed(1)} against ${silent.cpu.medianUs.reference.toFixed(
       1,
-    )} µs per call, LOG_LEVEL=silent, ${silent.invocations.chain} calls each after 10k warm-up${
+    )} µs per call, LOG_LEVEL=silent, ${silent.invocations.chain} calls each after 5k warm-up${
       enough ? '' : ' — fewer than 100k calls, verdict unknown'
     }`,
     table: table(rows),
