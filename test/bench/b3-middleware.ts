@@ -148,7 +148,7 @@ export async function runB3(options: { perRound: number; rounds: number }): Prom
     }`,
     table: table(rows),
     notes: [
-      `Route: GET /api/v4/projects/:id (functions/projects/get.ts) signed in as a developer of the project's group, warm: one mocked BatchGetItem per call (credential, project, memberships, counters), a ${silent.responseBytes}-byte JSON answer. The DocumentClient is mocked by aws-sdk-client-mock for both chains.`,
+      `Route: GET /api/v4/projects/:id (functions/projects/get.ts) signed in as a developer of the project's group, warm: one mocked BatchGetItem per call (credential, project, memberships, counters), a ${silent.responseBytes}-byte JSON answer. The DocumentClient's send is replaced by a function answering from a map, for both chains.`,
       "Reference chain: middy core with @middy/http-json-body-parser, @middy/validator (a compiled JSON schema of the route's parameters), @middy/http-error-handler and Powertools' injectLambdaContext, whose handler makes the same store calls (the same batch) and the same checks and presentation, logs one line and answers JSON. Its answer is checked to be the route's, byte for byte.",
       `Figures are CPU time per call of the measuring process (user + system; other processes on this shared machine cannot inflate it), medians over ${options.rounds} interleaved rounds in rotating order; the ratio is taken within each round. Wall-time ratio for information. "1 mocked send" is what the mock costs per store call, in both chains.`,
       `LOG_LEVEL=info (both chains' lines written to /dev/null, a quarter of the calls): ${info.cpu.ratio.toFixed(2)}× — information.`,
