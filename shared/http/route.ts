@@ -10,7 +10,6 @@ import { config } from '#config/env.ts';
 import {
   allowsSudo,
   type Credential,
-  hashToken,
   isExpired,
   scopeAllows,
   sudoIdentifier,
@@ -38,7 +37,12 @@ import type { CredentialBatch } from '#store/access/access.ts';
 import { readAhead } from '#store/access/read-ahead.ts';
 import type { Key } from '#store/table/batch.ts';
 import { batchGetItems } from '#store/table/batch.ts';
-import { findGrant, grantKey, readGrantWith } from '#store/users/access-tokens.ts';
+import {
+  findGrant,
+  type PresentedSecret,
+  presentedSecret,
+  readGrantWith,
+} from '#store/users/access-tokens.ts';
 import { findUser } from '#store/users/users.ts';
 import {
   type ApiEvent,
@@ -190,7 +194,7 @@ async function resolveCaller(
   grantRead?: Promise<TokenGrant | undefined>,
 ): Promise<Caller | undefined> {
   const state = requestStateOf(event);
-  const secret = presentedSecret(event, rule);
+  const secret = presentedOnce(event, rule);
   let caller: Caller | undefined;
   if (secret !== undefined) {
     const grant = await (grantRead ?? findGrant(secret));
@@ -201,7 +205,7 @@ async function resolveCaller(
     }
     const denial = apiAccessDenial(grant.user.state);
     if (denial) throw forbidden(denial);
-    state.credential = { tokenId: grant.token_id, tokenHash: hashToken(secret), userId: grant.user.id };
+    state.credential = { tokenId: grant.token_id, tokenHash: secret.hash, userId: grant.user.id };
     caller = state.sudo === undefined ? grant.user : await impersonated(grant, state.sudo);
     // Acting as someone else takes the `sudo` scope alone; otherwise the route's scopes apply.
     const scoped = caller.id === grant.user.id && !rule.anyScope;
@@ -235,19 +239,28 @@ async function impersonated(grant: TokenGrant, identifier: string): Promise<Call
   return callerOf(user);
 }
 
-/** What read-ahead remembers a credential by: under sudo, the credential and the user it names. */
 /** Whose credential this is likely to be: as this container last saw it, or as the secret says. */
-const likelyUserOf = (secret: string, sudo: string | undefined) =>
+const likelyUserOf = (secret: PresentedSecret, sudo: string | undefined) =>
   readAhead.likelyUser(readAheadKey(secret, sudo)) ??
-  (sudo === undefined ? tokenUserHint(secret) : undefined);
+  (sudo === undefined ? tokenUserHint(secret.secret) : undefined);
 
-function readAheadKey(secret: string, sudo: string | undefined): Key {
-  const key = grantKey(secret);
+/** What read-ahead remembers a credential by: under sudo, the credential and the user it names. */
+function readAheadKey(secret: PresentedSecret, sudo: string | undefined): Key {
+  const key = secret.key;
   return sudo === undefined ? key : { ...key, pk: `${key.pk}#SUDO#${sudo.toLowerCase()}` };
 }
 
-const presentedSecret = (event: ApiEvent, rule: ScopeRule) =>
-  presentedToken(event, requestStateOf(event).parsed?.params ?? {}, rule.gitRead);
+/** Each request's presented secret, found and hashed once: its reads, its checks and read-ahead use it. */
+const presentedByRequest = new WeakMap<ApiEvent, PresentedSecret | undefined>();
+
+/** Asked only once the parameters are parsed (a token may come as one), so the answer cannot change. */
+function presentedOnce(event: ApiEvent, rule: ScopeRule): PresentedSecret | undefined {
+  if (presentedByRequest.has(event)) return presentedByRequest.get(event);
+  const token = presentedToken(event, requestStateOf(event).parsed?.params ?? {}, rule.gitRead);
+  const secret = token === undefined ? undefined : presentedSecret(token);
+  presentedByRequest.set(event, secret);
+  return secret;
+}
 
 /** Authenticates once per request, whoever asks first (a parameter error or the handler). */
 function authenticateOnce(
@@ -398,7 +411,7 @@ export function defineRoute<
   const base = async (event: ApiEvent, lambda: Context): Promise<Response> => {
     const state = requestStateOf(event);
     const params = state.params as v.InferOutput<S>;
-    const secret = presentedSecret(event, rule);
+    const secret = presentedOnce(event, rule);
     let grantRead: Promise<TokenGrant | undefined> | undefined;
     let authenticating = false;
     const context: CredentialBatch = {

@@ -207,8 +207,7 @@ if (wanted('B4') || wanted('B6') || wanted('B8') || wanted('B9') || wanted('B10'
           quick
             ? { loaded: { connections: 10, durationSec: 1.5, warmupSec: 1, rounds: 2, maxRequests: 50_000 } }
             : {
-                loaded: { connections: 10, durationSec: 2.5, warmupSec: 2, rounds: 5, maxRequests: 200_000 },
-                unloaded: { connections: 1, durationSec: 2, warmupSec: 0, rounds: 3, maxRequests: 50_000 },
+                loaded: { connections: 10, durationSec: 2, warmupSec: 1.5, rounds: 5, maxRequests: 200_000 },
               },
         ),
       );

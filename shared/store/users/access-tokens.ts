@@ -88,6 +88,18 @@ export async function createAccessToken(
 /** The key of the grant item for a presented secret. */
 export const grantKey = (secret: string) => keys.accessTokenHash(hashToken(secret));
 
+/** A presented secret with its hash and its grant item's key: hashed once, however often they are needed. */
+export interface PresentedSecret {
+  secret: string;
+  hash: string;
+  key: Key;
+}
+
+export function presentedSecret(secret: string): PresentedSecret {
+  const hash = hashToken(secret);
+  return { secret, hash, key: keys.accessTokenHash(hash) };
+}
+
 export function grantFromItem(item: Record<string, unknown> | undefined): TokenGrant | undefined {
   if (!item) return undefined;
   const { token_id, scopes, expires_at, revoked, user } = item as unknown as TokenGrant;
@@ -99,10 +111,10 @@ export function grantFromItem(item: Record<string, unknown> | undefined): TokenG
  * credential costs no round trip of its own. Both halves come from the same consistent read.
  */
 export function readGrantWith(
-  secret: string,
+  secret: string | PresentedSecret,
   others: Key[],
 ): { grant: Promise<TokenGrant | undefined>; items: Promise<Record<string, unknown>[]> } {
-  const key = grantKey(secret);
+  const key = typeof secret === 'string' ? grantKey(secret) : secret.key;
   const all = batchGetItems([key, ...others]);
   const isGrant = (item: Record<string, unknown>) => isAt(item, key);
   const grant = all.then((items) => grantFromItem(items.find(isGrant)));
@@ -113,8 +125,8 @@ export function readGrantWith(
 }
 
 /** The grant for a presented secret, read consistently so a revocation counts at once. */
-export async function findGrant(secret: string): Promise<TokenGrant | undefined> {
-  return grantFromItem(await getItem(grantKey(secret)));
+export async function findGrant(secret: string | PresentedSecret): Promise<TokenGrant | undefined> {
+  return grantFromItem(await getItem(typeof secret === 'string' ? grantKey(secret) : secret.key));
 }
 
 export async function getAccessToken(
