@@ -4,6 +4,7 @@
  * `npm run sam-env` writes it as SAM CLI's `--env-vars` file; the asset-invocation test gives the
  * same values to the bundles it invokes.
  */
+import { randomBytes } from 'node:crypto';
 import { envNames, queueDlqUrlVariable, queueUrlVariable } from '#config/env.ts';
 import { workers } from '../../functions/workers.ts';
 
@@ -24,6 +25,14 @@ export interface LocalEndpoints {
   sqs?: string;
 }
 
+let cursorKey: string | undefined;
+
+/** The stack resolves its generated secret into CURSOR_KEY; locally a key is drawn once per process. */
+function localCursorKey(): string {
+  cursorKey ??= randomBytes(32).toString('base64url');
+  return cursorKey;
+}
+
 /**
  * Every variable the stack sets from one of its resources, with its local value. SAM CLI
  * overrides only the variables a function's template declares, so one map serves them all (the
@@ -37,6 +46,7 @@ export function localEnvironment(endpoints: LocalEndpoints): Record<string, stri
     [envNames.bucketName]: LOCAL_BUCKET_NAME,
     [envNames.dynamodbEndpoint]: endpoints.dynamodb,
     [envNames.s3Endpoint]: endpoints.s3,
+    [envNames.cursorKey]: localCursorKey(),
     ...Object.fromEntries(
       workers.flatMap((worker) => [
         [queueUrlVariable(worker.queue), queueUrl(worker.queue)],

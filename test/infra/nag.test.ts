@@ -73,6 +73,7 @@ describe('cdk-nag AwsSolutions', () => {
       'AwsSolutions-CFR4',
       'AwsSolutions-IAM5',
       'AwsSolutions-L1',
+      'AwsSolutions-SMG4',
       'AwsSolutions-SQS3',
     ]);
   });
