@@ -254,6 +254,44 @@ export async function runB10(bench: BenchRuntime, options: B10Options): Promise<
     const forkSource = await newProject();
     const starred = await newProject();
 
+    // A project with a stored repository, its first commit made through the API on `main`.
+    const repository = await newProject();
+    const r = `/projects/${repository.id}`;
+    await ok('POST', `${r}/repository/commits`, {
+      branch: 'main',
+      commit_message: 'Initial commit',
+      actions: [{ action: 'create', file_path: 'README.md', content: '# A bench repository\n' }],
+    });
+    const repoFile = (path: string) => `${r}/repository/files/${encodeURIComponent(path)}`;
+    const fileContent = 'the build passes locally but the pipeline times out\n';
+    /** A file committed to `branch` (unmetered); its path. */
+    const commitFile = async (branch: string) => {
+      const path = `${name('file')}.txt`;
+      await ok('POST', repoFile(path), { branch, content: fileContent, commit_message: `Add ${path}` });
+      return path;
+    };
+    const newBranch = async () => {
+      const branch = name('branch');
+      await ok('POST', `${r}/repository/branches`, { branch, ref: 'main' });
+      return branch;
+    };
+    /** A merge request from a branch one commit ahead of `main` (and `main` a commit ahead of it when `behind`). */
+    const branchMr = async (behind: boolean) => {
+      const branch = await newBranch();
+      await commitFile(branch);
+      if (behind) await commitFile('main');
+      return ok<{ iid: number }>('POST', `${r}/merge_requests`, {
+        source_branch: branch,
+        target_branch: 'main',
+        title: name('mr'),
+      });
+    };
+    const labelColor = '#428BCA';
+    const newLabel = (owner: string) =>
+      ok<{ id: number; name: string }>('POST', `${owner}/labels`, { name: name('label'), color: labelColor });
+    const newMilestone = (owner: string) => ok('POST', `${owner}/milestones`, { title: name('milestone') });
+    const groupPath = `/groups/${group.id}`;
+
     const req = (method: string, path: string, json?: unknown, token?: string): Request => ({
       method,
       path,
@@ -759,6 +797,252 @@ export async function runB10(bench: BenchRuntime, options: B10Options): Promise<
           await ok('POST', `/projects/${ruled.id}/push_rule`, { deny_delete_tag: true });
           return req('DELETE', `/projects/${ruled.id}/push_rule`);
         },
+      },
+      // Labels and milestones, of the project (in the group, so its labels promote) and of the group.
+      ...(['project', 'group'] as const).flatMap((kind): Scenario[] => {
+        const owner = kind === 'project' ? p : groupPath;
+        const at = `/${kind}s/:id/labels`;
+        const labels = `${owner}/labels`;
+        return [
+          {
+            route: `POST ${at}`,
+            prepare: async () => req('POST', labels, { name: name('label'), color: labelColor }),
+          },
+          {
+            route: `PUT ${at}`,
+            prepare: async () => req('PUT', labels, { name: (await newLabel(owner)).name, color: '#FF0000' }),
+          },
+          {
+            route: `DELETE ${at}`,
+            prepare: async () => req('DELETE', labels, { name: (await newLabel(owner)).name }),
+          },
+          {
+            route: `PUT ${at}/:label_id`,
+            prepare: async () => req('PUT', `${labels}/${(await newLabel(owner)).id}`, { color: '#FF0000' }),
+          },
+          {
+            route: `DELETE ${at}/:label_id`,
+            prepare: async () => req('DELETE', `${labels}/${(await newLabel(owner)).id}`),
+          },
+          {
+            route: `POST ${at}/:label_id/subscribe`,
+            prepare: async () => req('POST', `${labels}/${(await newLabel(owner)).id}/subscribe`),
+          },
+          {
+            route: `POST ${at}/:label_id/unsubscribe`,
+            prepare: async () => {
+              const { id } = await newLabel(owner);
+              await ok('POST', `${labels}/${id}/subscribe`);
+              return req('POST', `${labels}/${id}/unsubscribe`);
+            },
+          },
+          ...(kind === 'project'
+            ? [
+                {
+                  route: `PUT ${at}/promote`,
+                  prepare: async () => req('PUT', `${labels}/promote`, { name: (await newLabel(owner)).name }),
+                },
+                {
+                  route: `PUT ${at}/:label_id/promote`,
+                  prepare: async () => req('PUT', `${labels}/${(await newLabel(owner)).id}/promote`),
+                },
+              ]
+            : []),
+          {
+            route: `POST /${kind}s/:id/milestones`,
+            prepare: async () => req('POST', `${owner}/milestones`, { title: name('milestone') }),
+          },
+          {
+            route: `PUT /${kind}s/:id/milestones/:milestone_id`,
+            prepare: async () =>
+              req('PUT', `${owner}/milestones/${(await newMilestone(owner)).id}`, {
+                description: name('description'),
+              }),
+          },
+          {
+            route: `DELETE /${kind}s/:id/milestones/:milestone_id`,
+            prepare: async () => req('DELETE', `${owner}/milestones/${(await newMilestone(owner)).id}`),
+          },
+        ];
+      }),
+      // Award emoji: a thumbs up (a counted vote) on an awardable of its own each time, as one user
+      // awards a name once per awardable.
+      ...[
+        {
+          at: '/projects/:id/issues/:issue_iid',
+          make: async () => `${p}/issues/${(await newIssue()).iid}`,
+        },
+        {
+          at: '/projects/:id/merge_requests/:merge_request_iid',
+          make: async () => `${p}/merge_requests/${(await newMr()).iid}`,
+        },
+        {
+          at: '/projects/:id/snippets/:snippet_id',
+          make: async () => `${p}/snippets/${(await newSnippet()).id}`,
+        },
+        {
+          at: '/projects/:id/issues/:issue_iid/notes/:note_id',
+          make: async () => `${noteables.issue}/${(await newNote(noteables.issue)).id}`,
+        },
+        {
+          at: '/projects/:id/merge_requests/:merge_request_iid/notes/:note_id',
+          make: async () => `${noteables.mr}/${(await newNote(noteables.mr)).id}`,
+        },
+        {
+          at: '/projects/:id/snippets/:snippet_id/notes/:note_id',
+          make: async () => `${noteables.snippet}/${(await newNote(noteables.snippet)).id}`,
+        },
+      ].flatMap(({ at, make }): Scenario[] => [
+        {
+          route: `POST ${at}/award_emoji`,
+          prepare: async () => req('POST', `${await make()}/award_emoji`, { name: 'thumbsup' }),
+        },
+        {
+          route: `DELETE ${at}/award_emoji/:award_id`,
+          prepare: async () => {
+            const awarded = await make();
+            const award = await ok('POST', `${awarded}/award_emoji`, { name: 'thumbsup' });
+            return req('DELETE', `${awarded}/award_emoji/${award.id}`);
+          },
+        },
+      ]),
+      // Discussions on the noteables the note calls write to: a new thread, a reply, a thread's
+      // note edited and deleted, a merge request's thread resolved.
+      ...[
+        { at: '/projects/:id/issues/:issue_iid', parent: `${p}/issues/${issue.iid}` },
+        { at: '/projects/:id/merge_requests/:merge_request_iid', parent: `${p}/merge_requests/${mr.iid}` },
+        { at: '/projects/:id/snippets/:snippet_id', parent: `${p}/snippets/${snippet.id}` },
+        { at: '/groups/:id/epics/:epic_id', parent: `${groupPath}/epics/${epic.id}` },
+      ].flatMap(({ at, parent }): Scenario[] => {
+        const discussions = `${parent}/discussions`;
+        const newThread = async () => {
+          const thread = await ok<{ id: string; notes: { id: number }[] }>('POST', discussions, {
+            body: noteBody('thread'),
+          });
+          const first = thread.notes[0];
+          if (!first) throw new Error(`set-up POST ${discussions}: a thread without a note`);
+          return { id: thread.id, noteId: first.id };
+        };
+        return [
+          {
+            route: `POST ${at}/discussions`,
+            prepare: async () => req('POST', discussions, { body: noteBody('discussion') }),
+          },
+          {
+            route: `POST ${at}/discussions/:discussion_id/notes`,
+            prepare: async () =>
+              req('POST', `${discussions}/${(await newThread()).id}/notes`, { body: noteBody('reply') }),
+          },
+          {
+            route: `PUT ${at}/discussions/:discussion_id/notes/:note_id`,
+            prepare: async () => {
+              const thread = await newThread();
+              return req('PUT', `${discussions}/${thread.id}/notes/${thread.noteId}`, { body: name('edited') });
+            },
+          },
+          {
+            route: `DELETE ${at}/discussions/:discussion_id/notes/:note_id`,
+            prepare: async () => {
+              const thread = await newThread();
+              return req('DELETE', `${discussions}/${thread.id}/notes/${thread.noteId}`);
+            },
+          },
+          ...(at.includes('merge_requests')
+            ? [
+                {
+                  route: `PUT ${at}/discussions/:discussion_id`,
+                  prepare: async () =>
+                    req('PUT', `${discussions}/${(await newThread()).id}`, { resolved: true }),
+                },
+              ]
+            : []),
+        ];
+      }),
+      // The repository: refs, files and commits on `main`, protected branches, merge and rebase.
+      {
+        route: 'POST /projects/:id/repository/branches',
+        prepare: async () => req('POST', `${r}/repository/branches`, { branch: name('branch'), ref: 'main' }),
+      },
+      {
+        route: 'DELETE /projects/:id/repository/branches/:branch',
+        prepare: async () => req('DELETE', `${r}/repository/branches/${await newBranch()}`),
+      },
+      {
+        route: 'POST /projects/:id/repository/tags',
+        prepare: async () => req('POST', `${r}/repository/tags`, { tag_name: name('tag'), ref: 'main' }),
+      },
+      {
+        route: 'DELETE /projects/:id/repository/tags/:tag_name',
+        prepare: async () => {
+          const tag = name('tag');
+          await ok('POST', `${r}/repository/tags`, { tag_name: tag, ref: 'main' });
+          return req('DELETE', `${r}/repository/tags/${tag}`);
+        },
+      },
+      {
+        route: 'POST /projects/:id/repository/files/:file_path',
+        prepare: async () => {
+          const path = `${name('file')}.txt`;
+          return req('POST', repoFile(path), { branch: 'main', content: fileContent, commit_message: `Add ${path}` });
+        },
+      },
+      {
+        route: 'PUT /projects/:id/repository/files/:file_path',
+        prepare: async () => {
+          const path = await commitFile('main');
+          return req('PUT', repoFile(path), {
+            branch: 'main',
+            content: `${fileContent}and now it passes\n`,
+            commit_message: `Change ${path}`,
+          });
+        },
+      },
+      {
+        route: 'DELETE /projects/:id/repository/files/:file_path',
+        prepare: async () => {
+          const path = await commitFile('main');
+          return req('DELETE', repoFile(path), { branch: 'main', commit_message: `Remove ${path}` });
+        },
+      },
+      {
+        route: 'POST /projects/:id/repository/commits',
+        prepare: async () =>
+          req('POST', `${r}/repository/commits`, {
+            branch: 'main',
+            commit_message: name('commit'),
+            actions: [
+              { action: 'create', file_path: `${name('file')}.txt`, content: fileContent },
+              { action: 'update', file_path: 'README.md', content: `# ${name('readme')}\n` },
+            ],
+          }),
+      },
+      {
+        route: 'POST /projects/:id/protected_branches',
+        prepare: async () => req('POST', `${r}/protected_branches`, { name: name('protected') }),
+      },
+      {
+        route: 'PATCH /projects/:id/protected_branches/:name',
+        prepare: async () => {
+          const protectedName = name('protected');
+          await ok('POST', `${r}/protected_branches`, { name: protectedName });
+          return req('PATCH', `${r}/protected_branches/${protectedName}`, { allow_force_push: true });
+        },
+      },
+      {
+        route: 'DELETE /projects/:id/protected_branches/:name',
+        prepare: async () => {
+          const protectedName = name('protected');
+          await ok('POST', `${r}/protected_branches`, { name: protectedName });
+          return req('DELETE', `${r}/protected_branches/${protectedName}`);
+        },
+      },
+      {
+        route: 'PUT /projects/:id/merge_requests/:merge_request_iid/merge',
+        prepare: async () => req('PUT', `${r}/merge_requests/${(await branchMr(false)).iid}/merge`),
+      },
+      {
+        route: 'PUT /projects/:id/merge_requests/:merge_request_iid/rebase',
+        prepare: async () => req('PUT', `${r}/merge_requests/${(await branchMr(true)).iid}/rebase`),
       },
     ];
 
