@@ -2,9 +2,10 @@
  * B10: write cost per request. Every write route of the route table (functions/routes.ts) that
  * the bench can reach is called through the local gateway, alone, as root (or as the user the
  * route needs), on data made through the API beforehand: a public group with a project holding an
- * issue, a merge request and a snippet, an epic, a project with hooks and a delivery log, users to
- * change. Each call runs `repetitions` times, each on things of its own where the write consumes
- * them (a user to delete, a project to archive).
+ * issue, a merge request and a snippet, an epic, a project with hooks and a delivery log, a project
+ * whose repository got its first commit through the API (branches, merge requests between them),
+ * users to change. Each call runs `repetitions` times, each on things of its own where the write
+ * consumes them (a user to delete, a project to archive, an award, a branch to merge).
  *
  * Every write command the store sends while the request runs is metered (./write-capacity.ts): in
  * write capacity units on DynamoDB's documented rules, the table and each index apart, and as
@@ -840,7 +841,8 @@ export async function runB10(bench: BenchRuntime, options: B10Options): Promise<
             ? [
                 {
                   route: `PUT ${at}/promote`,
-                  prepare: async () => req('PUT', `${labels}/promote`, { name: (await newLabel(owner)).name }),
+                  prepare: async () =>
+                    req('PUT', `${labels}/promote`, { name: (await newLabel(owner)).name }),
                 },
                 {
                   route: `PUT ${at}/:label_id/promote`,
@@ -937,7 +939,9 @@ export async function runB10(bench: BenchRuntime, options: B10Options): Promise<
             route: `PUT ${at}/discussions/:discussion_id/notes/:note_id`,
             prepare: async () => {
               const thread = await newThread();
-              return req('PUT', `${discussions}/${thread.id}/notes/${thread.noteId}`, { body: name('edited') });
+              return req('PUT', `${discussions}/${thread.id}/notes/${thread.noteId}`, {
+                body: name('edited'),
+              });
             },
           },
           {
@@ -983,7 +987,11 @@ export async function runB10(bench: BenchRuntime, options: B10Options): Promise<
         route: 'POST /projects/:id/repository/files/:file_path',
         prepare: async () => {
           const path = `${name('file')}.txt`;
-          return req('POST', repoFile(path), { branch: 'main', content: fileContent, commit_message: `Add ${path}` });
+          return req('POST', repoFile(path), {
+            branch: 'main',
+            content: fileContent,
+            commit_message: `Add ${path}`,
+          });
         },
       },
       {
