@@ -68,6 +68,16 @@ function figures(perCall: ChildOutput['perCallUs']): Figures {
   };
 }
 
+/**
+ * The parent's environment without what the local runtime set in it when it ran first in this
+ * process: with AWS_LAMBDA_MAX_CONCURRENCY, Powertools reads its state from an InvokeStore that
+ * the child never sets up.
+ */
+function chainEnvironment(): NodeJS.ProcessEnv {
+  const { AWS_LAMBDA_MAX_CONCURRENCY: _concurrency, ...env } = process.env;
+  return env;
+}
+
 async function measure(logLevel: 'silent' | 'info', perRound: number, rounds: number): Promise<LevelResult> {
   const dir = mkdtempSync(join(tmpdir(), 'gitlab-api-bench-b3-'));
   const resultFile = join(dir, 'result.json');
@@ -83,7 +93,7 @@ async function measure(logLevel: 'silent' | 'info', perRound: number, rounds: nu
         String(perRound),
         String(rounds),
       ],
-      { timeoutMs: 600_000, discardStdout: true },
+      { env: chainEnvironment(), timeoutMs: 600_000, discardStdout: true },
     );
     if (child.code !== 0)
       throw new Error(`B3 child (${logLevel}) exit ${child.code}: ${child.stderr.slice(-800)}`);

@@ -154,7 +154,8 @@ export async function runB5(
     ]);
   }
 
-  // Keyset: the deepest full page costs what page 1 does, whatever the number of items before it.
+  // Keyset: the deepest full page costs no more than page 1 (+10%), whatever the number of items
+  // before it. It may cost less: near the end of a merged list the lists it merges run out.
   const keysetRows: (string | number)[][] = [
     [
       'keyset list (large size)',
@@ -179,8 +180,8 @@ export async function runB5(
       keyset.first.status === 200 &&
       keyset.deep.status === 200 &&
       keyset.deep.returned === result.options.perPage &&
-      within(rcuRatio) &&
-      within(itemRatio);
+      rcuRatio <= 1 + SIZE_TOLERANCE &&
+      itemRatio <= 1 + SIZE_TOLERANCE;
     keysetHolds &&= holds;
     keysetRows.push([
       keyset.label,
@@ -228,7 +229,7 @@ export async function runB5(
     `Labels, milestones, award emoji, discussions: the notes' project and group hold ${result.extras.labels} labels and ${result.extras.milestones} milestones each (createLabel, createMilestone; the project's labels list reads the group's too), and another issue of the project ${result.extras.discussions} discussions (startThread, replyToDiscussion, createNoteBy; every 3rd a thread with 2 replies) and ${result.extras.awards} awards on itself and as many on its first note (addAward), at both sizes (${result.extras.smallSeconds} s). For the large size (${result.extras.largeSeconds} s, all through the store): ${result.extras.grown.join('; ')}. The lists are read by "user" = the notes' group's developer and by admin. Labels, milestones and awards are read whole per owner or awardable (one Query of its partition under the kind's sort prefix) and paged in memory, so their page N costs what page 1 does; a discussions page reads the parent's notes list (one note per discussion) from its head to the page's end, as the notes list does, then each thread of the page with a Query of its own.`,
     `The table's stream feeds the webhook consumer in the measuring process (its reads use the same DocumentClient): before each round of measurements the bench waited until the stream had reached the consumer (${(result.streamWaits ?? []).map((seconds) => `${seconds} s`).join(', ')}), so none of its reads is counted in a request's.`,
     `RCU = sum of the ConsumedCapacity DynamoDB Local returned for every GetItem/Query/BatchGetItem of the request (ReturnConsumedCapacity TOTAL set by a middleware on documentClient()), authentication included, and so the BatchGet of a page's counter rollups (eventually consistent) and of list totals' shards, plus DynamoDB's minimum for each key a Get/BatchGet asked for and did not find (0.5 eventually consistent, 1 consistent), which DynamoDB Local does not report (a list total's shards not written yet cost the same as written ones); items = ScannedCount of Queries + keys a Get/BatchGet asked for. Median of ${result.options.repetitions} repetitions (all equal unless shown otherwise in results.json). Budget ±${SIZE_TOLERANCE * 100}%.`,
-    `Keyset: GET /projects?pagination=keyset&order_by=id&sort=asc&per_page=${result.options.perPage} as ${result.keyset.map((keyset) => `${who(keyset)} (${keyset.listed} projects listed; walked to the deepest full page by the Link headers' cursors at per_page ${keyset.walkPerPage}, unmeasured, in ${keyset.walkSeconds} s)`).join(' and ')}: page 1 against that page within ±${SIZE_TOLERANCE * 100}% in RCU and items, a full page returned.`,
+    `Keyset: GET /projects?pagination=keyset&order_by=id&sort=asc&per_page=${result.options.perPage} as ${result.keyset.map((keyset) => `${who(keyset)} (${keyset.listed} projects listed; walked to the deepest full page by the Link headers' cursors at per_page ${keyset.walkPerPage}, unmeasured, in ${keyset.walkSeconds} s)`).join(' and ')}: that page costs no more than page 1 (+${SIZE_TOLERANCE * 100}%) in RCU and items, a full page returned (near the end of a merged list it may cost less: the lists it merges run out).`,
     `Page N: "1 + skip K" = page 1's RCU + a raw Query on the same index and partitions (each partition, as a merge must) reading K = (N − 1) × ${result.options.perPage} keys; page N holds when ≤ that + ${SKIP_TOLERANCE * 100}% of the skip + 1 RCU rounding.`,
     `Scan: ${scans} sent — ${childScans} of ${total(result.commandCounts)} DynamoDB commands in the B5 process${
       parent.commandCounts
@@ -241,11 +242,11 @@ export async function runB5(
   ];
   return {
     id: 'B5',
-    title: `List cost vs table size: page 1 within ±${SIZE_TOLERANCE * 100}% (RCU and items) between ≈1k and ≈100k rows; page N ≤ page 1 + skipping; a keyset list's deepest page as page 1; no Scan`,
+    title: `List cost vs table size: page 1 within ±${SIZE_TOLERANCE * 100}% (RCU and items) between ≈1k and ≈100k rows; page N ≤ page 1 + skipping; a keyset list's deepest page ≤ page 1; no Scan`,
     holds,
     summary: `${verdictRows.length - failingLists.length}/${verdictRows.length} lists flat from ${kRows(small.rows)} to ${kRows(large.rows)} rows${
       failingLists.length ? ` (grow: ${failingLists.join(', ')})` : ''
-    }; page N ${pagesHold ? '≤' : 'NOT ≤'} page 1 + skip; keyset deepest page ${keysetHolds ? '=' : 'NOT ='} page 1 (±${SIZE_TOLERANCE * 100}%); ${scans} Scan`,
+    }; page N ${pagesHold ? '≤' : 'NOT ≤'} page 1 + skip; keyset deepest page ${keysetHolds ? '≤' : 'NOT ≤'} page 1 (+${SIZE_TOLERANCE * 100}%); ${scans} Scan`,
     table: [...table(rows), '', ...table(pageRows), '', ...table(keysetRows)],
     notes,
     details: { ...result, parentCommandCounts: parent.commandCounts, sourceScans },
