@@ -110,7 +110,7 @@ async function probe(
       file,
       ...(eventFile ? [eventFile] : []),
     ],
-    { env, timeoutMs: 60_000 },
+    { env, timeoutMs: 60_000, background: true },
   );
   if (child.code !== 0) throw new Error(`exit ${child.code}: ${child.stderr.trim().slice(-400)}`);
   return lastJsonLine<ProbeOutput>(child.stdout);

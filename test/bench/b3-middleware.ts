@@ -93,7 +93,7 @@ async function measure(logLevel: 'silent' | 'info', perRound: number, rounds: nu
         String(perRound),
         String(rounds),
       ],
-      { env: chainEnvironment(), timeoutMs: 600_000, discardStdout: true },
+      { env: chainEnvironment(), timeoutMs: 600_000, discardStdout: true, background: true },
     );
     if (child.code !== 0)
       throw new Error(`B3 child (${logLevel}) exit ${child.code}: ${child.stderr.slice(-800)}`);

@@ -1,5 +1,6 @@
 /** Small helpers shared by the benchmark phases: statistics, formatting, child processes, results. */
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { resolve } from 'node:path';
 
 export const projectRoot = resolve(import.meta.dirname, '../..');
@@ -69,11 +70,24 @@ export interface ChildResult {
   ms: number;
 }
 
-/** Runs a child process to completion, killing it after `timeoutMs`. */
+/** The niceness of a background child (0 is the usual; 19 the lowest). */
+const BACKGROUND_PRIORITY = 10;
+
+/**
+ * Runs a child process to completion, killing it after `timeoutMs`. `background`: the child runs
+ * at a lower CPU priority, for phases that decide on their own CPU time (which waiting for the CPU
+ * does not add to) while a phase that needs the wall clock shares the machine.
+ */
 export function runChild(
   command: string,
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; timeoutMs: number; cwd?: string; discardStdout?: boolean },
+  options: {
+    env?: NodeJS.ProcessEnv;
+    timeoutMs: number;
+    cwd?: string;
+    discardStdout?: boolean;
+    background?: boolean;
+  },
 ): Promise<ChildResult> {
   return new Promise((resolveChild, reject) => {
     const started = performance.now();
@@ -82,6 +96,13 @@ export function runChild(
       env: options.env ?? process.env,
       stdio: ['ignore', options.discardStdout ? 'ignore' : 'pipe', 'pipe'],
     });
+    if (options.background && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, BACKGROUND_PRIORITY);
+      } catch {
+        // Already gone, or not allowed here: it then runs at the usual priority.
+      }
+    }
     let stdout = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {

@@ -140,7 +140,7 @@ if (wanted('B5')) {
       },
       // The small size (≈ 50–120 s), the growth's deadline, then the list counters, the streams'
       // catch-up and the measurements (≈ 60–130 s seen on a loaded 2-core machine).
-      timeoutSec: 600,
+      timeoutSec: 800,
     },
   ).catch((error: unknown) => failed('B5', 'list cost vs table size', error, since));
 }
