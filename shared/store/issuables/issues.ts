@@ -27,7 +27,7 @@ import { nextId, withNextIid } from '../table/ids.ts';
 import { getItem } from '../table/items.ts';
 import { keys } from '../table/keys.ts';
 import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
-import { type ListPage, listCountChange, queryList } from '../table/lists.ts';
+import { type ListPage, listCountChange, listCountKeys, queryList } from '../table/lists.ts';
 import { longText, removeDropped } from '../table/long-text.ts';
 import type { Raw } from '../table/raw.ts';
 import { commit, NEW_ITEM, put, refusedWith } from '../table/transaction.ts';
@@ -188,15 +188,23 @@ export interface IssueListQuery {
   hidesConfidentialFrom?: number | 'anonymous';
   /** Handed the page before its counters are read (see ListQuery). */
   onPage?: (issues: StoredIssue[]) => void;
+  /** The list's counter shards read ahead (`issueListCountKeys`), among other items. */
+  countRead?: Raw[];
 }
+
+/** The list of a project's issues in a state (all of them without one). */
+const issueList = (projectId: number, state: string | undefined) =>
+  state === 'opened' || state === 'closed'
+    ? lists.projectIssuesInState(projectId, state)
+    : lists.projectIssues(projectId);
+
+/** The keys holding the total of a project's issues in a state, to read with the project. */
+export const issueListCountKeys = (projectId: number, state: string | undefined) =>
+  listCountKeys(issueList(projectId, state));
 
 /** A page of a project's issues: the list of the asked state, filtered as asked. */
 export function listIssues(projectId: number, query: IssueListQuery): Promise<ListPage<StoredIssue>> {
-  const state = query.filter.state;
-  const list =
-    state === 'opened' || state === 'closed'
-      ? lists.projectIssuesInState(projectId, state)
-      : lists.projectIssues(projectId);
+  const list = issueList(projectId, query.filter.state);
   const viewer = query.hidesConfidentialFrom;
   const hides = viewer !== undefined;
   const filter =
@@ -215,6 +223,7 @@ export function listIssues(projectId: number, query: IssueListQuery): Promise<Li
     decode: decodeIssue,
     filter,
     onPage: query.onPage,
+    countRead: query.countRead,
   });
 }
 

@@ -5,14 +5,26 @@ import { keyFits } from './keys.ts';
 
 export type Key = { pk: string; sk: string };
 
+/** How a batch reads counted items. */
+export interface BatchReadOptions {
+  /**
+   * False: counted items come without their counters (their counts read 0), no shard read, for a
+   * reader that shows none of them.
+   */
+  counters?: boolean;
+}
+
 /**
  * Reads many items by key (100 per request, consistent, retrying unprocessed keys); missing ones
  * are skipped. An item that carries counters (store/table/counters.ts) comes with their sums, its
- * shards read in the same batch.
+ * shards read in the same batch (unless `counters` is false).
  */
-export async function batchGetItems(keyList: Key[]): Promise<Record<string, unknown>[]> {
+export async function batchGetItems(
+  keyList: Key[],
+  options: BatchReadOptions = {},
+): Promise<Record<string, unknown>[]> {
   const wanted = keyList.filter(keyFits);
-  const shards = counterKeysOf(wanted);
+  const shards = options.counters === false ? [] : counterKeysOf(wanted);
   if (!shards.length) return readKeys(wanted);
   const read = await readKeys([...wanted, ...shards]);
   const asked = new Set(wanted.map((key) => `${key.pk}|${key.sk}`));

@@ -21,6 +21,11 @@ export interface ListQuery<T, O extends ListOrder> {
    * page (the users it shows) starts then, beside the counters', not after them.
    */
   onPage?: (items: T[]) => void;
+  /**
+   * The list's counter shards (`listCountKeys`) already read, with whatever else: an unfiltered
+   * page's total is added up from them instead of read beside the page.
+   */
+  countRead?: Record<string, unknown>[];
 }
 
 export interface ListPage<T> {
@@ -206,8 +211,15 @@ async function queryUnfiltered<T, O extends ListOrder>(
     query.onPage?.(page.map(query.decode));
     return (await withCounters(page)).map(query.decode);
   };
-  const [items, total] = await Promise.all([readPage(), readListCount(query.list)]);
-  return { items, total };
+  const total = query.countRead ? listCountIn(query.list, query.countRead) : readListCount(query.list);
+  const [items, counted] = await Promise.all([readPage(), total]);
+  return { items, total: counted };
+}
+
+/** A list's total from its counter's shards among items read. */
+function listCountIn(list: ListName, items: Record<string, unknown>[]): number {
+  const counter = listCounter(list);
+  return sumOf(items, counter.pk, counter.attribute);
 }
 
 async function queryFiltered<T, O extends ListOrder>(
