@@ -101,3 +101,24 @@ export async function withCounters(items: Record<string, unknown>[]): Promise<Re
   if (!rollups.length) return items;
   return mergeRollups(items, await readKeys(rollups, false));
 }
+
+/**
+ * A page's items with their counters (as `withCounters`) and the items at `others` (what the page
+ * shows besides: its users), in one batch: one round trip instead of two. The batch is consistent,
+ * as `others` are read everywhere else; the rollups cost a full read unit each then.
+ */
+export async function withCountersAnd(
+  items: Record<string, unknown>[],
+  others: Key[],
+): Promise<{ items: Record<string, unknown>[]; others: Record<string, unknown>[] }> {
+  if (!others.length) return { items: await withCounters(items), others: [] };
+  const rollups = rollupKeysOf(items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
+  if (!rollups.length) return { items, others: await batchGetItems(others) };
+  const rollupKeys = new Set(rollups.map((key) => `${key.pk}|${key.sk}`));
+  const isRollup = (item: Record<string, unknown>) => rollupKeys.has(`${String(item.pk)}|${String(item.sk)}`);
+  const read = await batchGetItems([...others, ...rollups]);
+  return {
+    items: mergeRollups(items, read.filter(isRollup)),
+    others: read.filter((item) => !isRollup(item)),
+  };
+}
