@@ -5,6 +5,7 @@ import { issueSchemas } from '#domain/schemas/issues.ts';
 import { project } from '#http/load.ts';
 import { reply } from '#http/reply.ts';
 import { defineRoute } from '#http/route.ts';
+import { issueListCountKeys } from '#store/issuables/issues.ts';
 import { listProjectIssues } from '#store/issuables/project-issuable-lists.ts';
 
 /**
@@ -16,8 +17,11 @@ export const handler = defineRoute({
   auth: 'optional',
   paginated: true,
   params: issueSchemas.list,
-  load: project({ ahead: true }),
-  run: async ({ params: input, caller, page, request, project, access }) => {
+  // The page shows none of the project's counts; its total's shards are read with the project.
+  load: project<{ id: string | number; state?: string }>({
+    ahead: { counters: false, with: (projectId, params) => issueListCountKeys(projectId, params.state) },
+  }),
+  run: async ({ params: input, caller, page, request, project, access, readWith }) => {
     if (!listsIssues({ project, caller, access })) return reply.page([], 0, page);
     const { items, total, users, milestones, labels } = await listProjectIssues(project, {
       filter: input,
@@ -27,6 +31,7 @@ export const handler = defineRoute({
       viewerId: caller?.id,
       withLabels: input.with_labels_details === true,
       hidesConfidentialFrom: confidentialIssuesHiddenFrom({ project, caller, access }),
+      countRead: readWith,
     });
     const labelOf = labels && labelsByTitleIn(project, labels);
     return reply.page(

@@ -22,6 +22,7 @@ import {
   projectWithAccess,
 } from '#store/access/access.ts';
 import { readableForkSource } from '#store/projects/forks.ts';
+import type { Key } from '#store/table/batch.ts';
 import type { Raw } from '#store/table/raw.ts';
 
 /**
@@ -122,6 +123,17 @@ function besideProject<P extends { id: string | number }, R>(
   return found;
 }
 
+/**
+ * A read-ahead that reads more than the project with the credential: `counters: false` when the
+ * route shows none of the project's counts (its counter shards are not read, its counts read 0);
+ * `with`, other keys the route needs, known from the project's id and the parameters (the route
+ * gets what was found as `readWith`, undefined when the project was named by its path).
+ */
+export interface AheadWith<P> {
+  counters?: false;
+  with?: (projectId: number, params: P) => Key[];
+}
+
 /** A project as a reader sees it: the caller is absent on routes that let anonymous callers read. */
 export interface ReadProject {
   project: Project;
@@ -141,16 +153,27 @@ export function project<P extends { id: string | number }, R = undefined>(
   options: {
     allow?: Rule<LoadedProject<P>, 'maintainer' | 'owner' | 'admin'>;
     reads?: (reading: ReadProject) => boolean;
-    ahead?: boolean;
+    ahead?: boolean | AheadWith<P>;
     alongside?: BesideProject<P, R>;
   } = {},
-): Loader<P, { project: Project; access: ProjectAccess; alongside: Promise<R> }, ProjectReadAhead> {
+): Loader<
+  P,
+  { project: Project; access: ProjectAccess; alongside: Promise<R>; readWith: Raw[] | undefined },
+  ProjectReadAhead
+> {
   const started = new WeakMap<Promise<ProjectReadAhead>, Promise<R>>();
+  const ahead = options.ahead;
   return {
-    start: (params, ahead) => {
-      const project = options.ahead
-        ? lookupProjectAhead(params.id, ahead)
-        : lookupProject(params.id).then((item) => ({ item }));
+    start: (params, credential) => {
+      const project =
+        typeof ahead === 'object'
+          ? lookupProjectAhead(params.id, credential, {
+              counters: ahead.counters,
+              with: ahead.with && ((projectId) => ahead.with?.(projectId, params) ?? []),
+            })
+          : ahead
+            ? lookupProjectAhead(params.id, credential)
+            : lookupProject(params.id).then((item) => ({ item }));
       if (options.alongside) {
         project.catch(() => undefined);
         started.set(project, besideProject(project, params, options.alongside));
@@ -171,7 +194,7 @@ export function project<P extends { id: string | number }, R = undefined>(
         );
       }
       const alongside = started.get(reads) ?? Promise.resolve(undefined as R);
-      return { ...loaded, alongside };
+      return { ...loaded, alongside, readWith: (await reads).with };
     },
   };
 }

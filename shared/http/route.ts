@@ -416,15 +416,15 @@ export function defineRoute<
     let authenticating = false;
     const context: CredentialBatch = {
       likelyUserId: secret === undefined ? undefined : likelyUserOf(secret, state.sudo),
-      readWithCredential: (keys) => {
-        if (secret === undefined || grantRead) return batchGetItems(keys);
+      readWithCredential: (keys, options) => {
+        if (secret === undefined || grantRead) return batchGetItems(keys, options);
         if (authenticating) {
           // Asked after an await: authentication reads the credential alone, so these keys are
           // read on their own (correct, one round trip dearer). The reader should ask sooner.
           log('warn', 'read-ahead asked after authentication started', { path: state.info?.path });
-          return batchGetItems(keys);
+          return batchGetItems(keys, options);
         }
-        const read = readGrantWith(secret, keys);
+        const read = readGrantWith(secret, keys, options);
         grantRead = read.grant;
         return read.items;
       },

@@ -17,6 +17,7 @@ import { handler as closedBy } from '../../functions/issues/closed-by.ts';
 import { handler as createIssue } from '../../functions/issues/create.ts';
 import { handler as deleteIssue } from '../../functions/issues/delete.ts';
 import { handler as getIssue } from '../../functions/issues/get.ts';
+import { handler as listIssues } from '../../functions/issues/list.ts';
 import { handler as participants } from '../../functions/issues/participants.ts';
 import { handler as updateIssue } from '../../functions/issues/update.ts';
 import { handler as userAgentDetail } from '../../functions/issues/user-agent-detail.ts';
@@ -32,6 +33,7 @@ import {
   resetMocks,
   SEP,
   sentCommands,
+  sha256,
   TABLE,
   UPDATED,
   USER_TOKEN,
@@ -42,6 +44,7 @@ import {
   api,
   apiIssueRecord,
   apiLabelReads,
+  apiMemberKeys,
   BASE_URL,
   BOB_TOKEN,
   basicView,
@@ -49,6 +52,7 @@ import {
   bobUser,
   cancelled,
   counterReservation,
+  counterShardItems,
   created,
   FORBIDDEN,
   givenCounter,
@@ -60,6 +64,8 @@ import {
   iidTake,
   issueItemOf,
   listCount,
+  listCountPk,
+  listQuery,
   liveCounterAdd,
   message,
   NOT_FOUND,
@@ -71,6 +77,7 @@ import {
   projectCount,
   projectIidsKey,
   projectItem,
+  projectKey,
   projectMemberItem,
   rootUser,
   shardKeys,
@@ -475,6 +482,51 @@ describe('POST /projects/:id/issues', () => {
 });
 
 // Reading -----------------------------------------------------------------------------------------
+
+describe('GET /projects/:id/issues', () => {
+  const all = lists.projectIssues(42);
+  const opened = lists.projectIssuesInState(42, 'opened');
+  const credentialWith = (...others: { pk: string; sk: string }[]) =>
+    batchGet(keys.accessTokenHash(sha256(USER_TOKEN)), projectKey(42), ...apiMemberKeys(2), ...others);
+  const usersWithCounters = batchGet(userKey(2), userKey(7), { pk: ISSUE_PK, sk: 'COUNTS' });
+
+  beforeEach(() => {
+    store(...counterShardItems(listCountPk(all), { count: 3 }, 4), {
+      pk: ISSUE_PK,
+      sk: 'COUNTS',
+      notes_count: 2,
+      user_notes_count: 1,
+    });
+  });
+
+  it("the total's shards with the credential and the project (none of the project's own), the page, then its users with its counters in one batch", async () => {
+    const response = await invoke(listIssues, 'GET', '/api/v4/projects/42/issues', { token: USER_TOKEN });
+    expect(response).toEqual({
+      ...ok([issueView()]),
+      headers: pageHeaders('/api/v4/projects/42/issues', 3),
+    });
+    expect(sentCommands()).toEqual([
+      credentialWith(...shardKeys(listCountPk(all), 4)),
+      listQuery(all, { order: 'created_at', asc: false, limit: 20 }),
+      usersWithCounters,
+    ]);
+  });
+
+  it("state=opened: the total is open_issues_count, its shards the project's, read as the total alone", async () => {
+    store(...counterShardItems(keys.project(42).pk, { open_issues_count: 1 }, 4));
+    const response = await invoke(listIssues, 'GET', '/api/v4/projects/42/issues', {
+      token: USER_TOKEN,
+      query: { state: 'opened' },
+    });
+    expect(response.body).toEqual([issueView()]);
+    expect(response.headers).toMatchObject({ 'X-Total': '1', 'X-Total-Pages': '1' });
+    expect(sentCommands()).toEqual([
+      credentialWith(...shardKeys(keys.project(42).pk, 4)),
+      listQuery(opened, { order: 'created_at', asc: false, limit: 20 }),
+      usersWithCounters,
+    ]);
+  });
+});
 
 describe('GET /projects/:id/issues/:issue_iid', () => {
   it('reads the issue beside authentication, then the users it shows → 200 Issue', async () => {

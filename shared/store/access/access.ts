@@ -16,7 +16,7 @@ import { NO_ACCESS, type Project, type ProjectAccess } from '#domain/projects.ts
 import { type ReadScope, seesOpenly } from '#domain/read-scope.ts';
 import { decodeGroup } from '../groups/group-items.ts';
 import { decodeProject, namespacesOf } from '../projects/project-items.ts';
-import { batchGetItems, type Key } from '../table/batch.ts';
+import { type BatchReadOptions, batchGetItems, type Key } from '../table/batch.ts';
 import { getLiveItem, namesSameNamespaces, type RouteOwner, resolveReference } from '../table/items.ts';
 import { isAt, keys } from '../table/keys.ts';
 import { lists } from '../table/list-keys.ts';
@@ -254,6 +254,8 @@ export async function findProject(idOrPath: string | number): Promise<Project | 
 export interface ProjectReadAhead {
   item: Raw | undefined;
   memberships?: { userId: number; keys: Key[]; items: Raw[] };
+  /** The items found at the keys `with` named, when they were read with the project. */
+  with?: Raw[];
 }
 
 /** What a read-ahead may use to fold its reads into the credential's read. */
@@ -261,7 +263,15 @@ export interface CredentialBatch {
   /** The user the presented credential belonged to when this container last saw it. */
   likelyUserId: number | undefined;
   /** Reads these keys in one batch with the credential. */
-  readWithCredential: (keys: Key[]) => Promise<Raw[]>;
+  readWithCredential: (keys: Key[], options?: BatchReadOptions) => Promise<Raw[]>;
+}
+
+/** What a project's read-ahead reads besides the project and the memberships. */
+export interface ProjectAheadOptions {
+  /** False: the project comes without its counters (its counts read 0), for a route showing none. */
+  counters?: boolean;
+  /** Other keys read in the same batch, for a numeric id (a path reads the project first). */
+  with?: (projectId: number) => Key[];
 }
 
 /**
@@ -272,6 +282,7 @@ export interface CredentialBatch {
 export async function lookupProjectAhead(
   idOrPath: string | number,
   ahead: CredentialBatch,
+  options: ProjectAheadOptions = {},
 ): Promise<ProjectReadAhead> {
   if (!/^\d+$/.test(String(idOrPath))) return { item: await lookupProject(idOrPath) };
   const id = Number(idOrPath);
@@ -286,14 +297,24 @@ export async function lookupProjectAhead(
           ...groupIds.map((groupId) => keys.groupMember(groupId, userId)),
           ...holderIds.map((groupId) => keys.group(groupId)),
         ];
-  const items = await ahead.readWithCredential([keys.project(id), ...memberKeys]);
+  const withKeys = options.with?.(id) ?? [];
+  const items = await ahead.readWithCredential([keys.project(id), ...memberKeys, ...withKeys], {
+    counters: options.counters,
+  });
   const item = items.find((candidate) => isAt(candidate, keys.project(id)));
+  const asked = new Set(withKeys.map(keyString));
+  const isWith = (candidate: Raw) => asked.has(`${String(candidate.pk)}|${String(candidate.sk)}`);
   return {
     item: item && !item.deleting ? item : undefined,
     memberships:
       userId === undefined || !groupIds
         ? undefined
-        : { userId, keys: memberKeys, items: items.filter((candidate) => candidate !== item) },
+        : {
+            userId,
+            keys: memberKeys,
+            items: items.filter((candidate) => candidate !== item && !isWith(candidate)),
+          },
+    ...(options.with ? { with: items.filter(isWith) } : {}),
   };
 }
 

@@ -27,11 +27,12 @@ import { nextId, withNextIid } from '../table/ids.ts';
 import { getItem } from '../table/items.ts';
 import { keys } from '../table/keys.ts';
 import { inLists, lists, sortAttributes } from '../table/list-keys.ts';
-import { type ListPage, listCountChange, queryList } from '../table/lists.ts';
+import { type ListPage, type ListQuery, listCountChange, listCountKeys, queryList } from '../table/lists.ts';
 import { longText, removeDropped } from '../table/long-text.ts';
 import type { Raw } from '../table/raw.ts';
+import type { ListOrder } from '../table/table.ts';
 import { commit, NEW_ITEM, put, refusedWith } from '../table/transaction.ts';
-import { getUsers } from '../users/users.ts';
+import { getUsers, usersFrom } from '../users/users.ts';
 import {
   changeState,
   changeSteps,
@@ -188,15 +189,25 @@ export interface IssueListQuery {
   hidesConfidentialFrom?: number | 'anonymous';
   /** Handed the page before its counters are read (see ListQuery). */
   onPage?: (issues: StoredIssue[]) => void;
+  /** The list's counter shards read ahead (`issueListCountKeys`), among other items. */
+  countRead?: Raw[];
+  /** What the page shows besides, read with its counters (see ListQuery). */
+  besidePage?: ListQuery<StoredIssue, ListOrder>['besidePage'];
 }
+
+/** The list of a project's issues in a state (all of them without one). */
+const issueList = (projectId: number, state: string | undefined) =>
+  state === 'opened' || state === 'closed'
+    ? lists.projectIssuesInState(projectId, state)
+    : lists.projectIssues(projectId);
+
+/** The keys holding the total of a project's issues in a state, to read with the project. */
+export const issueListCountKeys = (projectId: number, state: string | undefined) =>
+  listCountKeys(issueList(projectId, state));
 
 /** A page of a project's issues: the list of the asked state, filtered as asked. */
 export function listIssues(projectId: number, query: IssueListQuery): Promise<ListPage<StoredIssue>> {
-  const state = query.filter.state;
-  const list =
-    state === 'opened' || state === 'closed'
-      ? lists.projectIssuesInState(projectId, state)
-      : lists.projectIssues(projectId);
+  const list = issueList(projectId, query.filter.state);
   const viewer = query.hidesConfidentialFrom;
   const hides = viewer !== undefined;
   const filter =
@@ -215,6 +226,8 @@ export function listIssues(projectId: number, query: IssueListQuery): Promise<Li
     decode: decodeIssue,
     filter,
     onPage: query.onPage,
+    countRead: query.countRead,
+    besidePage: query.besidePage,
   });
 }
 
@@ -302,17 +315,25 @@ export const deleteIssue = (issue: StoredIssue): Promise<void> => removeIssuable
 /** The users an issue shows, by id. */
 export const issueUsers = (issue: Issue) => getUsers(issueUserIds(issue));
 
-/** A page of a project's issues with the users and milestones they show (a batch read of each, side by side). */
+/**
+ * A page of a project's issues with the users and milestones they show: the users read in one
+ * batch with the page's counters, the milestones after.
+ */
 export async function listIssuesWithUsers(project: Project, query: IssueListQuery) {
-  const { users, onPage } = usersOfPage();
-  const page = await listIssues(project.id, { ...query, onPage });
-  const [shown, milestones] = await Promise.all([
-    users(page.items),
-    readMilestonesById(
-      projectMilestoneOwners(project, true),
-      page.items.map((issue) => issue.milestone_id),
-    ),
-  ]);
+  let shown = new Map<number, User>();
+  const page = await listIssues(project.id, {
+    ...query,
+    besidePage: {
+      keys: (issues) => [...new Set(issues.flatMap(issueUserIds))].map((id) => keys.user(id)),
+      found: (items) => {
+        shown = usersFrom(items);
+      },
+    },
+  });
+  const milestones = await readMilestonesById(
+    projectMilestoneOwners(project, true),
+    page.items.map((issue) => issue.milestone_id),
+  );
   return { ...page, users: shown, milestones };
 }
 

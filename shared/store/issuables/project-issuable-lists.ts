@@ -12,6 +12,7 @@ import type { PageRequest } from '#domain/pagination.ts';
 import type { Project } from '#domain/projects.ts';
 import { filtersByReaction, type ReactionMatch, reactionMatch } from '#domain/reactions.ts';
 import { readLabels } from '../labels/labels.ts';
+import type { Raw } from '../table/raw.ts';
 import { readOwnAwardsInProject } from './award-emoji.ts';
 import { listIssuesWithUsers } from './issues.ts';
 import { listMergeRequestsWithMilestones } from './merge-request-items.ts';
@@ -75,7 +76,11 @@ async function pageWithLabels<P>(
  */
 export const listProjectIssues = (
   project: Project,
-  query: ProjectListQuery<IssueFilter> & { hidesConfidentialFrom: number | 'anonymous' | undefined },
+  query: ProjectListQuery<IssueFilter> & {
+    hidesConfidentialFrom: number | 'anonymous' | undefined;
+    /** The list's counter shards read ahead (`issueListCountKeys`), among other items. */
+    countRead?: Raw[];
+  },
 ) =>
   pageWithLabels(project, query, 'Issue', (resolved) =>
     listIssuesWithUsers(project, {
@@ -84,6 +89,7 @@ export const listProjectIssues = (
       sort: query.sort,
       page: query.page,
       hidesConfidentialFrom: query.hidesConfidentialFrom,
+      countRead: query.countRead,
     }),
   );
 

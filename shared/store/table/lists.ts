@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { type ItemPosition, keysetStart, offsetOf, type PageRequest } from '#domain/pagination.ts';
-import { batchGetItems, withCounters } from './batch.ts';
+import { batchGetItems, type Key, withCounters, withCountersAnd } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { counterChange, shardKeys, sumOf } from './counters.ts';
 import { listCounter } from './list-counters.ts';
@@ -21,6 +21,31 @@ export interface ListQuery<T, O extends ListOrder> {
    * page (the users it shows) starts then, beside the counters', not after them.
    */
   onPage?: (items: T[]) => void;
+  /**
+   * The list's counter shards (`listCountKeys`) already read, with whatever else: an unfiltered
+   * page's total is added up from them instead of read beside the page.
+   */
+  countRead?: Record<string, unknown>[];
+  /**
+   * What the page shows besides its items (the users it names): `keys` of the page, read in one
+   * batch with the page's counters, and `found` handed what was read before the page is returned.
+   */
+  besidePage?: { keys: (items: T[]) => Key[]; found: (items: Record<string, unknown>[]) => void };
+}
+
+/** The page's items with their counters, and what `besidePage` asks read in the same batch. */
+async function countedPage<T>(
+  query: Pick<ListQuery<T, ListOrder>, 'decode' | 'onPage' | 'besidePage'>,
+  page: Record<string, unknown>[],
+): Promise<T[]> {
+  const beside = query.besidePage;
+  if (!beside && !query.onPage) return (await withCounters(page)).map(query.decode);
+  const decoded = page.map(query.decode);
+  query.onPage?.(decoded);
+  if (!beside) return (await withCounters(page)).map(query.decode);
+  const { items, others } = await withCountersAnd(page, beside.keys(decoded));
+  beside.found(others);
+  return items.map(query.decode);
 }
 
 export interface ListPage<T> {
@@ -163,8 +188,7 @@ async function keysetUnfiltered<T, O extends ListOrder>(
   const { items } = await readListFrom(query, start, perPage + 1);
   const page = items.slice(0, perPage);
   recordNext(query.page, query.order, items.length > perPage ? page.at(-1) : undefined);
-  query.onPage?.(page.map(query.decode));
-  return { items: (await withCounters(page)).map(query.decode), total: undefined };
+  return { items: await countedPage(query, page), total: undefined };
 }
 
 async function keysetFiltered<T, O extends ListOrder>(
@@ -185,8 +209,7 @@ async function keysetFiltered<T, O extends ListOrder>(
   // More may follow when items were left unread here or the read stopped at its bound.
   const more = index < items.length || !complete;
   recordNext(query.page, query.order, more ? last : undefined);
-  query.onPage?.(matches.map(query.decode));
-  return { items: (await withCounters(matches)).map(query.decode), total: undefined };
+  return { items: await countedPage(query, matches), total: undefined };
 }
 
 async function queryUnfiltered<T, O extends ListOrder>(
@@ -202,12 +225,17 @@ async function queryUnfiltered<T, O extends ListOrder>(
       items.push(...((result.Items ?? []) as Record<string, unknown>[]));
       startKey = result.LastEvaluatedKey;
     } while (startKey && items.length < wanted);
-    const page = items.slice(offset, wanted);
-    query.onPage?.(page.map(query.decode));
-    return (await withCounters(page)).map(query.decode);
+    return countedPage(query, items.slice(offset, wanted));
   };
-  const [items, total] = await Promise.all([readPage(), readListCount(query.list)]);
-  return { items, total };
+  const total = query.countRead ? listCountIn(query.list, query.countRead) : readListCount(query.list);
+  const [items, counted] = await Promise.all([readPage(), total]);
+  return { items, total: counted };
+}
+
+/** A list's total from its counter's shards among items read. */
+function listCountIn(list: ListName, items: Record<string, unknown>[]): number {
+  const counter = listCounter(list);
+  return sumOf(items, counter.pk, counter.attribute);
 }
 
 async function queryFiltered<T, O extends ListOrder>(
@@ -232,8 +260,7 @@ async function queryFiltered<T, O extends ListOrder>(
     startKey = result.LastEvaluatedKey;
   } while (startKey && read < MAX_COUNTED_ITEMS);
   // The page's items with their counters (filters never read counters).
-  query.onPage?.(matches.map(query.decode));
-  const items = (await withCounters(matches)).map(query.decode);
+  const items = await countedPage(query, matches);
   return { items, total: startKey ? undefined : matched };
 }
 

@@ -6,7 +6,7 @@ import { type AccessToken, hashToken, type TokenGrant } from '#domain/access-tok
 import { notFound } from '#domain/errors.ts';
 import type { PageRequest } from '#domain/pagination.ts';
 import { callerOf, type User } from '#domain/users.ts';
-import { batchGetItems, type Key } from '../table/batch.ts';
+import { type BatchReadOptions, batchGetItems, type Key } from '../table/batch.ts';
 import { nextId } from '../table/ids.ts';
 import { getItem } from '../table/items.ts';
 import { isAt, keys, stripStorage } from '../table/keys.ts';
@@ -113,9 +113,10 @@ export function grantFromItem(item: Record<string, unknown> | undefined): TokenG
 export function readGrantWith(
   secret: string | PresentedSecret,
   others: Key[],
+  options?: BatchReadOptions,
 ): { grant: Promise<TokenGrant | undefined>; items: Promise<Record<string, unknown>[]> } {
   const key = typeof secret === 'string' ? grantKey(secret) : secret.key;
-  const all = batchGetItems([key, ...others]);
+  const all = batchGetItems([key, ...others], options);
   const isGrant = (item: Record<string, unknown>) => isAt(item, key);
   const grant = all.then((items) => grantFromItem(items.find(isGrant)));
   const items = all.then((found) => found.filter((item) => !isGrant(item)));

@@ -152,9 +152,12 @@ export const findUser = (reference: string) =>
   /^\d+$/.test(reference) ? getUser(Number(reference)) : findUserByUsername(reference);
 
 export async function getUsers(ids: number[]): Promise<Map<number, User>> {
-  const items = await batchGetItems(ids.map((id) => keys.user(id)));
-  return new Map(items.map((item) => [Number(item.id), decodeUser(item)]));
+  return usersFrom(await batchGetItems(ids.map((id) => keys.user(id))));
 }
+
+/** The users among items read by their keys, by id. */
+export const usersFrom = (items: Record<string, unknown>[]): Map<number, User> =>
+  new Map(items.map((item) => [Number(item.id), decodeUser(item)]));
 
 export interface UserListQuery {
   state?: UserState;
