@@ -227,8 +227,9 @@ async function queryUnfiltered<T, O extends ListOrder>(
     } while (startKey && items.length < wanted);
     return countedPage(query, items.slice(offset, wanted));
   };
+  const reading = readPage();
   const total = query.countRead ? listCountIn(query.list, query.countRead) : readListCount(query.list);
-  const [items, counted] = await Promise.all([readPage(), total]);
+  const [items, counted] = await Promise.all([reading, total]);
   return { items, total: counted };
 }
 
