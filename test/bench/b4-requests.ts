@@ -185,85 +185,98 @@ async function seedB4(users: User[], rootId: number, stamp: string): Promise<B4D
     return found;
   };
   const member = user(100);
+  const hooksOwner = user(120);
+  // Parts that do not depend on each other are seeded side by side (the store serialises what
+  // they share), so the engine and this process work at once.
   const group = await seedGroup(`bench-group-${stamp}`, 'public', rootId);
-  await seedMember(group, member.id, ACCESS.developer);
-  for (let i = 0; i < SUBGROUPS; i++) {
-    await seedGroup(`sub-${i}`, VISIBILITY_CYCLE[i % 3] ?? 'public', rootId, group);
-  }
-  const projects = await seedGroupProjects(group, GROUP_PROJECTS, {
-    prefix: `bench-${stamp}`,
-    creatorId: rootId,
-    visibilityOf: (i) => (i % 4 < 2 ? 'public' : i % 4 === 2 ? 'internal' : 'private'),
-  });
-  const namespace = await personalNamespace(member);
-  for (let i = 0; i < 3; i++) await seedProject(namespace, `own-${stamp}-${i}`, 'public', member.id);
-  const memberToken = await seedToken(member);
-  const newcomerTokens: string[] = [];
-  for (let rep = 0; rep < REPETITIONS; rep++) {
-    newcomerTokens.push(await seedToken(user(110 + rep)));
-  }
+  const [, projects, , memberToken, newcomerTokens, hooks] = await Promise.all([
+    (async () => {
+      await seedMember(group, member.id, ACCESS.developer);
+      for (let i = 0; i < SUBGROUPS; i++) {
+        await seedGroup(`sub-${i}`, VISIBILITY_CYCLE[i % 3] ?? 'public', rootId, group);
+      }
+    })(),
+    seedGroupProjects(group, GROUP_PROJECTS, {
+      prefix: `bench-${stamp}`,
+      creatorId: rootId,
+      visibilityOf: (i) => (i % 4 < 2 ? 'public' : i % 4 === 2 ? 'internal' : 'private'),
+    }),
+    (async () => {
+      const namespace = await personalNamespace(member);
+      for (let i = 0; i < 3; i++) await seedProject(namespace, `own-${stamp}-${i}`, 'public', member.id);
+    })(),
+    seedToken(member),
+    Promise.all(Array.from({ length: REPETITIONS }, (_, rep) => seedToken(user(110 + rep)))),
+    // Hooks and push rules are for maintainers: a user of their own (none of the member's lists
+    // change) owning a private project; its hook's log written as the delivery worker writes it.
+    (async () => {
+      const hooksProject = await seedProject(
+        await personalNamespace(hooksOwner),
+        `hooks-${stamp}`,
+        'private',
+        hooksOwner.id,
+      );
+      const hooksOwnerToken = await seedToken(hooksOwner);
+      const hook = await seedHook(hooksProject, `${HOOK_URL}/seeded`);
+      await seedHookLogs(hook, HOOK_LOGS);
+      await createPushRule(hooksProject.id, { ...PUSH_RULE_DEFAULTS, deny_delete_tag: true });
+      const ownerNamespace = await personalNamespace(hooksOwner);
+      const jobProject = (use: string, rep: number) =>
+        seedProject(ownerNamespace, `${use}-${stamp}-${rep}`, 'private', hooksOwner.id);
+      const jobProjects: B4Data['jobProjects'] = { remove: [], housekeep: [], link: [] };
+      for (let rep = 0; rep < REPETITIONS; rep++) {
+        jobProjects.remove.push(await jobProject('remove', rep));
+        jobProjects.housekeep.push(await jobProject('housekeep', rep));
+        jobProjects.link.push(await jobProject('link', rep));
+      }
+      const mirrorProject = await updateProject((await jobProject('mirror', 0)).id, (project) => ({
+        ...project,
+        import_url: 'http://127.0.0.1:9/bench-mirror.git',
+        mirror: true,
+        mirror_user_id: hooksOwner.id,
+      }));
+      return { hooksProject, hooksOwnerToken, hook, jobProjects, mirrorProject };
+    })(),
+  ]);
+  const { hooksProject, hooksOwnerToken, hook, jobProjects, mirrorProject } = hooks;
   const privateProject = projects.find((project) => project.visibility === 'private');
   if (!privateProject) throw new Error('no private project seeded');
-  const issue = await seedIssue(privateProject, `bench issue ${stamp}`, member.id);
-  const notes = await seedIssueNotes(issue, ISSUE_NOTES, { authorIds: [member.id, rootId] });
-  const memberNote = notes.find((note) => note.author_id === member.id);
-  if (!memberNote) throw new Error('no note by the member seeded');
-  // Hooks and push rules are for maintainers: a user of their own (none of the member's lists
-  // change) owning a private project; its hook's log written as the delivery worker writes it.
-  const hooksOwner = user(120);
-  const hooksProject = await seedProject(
-    await personalNamespace(hooksOwner),
-    `hooks-${stamp}`,
-    'private',
-    hooksOwner.id,
-  );
-  const hooksOwnerToken = await seedToken(hooksOwner);
-  const hook = await seedHook(hooksProject, `${HOOK_URL}/seeded`);
-  await seedHookLogs(hook, HOOK_LOGS);
-  await createPushRule(hooksProject.id, { ...PUSH_RULE_DEFAULTS, deny_delete_tag: true });
-  const ownerNamespace = await personalNamespace(hooksOwner);
-  const jobProject = (use: string, rep: number) =>
-    seedProject(ownerNamespace, `${use}-${stamp}-${rep}`, 'private', hooksOwner.id);
-  const jobProjects: B4Data['jobProjects'] = { remove: [], housekeep: [], link: [] };
-  for (let rep = 0; rep < REPETITIONS; rep++) {
-    jobProjects.remove.push(await jobProject('remove', rep));
-    jobProjects.housekeep.push(await jobProject('housekeep', rep));
-    jobProjects.link.push(await jobProject('link', rep));
-  }
-  const mirrorProject = await updateProject((await jobProject('mirror', 0)).id, (project) => ({
-    ...project,
-    import_url: 'http://127.0.0.1:9/bench-mirror.git',
-    mirror: true,
-    mirror_user_id: hooksOwner.id,
-  }));
-  const [label] = await seedLabels({ kind: 'project', id: privateProject.id }, LABELS, `bench-${stamp}`);
-  await seedLabels({ kind: 'group', id: group.id }, LABELS, `group-${stamp}`);
-  const [milestone] = await seedMilestones({ kind: 'project', id: privateProject.id }, MILESTONES);
-  await seedMilestones({ kind: 'group', id: group.id }, MILESTONES);
-  const discussed = await seedIssue(privateProject, `discussed ${stamp}`, member.id);
-  const { threads, notes: discussionNotes } = await seedDiscussions(discussed, DISCUSSIONS, {
-    authorIds: [member.id, rootId],
-    threadEvery: THREAD_EVERY,
-    replies: THREAD_REPLIES,
-  });
-  const awarders = AWARDERS.map((i) => user(i).id);
-  const [issueAward] = await seedAwards(discussed, { userIds: awarders, names: AWARD_NAMES });
-  const awardedNoteId = discussionNotes[0]?.id;
-  if (awardedNoteId === undefined) throw new Error('no discussion note seeded');
-  const [noteAward] = await seedAwards(discussed, {
-    userIds: awarders,
-    names: AWARD_NAMES,
-    noteId: awardedNoteId,
-  });
-  const [thread] = threads;
-  if (!label || !milestone || !thread || !issueAward || !noteAward)
-    throw new Error('labels, milestones, discussions or awards not seeded');
   const repositoryProject = projects.find((project) => project.visibility === 'public');
   if (!repositoryProject) throw new Error('no public project seeded');
-  const { head: repositoryHead } = await seedRepository(repositoryProject, {
-    commits: REPOSITORY_COMMITS,
-    branches: REPOSITORY_BRANCHES,
-  });
+  const awarders = AWARDERS.map((i) => user(i).id);
+  const [notesSeeded, [label], , [milestone], , discussion, { head: repositoryHead }] = await Promise.all([
+    (async () => {
+      const issue = await seedIssue(privateProject, `bench issue ${stamp}`, member.id);
+      const notes = await seedIssueNotes(issue, ISSUE_NOTES, { authorIds: [member.id, rootId] });
+      return { issue, notes };
+    })(),
+    seedLabels({ kind: 'project', id: privateProject.id }, LABELS, `bench-${stamp}`),
+    seedLabels({ kind: 'group', id: group.id }, LABELS, `group-${stamp}`),
+    seedMilestones({ kind: 'project', id: privateProject.id }, MILESTONES),
+    seedMilestones({ kind: 'group', id: group.id }, MILESTONES),
+    (async () => {
+      const discussed = await seedIssue(privateProject, `discussed ${stamp}`, member.id);
+      const { threads, notes: discussionNotes } = await seedDiscussions(discussed, DISCUSSIONS, {
+        authorIds: [member.id, rootId],
+        threadEvery: THREAD_EVERY,
+        replies: THREAD_REPLIES,
+      });
+      const awardedNoteId = discussionNotes[0]?.id;
+      if (awardedNoteId === undefined) throw new Error('no discussion note seeded');
+      const [[issueAward], [noteAward]] = await Promise.all([
+        seedAwards(discussed, { userIds: awarders, names: AWARD_NAMES }),
+        seedAwards(discussed, { userIds: awarders, names: AWARD_NAMES, noteId: awardedNoteId }),
+      ]);
+      return { discussed, thread: threads[0], awardedNoteId, issueAward, noteAward };
+    })(),
+    seedRepository(repositoryProject, { commits: REPOSITORY_COMMITS, branches: REPOSITORY_BRANCHES }),
+  ]);
+  const { issue, notes } = notesSeeded;
+  const memberNote = notes.find((note) => note.author_id === member.id);
+  if (!memberNote) throw new Error('no note by the member seeded');
+  const { discussed, thread, awardedNoteId, issueAward, noteAward } = discussion;
+  if (!label || !milestone || !thread || !issueAward || !noteAward)
+    throw new Error('labels, milestones, discussions or awards not seeded');
   return {
     repositoryProject,
     repositoryHead,
