@@ -1,3 +1,6 @@
+import { type HttpMethod, routes } from '../functions/routes.ts';
+import { envNames } from '../shared/config/env.ts';
+
 /**
  * Module substitutions every function bundle is built with: by the stack (NodejsFunction's
  * esbuild) and by the benchmark that sizes and times the bundles (test/bench/b1-bundles.ts).
@@ -15,3 +18,31 @@ export const bundleAliases: Readonly<Record<string, string>> = {
   // Credentials from the environment only, where Lambda puts them (lib/bundle-substitutes/).
   '@aws-sdk/credential-provider-node': './lib/bundle-substitutes/credential-provider.ts',
 };
+
+/** The module shared/observability/tracing.ts imports when tracing is on. */
+const tracingModule = '#observability/tracing-xray.ts';
+
+/** Methods whose requests carry no body the function reads: their routes never parse multipart. */
+const bodylessMethods: ReadonlySet<HttpMethod> = new Set(['GET']);
+
+/**
+ * Whether a function built from `entry` may be handed a request body: one of its routes takes a
+ * method other than GET (HEAD runs the GET route's function). Workers, stream consumers and
+ * schedules are in no route row and take none.
+ */
+export const entryTakesBody = (entry: string): boolean =>
+  routes.some((route) => route.entry === entry && !bodylessMethods.has(route.method));
+
+/**
+ * The esbuild `define`s of the bundle of `entry`, by the stack and the benchmark alike: each
+ * replaces a `process.env` expression read literally by the module that names it, so the code
+ * behind it is left out of bundles whose function never runs it.
+ * - tracing on: shared/observability/tracing.ts imports the X-Ray tracer (absent, no tracer);
+ * - no route of the entry takes a body: shared/http/parse.ts drops its multipart parser (busboy).
+ */
+export function bundleDefines(entry: string, options: { tracing?: boolean } = {}): Record<string, string> {
+  return {
+    ...(options.tracing ? { [`process.env.${envNames.tracingModule}`]: JSON.stringify(tracingModule) } : {}),
+    ...(entryTakesBody(entry) ? {} : { [`process.env.${envNames.multipartBodies}`]: JSON.stringify('none') }),
+  };
+}

@@ -55,6 +55,12 @@ export const envNames = {
    * by shared/observability/tracing.ts, literally, for that reason.
    */
   tracingModule: 'TRACING_MODULE',
+  /**
+   * `"none"` in the bundles of functions that take no request body (lib/bundling.ts): set at
+   * bundling (esbuild `define`), never at run time, so those bundles hold no multipart parser;
+   * read only by shared/http/parse.ts, literally, for that reason.
+   */
+  multipartBodies: 'MULTIPART_BODIES',
 } as const;
 
 function read(name: string): string | undefined {

@@ -9,7 +9,7 @@ import * as esbuild from 'esbuild';
 import { type Access, routes } from '../../functions/routes.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
-import { bundleAliases } from '../../lib/bundling.ts';
+import { bundleAliases, bundleDefines } from '../../lib/bundling.ts';
 import { type BudgetResult, benchDir, kB, projectRoot, table } from './common.ts';
 
 export const bundleDir = join(benchDir, 'bundles');
@@ -20,7 +20,7 @@ export const WITH_BUCKET_OR_QUEUE_BUDGET = 850_000;
 
 /**
  * The options of a deployed bundle (NodejsFunction with `format: ESM`, `minify`, `target: node22`,
- * no external modules, so the SDK is bundled, lib/bundling.ts's aliases). The banner gives CommonJS dependencies a `require`.
+ * no external modules, so the SDK is bundled, lib/bundling.ts's aliases; its defines per entry, in buildOne). The banner gives CommonJS dependencies a `require`.
  */
 export const deployedBundleOptions: esbuild.BuildOptions = {
   bundle: true,
@@ -250,6 +250,9 @@ async function buildOne(target: BundleTarget): Promise<BundleInfo> {
   const result = await esbuild.build({
     ...deployedBundleOptions,
     absWorkingDir: projectRoot,
+    // The stack's defines for this entry (tracing off, as deployed by default); a reference's entry
+    // is in no route row, so it gets the defines of a function taking no body, which change nothing in it.
+    define: bundleDefines(target.entry),
     entryPoints: [join(projectRoot, target.entry)],
     outfile: file,
     metafile: true,
