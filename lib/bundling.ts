@@ -1,4 +1,4 @@
-import { type HttpMethod, routes } from '../functions/routes.ts';
+import { routes } from '../functions/routes.ts';
 import { envNames } from '../shared/config/env.ts';
 
 /**
@@ -22,27 +22,26 @@ export const bundleAliases: Readonly<Record<string, string>> = {
 /** The module shared/observability/tracing.ts imports when tracing is on. */
 const tracingModule = '#observability/tracing-xray.ts';
 
-/** Methods whose requests carry no body the function reads: their routes never parse multipart. */
-const bodylessMethods: ReadonlySet<HttpMethod> = new Set(['GET']);
-
 /**
- * Whether a function built from `entry` may be handed a request body: one of its routes takes a
- * method other than GET (HEAD runs the GET route's function). Workers, stream consumers and
- * schedules are in no route row and take none.
+ * Whether every request a function built from `entry` serves is a GET (HEAD runs the GET route's
+ * function): no route of it takes another method. Such a request carries no body the function
+ * reads and is never idempotent by key. Workers, stream consumers and schedules are in no route
+ * row: they serve no request at all.
  */
-export const entryTakesBody = (entry: string): boolean =>
-  routes.some((route) => route.entry === entry && !bodylessMethods.has(route.method));
+export const servesOnlyGet = (entry: string): boolean =>
+  routes.every((route) => route.entry !== entry || route.method === 'GET');
 
 /**
  * The esbuild `define`s of the bundle of `entry`, by the stack and the benchmark alike: each
  * replaces a `process.env` expression read literally by the module that names it, so the code
  * behind it is left out of bundles whose function never runs it.
  * - tracing on: shared/observability/tracing.ts imports the X-Ray tracer (absent, no tracer);
- * - no route of the entry takes a body: shared/http/parse.ts drops its multipart parser (busboy).
+ * - every route of the entry is a GET: shared/http/parse.ts drops its multipart parser (busboy),
+ *   shared/http/idempotency.ts its records.
  */
 export function bundleDefines(entry: string, options: { tracing?: boolean } = {}): Record<string, string> {
   return {
     ...(options.tracing ? { [`process.env.${envNames.tracingModule}`]: JSON.stringify(tracingModule) } : {}),
-    ...(entryTakesBody(entry) ? {} : { [`process.env.${envNames.multipartBodies}`]: JSON.stringify('none') }),
+    ...(servesOnlyGet(entry) ? { [`process.env.${envNames.routeMethods}`]: JSON.stringify('GET') } : {}),
   };
 }

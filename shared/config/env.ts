@@ -56,11 +56,12 @@ export const envNames = {
    */
   tracingModule: 'TRACING_MODULE',
   /**
-   * `"none"` in the bundles of functions that take no request body (lib/bundling.ts): set at
-   * bundling (esbuild `define`), never at run time, so those bundles hold no multipart parser;
-   * read only by shared/http/parse.ts, literally, for that reason.
+   * `"GET"` in the bundles of functions whose every route is a GET (lib/bundling.ts): set at
+   * bundling (esbuild `define`), never at run time, so those bundles hold no multipart parser and
+   * no idempotency records; read only by shared/http/parse.ts and idempotency.ts, literally, for
+   * that reason.
    */
-  multipartBodies: 'MULTIPART_BODIES',
+  routeMethods: 'ROUTE_METHODS',
 } as const;
 
 function read(name: string): string | undefined {

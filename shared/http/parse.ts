@@ -233,9 +233,9 @@ export async function parseRequest(event: RawRequest): Promise<ParsedRequest> {
   let body: ParsedRequest = { params: {}, files: {} };
   if (bodyBuffer.length > 0) {
     // Read literally (not through #config/env.ts): esbuild's define replaces this very expression
-    // with "none" in the bundles of functions with no route taking a body (lib/bundling.ts), which
-    // then hold neither this parser nor busboy; there a GET's multipart body goes unread.
-    if (process.env.MULTIPART_BODIES !== 'none' && contentType.startsWith('multipart/form-data')) {
+    // with "GET" in the bundles of functions serving GETs only (lib/bundling.ts), which then hold
+    // neither this parser nor busboy: a GET's multipart body goes unread there.
+    if (process.env.ROUTE_METHODS !== 'GET' && contentType.startsWith('multipart/form-data')) {
       body = await parseMultipart(bodyBuffer, headerValue(event.headers, 'content-type') ?? '');
     } else if (contentType.startsWith('application/x-www-form-urlencoded')) {
       body = { params: parseQueryString(bodyBuffer.toString('utf8')), files: {} };
