@@ -22,7 +22,7 @@ import type { Access } from '../functions/routes.ts';
 import type { StreamConsumerDefinition } from '../functions/stream-consumers.ts';
 import { envNames, queueUrlVariable } from '../shared/config/env.ts';
 import { LDAP_PROVIDERS_VARIABLE } from '../shared/config/ldap.ts';
-import { bundleAliases } from './bundling.ts';
+import { bundleAliases, bundleDefines } from './bundling.ts';
 
 /** The repository root: route and worker entries are relative to it, and it holds the lock file. */
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -81,9 +81,6 @@ export interface AccessTargets {
    */
   cursorKey?: string;
 }
-
-/** The module shared/observability/tracing.ts imports when tracing is on. */
-const tracingModule = '#observability/tracing-xray.ts';
 
 /** Lambda bundles are ESM; CommonJS dependencies inside them still call `require`. */
 const esmRequireBanner =
@@ -166,10 +163,8 @@ export class ApiFunction extends NodejsFunction {
         esbuildArgs: {
           '--alias': Object.entries(bundleAliases).map(([module, replacement]) => `${module}=${replacement}`),
         },
-        // The tracer is bundled only when tracing is on (see shared/observability/tracing.ts).
-        ...(props.tracing
-          ? { define: { [`process.env.${envNames.tracingModule}`]: JSON.stringify(tracingModule) } }
-          : {}),
+        // The tracer only when tracing is on, the multipart parser only where a body may come.
+        define: bundleDefines(props.entry, { tracing: props.tracing ?? false }),
       },
     });
     this.name = props.name ?? props.entry;

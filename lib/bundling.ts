@@ -1,3 +1,6 @@
+import { routes } from '../functions/routes.ts';
+import { envNames } from '../shared/config/env.ts';
+
 /**
  * Module substitutions every function bundle is built with: by the stack (NodejsFunction's
  * esbuild) and by the benchmark that sizes and times the bundles (test/bench/b1-bundles.ts).
@@ -15,3 +18,30 @@ export const bundleAliases: Readonly<Record<string, string>> = {
   // Credentials from the environment only, where Lambda puts them (lib/bundle-substitutes/).
   '@aws-sdk/credential-provider-node': './lib/bundle-substitutes/credential-provider.ts',
 };
+
+/** The module shared/observability/tracing.ts imports when tracing is on. */
+const tracingModule = '#observability/tracing-xray.ts';
+
+/**
+ * Whether every request a function built from `entry` serves is a GET (HEAD runs the GET route's
+ * function): no route of it takes another method. Such a request carries no body the function
+ * reads and is never idempotent by key. Workers, stream consumers and schedules are in no route
+ * row: they serve no request at all.
+ */
+export const servesOnlyGet = (entry: string): boolean =>
+  routes.every((route) => route.entry !== entry || route.method === 'GET');
+
+/**
+ * The esbuild `define`s of the bundle of `entry`, by the stack and the benchmark alike: each
+ * replaces a `process.env` expression read literally by the module that names it, so the code
+ * behind it is left out of bundles whose function never runs it.
+ * - tracing on: shared/observability/tracing.ts imports the X-Ray tracer (absent, no tracer);
+ * - every route of the entry is a GET: shared/http/parse.ts drops its multipart parser (busboy),
+ *   shared/http/idempotency.ts its records.
+ */
+export function bundleDefines(entry: string, options: { tracing?: boolean } = {}): Record<string, string> {
+  return {
+    ...(options.tracing ? { [`process.env.${envNames.tracingModule}`]: JSON.stringify(tracingModule) } : {}),
+    ...(servesOnlyGet(entry) ? { [`process.env.${envNames.routeMethods}`]: JSON.stringify('GET') } : {}),
+  };
+}

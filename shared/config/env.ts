@@ -55,6 +55,13 @@ export const envNames = {
    * by shared/observability/tracing.ts, literally, for that reason.
    */
   tracingModule: 'TRACING_MODULE',
+  /**
+   * `"GET"` in the bundles of functions whose every route is a GET (lib/bundling.ts): set at
+   * bundling (esbuild `define`), never at run time, so those bundles hold no multipart parser and
+   * no idempotency records; read only by shared/http/parse.ts and idempotency.ts, literally, for
+   * that reason.
+   */
+  routeMethods: 'ROUTE_METHODS',
 } as const;
 
 function read(name: string): string | undefined {

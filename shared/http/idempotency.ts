@@ -89,8 +89,25 @@ export async function idempotently(
   context: Context | undefined,
   answer: () => Promise<Response>,
 ): Promise<Response> {
+  // Read literally (not through #config/env.ts): esbuild's define replaces this very expression
+  // with "GET" in the bundles of functions serving GETs only (lib/bundling.ts), whose requests are
+  // never keyed; the branch, keyedAnswer and the records' store are then left out of them.
+  if (
+    process.env.ROUTE_METHODS !== 'GET' &&
+    ['POST', 'PUT', 'DELETE'].includes(requestStateOf(event).info?.method ?? '')
+  ) {
+    return keyedAnswer(event, context, answer);
+  }
+  return answer();
+}
+
+/** A POST, PUT or DELETE: done once per Idempotency-Key when it has one. */
+async function keyedAnswer(
+  event: ApiEvent,
+  context: Context | undefined,
+  answer: () => Promise<Response>,
+): Promise<Response> {
   const state = requestStateOf(event);
-  if (!['POST', 'PUT', 'DELETE'].includes(state.info?.method ?? '')) return answer();
   const key = headerValue(event.headers, 'idempotency-key');
   if (key === undefined) return answer();
   const name = idempotencyRecordKey(state, key);

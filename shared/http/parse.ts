@@ -232,7 +232,10 @@ export async function parseRequest(event: RawRequest): Promise<ParsedRequest> {
   const contentType = (headerValue(event.headers, 'content-type') ?? '').toLowerCase();
   let body: ParsedRequest = { params: {}, files: {} };
   if (bodyBuffer.length > 0) {
-    if (contentType.startsWith('multipart/form-data')) {
+    // Read literally (not through #config/env.ts): esbuild's define replaces this very expression
+    // with "GET" in the bundles of functions serving GETs only (lib/bundling.ts), which then hold
+    // neither this parser nor busboy: a GET's multipart body goes unread there.
+    if (process.env.ROUTE_METHODS !== 'GET' && contentType.startsWith('multipart/form-data')) {
       body = await parseMultipart(bodyBuffer, headerValue(event.headers, 'content-type') ?? '');
     } else if (contentType.startsWith('application/x-www-form-urlencoded')) {
       body = { params: parseQueryString(bodyBuffer.toString('utf8')), files: {} };

@@ -9,7 +9,7 @@ import * as esbuild from 'esbuild';
 import { type Access, routes } from '../../functions/routes.ts';
 import { streamConsumers } from '../../functions/stream-consumers.ts';
 import { workers } from '../../functions/workers.ts';
-import { bundleAliases } from '../../lib/bundling.ts';
+import { bundleAliases, bundleDefines } from '../../lib/bundling.ts';
 import { type BudgetResult, benchDir, kB, projectRoot, table } from './common.ts';
 
 export const bundleDir = join(benchDir, 'bundles');
@@ -20,7 +20,7 @@ export const WITH_BUCKET_OR_QUEUE_BUDGET = 850_000;
 
 /**
  * The options of a deployed bundle (NodejsFunction with `format: ESM`, `minify`, `target: node22`,
- * no external modules, so the SDK is bundled, lib/bundling.ts's aliases). The banner gives CommonJS dependencies a `require`.
+ * no external modules, so the SDK is bundled, lib/bundling.ts's aliases; its defines per entry, in buildAll). The banner gives CommonJS dependencies a `require`.
  */
 export const deployedBundleOptions: esbuild.BuildOptions = {
   bundle: true,
@@ -246,34 +246,48 @@ function importChain(metafile: esbuild.Metafile, entry: string, pkg: string): st
 }
 
 /**
- * Builds every target in one esbuild run: each entry is still its own bundle, linked, shaken and
- * minified on its own (no code splitting), while the modules they share are parsed once.
+ * Builds the targets in one esbuild run per set of defines (the stack's for each entry, tracing off
+ * as deployed by default; a reference's or a worker's entry is in no route row and gets the
+ * defines of a function taking no body, which change nothing in it). Each entry is still its own
+ * bundle, linked, shaken and minified on its own (no code splitting), while the modules they share
+ * are parsed once per run.
  */
 async function buildAll(targets: BundleTarget[]): Promise<BundleInfo[]> {
-  const result = await esbuild.build({
-    ...deployedBundleOptions,
-    absWorkingDir: projectRoot,
-    entryPoints: Object.fromEntries(targets.map((target) => [target.name, join(projectRoot, target.entry)])),
-    outdir: bundleDir,
-    outExtension: { '.js': '.mjs' },
-    metafile: true,
-  });
-  const metafile = result.metafile;
-  return targets.map((target) => {
-    const file = join(bundleDir, `${target.name}.mjs`);
-    const outputPath = relative(projectRoot, file);
-    const output = metafile.outputs[outputPath];
-    if (!output) throw new Error(`esbuild produced no output for ${target.entry}`);
-    // The bundle's own metafile: its output and the inputs that went into it.
-    const inputs = Object.fromEntries(
-      Object.entries(metafile.inputs).filter(([input]) => output.inputs[input] !== undefined),
-    );
-    writeFileSync(
-      join(bundleDir, `${target.name}.meta.json`),
-      JSON.stringify({ inputs, outputs: { [outputPath]: output } }),
-    );
-    return describeBundle(target, file, output, metafile);
-  });
+  const byDefines = new Map<string, BundleTarget[]>();
+  for (const target of targets) {
+    const defines = JSON.stringify(bundleDefines(target.entry));
+    byDefines.set(defines, [...(byDefines.get(defines) ?? []), target]);
+  }
+  const built = new Map<BundleTarget, BundleInfo>();
+  for (const [defines, group] of byDefines) {
+    const result = await esbuild.build({
+      ...deployedBundleOptions,
+      absWorkingDir: projectRoot,
+      define: JSON.parse(defines) as Record<string, string>,
+      entryPoints: Object.fromEntries(group.map((target) => [target.name, join(projectRoot, target.entry)])),
+      outdir: bundleDir,
+      outExtension: { '.js': '.mjs' },
+      metafile: true,
+    });
+    const metafile = result.metafile;
+    for (const target of group) {
+      const file = join(bundleDir, `${target.name}.mjs`);
+      const outputPath = relative(projectRoot, file);
+      const output = metafile.outputs[outputPath];
+      if (!output) throw new Error(`esbuild produced no output for ${target.entry}`);
+      // The bundle's own metafile: its output and the inputs that went into it.
+      const inputs = Object.fromEntries(
+        Object.entries(metafile.inputs).filter(([input]) => output.inputs[input] !== undefined),
+      );
+      writeFileSync(
+        join(bundleDir, `${target.name}.meta.json`),
+        JSON.stringify({ inputs, outputs: { [outputPath]: output } }),
+      );
+      built.set(target, describeBundle(target, file, output, metafile));
+    }
+  }
+  // The order of the targets: the route table's.
+  return targets.map((target) => built.get(target) as BundleInfo);
 }
 
 function describeBundle(
