@@ -219,7 +219,11 @@ export interface RawRequest {
   isBase64Encoded?: boolean;
   headers?: Record<string, string | undefined>;
   pathParameters?: Record<string, string | undefined>;
+  requestContext?: { http?: { method?: string } };
 }
+
+/** Methods whose multipart body goes unread: they take no body (HEAD runs the GET route). */
+const BODILESS_METHODS = new Set(['GET', 'HEAD']);
 
 export async function parseRequest(event: RawRequest): Promise<ParsedRequest> {
   const query = parseQueryString(event.rawQueryString);
@@ -232,10 +236,15 @@ export async function parseRequest(event: RawRequest): Promise<ParsedRequest> {
   const contentType = (headerValue(event.headers, 'content-type') ?? '').toLowerCase();
   let body: ParsedRequest = { params: {}, files: {} };
   if (bodyBuffer.length > 0) {
-    // Read literally (not through #config/env.ts): esbuild's define replaces this very expression
-    // with "GET" in the bundles of functions serving GETs only (lib/bundling.ts), which then hold
-    // neither this parser nor busboy: a GET's multipart body goes unread there.
-    if (process.env.ROUTE_METHODS !== 'GET' && contentType.startsWith('multipart/form-data')) {
+    // A GET's multipart body goes unread, wherever the function runs. `process.env.ROUTE_METHODS`
+    // is read literally (not through #config/env.ts): esbuild's define replaces this very
+    // expression with "GET" in the bundles of functions serving GETs only (lib/bundling.ts), which
+    // then hold neither this parser nor busboy.
+    if (
+      process.env.ROUTE_METHODS !== 'GET' &&
+      !BODILESS_METHODS.has(event.requestContext?.http?.method ?? '') &&
+      contentType.startsWith('multipart/form-data')
+    ) {
       body = await parseMultipart(bodyBuffer, headerValue(event.headers, 'content-type') ?? '');
     } else if (contentType.startsWith('application/x-www-form-urlencoded')) {
       body = { params: parseQueryString(bodyBuffer.toString('utf8')), files: {} };

@@ -206,6 +206,35 @@ describe('parseRequest()', () => {
     });
   });
 
+  it("leaves a GET's or a HEAD's multipart body unread, as the GET-only bundles do", async () => {
+    const boundary = 'XyZ0123';
+    const body = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="name"',
+      '',
+      'from the body',
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+    for (const method of ['GET', 'HEAD']) {
+      const result = await parseRequest({
+        rawQueryString: 'id=9',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        requestContext: { http: { method } },
+      });
+      expect(plain(result.params)).toEqual({ id: '9' });
+      expect(result.files).toEqual({});
+    }
+    const posted = await parseRequest({
+      rawQueryString: 'id=9',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+      requestContext: { http: { method: 'POST' } },
+    });
+    expect(plain(posted.params)).toEqual({ id: '9', name: 'from the body' });
+  });
+
   it('refuses a multipart body without a boundary with a 400 error-body', async () => {
     const error = await rejection(
       parseRequest({ headers: { 'content-type': 'multipart/form-data' }, body: 'x' }),
