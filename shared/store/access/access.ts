@@ -16,7 +16,7 @@ import { NO_ACCESS, type Project, type ProjectAccess } from '#domain/projects.ts
 import { type ReadScope, seesOpenly } from '#domain/read-scope.ts';
 import { decodeGroup } from '../groups/group-items.ts';
 import { decodeProject, namespacesOf } from '../projects/project-items.ts';
-import { type BatchReadOptions, batchGetItems, type Key } from '../table/batch.ts';
+import { type BatchReadOptions, batchGetItems, isAtOneOf, type Key, keyString } from '../table/batch.ts';
 import { getLiveItem, namesSameNamespaces, type RouteOwner, resolveReference } from '../table/items.ts';
 import { isAt, keys } from '../table/keys.ts';
 import { lists } from '../table/list-keys.ts';
@@ -180,8 +180,6 @@ export async function accessFromLevels(
 
 // Group shares -------------------------------------------------------------------------------------
 
-const keyString = (key: Key) => `${key.pk}|${key.sk}`;
-
 /** The shares kept by the live items among `items` of the groups `holderIds`. */
 function sharesHeldBy(items: Raw[], holderIds: readonly number[]): GroupShare[] {
   const holders = new Set(holderIds);
@@ -302,8 +300,7 @@ export async function lookupProjectAhead(
     counters: options.counters,
   });
   const item = items.find((candidate) => isAt(candidate, keys.project(id)));
-  const asked = new Set(withKeys.map(keyString));
-  const isWith = (candidate: Raw) => asked.has(`${String(candidate.pk)}|${String(candidate.sk)}`);
+  const isWith = isAtOneOf(withKeys);
   return {
     item: item && !item.deleting ? item : undefined,
     memberships:

@@ -5,6 +5,15 @@ import { keyFits } from './keys.ts';
 
 export type Key = { pk: string; sk: string };
 
+/** A key, or the key of an item read, as one string: for sets and maps of keys. */
+export const keyString = (key: { pk?: unknown; sk?: unknown }) => `${String(key.pk)}|${String(key.sk)}`;
+
+/** Whether an item read is at one of `keyList`. */
+export function isAtOneOf(keyList: Key[]): (item: Record<string, unknown>) => boolean {
+  const wanted = new Set(keyList.map(keyString));
+  return (item) => wanted.has(keyString(item));
+}
+
 /** How a batch reads counted items. */
 export interface BatchReadOptions {
   /**
@@ -27,15 +36,15 @@ export async function batchGetItems(
   const shards = options.counters === false ? [] : counterKeysOf(wanted);
   if (!shards.length) return readKeys(wanted);
   const read = await readKeys([...wanted, ...shards]);
-  const asked = new Set(wanted.map((key) => `${key.pk}|${key.sk}`));
+  const asked = isAtOneOf(wanted);
   return mergeCounters(
-    read.filter((item) => !isCounterShard(item) || asked.has(`${String(item.pk)}|${String(item.sk)}`)),
+    read.filter((item) => !isCounterShard(item) || asked(item)),
     read.filter(isCounterShard),
   );
 }
 
 async function readKeys(keyList: Key[], consistent = true): Promise<Record<string, unknown>[]> {
-  const unique = [...new Map(keyList.map((key) => [`${key.pk}|${key.sk}`, key])).values()];
+  const unique = [...new Map(keyList.map((key) => [keyString(key), key])).values()];
   const chunks: Key[][] = [];
   for (let start = 0; start < unique.length; start += 100) chunks.push(unique.slice(start, start + 100));
   // Chunks are independent: read them side by side so 101 keys cost one round trip, like 100.
@@ -114,8 +123,7 @@ export async function withCountersAnd(
   if (!others.length) return { items: await withCounters(items), others: [] };
   const rollups = rollupKeysOf(items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
   if (!rollups.length) return { items, others: await batchGetItems(others) };
-  const rollupKeys = new Set(rollups.map((key) => `${key.pk}|${key.sk}`));
-  const isRollup = (item: Record<string, unknown>) => rollupKeys.has(`${String(item.pk)}|${String(item.sk)}`);
+  const isRollup = isAtOneOf(rollups);
   const read = await batchGetItems([...others, ...rollups]);
   return {
     items: mergeRollups(items, read.filter(isRollup)),

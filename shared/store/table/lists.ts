@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { type ItemPosition, keysetStart, offsetOf, type PageRequest } from '#domain/pagination.ts';
-import { batchGetItems, type Key, withCounters, withCountersAnd } from './batch.ts';
+import { batchGetItems, type Key, keyString, withCounters, withCountersAnd } from './batch.ts';
 import { documentClient, tableName } from './client.ts';
 import { counterChange, shardKeys, sumOf } from './counters.ts';
 import { listCounter } from './list-counters.ts';
@@ -412,7 +412,7 @@ export function mergeSorted(
   const seen = new Set<string>();
   const merged: Record<string, unknown>[] = [];
   for (const item of sources.flat()) {
-    const key = `${String(item.pk)}|${String(item.sk)}`;
+    const key = keyString(item);
     if (seen.has(key)) continue;
     seen.add(key);
     merged.push(item);
@@ -498,8 +498,7 @@ export async function listMerged<T, O extends ListOrder>(query: MergedListQuery<
   return { items: page, total: complete ? merged.length : undefined };
 }
 
-const distinctCount = (items: Record<string, unknown>[]) =>
-  new Set(items.map((item) => `${String(item.pk)}|${String(item.sk)}`)).size;
+const distinctCount = (items: Record<string, unknown>[]) => new Set(items.map(keyString)).size;
 
 /** Whether `item` lies after `position` in the order (sort values are unique per item). */
 const isAfter = (

@@ -13,7 +13,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { batchDeleteItems, batchGetItems, batchWriteItems, type Key } from './batch.ts';
+import { batchDeleteItems, batchGetItems, batchWriteItems, type Key, keyString } from './batch.ts';
 import type { Raw } from './raw.ts';
 import { lockLost } from './transaction.ts';
 
@@ -177,17 +177,15 @@ async function readTexts<T extends object, R>(
       entry && entry.text === undefined ? partKeys(layout, reading.key(entry.owner), entry.owner) : [],
     );
     const found = new Map(
-      (wanted.length ? await batchGetItems(wanted) : []).map((part) => [`${part.pk}|${part.sk}`, part]),
+      (wanted.length ? await batchGetItems(wanted) : []).map((part) => [keyString(part), part]),
     );
     const stale: number[] = [];
     read.forEach((entry, index) => {
       if (!entry || entry.text !== undefined) return;
       const keysOfText = partKeys(layout, reading.key(entry.owner), entry.owner);
       if (keysOfText.length === 0) entry.text = inlineText(layout, entry.owner) ?? null;
-      else if (keysOfText.every((key) => found.has(`${key.pk}|${key.sk}`))) {
-        const chunks = keysOfText.map((key) =>
-          Buffer.from(found.get(`${key.pk}|${key.sk}`)?.data as Uint8Array),
-        );
+      else if (keysOfText.every((key) => found.has(keyString(key)))) {
+        const chunks = keysOfText.map((key) => Buffer.from(found.get(keyString(key))?.data as Uint8Array));
         entry.text = gunzipSync(Buffer.concat(chunks)).toString('utf8');
       } else stale.push(index);
     });
