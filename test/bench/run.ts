@@ -86,6 +86,28 @@ async function phase<T extends BudgetResult>(
   }
 }
 
+/**
+ * Starts a phase that runs beside the others; the function returned waits for it (once) and
+ * reports it.
+ */
+function inBackground(id: string, title: string, run: () => Promise<BudgetResult>): () => Promise<void> {
+  const since = performance.now();
+  let running: Promise<BudgetResult> | undefined = run().catch((error: unknown) =>
+    failed(id, title, error, since),
+  );
+  return async () => {
+    if (!running) return;
+    const ending = running;
+    running = undefined;
+    out(`… waiting for ${id} to end`);
+    const result = await ending;
+    results.push(result);
+    print(result);
+  };
+}
+/** A background phase that was not started: nothing to wait for. */
+async function noPhase(): Promise<void> {}
+
 const verdict = (result: BudgetResult) =>
   result.holds === null ? 'UNKNOWN' : result.holds ? 'HOLDS' : 'FAILS';
 
@@ -116,33 +138,34 @@ let runtimeCommandCounts: Record<string, number> | undefined;
  * so do the phases deciding on their own processes' CPU time (B3, B2 + B11); the phases timing
  * wall-clock latency (B6, B8, B9) wait for it to end.
  */
-let b5Running: Promise<BudgetResult> | undefined;
+let b5Done = noPhase;
 /** The shared runtime while it runs: B5 reads its DynamoDB command counts when it ends (no Scan). */
 let liveRuntime: BenchRuntime | undefined;
 if (wanted('B5')) {
   out('… B5 list cost vs table size: started, beside B1, B4 and B10');
-  const since = performance.now();
-  b5Running = runB5(
-    quick
-      ? { small: 1000, large: 20_000, seedDeadlineSec: 60, repetitions: 1, perPage: 20, pages: [1, 5, 10] }
-      : {
-          small: 1000,
-          large: 100_000,
-          // Seconds of growth: it stops at the large size or here, whichever comes first.
-          seedDeadlineSec: 300,
-          repetitions: 3,
-          perPage: 20,
-          pages: [1, 5, 10],
+  b5Done = inBackground('B5', 'list cost vs table size', () =>
+    runB5(
+      quick
+        ? { small: 1000, large: 20_000, seedDeadlineSec: 60, repetitions: 1, perPage: 20, pages: [1, 5, 10] }
+        : {
+            small: 1000,
+            large: 100_000,
+            // Seconds of growth: it stops at the large size or here, whichever comes first.
+            seedDeadlineSec: 300,
+            repetitions: 3,
+            perPage: 20,
+            pages: [1, 5, 10],
+          },
+      {
+        get commandCounts() {
+          return liveRuntime?.commandCounts() ?? runtimeCommandCounts;
         },
-    {
-      get commandCounts() {
-        return liveRuntime?.commandCounts() ?? runtimeCommandCounts;
+        // The small size (≈ 50–120 s), the growth's deadline, then the list counters, the streams'
+        // catch-up and the measurements (≈ 60–130 s seen on a loaded 2-core machine).
+        timeoutSec: 800,
       },
-      // The small size (≈ 50–120 s), the growth's deadline, then the list counters, the streams'
-      // catch-up and the measurements (≈ 60–130 s seen on a loaded 2-core machine).
-      timeoutSec: 800,
-    },
-  ).catch((error: unknown) => failed('B5', 'list cost vs table size', error, since));
+    ),
+  );
 }
 /**
  * B2 and B11 come from the same fresh processes: one phase, two verdicts (once). They measure CPU
@@ -189,16 +212,6 @@ async function coldStartPhase(): Promise<void> {
   }
 }
 
-/** Waits for B5 (once) and reports it. */
-async function b5Done(): Promise<void> {
-  if (!b5Running) return;
-  const running = b5Running;
-  b5Running = undefined;
-  out('… waiting for B5 to end');
-  const result = await running;
-  results.push(result);
-  print(result);
-}
 if (wanted('B1')) {
   await phase('B1', 'bundles', async () => {
     const built = await runB1();
@@ -208,23 +221,12 @@ if (wanted('B1')) {
 }
 // B3 decides on CPU time per call in a child process, the two chains in interleaved rounds, so
 // other work beside it moves both alike: it runs beside B4 and B10, after B1's build.
-let b3Running: Promise<BudgetResult> | undefined;
+let b3Done = noPhase;
 if (wanted('B3')) {
   out('… B3 warm middleware overhead: started, beside B4 and B10');
-  const since = performance.now();
-  b3Running = runB3(quick ? { perRound: 4_000, rounds: 3 } : { perRound: 10_000, rounds: 10 }).catch(
-    (error: unknown) => failed('B3', 'warm middleware overhead', error, since),
+  b3Done = inBackground('B3', 'warm middleware overhead', () =>
+    runB3(quick ? { perRound: 4_000, rounds: 3 } : { perRound: 10_000, rounds: 10 }),
   );
-}
-/** Waits for B3 (once) and reports it. */
-async function b3Done(): Promise<void> {
-  if (!b3Running) return;
-  const running = b3Running;
-  b3Running = undefined;
-  out('… waiting for B3 to end');
-  const result = await running;
-  results.push(result);
-  print(result);
 }
 // B4, B6, B8, B9 and B10 share one runtime: the store's DocumentClient is made once per process.
 // The counting phases (B4, B10) first, beside B5 and B3; the timed ones (B6, B8, B9) after them.
