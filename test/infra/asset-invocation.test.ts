@@ -210,8 +210,10 @@ async function invoke(entry: string, events: unknown[]): Promise<Invocation[]> {
       throw new Error(`node_modules reachable from ${taskRoot}`);
     if (path.dirname(dir) === dir) break;
   }
-  const eventsFile = path.join(taskRoot, '..', `${fn.logicalId}.events.json`);
-  const resultFile = path.join(taskRoot, '..', `${fn.logicalId}.results.json`);
+  // Named after this invocation's own task root: one function may be invoked twice at once (routes
+  // sharing an entry), and neither may read the other's events.
+  const eventsFile = `${taskRoot}.events.json`;
+  const resultFile = `${taskRoot}.results.json`;
   writeFileSync(eventsFile, JSON.stringify(events));
   try {
     await run(
